@@ -1,0 +1,38 @@
+# Builds the test runner and registers every TEST_CASE(name) found in
+# tests/*.c with CTest, twice: once on the arithmetic path CPUID selects and
+# once with ZKPIPE_FORCE_PORTABLE=1 (suffix ".portable"), so both paths are
+# tested on machines that have the fast one. The scan runs at configure time;
+# the sources are configure dependencies, so a new case re-runs it.
+function(zkpipe_discover_tests)
+  file(GLOB test_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/*.c)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${test_sources})
+  set(list_content "")
+  set(names "")
+  foreach(src ${test_sources})
+    file(STRINGS ${src} lines REGEX "^TEST_CASE\\([A-Za-z0-9_]+\\)")
+    foreach(line ${lines})
+      string(REGEX REPLACE "^TEST_CASE\\(([A-Za-z0-9_]+)\\).*" "\\1" name "${line}")
+      string(APPEND list_content "TEST_ENTRY(${name})\n")
+      list(APPEND names ${name})
+    endforeach()
+  endforeach()
+  set(list_file ${CMAKE_BINARY_DIR}/generated/tests_list.inc)
+  file(WRITE ${list_file}.tmp "${list_content}")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different ${list_file}.tmp ${list_file})
+
+  add_executable(zkp_tests ${test_sources})
+  target_include_directories(zkp_tests PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/tests
+    ${CMAKE_BINARY_DIR}/generated)
+  target_compile_definitions(zkp_tests PRIVATE ZKP_TEST_DATA_DIR="${CMAKE_SOURCE_DIR}/tests")
+  target_link_libraries(zkp_tests PRIVATE zkpipe)
+
+  foreach(name ${names})
+    add_test(NAME ${name} COMMAND zkp_tests ${name})
+    set_tests_properties(${name} PROPERTIES TIMEOUT 600)
+    if(ZKPIPE_ENABLE_ASM AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+      add_test(NAME ${name}.portable COMMAND zkp_tests ${name})
+      set_tests_properties(${name}.portable PROPERTIES TIMEOUT 600
+        ENVIRONMENT "ZKPIPE_FORCE_PORTABLE=1")
+    endif()
+  endforeach()
+endfunction()
