@@ -62,7 +62,7 @@ def main():
         out.append("#define %s_NONRESIDUE %d" % (name, z))
         out.append("#define %s_ROOT_OF_UNITY %s /* z^t: order 2^s, Montgomery form */" % (name, fmt(mont(root), n)))
         if p % 4 == 3:
-            out.append("#define %s_SQRT_EXP %s /* (p+1)/4, since p = 3 mod 4 */" % (name, fmt((p + 1) // 4, n)))
+            out.append("#define %s_P_MINUS_3_DIV_4 %s /* (p-3)/4, since p = 3 mod 4 */" % (name, fmt((p - 3) // 4, n)))
     out.append("")
     out.append("#endif")
     print("\n".join(out))

@@ -42,5 +42,7 @@
 #include "field/bls12_381_fr.h"
 #include "field/bn254_fq.h"
 #include "field/bn254_fr.h"
+#include "field/bls12_381_fp2.h"
+#include "field/bn254_fq2.h"
 
 #endif

@@ -17,7 +17,7 @@
 #define BN254_FQ_T_MINUS_1_HALF {0x4f082305b61f3f51ULL, 0x65e05aa45a1c72a3ULL, 0x6e14116da0605617ULL, 0x0c19139cb84c680aULL} /* p - 1 = 2^s t, t odd */
 #define BN254_FQ_NONRESIDUE 3
 #define BN254_FQ_ROOT_OF_UNITY {0x68c3488912edefaaULL, 0x8d087f6872aabf4fULL, 0x51e1a24709081231ULL, 0x2259d6b14729c0faULL} /* z^t: order 2^s, Montgomery form */
-#define BN254_FQ_SQRT_EXP {0x4f082305b61f3f52ULL, 0x65e05aa45a1c72a3ULL, 0x6e14116da0605617ULL, 0x0c19139cb84c680aULL} /* (p+1)/4, since p = 3 mod 4 */
+#define BN254_FQ_P_MINUS_3_DIV_4 {0x4f082305b61f3f51ULL, 0x65e05aa45a1c72a3ULL, 0x6e14116da0605617ULL, 0x0c19139cb84c680aULL} /* (p-3)/4, since p = 3 mod 4 */
 
 /* BN254_FR: p = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001 (254 bits) */
 #define BN254_FR_LIMBS 4
@@ -50,7 +50,7 @@
 #define BLS12_381_FP_T_MINUS_1_HALF {0xee7fbfffffffeaaaULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL} /* p - 1 = 2^s t, t odd */
 #define BLS12_381_FP_NONRESIDUE 2
 #define BLS12_381_FP_ROOT_OF_UNITY {0x43f5fffffffcaaaeULL, 0x32b7fff2ed47fffdULL, 0x07e83a49a2e99d69ULL, 0xeca8f3318332bb7aULL, 0xef148d1ea0f4c069ULL, 0x040ab3263eff0206ULL} /* z^t: order 2^s, Montgomery form */
-#define BLS12_381_FP_SQRT_EXP {0xee7fbfffffffeaabULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL} /* (p+1)/4, since p = 3 mod 4 */
+#define BLS12_381_FP_P_MINUS_3_DIV_4 {0xee7fbfffffffeaaaULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL} /* (p-3)/4, since p = 3 mod 4 */
 
 /* BLS12_381_FR: p = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 (255 bits) */
 #define BLS12_381_FR_LIMBS 4
