@@ -9,27 +9,54 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The add-with-carry intrinsics are baseline x86-64 (adc/sbb, not ADX).
+ * GCC turns carry chains written with unsigned __int128 into stack spills;
+ * with these it emits straight adc/sbb sequences, about 4x faster. */
+#include <x86intrin.h>
+#define ZKP_LIMBS_ADC 1
+#endif
+
 typedef unsigned __int128 zkp_u128;
+
+/* One limb of an add or subtract chain: returns the new carry or borrow. */
+static inline uint64_t zkp_addc(uint64_t *r, uint64_t a, uint64_t b, uint64_t carry) {
+#ifdef ZKP_LIMBS_ADC
+    unsigned long long out;
+    uint64_t c = _addcarry_u64((unsigned char)carry, a, b, &out);
+    *r = out;
+    return c;
+#else
+    zkp_u128 t = (zkp_u128)a + b + carry;
+    *r = (uint64_t)t;
+    return (uint64_t)(t >> 64);
+#endif
+}
+
+static inline uint64_t zkp_subb(uint64_t *r, uint64_t a, uint64_t b, uint64_t borrow) {
+#ifdef ZKP_LIMBS_ADC
+    unsigned long long out;
+    uint64_t c = _subborrow_u64((unsigned char)borrow, a, b, &out);
+    *r = out;
+    return c;
+#else
+    zkp_u128 t = (zkp_u128)a - b - borrow;
+    *r = (uint64_t)t;
+    return (uint64_t)(t >> 64) & 1;
+#endif
+}
 
 /* r = a + b; returns the carry out (0 or 1). */
 static inline uint64_t zkp_limbs_add(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
     uint64_t carry = 0;
-    for (size_t i = 0; i < n; i++) {
-        zkp_u128 t = (zkp_u128)a[i] + b[i] + carry;
-        r[i] = (uint64_t)t;
-        carry = (uint64_t)(t >> 64);
-    }
+    for (size_t i = 0; i < n; i++) carry = zkp_addc(&r[i], a[i], b[i], carry);
     return carry;
 }
 
 /* r = a - b; returns the borrow out (0 or 1). */
 static inline uint64_t zkp_limbs_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n) {
     uint64_t borrow = 0;
-    for (size_t i = 0; i < n; i++) {
-        zkp_u128 t = (zkp_u128)a[i] - b[i] - borrow;
-        r[i] = (uint64_t)t;
-        borrow = (uint64_t)(t >> 64) & 1;
-    }
+    for (size_t i = 0; i < n; i++) borrow = zkp_subb(&r[i], a[i], b[i], borrow);
     return borrow;
 }
 
@@ -47,11 +74,8 @@ static inline uint64_t zkp_limbs_eq(const uint64_t *a, const uint64_t *b, size_t
 
 /* 1 if a < b (as integers), else 0. */
 static inline uint64_t zkp_limbs_lt(const uint64_t *a, const uint64_t *b, size_t n) {
-    uint64_t borrow = 0;
-    for (size_t i = 0; i < n; i++) {
-        zkp_u128 t = (zkp_u128)a[i] - b[i] - borrow;
-        borrow = (uint64_t)(t >> 64) & 1;
-    }
+    uint64_t borrow = 0, scratch;
+    for (size_t i = 0; i < n; i++) borrow = zkp_subb(&scratch, a[i], b[i], borrow);
     return borrow;
 }
 
