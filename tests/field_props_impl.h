@@ -181,6 +181,10 @@ static void TFN(encodings)(void) {
         TFN(assert_eq)("le roundtrip", &a, &b);
         ASSERT_OK(FN(from_bytes_be)(&b, be));
         TFN(assert_eq)("be roundtrip", &a, &b);
+        FN(to_mont_bytes_le)(le, &a);
+        ASSERT_MEM_EQ(le, a.l, sizeof le); /* the representative itself, little-endian */
+        ASSERT_OK(FN(from_mont_bytes_le)(&b, le));
+        TFN(assert_eq)("montgomery bytes roundtrip", &a, &b);
         size_t n = FN(to_dec)(dec, sizeof dec, &a);
         ASSERT(n > 0 && n == strlen(dec));
         ASSERT_OK(FN(from_dec)(&b, dec, n));
@@ -190,8 +194,10 @@ static void TFN(encodings)(void) {
     T_ p = {K(MODULUS)}, r;
     for (int i = 0; i < K(BYTES); i++) le[i] = (uint8_t)(p.l[i / 8] >> (8 * (i % 8)));
     ASSERT_EQ_STATUS(FN(from_bytes_le)(&r, le), ZKPIPE_ERR_NON_CANONICAL);
+    ASSERT_EQ_STATUS(FN(from_mont_bytes_le)(&r, le), ZKPIPE_ERR_NON_CANONICAL);
     le[0]++;
     ASSERT_EQ_STATUS(FN(from_bytes_le)(&r, le), ZKPIPE_ERR_NON_CANONICAL);
+    ASSERT_EQ_STATUS(FN(from_mont_bytes_le)(&r, le), ZKPIPE_ERR_NON_CANONICAL);
     memset(be, 0xff, sizeof be);
     ASSERT_EQ_STATUS(FN(from_bytes_be)(&r, be), ZKPIPE_ERR_NON_CANONICAL);
     /* Decimal: p is rejected, p - 1 accepted; junk and empty strings rejected. */

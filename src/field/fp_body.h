@@ -139,7 +139,7 @@ int FP_FN(legendre_var)(const FP_T *a) {
 void FP_FN(to_bytes_le)(uint8_t out[FP_K(BYTES)], const FP_T *a) {
     FP_T c;
     FP_FN(from_mont)(&c, a);
-    for (int i = 0; i < FP_K(BYTES); i++) out[i] = (uint8_t)(c.l[i / 8] >> (8 * (i % 8)));
+    FP_FN(to_mont_bytes_le)(out, &c);
 }
 
 void FP_FN(to_bytes_be)(uint8_t out[FP_K(BYTES)], const FP_T *a) {
@@ -149,9 +149,9 @@ void FP_FN(to_bytes_be)(uint8_t out[FP_K(BYTES)], const FP_T *a) {
 }
 
 zkpipe_status FP_FN(from_bytes_le)(FP_T *r, const uint8_t in[FP_K(BYTES)]) {
-    FP_T c = {{0}};
-    for (int i = 0; i < FP_K(BYTES); i++) c.l[i / 8] |= (uint64_t)in[i] << (8 * (i % 8));
-    if (!FP_FN(is_reduced)(&c)) return ZKPIPE_ERR_NON_CANONICAL;
+    FP_T c;
+    zkpipe_status st = FP_FN(from_mont_bytes_le)(&c, in);
+    if (st != ZKPIPE_OK) return st;
     FP_FN(to_mont)(r, &c);
     return ZKPIPE_OK;
 }
@@ -160,6 +160,18 @@ zkpipe_status FP_FN(from_bytes_be)(FP_T *r, const uint8_t in[FP_K(BYTES)]) {
     uint8_t le[FP_K(BYTES)];
     for (int i = 0; i < FP_K(BYTES); i++) le[i] = in[FP_K(BYTES) - 1 - i];
     return FP_FN(from_bytes_le)(r, le);
+}
+
+void FP_FN(to_mont_bytes_le)(uint8_t out[FP_K(BYTES)], const FP_T *a) {
+    for (int i = 0; i < FP_K(BYTES); i++) out[i] = (uint8_t)(a->l[i / 8] >> (8 * (i % 8)));
+}
+
+zkpipe_status FP_FN(from_mont_bytes_le)(FP_T *r, const uint8_t in[FP_K(BYTES)]) {
+    FP_T c = {{0}};
+    for (int i = 0; i < FP_K(BYTES); i++) c.l[i / 8] |= (uint64_t)in[i] << (8 * (i % 8));
+    if (!FP_FN(is_reduced)(&c)) return ZKPIPE_ERR_NON_CANONICAL;
+    *r = c;
+    return ZKPIPE_OK;
 }
 
 zkpipe_status FP_FN(from_dec)(FP_T *r, const char *s, size_t len) {

@@ -185,6 +185,11 @@ void FP_FN(to_bytes_le)(uint8_t out[FP_K(BYTES)], const FP_T *a);
 void FP_FN(to_bytes_be)(uint8_t out[FP_K(BYTES)], const FP_T *a);
 ZKP_WARN_UNUSED zkpipe_status FP_FN(from_bytes_le)(FP_T *r, const uint8_t in[FP_K(BYTES)]);
 ZKP_WARN_UNUSED zkpipe_status FP_FN(from_bytes_be)(FP_T *r, const uint8_t in[FP_K(BYTES)]);
+/* The circom/snarkjs binary layout: the Montgomery representative itself as
+ * little-endian bytes. R = 2^(64·limbs) matches theirs for all four fields
+ * (2^256, and 2^384 for bls12_381_fp), so decoding is a range check. */
+void FP_FN(to_mont_bytes_le)(uint8_t out[FP_K(BYTES)], const FP_T *a);
+ZKP_WARN_UNUSED zkpipe_status FP_FN(from_mont_bytes_le)(FP_T *r, const uint8_t in[FP_K(BYTES)]);
 /* Base-10 digits only, no sign, at most 200 characters; >= p is NON_CANONICAL. */
 ZKP_WARN_UNUSED zkpipe_status FP_FN(from_dec)(FP_T *r, const char *s, size_t len);
 /* Writes the NUL-terminated base-10 value; returns its length, or 0 if cap is too small. */
