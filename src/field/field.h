@@ -44,5 +44,7 @@
 #include "field/bn254_fr.h"
 #include "field/bls12_381_fp2.h"
 #include "field/bn254_fq2.h"
+#include "field/bls12_381_fp12.h"
+#include "field/bn254_fq12.h"
 
 #endif
