@@ -3,8 +3,8 @@
  *   #define PPARAM BN254, G1_B 3
  * after pairing_ec_impl.h has been instantiated as test_<PC>_g1 / _g2 and
  * with <PC>_kats[] (known answers from tests/vectors/<curve>.json) in scope. */
-#define G1A ZKP_CAT(PC, _pairing_g1_t)
-#define G2A ZKP_CAT(PC, _pairing_g2_t)
+#define G1A ZKP_CAT(PC, _g1_affine_t)
+#define G2A ZKP_CAT(PC, _g2_affine_t)
 #define T12 ZKP_CAT(F12, _t)
 #define T2 ZKP_CAT(F2, _t)
 #define TB ZKP_CAT(FB, _t)

@@ -190,19 +190,19 @@ static const pairing_kat_t bls12_381_kats[] = {
 
 #define EC test_bn254_g1
 #define EF bn254_fq
-#define EA bn254_pairing_g1_t
+#define EA bn254_g1_affine_t
 #include "pairing_ec_impl.h"
 #define EC test_bn254_g2
 #define EF bn254_fq2
-#define EA bn254_pairing_g2_t
+#define EA bn254_g2_affine_t
 #include "pairing_ec_impl.h"
 #define EC test_bls12_381_g1
 #define EF bls12_381_fp
-#define EA bls12_381_pairing_g1_t
+#define EA bls12_381_g1_affine_t
 #include "pairing_ec_impl.h"
 #define EC test_bls12_381_g2
 #define EF bls12_381_fp2
-#define EA bls12_381_pairing_g2_t
+#define EA bls12_381_g2_affine_t
 #include "pairing_ec_impl.h"
 
 #define PC bn254

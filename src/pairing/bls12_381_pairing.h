@@ -2,6 +2,8 @@
 #ifndef ZKP_PAIRING_BLS12_381_PAIRING_H
 #define ZKP_PAIRING_BLS12_381_PAIRING_H
 
+#include "curve/bls12_381_g1.h"
+#include "curve/bls12_381_g2.h"
 #include "field/bls12_381_fp12.h"
 
 #define PAIRING_NAME bls12_381

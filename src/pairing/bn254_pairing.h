@@ -2,6 +2,8 @@
 #ifndef ZKP_PAIRING_BN254_PAIRING_H
 #define ZKP_PAIRING_BN254_PAIRING_H
 
+#include "curve/bn254_g1.h"
+#include "curve/bn254_g2.h"
 #include "field/bn254_fq12.h"
 
 #define PAIRING_NAME bn254

@@ -9,8 +9,8 @@
  * family (BN or BLS12), which picks the Frobenius steps at the end of the
  * Miller loop and the hard part of the final exponentiation.
  *
- * Points. The inputs are affine, C_pairing_g1_t {x, y} over Fp and
- * C_pairing_g2_t {x, y} over Fp2 (coordinates of the sextic twist E'), with
+ * Points. The inputs are the curve layer's affine points, C_g1_affine_t over Fp and
+ * C_g2_affine_t over Fp2 (coordinates of the sextic twist E'), with
  * (0, 0) standing for the point at infinity; (0, 0) lies on neither curve,
  * since b != 0. On input every point is on its curve and in its order-r
  * subgroup, or is (0, 0); the pairing does not check this (the curve layer

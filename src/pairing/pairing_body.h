@@ -32,8 +32,8 @@
 #include "pairing/pairing_params.h"
 
 #define PR_FN(op) ZKP_CAT(ZKP_CAT(PAIRING_NAME, _), op)
-#define PR_G1 ZKP_CAT(PAIRING_NAME, _pairing_g1_t)
-#define PR_G2 ZKP_CAT(PAIRING_NAME, _pairing_g2_t)
+#define PR_G1 ZKP_CAT(PAIRING_NAME, _g1_affine_t)
+#define PR_G2 ZKP_CAT(PAIRING_NAME, _g2_affine_t)
 #define PR_K(k) ZKP_CAT(ZKP_CAT(PAIRING_PARAM, _), k)
 #define F1_T ZKP_CAT(PAIRING_FP, _t)
 #define F1_FN(op) ZKP_CAT(ZKP_CAT(PAIRING_FP, _), op)

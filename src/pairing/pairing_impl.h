@@ -11,18 +11,10 @@
 #include <stddef.h>
 
 #define PR_FN(op) ZKP_CAT(ZKP_CAT(PAIRING_NAME, _), op)
-#define PR_G1 ZKP_CAT(PAIRING_NAME, _pairing_g1_t)
-#define PR_G2 ZKP_CAT(PAIRING_NAME, _pairing_g2_t)
+/* The inputs are the curve layer's affine points, (0, 0) for infinity. */
+#define PR_G1 ZKP_CAT(PAIRING_NAME, _g1_affine_t)
+#define PR_G2 ZKP_CAT(PAIRING_NAME, _g2_affine_t)
 #define PR_F12_T ZKP_CAT(PAIRING_FP12, _t)
-
-/* Affine points, (0, 0) for the point at infinity; the same layout as the
- * curve layer's affine types. */
-typedef struct {
-    ZKP_CAT(PAIRING_FP, _t) x, y;
-} PR_G1;
-typedef struct {
-    ZKP_CAT(PAIRING_FP2, _t) x, y;
-} PR_G2;
 
 void PR_FN(miller_loop)(PR_F12_T *f, const PR_G1 *p, const PR_G2 *q, size_t n);
 void PR_FN(final_exp)(PR_F12_T *r, const PR_F12_T *f);
