@@ -5,7 +5,7 @@
  * not constant time. Instantiated by test_pairing.c with
  *   #define EC test_bn254_g1   (prefix of the names)
  *   #define EF bn254_fq        (the coordinate field: Fp or Fp2)
- *   #define EA bn254_pairing_g1_t   (the affine type, (0, 0) = infinity) */
+ *   #define EA bn254_g1_affine_t   (the affine type, (0, 0) = infinity) */
 #define EC_T ZKP_CAT(EC, _jac_t)
 #define EC_FN(op) ZKP_CAT(ZKP_CAT(EC, _), op)
 #define EF_T ZKP_CAT(EF, _t)

@@ -2,7 +2,7 @@
  *   #define PC bn254, FB bn254_fq, F2 bn254_fq2, F12 bn254_fq12, FR bn254_fr,
  *   #define PPARAM BN254, G1_B 3
  * after pairing_ec_impl.h has been instantiated as test_<PC>_g1 / _g2 and
- * with <PC>_kats[] (known answers from tests/vectors/<curve>.json) in scope. */
+ * with <PC>_kats(&n) (known answers from tests/vectors/<curve>.json) in scope. */
 #define G1A ZKP_CAT(PC, _g1_affine_t)
 #define G2A ZKP_CAT(PC, _g2_affine_t)
 #define T12 ZKP_CAT(F12, _t)
@@ -78,7 +78,8 @@ static void TT(generators)(G1A *g1, G2A *g2) {
     TB b1;
     T2 b2, three_inv;
     static const T2 b3 = PK(TWIST_B3);
-    TT(kat_points)(g1, g2, &ZKP_CAT(PC, _kats)[0]);
+    size_t n;
+    TT(kat_points)(g1, g2, &ZKP_CAT(PC, _kats)(&n)[0]);
     FNB(set_u64)(&b1, G1_B);
     FNB(set_u64)(&three_inv.c0, 3);
     FNB(set_zero)(&three_inv.c1);
@@ -111,8 +112,10 @@ static void TT(known_answers)(void) {
     ASSERT(G1FN(is_inf)(&t1));
     G2FN(mul)(&t2, &g2, FNR(modulus).l, RLIMBS);
     ASSERT(G2FN(is_inf)(&t2));
-    for (size_t i = 0; i < ZKP_ARRAY_LEN(ZKP_CAT(PC, _kats)); i++) {
-        const pairing_kat_t *k = &ZKP_CAT(PC, _kats)[i];
+    size_t n;
+    const pairing_kat_t *kats = ZKP_CAT(PC, _kats)(&n);
+    for (size_t i = 0; i < n; i++) {
+        const pairing_kat_t *k = &kats[i];
         uint64_t a[RLIMBS], b[RLIMBS];
         ASSERT(TT(hex_limbs)(a, RLIMBS, k->a) && TT(hex_limbs)(b, RLIMBS, k->b));
         TT(kat_points)(&p, &q, k);
