@@ -23,6 +23,14 @@ typedef struct {
 /* Each bench_*.c file exports its table through one of these. */
 extern const bench_case bench_field_cases[];
 extern const size_t bench_field_count;
+extern const bench_case bench_curve_cases[];
+extern const size_t bench_curve_count;
+extern const bench_case bench_pairing_cases[];
+extern const size_t bench_pairing_count;
+extern const bench_case bench_ntt_cases[];
+extern const size_t bench_ntt_count;
+extern const bench_case bench_msm_cases[];
+extern const size_t bench_msm_count;
 
 /* Keeps the compiler from discarding a result. */
 static inline void bench_consume(const void *p, size_t len) {

@@ -80,6 +80,10 @@ int main(int argc, char **argv) {
     int first = json ? 2 : 1;
     const bench_table tables[] = {
         {bench_field_cases, bench_field_count},
+        {bench_curve_cases, bench_curve_count},
+        {bench_pairing_cases, bench_pairing_count},
+        {bench_ntt_cases, bench_ntt_count},
+        {bench_msm_cases, bench_msm_count},
     };
     char model[256];
     cpu_model(model, sizeof model);

@@ -304,6 +304,184 @@ static void mx_identity_cases(const mx_modulus *m) {
     }
 }
 
+/* ---- wide product and separate reduction ------------------------------ */
+
+/* r = a*b as a 2n-limb integer, by the schoolbook method. */
+static void mx_ref_mul_wide(uint64_t *r, const uint64_t *a, const uint64_t *b, int n) {
+    uint64_t t[2 * MX_MAXN];
+    memset(t, 0, sizeof t);
+    for (int i = 0; i < n; i++) {
+        uint64_t carry = 0;
+        for (int j = 0; j < n; j++) {
+            unsigned __int128 s = (unsigned __int128)a[i] * b[j] + t[i + j] + carry;
+            t[i + j] = (uint64_t)s;
+            carry = (uint64_t)(s >> 64);
+        }
+        t[i + n] = carry;
+    }
+    memcpy(r, t, sizeof(uint64_t) * 2 * (size_t)n);
+}
+
+/* r = t*2^(-64n) mod p for any 2n-limb t whose high half is below p, by a
+ * route that shares nothing with REDC: t mod p by shift-and-subtract over
+ * its 128n bits, then n*64 modular halvings (x/2 = x even ? x/2 :
+ * (x + p)/2). */
+static void mx_ref_redc(uint64_t *r, const uint64_t *t, const mx_modulus *m) {
+    const int n = m->n;
+    uint64_t x[MX_MAXN + 1], p1[MX_MAXN + 1];
+    memset(x, 0, sizeof x);
+    memcpy(p1, m->p, sizeof(uint64_t) * (size_t)n);
+    p1[n] = 0;
+    for (int bit = 128 * n - 1; bit >= 0; bit--) {
+        /* x = 2x + bit, then x < 2p, so one subtraction reduces it. */
+        uint64_t in = (t[bit / 64] >> (bit % 64)) & 1;
+        for (int i = n; i > 0; i--) x[i] = (x[i] << 1) | (x[i - 1] >> 63);
+        x[0] = (x[0] << 1) | in;
+        if (mx_cmp(x, p1, n + 1) >= 0) mx_sub(x, x, p1, n + 1);
+    }
+    for (int k = 0; k < 64 * n; k++) {
+        uint64_t odd = x[0] & 1, carry = 0;
+        if (odd) {
+            for (int i = 0; i < n; i++) {
+                unsigned __int128 s = (unsigned __int128)x[i] + m->p[i] + carry;
+                x[i] = (uint64_t)s;
+                carry = (uint64_t)(s >> 64);
+            }
+        }
+        x[n] = carry;
+        for (int i = 0; i < n; i++) x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+    }
+    memcpy(r, x, sizeof(uint64_t) * (size_t)n);
+}
+
+static void mx_fast_mul_wide(uint64_t *r, const uint64_t *a, const uint64_t *b, int n) {
+    if (n == 4)
+        zkp_mul_wide_4_adx(r, a, b);
+    else
+        zkp_mul_wide_6_adx(r, a, b);
+}
+
+static void mx_fast_redc(uint64_t *r, const uint64_t *t, const mx_modulus *m, uint64_t n0) {
+    if (m->n == 4)
+        zkp_redc_4_adx(r, t, m->p, n0);
+    else
+        zkp_redc_6_adx(r, t, m->p, n0);
+}
+
+/* The wide product of a and b against the reference, also with r over a,
+ * over b and over both (r is 2n limbs, so a and b sit in its low half or
+ * its high half); then the reduction of that product against the
+ * reference, also in place, and against the Montgomery product where both
+ * factors are below p. */
+static void mx_check_wide(const uint64_t *a, const uint64_t *b, const mx_modulus *m, uint64_t n0) {
+    const int n = m->n;
+    const size_t bytes = sizeof(uint64_t) * (size_t)n;
+    uint64_t want[2 * MX_MAXN], got[2 * MX_MAXN], buf[2 * MX_MAXN];
+    uint64_t red_want[MX_MAXN], red_got[MX_MAXN];
+
+    mx_ref_mul_wide(want, a, b, n);
+    memset(got, 0xa5, sizeof got);
+    mx_fast_mul_wide(got, a, b, n);
+    ASSERT_MSG(memcmp(got, want, 2 * bytes) == 0, "%s: mul_wide mismatch", m->name);
+    for (int half = 0; half < 2; half++) {
+        uint64_t *slot = buf + half * n;
+        memset(buf, 0x5a, sizeof buf);
+        memcpy(slot, a, bytes); /* r over a */
+        mx_fast_mul_wide(buf, slot, b, n);
+        ASSERT_MEM_EQ(buf, want, 2 * bytes);
+        memset(buf, 0x5a, sizeof buf);
+        memcpy(slot, b, bytes); /* r over b */
+        mx_fast_mul_wide(buf, a, slot, n);
+        ASSERT_MEM_EQ(buf, want, 2 * bytes);
+    }
+    mx_ref_mul_wide(want, a, a, n);
+    memcpy(buf, a, bytes); /* r over a == b */
+    mx_fast_mul_wide(buf, buf, buf, n);
+    ASSERT_MEM_EQ(buf, want, 2 * bytes);
+    mx_ref_mul_wide(want, a, b, n);
+
+    /* The reduction needs the high half below p. */
+    if (mx_cmp(want + n, m->p, n) >= 0) return;
+    mx_ref_redc(red_want, want, m);
+    memset(red_got, 0xa5, sizeof red_got);
+    mx_fast_redc(red_got, want, m, n0);
+    ASSERT_MSG(memcmp(red_got, red_want, bytes) == 0, "%s: redc mismatch", m->name);
+    memcpy(buf, want, 2 * bytes); /* r over t */
+    mx_fast_redc(buf, buf, m, n0);
+    ASSERT_MEM_EQ(buf, red_want, bytes);
+    if (mx_cmp(a, m->p, n) < 0 && mx_cmp(b, m->p, n) < 0) {
+        uint64_t mont[MX_MAXN];
+        mx_ref_mont_mul(mont, a, b, m);
+        ASSERT_MEM_EQ(red_got, mont, bytes);
+    }
+}
+
+/* Reduction of a given 2n-limb t (high half below p) against the reference. */
+static void mx_check_redc(const uint64_t *t, const mx_modulus *m, uint64_t n0) {
+    uint64_t want[MX_MAXN], got[MX_MAXN];
+    ASSERT(mx_cmp(t + m->n, m->p, m->n) < 0);
+    mx_ref_redc(want, t, m);
+    mx_fast_redc(got, t, m, n0);
+    ASSERT_MEM_EQ(got, want, sizeof(uint64_t) * (size_t)m->n);
+}
+
+static void mx_wide_cases(const mx_modulus *m) {
+    mx_require_adx();
+    const int n = m->n;
+    const uint64_t n0 = mx_n0(m->p[0]);
+    uint64_t v[40][MX_MAXN], a[MX_MAXN], b[MX_MAXN], t[2 * MX_MAXN];
+    int k = mx_edge_values(v, m);
+    /* Edge values, and factors up to 2p - 1 (sums of two reduced values, as
+     * the towers feed the wide product). */
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < k; j++) {
+            mx_check_wide(v[i], v[j], m, n0);
+            uint64_t carry = 0;
+            for (int l = 0; l < n; l++) { /* a = v[i] + p - 1 < 2p - 1 */
+                unsigned __int128 s = (unsigned __int128)v[i][l] + m->p[l] + carry - (l == 0);
+                a[l] = (uint64_t)s;
+                carry = (uint64_t)(s >> 64);
+            }
+            mx_check_wide(a, v[j], m, n0);
+        }
+    /* All-ones factors: the largest product (the reduction is skipped, its
+     * high half being above p). */
+    memset(a, 0xff, sizeof a);
+    mx_check_wide(a, a, m, n0);
+    /* Reduction inputs at the edges of its range: t = 0, t = p*2^(64n) - 1
+     * (the largest allowed), high half p - 1 with low halves 0 and all ones,
+     * and high half 0 under an all-ones low half. */
+    memset(t, 0, sizeof t);
+    mx_check_redc(t, m, n0);
+    memcpy(t + n, m->p, sizeof(uint64_t) * (size_t)n);
+    mx_sub(t, t, (const uint64_t[2 * MX_MAXN]){1}, 2 * n);
+    mx_check_redc(t, m, n0);
+    memset(t, 0, sizeof t);
+    mx_sub(t + n, m->p, (const uint64_t[MX_MAXN]){1}, n);
+    mx_check_redc(t, m, n0);
+    memset(t, 0xff, sizeof(uint64_t) * (size_t)n);
+    mx_check_redc(t, m, n0);
+    memset(t + n, 0, sizeof(uint64_t) * (size_t)n);
+    mx_check_redc(t, m, n0);
+    /* Random factors below p and below 2p, random t in range. */
+    for (unsigned it = 0; it < test_iters(3000); it++) {
+        mx_random_below(a, m);
+        mx_random_below(b, m);
+        mx_check_wide(a, b, m, n0);
+        mx_add_mod(a, a, b, m);
+        uint64_t carry = 0;
+        for (int l = 0; l < n; l++) { /* b += p: below 2p */
+            unsigned __int128 s = (unsigned __int128)b[l] + m->p[l] + carry;
+            b[l] = (uint64_t)s;
+            carry = (uint64_t)(s >> 64);
+        }
+        mx_check_wide(a, b, m, n0);
+        for (int l = 0; l < n; l++) t[l] = test_rng_u64();
+        mx_random_below(t + n, m);
+        mx_check_redc(t, m, n0);
+    }
+}
+
 #endif /* ZKP_HAVE_X86_ASM */
 
 TEST_CASE(mont_x86_reference_self_check) {
@@ -344,3 +522,8 @@ TEST_CASE(mont_x86_identities) {
     MX_RUN(mx_identity_cases, &mx_bls_fr);
     MX_RUN(mx_identity_cases, &mx_bls_fp);
 }
+
+TEST_CASE(mont_x86_wide_bn254_fq) { MX_RUN(mx_wide_cases, &mx_bn254_fq); }
+TEST_CASE(mont_x86_wide_bn254_fr) { MX_RUN(mx_wide_cases, &mx_bn254_fr); }
+TEST_CASE(mont_x86_wide_bls12_381_fr) { MX_RUN(mx_wide_cases, &mx_bls_fr); }
+TEST_CASE(mont_x86_wide_bls12_381_fp) { MX_RUN(mx_wide_cases, &mx_bls_fp); }

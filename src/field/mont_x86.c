@@ -44,6 +44,8 @@
 
 #ifdef ZKP_HAVE_X86_ASM
 
+#include <x86intrin.h>
+
 #define ZKP_ADX __attribute__((target("adx,bmi2")))
 
 #define NL "\n\t"
@@ -440,6 +442,253 @@ ZKP_ADX void zkp_mont_sqr_6_adx(uint64_t r[6], const uint64_t a[6], const uint64
     r[3] = q2;
     r[4] = q3;
     r[5] = q4;
+}
+
+/* ---- double-width product and separate reduction ---------------------
+ *
+ * The towers' lazy reduction (fp6_impl.h) splits the Montgomery product in
+ * two: the 2N-word integer product, summed and subtracted at that width,
+ * and one reduction per output coefficient. These are the two halves of the
+ * CIOS kernels above, with the same register schedule.
+ *
+ * The product runs row by row over b: T (N+1 registers) += a * b[i], with
+ * the low half on the CF chain and the high half on the OF chain, as in
+ * MUL4_ACC/MUL6_ACC. After row i the word at the bottom of T is final. It
+ * is written to a small buffer on the stack, and its register, zeroed,
+ * becomes the top word of the next row (the zeroing xor is also the one
+ * that clears both flags, so it costs nothing). The last row leaves the high
+ * half in registers; C copies the buffer and those registers to r after the
+ * asm, so r may overlap a or b.
+ *
+ * The reduction is stage 3 of the squaring kernels above applied to a
+ * given T = L + H*2^(64N): the N rounds of RED4/RED6 clear L into
+ * (L + M*p)/2^(64N) <= p, then H is added. For T < p*2^(64N), H < p, so the
+ * sum is below 2p < 2^(64N) (spare bit) and one conditional subtraction
+ * ends it; the result is fully reduced. The top word of every round starts
+ * at zero, so nothing is carried from round to round beyond the rotating
+ * registers. */
+
+/* One row of the wide product: T0..T5 hold words i..i+5, T6 (zeroed here,
+ * which also clears CF and OF) receives word i+6. */
+#define WIDE6_ROW(boff, T0, T1, T2, T3, T4, T5, T6)  \
+    "movq " #boff "(%[b]), %%rdx" NL                 \
+    "xorl %k[" #T6 "], %k[" #T6 "]" NL               \
+    MAC_(0, a, T0, T1)                               \
+    MAC_(8, a, T1, T2)                               \
+    MAC_(16, a, T2, T3)                              \
+    MAC_(24, a, T3, T4)                              \
+    MAC_(32, a, T4, T5)                              \
+    "mulxq 40(%[a]), %[lo], %[hi]" NL                \
+    "adcxq %[lo], " OP_(T5) NL                       \
+    "adcxq " OP_(T6) ", %[hi]" NL                    \
+    "adoxq %[hi], " OP_(T6) NL
+
+#define WIDE4_ROW(boff, T0, T1, T2, T3, T4)          \
+    "movq " #boff "(%[b]), %%rdx" NL                 \
+    "xorl %k[" #T4 "], %k[" #T4 "]" NL               \
+    MAC_(0, a, T0, T1)                               \
+    MAC_(8, a, T1, T2)                               \
+    MAC_(16, a, T2, T3)                              \
+    "mulxq 24(%[a]), %[lo], %[hi]" NL                \
+    "adcxq %[lo], " OP_(T3) NL                       \
+    "adcxq " OP_(T4) ", %[hi]" NL                    \
+    "adoxq %[hi], " OP_(T4) NL
+
+/* Word k of the product, final, to the stack buffer. */
+#define STORE_LOW_(k, T) "movq " OP_(T) ", " #k "(%[w])" NL
+
+ZKP_ADX void zkp_mul_wide_4_adx(uint64_t r[8], const uint64_t a[4], const uint64_t b[4]) {
+    uint64_t w[4];
+    uint64_t x0, x1, x2, x3, x4, lo, hi, dx;
+    const uint64_t *pa = a, *pb = b;
+    /* Row i works on x[i..i+4 mod 5]; MUL4_FIRST is row 0. */
+    __asm__(MUL4_FIRST(x0, x1, x2, x3, x4)
+            STORE_LOW_(0, x0)
+            WIDE4_ROW(8, x1, x2, x3, x4, x0)
+            STORE_LOW_(8, x1)
+            WIDE4_ROW(16, x2, x3, x4, x0, x1)
+            STORE_LOW_(16, x2)
+            WIDE4_ROW(24, x3, x4, x0, x1, x2)
+            STORE_LOW_(24, x3)
+            : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [x4] "=&r"(x4),
+              [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(dx), [a] "+&r"(pa), [b] "+&r"(pb)
+            : [w] "r"(w)
+            : "cc", "memory");
+    r[0] = w[0];
+    r[1] = w[1];
+    r[2] = w[2];
+    r[3] = w[3];
+    r[4] = x4;
+    r[5] = x0;
+    r[6] = x1;
+    r[7] = x2;
+}
+
+ZKP_ADX void zkp_mul_wide_6_adx(uint64_t r[12], const uint64_t a[6], const uint64_t b[6]) {
+    uint64_t w[6];
+    uint64_t x0, x1, x2, x3, x4, x5, x6, lo, hi, dx;
+    const uint64_t *pa = a, *pb = b;
+    /* Row i works on x[i..i+6 mod 7]; MUL6_FIRST is row 0. */
+    __asm__(MUL6_FIRST(x0, x1, x2, x3, x4, x5, x6)
+            STORE_LOW_(0, x0)
+            WIDE6_ROW(8, x1, x2, x3, x4, x5, x6, x0)
+            STORE_LOW_(8, x1)
+            WIDE6_ROW(16, x2, x3, x4, x5, x6, x0, x1)
+            STORE_LOW_(16, x2)
+            WIDE6_ROW(24, x3, x4, x5, x6, x0, x1, x2)
+            STORE_LOW_(24, x3)
+            WIDE6_ROW(32, x4, x5, x6, x0, x1, x2, x3)
+            STORE_LOW_(32, x4)
+            WIDE6_ROW(40, x5, x6, x0, x1, x2, x3, x4)
+            STORE_LOW_(40, x5)
+            : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [x4] "=&r"(x4),
+              [x5] "=&r"(x5), [x6] "=&r"(x6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(dx),
+              [a] "+&r"(pa), [b] "+&r"(pb)
+            : [w] "r"(w)
+            : "cc", "memory");
+    r[0] = w[0];
+    r[1] = w[1];
+    r[2] = w[2];
+    r[3] = w[3];
+    r[4] = w[4];
+    r[5] = w[5];
+    r[6] = x6;
+    r[7] = x0;
+    r[8] = x1;
+    r[9] = x2;
+    r[10] = x3;
+    r[11] = x4;
+}
+
+ZKP_ADX void zkp_redc_4_adx(uint64_t r[4], const uint64_t t[8], const uint64_t p[4], uint64_t n0) {
+    uint64_t q0, q1, q2, q3, q4, lo, hi, dx;
+    const uint64_t *pt = t;
+    uint64_t k = n0;
+    /* RED4 takes n0 from the [n0] operand; here that is k, which FINAL4
+     * may overwrite once the rounds are done. */
+    __asm__("movq 0(%[t]), %[q0]" NL
+            "movq 8(%[t]), %[q1]" NL
+            "movq 16(%[t]), %[q2]" NL
+            "movq 24(%[t]), %[q3]" NL
+            "xorl %k[q4], %k[q4]" NL
+            RED4(q0, q1, q2, q3, q4)
+            RED4(q1, q2, q3, q4, q0)
+            RED4(q2, q3, q4, q0, q1)
+            RED4(q3, q4, q0, q1, q2)
+            /* + H, then subtract p unless that borrows */
+            "addq 32(%[t]), %[q4]" NL
+            "adcq 40(%[t]), %[q0]" NL
+            "adcq 48(%[t]), %[q1]" NL
+            "adcq 56(%[t]), %[q2]" NL
+            FINAL4(q4, q0, q1, q2, "%[lo]", "%[hi]", "%%rdx", "%[q3]")
+            : [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2), [q3] "=&r"(q3), [q4] "=&r"(q4),
+              [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(dx), [t] "+&r"(pt), [n0] "+&r"(k)
+            : [p] "r"(p)
+            : "cc", "memory");
+    r[0] = q4;
+    r[1] = q0;
+    r[2] = q1;
+    r[3] = q2;
+}
+
+ZKP_ADX void zkp_redc_6_adx(uint64_t r[6], const uint64_t t[12], const uint64_t p[6], uint64_t n0) {
+    uint64_t q0, q1, q2, q3, q4, q5, q6, lo, hi, dx;
+    const uint64_t *pt = t;
+    uint64_t k = n0;
+    __asm__("movq 0(%[t]), %[q0]" NL
+            "movq 8(%[t]), %[q1]" NL
+            "movq 16(%[t]), %[q2]" NL
+            "movq 24(%[t]), %[q3]" NL
+            "movq 32(%[t]), %[q4]" NL
+            "movq 40(%[t]), %[q5]" NL
+            "xorl %k[q6], %k[q6]" NL
+            RED6("%[n0]", q0, q1, q2, q3, q4, q5, q6)
+            RED6("%[n0]", q1, q2, q3, q4, q5, q6, q0)
+            RED6("%[n0]", q2, q3, q4, q5, q6, q0, q1)
+            RED6("%[n0]", q3, q4, q5, q6, q0, q1, q2)
+            RED6("%[n0]", q4, q5, q6, q0, q1, q2, q3)
+            RED6("%[n0]", q5, q6, q0, q1, q2, q3, q4)
+            /* + H, then subtract p unless that borrows */
+            "addq 48(%[t]), %[q6]" NL
+            "adcq 56(%[t]), %[q0]" NL
+            "adcq 64(%[t]), %[q1]" NL
+            "adcq 72(%[t]), %[q2]" NL
+            "adcq 80(%[t]), %[q3]" NL
+            "adcq 88(%[t]), %[q4]" NL
+            FINAL6(q6, q0, q1, q2, q3, q4, "%[lo]", "%[hi]", "%%rdx", "%[t]", "%[n0]", "%[q5]")
+            : [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2), [q3] "=&r"(q3), [q4] "=&r"(q4),
+              [q5] "=&r"(q5), [q6] "=&r"(q6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(dx),
+              [t] "+&r"(pt), [n0] "+&r"(k)
+            : [p] "r"(p)
+            : "cc", "memory");
+    r[0] = q6;
+    r[1] = q0;
+    r[2] = q1;
+    r[3] = q2;
+    r[4] = q3;
+    r[5] = q4;
+}
+
+/* ---- Fp2 product ------------------------------------------------------
+ *
+ * (a0 + a1 u)(b0 + b1 u) with u^2 = -1, by Karatsuba at double width: with
+ * t0 = a0 b0, t1 = a1 b1 and t2 = (a0 + a1)(b0 + b1),
+ *
+ *     c1 = t2 - t0 - t1 = a0 b1 + a1 b0,   c0 = t0 - t1 (+ p*2^(64N) if < 0),
+ *
+ * then one reduction per coefficient: three wide products and two
+ * reductions, against three whole Montgomery products (each a product and
+ * a reduction) for Karatsuba over F_mul. The sums a0 + a1 and b0 + b1 stay
+ * unreduced (below 2p < 2^(64N), spare bit). c1 < 2p^2 and c0 < p*2^(64N)
+ * are within the reduction's range because 2p < 2^(64N). The glue is C:
+ * plain carry chains that the compiler schedules around the calls. Only
+ * the 6-limb form exists: for 4 limbs it measured slower than Karatsuba
+ * over whole products (see fp2_impl.h). */
+#if defined(__clang__)
+#define MX_UNROLL _Pragma("unroll")
+#else
+#define MX_UNROLL _Pragma("GCC unroll 16")
+#endif
+
+ZKP_ADX void zkp_fp2_mul_6_adx(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                               const uint64_t p[6], uint64_t n0) {
+    uint64_t sa[6], sb[6], t0[12], t1[12], t2[12];
+    unsigned char c = 0, d = 0;
+    MX_UNROLL for (int i = 0; i < 6; i++) {
+        unsigned long long x, y;
+        c = _addcarry_u64(c, a[i], a[6 + i], &x);
+        d = _addcarry_u64(d, b[i], b[6 + i], &y);
+        sa[i] = x;
+        sb[i] = y;
+    }
+    zkp_mul_wide_6_adx(t0, a, b);
+    zkp_mul_wide_6_adx(t1, a + 6, b + 6);
+    zkp_mul_wide_6_adx(t2, sa, sb);
+    /* t2 - t0 - t1 is exact: two borrow chains, one per subtrahend. */
+    c = 0;
+    d = 0;
+    MX_UNROLL for (int i = 0; i < 12; i++) {
+        unsigned long long x;
+        c = _subborrow_u64(c, t2[i], t0[i], &x);
+        d = _subborrow_u64(d, x, t1[i], &x);
+        t2[i] = x;
+    }
+    c = 0;
+    MX_UNROLL for (int i = 0; i < 12; i++) {
+        unsigned long long x;
+        c = _subborrow_u64(c, t0[i], t1[i], &x);
+        t0[i] = x;
+    }
+    /* On a borrow, add p*2^384: p, masked, to the high half. */
+    uint64_t mask = (uint64_t)0 - c;
+    c = 0;
+    MX_UNROLL for (int i = 0; i < 6; i++) {
+        unsigned long long x;
+        c = _addcarry_u64(c, t0[6 + i], p[i] & mask, &x);
+        t0[6 + i] = x;
+    }
+    zkp_redc_6_adx(r, t0, p, n0);
+    zkp_redc_6_adx(r + 6, t2, p, n0);
 }
 
 #else

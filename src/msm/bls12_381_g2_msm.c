@@ -1,0 +1,5 @@
+#include "msm/bls12_381_g2_msm.h"
+
+#define MSM_G bls12_381_g2
+#define MSM_BITS BLS12_381_FR_BITS
+#include "msm/msm_body.h"

@@ -1,0 +1,13 @@
+/* MSM over the group bls12_381_g2. See msm.h for the contract. */
+#ifndef ZKP_MSM_BLS12_381_G2_MSM_H
+#define ZKP_MSM_BLS12_381_G2_MSM_H
+
+#include "curve/bls12_381_g2.h"
+
+#define MSM_G bls12_381_g2
+#define MSM_BITS BLS12_381_FR_BITS
+#include "msm/msm_impl.h"
+#undef MSM_G
+#undef MSM_BITS
+
+#endif

@@ -1,0 +1,5 @@
+#include "msm/bn254_g1_msm.h"
+
+#define MSM_G bn254_g1
+#define MSM_BITS BN254_FR_BITS
+#include "msm/msm_body.h"

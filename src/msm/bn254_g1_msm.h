@@ -1,0 +1,13 @@
+/* MSM over the group bn254_g1. See msm.h for the contract. */
+#ifndef ZKP_MSM_BN254_G1_MSM_H
+#define ZKP_MSM_BN254_G1_MSM_H
+
+#include "curve/bn254_g1.h"
+
+#define MSM_G bn254_g1
+#define MSM_BITS BN254_FR_BITS
+#include "msm/msm_impl.h"
+#undef MSM_G
+#undef MSM_BITS
+
+#endif

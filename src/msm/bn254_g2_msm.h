@@ -1,0 +1,13 @@
+/* MSM over the group bn254_g2. See msm.h for the contract. */
+#ifndef ZKP_MSM_BN254_G2_MSM_H
+#define ZKP_MSM_BN254_G2_MSM_H
+
+#include "curve/bn254_g2.h"
+
+#define MSM_G bn254_g2
+#define MSM_BITS BN254_FR_BITS
+#include "msm/msm_impl.h"
+#undef MSM_G
+#undef MSM_BITS
+
+#endif

@@ -1,0 +1,360 @@
+/* Generic MSM over one group: the out-of-line half. Included once per group,
+ * by that group's .c file, after the group's msm header and with the same
+ * MSM_* macros set (see msm_impl.h and the contract in msm.h).
+ *
+ * Pippenger's bucket method, as done here. Each scalar is cut into W windows
+ * of c bits with signed digits d in [-2^(c-1), 2^(c-1)] (zkp_msm_digit), so
+ * a window needs only 2^(c-1) buckets: a negative digit adds the negated base
+ * to bucket |d|, and negating an affine point costs one field negation. For
+ * window w the points are added into their buckets with mixed XYZZ additions
+ * (8M + 2S), then the running-sum trick gives sum_j j B_j with two XYZZ
+ * additions per bucket: walking j down from the top, R accumulates B_j and S
+ * accumulates R, so B_j is counted j times. The window sums S_w are combined
+ * as sum_w 2^(w c) S_w by Horner's rule (c doublings per window).
+ *
+ * Edge cases meet the _var additions only where they are rare: a base at
+ * infinity is skipped by the mixed addition, and a bucket that meets P and P
+ * (or P and -P) takes the doubling (or infinity) branch. */
+#include <string.h>
+
+#define MSM_AFF ZKP_CAT(MSM_G, _affine_t)
+#define MSM_JAC ZKP_CAT(MSM_G, _jacobian_t)
+#define MSM_XYZZ ZKP_CAT(MSM_G, _xyzz_t)
+#define MSM_FN(op) ZKP_CAT(ZKP_CAT(MSM_G, _), op)
+
+/* ---------------------------------------------------------------- kernels */
+
+void MSM_FN(msm_window_var)(MSM_JAC *out, MSM_XYZZ *buckets, const MSM_AFF *bases,
+                            const uint64_t *scalars, const uint32_t *idx, size_t lo, size_t hi,
+                            unsigned c, unsigned w) {
+    /* A first pass over the digits finds the highest bucket in use, so only
+     * buckets [0, top) are cleared and reduced. Windows whose digits are
+     * small (the top window, or witness-like scalars) then cost nothing
+     * per bucket; the extra digit extraction is a few shifts per point
+     * against a mixed addition of dozens of multiplications. */
+    size_t top = 0;
+    for (size_t j = lo; j < hi; j++) {
+        size_t i = idx ? idx[j] : j;
+        int32_t d = zkp_msm_digit(scalars + ZKP_MSM_SCALAR_LIMBS * i, c, w);
+        size_t b = (size_t)(d < 0 ? -(int64_t)d : d);
+        if (b > top) top = b;
+    }
+    /* All-zero limbs have ZZ = ZZZ = 0: the point at infinity in XYZZ. */
+    memset(buckets, 0, top * sizeof *buckets);
+    for (size_t j = lo; j < hi; j++) {
+        size_t i = idx ? idx[j] : j;
+        int32_t d = zkp_msm_digit(scalars + ZKP_MSM_SCALAR_LIMBS * i, c, w);
+        if (d == 0) continue;
+        if (d > 0) {
+            size_t b = (size_t)d;
+            MSM_FN(xyzz_add_affine_var)(&buckets[b - 1], &buckets[b - 1], &bases[i]);
+        } else {
+            size_t b = (size_t)(-(int64_t)d);
+            MSM_AFF neg;
+            MSM_FN(affine_neg)(&neg, &bases[i]);
+            MSM_FN(xyzz_add_affine_var)(&buckets[b - 1], &buckets[b - 1], &neg);
+        }
+    }
+    MSM_XYZZ run, sum;
+    MSM_FN(xyzz_set_infinity)(&run);
+    MSM_FN(xyzz_set_infinity)(&sum);
+    for (size_t b = top; b >= 1; b--) {
+        MSM_FN(xyzz_add_var)(&run, &run, &buckets[b - 1]);
+        MSM_FN(xyzz_add_var)(&sum, &sum, &run);
+    }
+    MSM_FN(xyzz_to_jacobian)(out, &sum);
+}
+
+void MSM_FN(msm_combine_windows)(MSM_JAC *out, const MSM_JAC *sums, unsigned nwin, unsigned c) {
+    MSM_JAC acc;
+    MSM_FN(set_infinity)(&acc);
+    for (unsigned w = nwin; w-- > 0;) {
+        if (w + 1 < nwin)
+            for (unsigned i = 0; i < c; i++) MSM_FN(dbl)(&acc, &acc);
+        MSM_FN(add)(&acc, &acc, &sums[w]);
+    }
+    *out = acc;
+}
+
+void MSM_FN(msm_sum_affine_var)(MSM_XYZZ *acc, const MSM_AFF *bases, const uint32_t *idx, size_t lo,
+                                size_t hi) {
+    for (size_t j = lo; j < hi; j++)
+        MSM_FN(xyzz_add_affine_var)(acc, acc, &bases[idx ? idx[j] : j]);
+}
+
+/* The straight path for a few points: one wNAF multiplication each. With
+ * skip01 set, scalars 0 and 1 are left out (the split path has handled them). */
+static void MSM_FN(msm_straight_)(MSM_JAC *out, const MSM_AFF *bases, const uint64_t *scalars,
+                                  size_t n, int skip01) {
+    MSM_JAC acc, p, t;
+    MSM_FN(set_infinity)(&acc);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t *k = scalars + ZKP_MSM_SCALAR_LIMBS * i;
+        uint64_t high = k[1] | k[2] | k[3];
+        if (high == 0 && (k[0] == 0 || (skip01 && k[0] == 1))) continue;
+        MSM_FN(from_affine)(&p, &bases[i]);
+        MSM_FN(mul_var)(&t, &p, k, MSM_BITS);
+        MSM_FN(add)(&acc, &acc, &t);
+    }
+    *out = acc;
+}
+
+/* ---------------------------------------------------------------- scratch */
+
+/* Partial sums: one per (window, chunk) unit. Units never exceed
+ * W ceil(T / W) <= W + T - 1, and W <= ZKP_MSM_MAX_WINDOWS for any c. */
+static size_t MSM_FN(msm_slots_bytes_)(unsigned nthreads) {
+    return zkp_msm_align64(((size_t)ZKP_MSM_MAX_WINDOWS + nthreads) * sizeof(MSM_JAC));
+}
+
+static size_t MSM_FN(msm_bucket_stride_)(unsigned c) {
+    return zkp_msm_align64(((size_t)1 << (c - 1)) * sizeof(MSM_XYZZ));
+}
+
+size_t MSM_FN(msm_pippenger_scratch_bytes)(size_t n, unsigned c, unsigned nthreads) {
+    (void)n; /* the buckets, not the points, take the memory */
+    if (c < 1 || c > ZKP_MSM_MAX_C || nthreads == 0) return 0;
+    /* 64 bytes of slack let the caller's buffer start anywhere. */
+    return 64 + MSM_FN(msm_slots_bytes_)(nthreads) + (size_t)nthreads * MSM_FN(msm_bucket_stride_)(c);
+}
+
+/* The split path lays out, after aligning: the index array (ones from the
+ * front, tail from the back) of one block, the batch-add partials, then
+ * Pippenger's scratch for the block. */
+static size_t MSM_FN(msm_split_index_bytes_)(size_t n) {
+    if (n > ZKP_MSM_SPLIT_BLOCK) n = ZKP_MSM_SPLIT_BLOCK;
+    return zkp_msm_align64(n * sizeof(uint32_t));
+}
+
+static size_t MSM_FN(msm_ones_bytes_)(unsigned nthreads) {
+    return zkp_msm_align64((size_t)nthreads * sizeof(MSM_XYZZ));
+}
+
+size_t MSM_FN(msm_scratch_bytes)(size_t n, unsigned nthreads) {
+    if (n < ZKP_MSM_SMALL_N) return 0;
+    if (nthreads == 0) nthreads = 1;
+    size_t block = n > ZKP_MSM_SPLIT_BLOCK ? ZKP_MSM_SPLIT_BLOCK : n;
+    unsigned c = zkp_msm_choose_c(block, nthreads, MSM_BITS);
+    size_t a = MSM_FN(msm_pippenger_scratch_bytes)(block, c, nthreads);
+    size_t total;
+    /* The split path aligns the buffer once more before Pippenger's part,
+     * hence another 64 bytes of slack. */
+    if (zkp_add_overflow(a + 64, MSM_FN(msm_split_index_bytes_)(n), &total) ||
+        zkp_add_overflow(total, MSM_FN(msm_ones_bytes_)(nthreads), &total))
+        return SIZE_MAX;
+    /* G_msm_mt_var on more than one block chooses c for all n points. */
+    if (n > block) {
+        size_t b = MSM_FN(msm_pippenger_scratch_bytes)(n, zkp_msm_choose_c(n, nthreads, MSM_BITS),
+                                                       nthreads);
+        if (b > total) total = b;
+    }
+    return total;
+}
+
+/* ---------------------------------------------------------------- Pippenger */
+
+typedef struct {
+    const MSM_AFF *bases;
+    const uint64_t *scalars;
+    const uint32_t *idx;
+    size_t n, ch, stride;
+    unsigned c;
+    MSM_JAC *slots;
+    unsigned char *buckets;
+} MSM_FN(msm_pip_ctx_);
+
+static void MSM_FN(msm_pip_unit_)(void *arg, unsigned tid, size_t unit) {
+    MSM_FN(msm_pip_ctx_) *x = arg;
+    size_t w = unit / x->ch, j = unit % x->ch;
+    size_t lo = (size_t)((unsigned __int128)x->n * j / x->ch);
+    size_t hi = (size_t)((unsigned __int128)x->n * (j + 1) / x->ch);
+    MSM_XYZZ *b = (MSM_XYZZ *)(void *)(x->buckets + (size_t)tid * x->stride);
+    MSM_FN(msm_window_var)(&x->slots[unit], b, x->bases, x->scalars, x->idx, lo, hi, x->c, (unsigned)w);
+}
+
+zkpipe_status MSM_FN(msm_pippenger_var)(MSM_JAC *out, const MSM_AFF *bases, const uint64_t *scalars,
+                                    const uint32_t *idx, size_t n, unsigned c, unsigned nthreads,
+                                    void *scratch, size_t scratch_len) {
+    if (!out || c < 1 || c > ZKP_MSM_MAX_C || nthreads == 0) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (n > 0 && (!bases || !scalars)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    size_t need = MSM_FN(msm_pippenger_scratch_bytes)(n, c, nthreads);
+    if (!scratch || scratch_len < need) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    unsigned nwin = MSM_FN(msm_num_windows)(c);
+    MSM_FN(msm_pip_ctx_) x;
+    x.bases = bases;
+    x.scalars = scalars;
+    x.idx = idx;
+    x.n = n;
+    x.c = c;
+    x.ch = zkp_msm_chunks_per_window(nwin, nthreads);
+    x.stride = MSM_FN(msm_bucket_stride_)(c);
+    x.slots = (MSM_JAC *)zkp_msm_align64((uintptr_t)scratch);
+    x.buckets = (unsigned char *)x.slots + MSM_FN(msm_slots_bytes_)(nthreads);
+    zkp_msm_parallel(nthreads, (size_t)nwin * x.ch, MSM_FN(msm_pip_unit_), &x);
+    /* Fold the chunks of each window into slot w, in a fixed order. Slot w
+     * is free by then: it held a chunk of window w / ch <= w, already read. */
+    for (size_t w = 0; w < nwin; w++) {
+        MSM_JAC s = x.slots[w * x.ch];
+        for (size_t j = 1; j < x.ch; j++) MSM_FN(add)(&s, &s, &x.slots[w * x.ch + j]);
+        x.slots[w] = s;
+    }
+    MSM_FN(msm_combine_windows)(out, x.slots, nwin, c);
+    return ZKPIPE_OK;
+}
+
+/* ---------------------------------------------------------------- entry points */
+
+zkpipe_status MSM_FN(msm_mt_var)(MSM_JAC *out, const MSM_AFF *bases, const uint64_t *scalars, size_t n,
+                             unsigned nthreads, void *scratch, size_t scratch_len) {
+    if (!out || nthreads == 0) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (n > 0 && (!bases || !scalars)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (scratch_len < MSM_FN(msm_scratch_bytes)(n, nthreads)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (n < ZKP_MSM_SMALL_N) {
+        MSM_FN(msm_straight_)(out, bases, scalars, n, 0);
+        return ZKPIPE_OK;
+    }
+    unsigned c = zkp_msm_choose_c(n, nthreads, MSM_BITS);
+    return MSM_FN(msm_pippenger_var)(out, bases, scalars, NULL, n, c, nthreads, scratch, scratch_len);
+}
+
+zkpipe_status MSM_FN(msm_var)(MSM_JAC *out, const MSM_AFF *bases, const uint64_t *scalars, size_t n,
+                          void *scratch, size_t scratch_len) {
+    return MSM_FN(msm_mt_var)(out, bases, scalars, n, 1, scratch, scratch_len);
+}
+
+typedef struct {
+    const MSM_AFF *bases;
+    const uint32_t *idx;
+    size_t n, nunits;
+    MSM_XYZZ *acc;
+} MSM_FN(msm_ones_ctx_);
+
+static void MSM_FN(msm_ones_unit_)(void *arg, unsigned tid, size_t unit) {
+    MSM_FN(msm_ones_ctx_) *x = arg;
+    (void)tid;
+    size_t lo = (size_t)((unsigned __int128)x->n * unit / x->nunits);
+    size_t hi = (size_t)((unsigned __int128)x->n * (unit + 1) / x->nunits);
+    MSM_FN(xyzz_set_infinity)(&x->acc[unit]);
+    MSM_FN(msm_sum_affine_var)(&x->acc[unit], x->bases, x->idx, lo, hi);
+}
+
+/* One block of at most ZKP_MSM_SPLIT_BLOCK points, so 32-bit indices do. */
+static zkpipe_status MSM_FN(msm_split_block_)(MSM_JAC *out, zkp_msm_stats *st, const MSM_AFF *bases,
+                                              const uint64_t *scalars, size_t n, unsigned nthreads,
+                                              size_t n_total, unsigned char *mem, size_t mem_len) {
+    size_t zeros = 0, ones = 0, tail = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t *k = scalars + ZKP_MSM_SCALAR_LIMBS * i;
+        uint64_t high = k[1] | k[2] | k[3];
+        if (high != 0 || k[0] > 1)
+            tail++;
+        else if (k[0] == 0)
+            zeros++;
+        else
+            ones++;
+    }
+    st->zeros += zeros;
+    st->ones += ones;
+    st->tail += tail;
+    MSM_JAC acc;
+    MSM_FN(set_infinity)(&acc);
+    if (n < ZKP_MSM_SMALL_N || (ones < ZKP_MSM_SMALL_N && tail < ZKP_MSM_SMALL_N)) {
+        /* Too few for either phase to need memory: one pass does both. */
+        MSM_XYZZ s;
+        MSM_FN(xyzz_set_infinity)(&s);
+        for (size_t i = 0; i < n; i++) {
+            const uint64_t *k = scalars + ZKP_MSM_SCALAR_LIMBS * i;
+            if ((k[1] | k[2] | k[3]) == 0 && k[0] == 1) MSM_FN(xyzz_add_affine_var)(&s, &s, &bases[i]);
+        }
+        MSM_FN(xyzz_to_jacobian)(&acc, &s);
+        MSM_JAC t;
+        MSM_FN(msm_straight_)(&t, bases, scalars, n, 1);
+        MSM_FN(add)(out, &acc, &t);
+        return ZKPIPE_OK;
+    }
+    uint32_t *idx = (uint32_t *)(void *)mem;
+    size_t idx_bytes = MSM_FN(msm_split_index_bytes_)(n);
+    MSM_XYZZ *ones_acc = (MSM_XYZZ *)(void *)(mem + idx_bytes);
+    unsigned char *pip = mem + idx_bytes + MSM_FN(msm_ones_bytes_)(nthreads);
+    size_t pip_len = mem_len - (size_t)(pip - mem);
+    /* Ones fill idx from the front and the tail from the back, both in
+     * ascending point order. */
+    size_t fo = 0, bt = n - tail;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t *k = scalars + ZKP_MSM_SCALAR_LIMBS * i;
+        uint64_t high = k[1] | k[2] | k[3];
+        if (high == 0 && k[0] == 0) continue;
+        if (high == 0 && k[0] == 1)
+            idx[fo++] = (uint32_t)i;
+        else
+            idx[bt++] = (uint32_t)i;
+    }
+    /* The batch add: plain mixed additions, in up to nthreads ranges. */
+    if (ones > 0) {
+        MSM_FN(msm_ones_ctx_) x;
+        x.bases = bases;
+        x.idx = idx;
+        x.n = ones;
+        x.nunits = ones >= (size_t)nthreads * 1024 ? nthreads : 1;
+        x.acc = ones_acc;
+        zkp_msm_parallel(nthreads, x.nunits, MSM_FN(msm_ones_unit_), &x);
+        MSM_XYZZ s = ones_acc[0];
+        for (size_t u = 1; u < x.nunits; u++) MSM_FN(xyzz_add_var)(&s, &s, &ones_acc[u]);
+        MSM_FN(xyzz_to_jacobian)(&acc, &s);
+    }
+    if (tail > 0) {
+        const uint32_t *tidx = idx + (n - tail);
+        MSM_JAC t;
+        if (tail < ZKP_MSM_SMALL_N) {
+            MSM_FN(set_infinity)(&t);
+            for (size_t j = 0; j < tail; j++) {
+                MSM_JAC p, q;
+                MSM_FN(from_affine)(&p, &bases[tidx[j]]);
+                MSM_FN(mul_var)(&q, &p, scalars + ZKP_MSM_SCALAR_LIMBS * tidx[j], MSM_BITS);
+                MSM_FN(add)(&t, &t, &q);
+            }
+        } else {
+            /* c is chosen for the tail, but never wider than for the whole
+             * input, whose scratch size the caller was told. */
+            unsigned c = zkp_msm_choose_c(tail, nthreads, MSM_BITS);
+            unsigned cmax = zkp_msm_choose_c(n_total > ZKP_MSM_SPLIT_BLOCK ? ZKP_MSM_SPLIT_BLOCK : n_total,
+                                              nthreads, MSM_BITS);
+            if (c > cmax) c = cmax;
+            zkpipe_status s = MSM_FN(msm_pippenger_var)(&t, bases, scalars, tidx, tail, c, nthreads, pip, pip_len);
+            if (s != ZKPIPE_OK) return s;
+        }
+        MSM_FN(add)(&acc, &acc, &t);
+    }
+    *out = acc;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status MSM_FN(msm_split_var)(MSM_JAC *out, zkp_msm_stats *stats, const MSM_AFF *bases,
+                                const uint64_t *scalars, size_t n, unsigned nthreads, void *scratch,
+                                size_t scratch_len) {
+    if (!out || nthreads == 0) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (n > 0 && (!bases || !scalars)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    size_t need = MSM_FN(msm_scratch_bytes)(n, nthreads);
+    if (scratch_len < need || (need > 0 && !scratch)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkp_msm_stats st = {0, 0, 0};
+    unsigned char *mem = need ? (unsigned char *)zkp_msm_align64((uintptr_t)scratch) : NULL;
+    size_t mem_len = need ? scratch_len - (size_t)(mem - (unsigned char *)scratch) : 0;
+    MSM_JAC acc, part;
+    MSM_FN(set_infinity)(&acc);
+    for (size_t at = 0; at < n; at += ZKP_MSM_SPLIT_BLOCK) {
+        size_t len = n - at < ZKP_MSM_SPLIT_BLOCK ? n - at : ZKP_MSM_SPLIT_BLOCK;
+        zkpipe_status s = MSM_FN(msm_split_block_)(&part, &st, bases + at,
+                                                   scalars + ZKP_MSM_SCALAR_LIMBS * at, len, nthreads,
+                                                   n, mem, mem_len);
+        if (s != ZKPIPE_OK) return s;
+        MSM_FN(add)(&acc, &acc, &part);
+    }
+    *out = acc;
+    if (stats) *stats = st;
+    return ZKPIPE_OK;
+}
+
+#undef MSM_AFF
+#undef MSM_JAC
+#undef MSM_XYZZ
+#undef MSM_FN

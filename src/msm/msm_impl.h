@@ -1,0 +1,62 @@
+/* Generic MSM over one group: the declarations. Instantiated by each group's
+ * msm header, never included on its own:
+ *
+ *     #define MSM_G    bn254_g1       (the group: its types and operations)
+ *     #define MSM_BITS BN254_FR_BITS  (bit length of the scalar field modulus)
+ *     #include "msm/msm_impl.h"
+ *
+ * and in exactly one .c file per group, msm_body.h after it with the same
+ * macros. See msm.h for the contract. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "msm/msm_util.h"
+#include "util/util.h"
+
+#define MSM_AFF ZKP_CAT(MSM_G, _affine_t)
+#define MSM_JAC ZKP_CAT(MSM_G, _jacobian_t)
+#define MSM_XYZZ ZKP_CAT(MSM_G, _xyzz_t)
+#define MSM_FN(op) ZKP_CAT(ZKP_CAT(MSM_G, _), op)
+
+/* Bytes of scratch for n points on nthreads threads (G_msm_var, G_msm_mt_var and
+ * G_msm_split_var). */
+size_t MSM_FN(msm_scratch_bytes)(size_t n, unsigned nthreads);
+
+ZKP_WARN_UNUSED zkpipe_status MSM_FN(msm_var)(MSM_JAC *out, const MSM_AFF *bases, const uint64_t *scalars,
+                                          size_t n, void *scratch, size_t scratch_len);
+
+ZKP_WARN_UNUSED zkpipe_status MSM_FN(msm_mt_var)(MSM_JAC *out, const MSM_AFF *bases,
+                                             const uint64_t *scalars, size_t n, unsigned nthreads,
+                                             void *scratch, size_t scratch_len);
+
+ZKP_WARN_UNUSED zkpipe_status MSM_FN(msm_split_var)(MSM_JAC *out, zkp_msm_stats *stats,
+                                                const MSM_AFF *bases, const uint64_t *scalars,
+                                                size_t n, unsigned nthreads, void *scratch,
+                                                size_t scratch_len);
+
+/* Bytes of scratch G_msm_pippenger_var needs for window width c. */
+size_t MSM_FN(msm_pippenger_scratch_bytes)(size_t n, unsigned c, unsigned nthreads);
+
+ZKP_WARN_UNUSED zkpipe_status MSM_FN(msm_pippenger_var)(MSM_JAC *out, const MSM_AFF *bases,
+                                                    const uint64_t *scalars, const uint32_t *idx,
+                                                    size_t n, unsigned c, unsigned nthreads,
+                                                    void *scratch, size_t scratch_len);
+
+/* Windows of width c that cover a scalar of MSM_BITS bits plus the carry. */
+static inline unsigned MSM_FN(msm_num_windows)(unsigned c) { return (MSM_BITS + 1 + c - 1) / c; }
+
+/* On input buckets has room for 2^(c-1) XYZZ points (its contents are
+ * ignored) and 1 <= c <= ZKP_MSM_MAX_C, w < G_msm_num_windows(c). */
+void MSM_FN(msm_window_var)(MSM_JAC *out, MSM_XYZZ *buckets, const MSM_AFF *bases,
+                            const uint64_t *scalars, const uint32_t *idx, size_t lo, size_t hi,
+                            unsigned c, unsigned w);
+
+void MSM_FN(msm_combine_windows)(MSM_JAC *out, const MSM_JAC *sums, unsigned nwin, unsigned c);
+
+void MSM_FN(msm_sum_affine_var)(MSM_XYZZ *acc, const MSM_AFF *bases, const uint32_t *idx, size_t lo,
+                                size_t hi);
+
+#undef MSM_AFF
+#undef MSM_JAC
+#undef MSM_XYZZ
+#undef MSM_FN
