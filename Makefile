@@ -1,7 +1,7 @@
 # Entry points for people and CI. Everything real happens in CMake; this file
 # installs what a fresh Debian 12 machine lacks, then drives the builds.
 #
-#   make test            build and run the whole suite (release + ASan/UBSan)
+#   make test            build and run the whole suite (release, ASan/UBSan, TSan)
 #   make test-release    the suite in the optimised build only
 #   make test-sanitize   the suite under ASan+UBSan only
 #   make test-tsan       the suite under ThreadSanitizer
@@ -45,9 +45,9 @@ test-sanitize: deps
 test-tsan: deps
 	cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=Debug -DZKPIPE_ENABLE_TSAN=ON -DCMAKE_C_FLAGS=-O1 $(CMAKE_FLAGS)
 	cmake --build build/tsan -j $(JOBS)
-	cd build/tsan && ctest -j $(JOBS) $(CTEST_FLAGS)
+	cd build/tsan && ZKPIPE_TEST_ITERS=0.25 ctest -j $(JOBS) $(CTEST_FLAGS)
 
-test: test-release test-sanitize
+test: test-release test-sanitize test-tsan
 
 bench: build
 	./build/release/zkp_bench
