@@ -28,8 +28,9 @@ typedef struct {
     unsigned block_bits;     /* 1..ZKP_NTT_MAX_BLOCK_BITS, chunk size; 0: default */
 } NTT_OPT;
 
-/* A domain of n = 2^log_n points. The fields are read by the body only;
- * callers treat the struct as opaque. The transform of log_n bits is cut
+/* A domain of n = 2^log_n points. Callers may read log_n, n, nlevels,
+ * omega (the root w), omega_inv and n_inv; the rest belongs to the body,
+ * and nothing may be written after init. The transform of log_n bits is cut
  * into nlevels levels, level 0 holding the top bits of the index: level t
  * transforms level_bits[t] bits, with the level_lo[t] bits below it (its
  * "columns", stride 2^level_lo[t]) carried along. See ntt_body.h. */
