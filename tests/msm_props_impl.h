@@ -19,18 +19,7 @@
 #define SBITS SK(BITS)
 #define NL ZKP_MSM_SCALAR_LIMBS
 
-static void TG(assert_eq_)(const char *file, int line, const char *what, const JAC *a, const JAC *b) {
-    if (GFN(eq)(a, b)) return;
-    AFF aa, ab;
-    char ha[2 * sizeof aa + 1], hb[2 * sizeof ab + 1];
-    GFN(to_affine)(&aa, a);
-    GFN(to_affine)(&ab, b);
-    test_hex(ha, &aa, sizeof aa);
-    test_hex(hb, &ab, sizeof ab);
-    test_fail(file, line, "%s: points differ (affine x||y, Montgomery limbs LE; zero = infinity)\n  %s\n  %s",
-              what, ha, hb);
-}
-#define ASSERT_PT_EQ(what, a, b) TG(assert_eq_)(__FILE__, __LINE__, what, a, b)
+#include "point_assert_impl.h"
 
 /* A uniform scalar below r, by rejection on the bit length of r. */
 static void TG(rand_scalar)(uint64_t *k) {
