@@ -32,7 +32,17 @@ extern "C" {
     X(ERR_NO_MEMORY, "out of memory")                                                 \
     X(ERR_RANDOM, "the OS random source failed")                                      \
     X(ERR_IO, "input/output error")                                                   \
-    X(ERR_PARSE, "malformed input")
+    X(ERR_PARSE, "malformed input")                                                   \
+    X(ERR_BAD_MAGIC, "not a file of the expected kind (bad magic)")                   \
+    X(ERR_BAD_VERSION, "unsupported file format version")                             \
+    X(ERR_TRUNCATED, "file is shorter than its headers say")                          \
+    X(ERR_SECTION_MISSING, "a required section is missing or duplicated")             \
+    X(ERR_SECTION_SIZE, "a section's size does not match its contents")               \
+    X(ERR_WRONG_CURVE, "prime does not match a supported or the expected curve")      \
+    X(ERR_SIZE_MISMATCH, "files disagree on a dimension (variables, public inputs)")  \
+    X(ERR_OUT_OF_RANGE, "an index or count is outside its allowed range")             \
+    X(ERR_PROOF_INVALID, "the proof does not verify")                                 \
+    X(ERR_CANCELLED, "the operation was cancelled")
 
 typedef enum {
 #define ZKPIPE_STATUS_ENUM_(name, msg) ZKPIPE_##name,

@@ -1,0 +1,413 @@
+/* Generic Groth16 over one pairing curve: the code. Included once per curve,
+ * after groth16_impl.h, with the same macros. See groth16.h for the
+ * conventions this follows. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "msm/msm.h"
+#include "ntt/ntt.h"
+#include "util/rand.h"
+
+#define G16_FN(op) ZKP_CAT(ZKP_CAT(G16_CURVE, _g16_), op)
+#define G16_T(name) ZKP_CAT(ZKP_CAT(G16_CURVE, _g16_), name)
+#define G16_G1A ZKP_CAT(G16_G1, _affine_t)
+#define G16_G2A ZKP_CAT(G16_G2, _affine_t)
+#define G16_G1J ZKP_CAT(G16_G1, _jacobian_t)
+#define G16_G2J ZKP_CAT(G16_G2, _jacobian_t)
+#define G16_FRT ZKP_CAT(G16_FR, _t)
+#define G1_(op) ZKP_CAT(ZKP_CAT(G16_G1, _), op)
+#define G2_(op) ZKP_CAT(ZKP_CAT(G16_G2, _), op)
+#define FR_(op) ZKP_CAT(ZKP_CAT(G16_FR, _), op)
+#define NTT_(op) ZKP_CAT(ZKP_CAT(G16_FR, _ntt_), op)
+#define PR_(op) ZKP_CAT(ZKP_CAT(G16_CURVE, _), op)
+#define G16_FR_BITS ZKP_CAT(G16_FR_PARAM, _BITS)
+#define G16_FR_TWO_ADICITY ZKP_CAT(G16_FR_PARAM, _TWO_ADICITY)
+
+/* Both scalar fields fit four limbs, the layout of .wtns values and of the
+ * MSM scalars. */
+_Static_assert(sizeof(G16_FRT) == 4 * sizeof(uint64_t), "scalar field of four limbs");
+
+struct G16_T(pending_s) {
+    const G16_T(pk_t) *pk;
+    zkp_buffer witness; /* n_vars canonical scalars */
+    zkp_g16_prove_opts opts;
+    unsigned nthreads;
+    G16_G1J a, b1, c; /* c already holds the L and H sums */
+    zkp_g16_timings timings;
+};
+
+static double G16_FN(now_)(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Stage bookkeeping shared by both halves: checks for cancellation, reports
+ * progress and charges the elapsed time to the stage that just ended. */
+typedef struct {
+    zkp_g16_timings *timings;
+    const zkp_g16_prove_opts *opts;
+    int stage; /* -1 before the first */
+    double since;
+} G16_T(clock_t);
+
+static zkpipe_status G16_FN(enter_)(G16_T(clock_t) *ck, zkp_g16_stage next, zkp_diag *diag) {
+    double t = G16_FN(now_)();
+    if (ck->stage >= 0) ck->timings->seconds[ck->stage] += t - ck->since;
+    ck->since = t;
+    ck->stage = (int)next;
+    if (ck->opts->cancel && *ck->opts->cancel)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_CANCELLED, "cancelled before stage \"%s\"",
+                             zkp_g16_stage_label(next));
+    if (ck->opts->progress) ck->opts->progress(ck->opts->progress_ctx, next);
+    return ZKPIPE_OK;
+}
+
+static void G16_FN(leave_)(G16_T(clock_t) *ck) {
+    if (ck->stage >= 0) ck->timings->seconds[ck->stage] += G16_FN(now_)() - ck->since;
+    ck->stage = -1;
+}
+
+/* The primitive 2^log_n-th root of unity of snarkjs's family (powers of
+ * 5^((r-1)/2^S)); for bn254_fr that is the field's own. */
+static zkpipe_status G16_FN(snarkjs_root_)(G16_FRT *root, unsigned log_n) {
+    G16_FRT five;
+    FR_(set_u64)(&five, 5);
+    return NTT_(root_from_generator)(root, &five, log_n);
+}
+
+/* snarkjs's coset shift for a domain of 2^log_n points: w_{2n}, or 5^2
+ * when 2n exceeds the 2-adicity (ffjavascript's Fr.shift). */
+static zkpipe_status G16_FN(coset_shift_)(G16_FRT *g, unsigned log_n) {
+    if (log_n >= G16_FR_TWO_ADICITY) {
+        FR_(set_u64)(g, 25);
+        return ZKPIPE_OK;
+    }
+    return G16_FN(snarkjs_root_)(g, log_n + 1);
+}
+
+/* a_i and b_i from the coefficient section, c_i = a_i b_i. The witness is
+ * canonical and each coefficient carries an extra R, so one Montgomery
+ * product gives coef·w in Montgomery form (see coef_t). */
+static void G16_FN(synthesize_)(G16_FRT *a, G16_FRT *b, G16_FRT *c, const G16_T(pk_t) *pk,
+                                const G16_FRT *w) {
+    size_t n = pk->domain_size;
+    memset(a, 0, n * sizeof *a);
+    memset(b, 0, n * sizeof *b);
+    for (size_t k = 0; k < pk->n_coefs; k++) {
+        const G16_T(coef_t) *e = &pk->coefs[k];
+        G16_FRT t;
+        FR_(mul)(&t, &e->value, &w[e->signal]);
+        G16_FRT *row = e->matrix == 0 ? &a[e->constraint] : &b[e->constraint];
+        FR_(add)(row, row, &t);
+    }
+    for (size_t i = 0; i < n; i++) FR_(mul)(&c[i], &a[i], &b[i]);
+}
+
+/* Evaluations over the domain to evaluations over the coset g·H, in place:
+ * interpolate to bit-reversed coefficients, then evaluate on the coset back
+ * to natural order, with no permutation pass (see ntt.h). */
+static zkpipe_status G16_FN(to_coset_)(const ZKP_CAT(G16_FR, _ntt_domain_t) * dom, G16_FRT *v,
+                                       const G16_FRT *g, unsigned nthreads) {
+    zkpipe_status s = NTT_(transform)(dom, v, dom->n, ZKP_NTT_INVERSE_NR, NULL, nthreads);
+    if (s != ZKPIPE_OK) return s;
+    return NTT_(transform)(dom, v, dom->n, ZKP_NTT_FORWARD_RN, g, nthreads);
+}
+
+/* h_j on the coset, as canonical MSM scalars, written over a. */
+static zkpipe_status G16_FN(h_evals_)(G16_FRT *a, G16_FRT *b, G16_FRT *c, const G16_T(pk_t) *pk,
+                                      const zkp_g16_prove_opts *opts, unsigned nthreads) {
+    unsigned log_n = pk->log_domain;
+    G16_FRT root, shift;
+    zkpipe_status s = G16_FN(snarkjs_root_)(&root, log_n);
+    if (s == ZKPIPE_OK) s = G16_FN(coset_shift_)(&shift, log_n);
+    if (s != ZKPIPE_OK) return s;
+    ZKP_CAT(G16_FR, _ntt_options_t) o = {0};
+    o.root = &root;
+    size_t dbytes = NTT_(domain_bytes_opt)(log_n, &o);
+    void *dmem = zkp_alloc(opts->alloc, dbytes, ZKP_MEM_SCRATCH);
+    if (!dmem) return ZKPIPE_ERR_NO_MEMORY;
+    ZKP_CAT(G16_FR, _ntt_domain_t) dom;
+    s = NTT_(domain_init_opt)(&dom, log_n, &o, dmem, dbytes);
+    if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, a, &shift, nthreads);
+    if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, b, &shift, nthreads);
+    if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, c, &shift, nthreads);
+    NTT_(domain_clear)(&dom);
+    zkp_free(opts->alloc, dmem, dbytes, ZKP_MEM_SCRATCH);
+    if (s != ZKPIPE_OK) return s;
+    for (size_t i = 0; i < pk->domain_size; i++) {
+        G16_FRT h;
+        FR_(mul)(&h, &a[i], &b[i]);
+        FR_(sub)(&h, &h, &c[i]);
+        FR_(from_mont)(&a[i], &h);
+    }
+    return ZKPIPE_OK;
+}
+
+void G16_FN(pending_free)(G16_T(pending_t) *p) {
+    if (!p) return;
+    zkp_buffer_release(&p->witness);
+    free(p);
+}
+
+zkpipe_status G16_FN(prove_start)(G16_T(pending_t) **out, const G16_T(pk_t) *pk,
+                                  zkp_buffer *witness, const zkp_g16_prove_opts *opts,
+                                  zkp_diag *diag) {
+    static const zkp_g16_prove_opts default_opts = {0};
+    if (out) *out = NULL;
+    if (!out || !pk || !witness) {
+        if (witness) zkp_buffer_release(witness);
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    G16_T(pending_t) *p = calloc(1, sizeof *p);
+    if (!p) {
+        zkp_buffer_release(witness);
+        return ZKPIPE_ERR_NO_MEMORY;
+    }
+    p->witness = *witness;
+    witness->ptr = NULL;
+    witness->bytes = 0;
+    p->pk = pk;
+    p->opts = opts ? *opts : default_opts;
+    p->nthreads = zkp_g16_threads(&p->opts);
+    const zkp_allocator *al = p->opts.alloc;
+
+    size_t n_vars = pk->n_vars, n = pk->domain_size;
+    if (p->witness.bytes / sizeof(G16_FRT) != n_vars || p->witness.bytes % sizeof(G16_FRT) ||
+        !p->witness.ptr) {
+        zkpipe_status st = zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
+                                         "witness has %zu bytes; the key needs %zu values (%zu bytes)",
+                                         p->witness.bytes, n_vars, n_vars * sizeof(G16_FRT));
+        G16_FN(pending_free)(p);
+        return st;
+    }
+    const G16_FRT *w = (const G16_FRT *)p->witness.ptr;
+    const uint64_t *wl = w[0].l;
+
+    /* a, b, c side by side; a later holds h. Sizes come from a validated
+     * key: 3n elements of 32 bytes cannot overflow for n <= 2^32. */
+    size_t abc_bytes = 3 * n * sizeof(G16_FRT);
+    G16_FRT *abc = zkp_alloc(al, abc_bytes, ZKP_MEM_ABC);
+    size_t msm_n = n > n_vars ? n : n_vars;
+    size_t scratch_bytes = G1_(msm_scratch_bytes)(msm_n, p->nthreads);
+    void *scratch = zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH);
+    zkpipe_status st = ZKPIPE_OK;
+    if (!abc || (scratch_bytes && !scratch)) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes for a, b, c",
+                           abc_bytes);
+        goto done;
+    }
+    G16_FRT *a = abc, *b = abc + n, *c = abc + 2 * n;
+    G16_T(clock_t) ck = {&p->timings, &p->opts, -1, 0};
+    zkp_msm_stats stats;
+
+    if ((st = G16_FN(enter_)(&ck, ZKP_G16_SYNTHESIZE, diag)) != ZKPIPE_OK) goto done;
+    G16_FN(synthesize_)(a, b, c, pk, w);
+    if ((st = G16_FN(enter_)(&ck, ZKP_G16_NTT, diag)) != ZKPIPE_OK) goto done;
+    if ((st = G16_FN(h_evals_)(a, b, c, pk, &p->opts, p->nthreads)) != ZKPIPE_OK) goto done;
+
+    if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_A, diag)) != ZKPIPE_OK) goto done;
+    st = G1_(msm_split_var)(&p->a, &stats, pk->a, wl, n_vars, p->nthreads, scratch, scratch_bytes);
+    if (st != ZKPIPE_OK) goto done;
+    if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_B1, diag)) != ZKPIPE_OK) goto done;
+    st = G1_(msm_split_var)(&p->b1, &stats, pk->b1, wl, n_vars, p->nthreads, scratch,
+                            scratch_bytes);
+    if (st != ZKPIPE_OK) goto done;
+    if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_C, diag)) != ZKPIPE_OK) goto done;
+    size_t priv = n_vars - pk->n_public - 1;
+    st = G1_(msm_split_var)(&p->c, &stats, pk->c, wl + 4 * (pk->n_public + 1), priv, p->nthreads,
+                            scratch, scratch_bytes);
+    if (st != ZKPIPE_OK) goto done;
+    if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_H, diag)) != ZKPIPE_OK) goto done;
+    G16_G1J hsum;
+    st = G1_(msm_mt_var)(&hsum, pk->h, a[0].l, n, p->nthreads, scratch, scratch_bytes);
+    if (st != ZKPIPE_OK) goto done;
+    G1_(add)(&p->c, &p->c, &hsum);
+    G16_FN(leave_)(&ck);
+
+done:
+    zkp_free(al, scratch, scratch_bytes, ZKP_MEM_SCRATCH);
+    zkp_free(al, abc, abc_bytes, ZKP_MEM_ABC);
+    if (st != ZKPIPE_OK) {
+        if (st == ZKPIPE_ERR_INVALID_ARGUMENT || st == ZKPIPE_ERR_NO_MEMORY)
+            st = zkp_diag_fail(diag, st, "prove_start: %s", zkpipe_strerror(st));
+        G16_FN(pending_free)(p);
+        return st;
+    }
+    *out = p;
+    return ZKPIPE_OK;
+}
+
+/* A uniformly random nonzero scalar, both as a field element and as
+ * canonical limbs. */
+static zkpipe_status G16_FN(random_scalar_)(G16_FRT *mont, G16_FRT *canon) {
+    do {
+        zkpipe_status s = FR_(random)(mont);
+        if (s != ZKPIPE_OK) return s;
+    } while (FR_(is_zero)(mont));
+    FR_(from_mont)(canon, mont);
+    return ZKPIPE_OK;
+}
+
+zkpipe_status G16_FN(prove_finalize)(G16_T(proof_t) *proof, G16_T(pending_t) *p,
+                                     zkp_g16_timings *timings, zkp_diag *diag) {
+    if (!proof || !p) {
+        G16_FN(pending_free)(p);
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    const G16_T(pk_t) *pk = p->pk;
+    const zkp_allocator *al = p->opts.alloc;
+    G16_T(clock_t) ck = {&p->timings, &p->opts, -1, 0};
+    size_t scratch_bytes = G2_(msm_scratch_bytes)(pk->n_vars, p->nthreads);
+    void *scratch = zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH);
+    zkpipe_status st = ZKPIPE_OK;
+    if (scratch_bytes && !scratch) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes of MSM scratch",
+                           scratch_bytes);
+        goto done;
+    }
+    if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_B2, diag)) != ZKPIPE_OK) goto done;
+    G16_G2J b2;
+    zkp_msm_stats stats;
+    st = G2_(msm_split_var)(&b2, &stats, pk->b2, ((const G16_FRT *)p->witness.ptr)[0].l, pk->n_vars,
+                            p->nthreads, scratch, scratch_bytes);
+    if (st != ZKPIPE_OK) goto done;
+
+    if ((st = G16_FN(enter_)(&ck, ZKP_G16_ASSEMBLE, diag)) != ZKPIPE_OK) goto done;
+    G16_FRT r, s, r_k, s_k, rs, rs_k;
+    if ((st = G16_FN(random_scalar_)(&r, &r_k)) != ZKPIPE_OK ||
+        (st = G16_FN(random_scalar_)(&s, &s_k)) != ZKPIPE_OK) {
+        st = zkp_diag_fail(diag, st, "cannot draw the blinding scalars r and s");
+        goto done;
+    }
+    FR_(mul)(&rs, &r, &s);
+    FR_(neg)(&rs, &rs);
+    FR_(from_mont)(&rs_k, &rs);
+
+    /* r and s are secret: constant-time multiplications only. */
+    G16_G1J delta1, t1, a, b1, c;
+    G16_G2J t2, b;
+    G1_(from_affine)(&delta1, &pk->delta1);
+    /* A = alpha1 + a + r delta1 */
+    G1_(mul)(&t1, &delta1, r_k.l, G16_FR_BITS);
+    G1_(add_affine)(&a, &p->a, &pk->alpha1);
+    G1_(add)(&a, &a, &t1);
+    /* B = beta2 + b2 + s delta2, and B1 = beta1 + b1 + s delta1 in G1 */
+    G2_(from_affine)(&t2, &pk->delta2);
+    G2_(mul)(&t2, &t2, s_k.l, G16_FR_BITS);
+    G2_(add_affine)(&b, &b2, &pk->beta2);
+    G2_(add)(&b, &b, &t2);
+    G1_(mul)(&t1, &delta1, s_k.l, G16_FR_BITS);
+    G1_(add_affine)(&b1, &p->b1, &pk->beta1);
+    G1_(add)(&b1, &b1, &t1);
+    /* C = (L + H) + s A + r B1 - r s delta1 */
+    c = p->c;
+    G1_(mul)(&t1, &a, s_k.l, G16_FR_BITS);
+    G1_(add)(&c, &c, &t1);
+    G1_(mul)(&t1, &b1, r_k.l, G16_FR_BITS);
+    G1_(add)(&c, &c, &t1);
+    G1_(mul)(&t1, &delta1, rs_k.l, G16_FR_BITS);
+    G1_(add)(&c, &c, &t1);
+    G1_(to_affine)(&proof->a, &a);
+    G2_(to_affine)(&proof->b, &b);
+    G1_(to_affine)(&proof->c, &c);
+    /* Wipe the blinding values: with them and the proof, the witness-
+     * dependent parts could be recovered. */
+    memset(&r, 0, sizeof r);
+    memset(&s, 0, sizeof s);
+    memset(&r_k, 0, sizeof r_k);
+    memset(&s_k, 0, sizeof s_k);
+    memset(&rs, 0, sizeof rs);
+    memset(&rs_k, 0, sizeof rs_k);
+    G16_FN(leave_)(&ck);
+
+done:
+    zkp_free(al, scratch, scratch_bytes, ZKP_MEM_SCRATCH);
+    if (st == ZKPIPE_OK && timings) *timings = p->timings;
+    G16_FN(pending_free)(p);
+    return st;
+}
+
+void G16_FN(pk_vk)(G16_T(vk_t) *vk, const G16_T(pk_t) *pk) {
+    vk->n_public = pk->n_public;
+    vk->alpha1 = pk->alpha1;
+    vk->beta2 = pk->beta2;
+    vk->gamma2 = pk->gamma2;
+    vk->delta2 = pk->delta2;
+    vk->ic = pk->ic;
+}
+
+/* 1 if the limbs are a canonical scalar (< r). */
+static int G16_FN(scalar_is_canonical_)(const uint64_t k[4]) {
+    G16_FRT t;
+    memcpy(t.l, k, sizeof t.l);
+    return FR_(is_reduced)(&t);
+}
+
+static zkpipe_status G16_FN(check_g1_)(const G16_G1A *p, const char *name, zkp_diag *diag) {
+    if (!G1_(affine_is_on_curve)(p))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NOT_ON_CURVE, "proof point %s is not on the curve", name);
+    if (!G1_(affine_in_subgroup_var)(p))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NOT_IN_SUBGROUP,
+                             "proof point %s is not in the prime-order subgroup", name);
+    return ZKPIPE_OK;
+}
+
+zkpipe_status G16_FN(verify)(const G16_T(vk_t) *vk, const uint64_t *pub, size_t n_pub,
+                             const G16_T(proof_t) *proof, zkp_diag *diag) {
+    if (!vk || !proof || (n_pub && !pub)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (n_pub != vk->n_public)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
+                             "%zu public inputs given; the verification key expects %u", n_pub,
+                             (unsigned)vk->n_public);
+    for (size_t i = 0; i < n_pub; i++)
+        if (!G16_FN(scalar_is_canonical_)(pub + 4 * i))
+            return zkp_diag_fail(diag, ZKPIPE_ERR_NON_CANONICAL,
+                                 "public input %zu is not below the group order r", i);
+    zkpipe_status st;
+    if ((st = G16_FN(check_g1_)(&proof->a, "pi_a", diag)) != ZKPIPE_OK) return st;
+    if ((st = G16_FN(check_g1_)(&proof->c, "pi_c", diag)) != ZKPIPE_OK) return st;
+    if (!G2_(affine_is_on_curve)(&proof->b))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NOT_ON_CURVE, "proof point pi_b is not on the curve");
+    if (!G2_(affine_in_subgroup_var)(&proof->b))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NOT_IN_SUBGROUP,
+                             "proof point pi_b is not in the prime-order subgroup");
+
+    /* vk_x = ic_0 + sum x_i ic_i; the inputs are public, so _var is fine. */
+    G16_G1J x, t;
+    G1_(from_affine)(&x, &vk->ic[0]);
+    for (size_t i = 0; i < n_pub; i++) {
+        G1_(from_affine)(&t, &vk->ic[i + 1]);
+        G1_(mul_var)(&t, &t, pub + 4 * i, G16_FR_BITS);
+        G1_(add)(&x, &x, &t);
+    }
+    G16_G1A p1[4];
+    G16_G2A q2[4];
+    G1_(affine_neg)(&p1[0], &proof->a);
+    q2[0] = proof->b;
+    p1[1] = vk->alpha1;
+    q2[1] = vk->beta2;
+    G1_(to_affine)(&p1[2], &x);
+    q2[2] = vk->gamma2;
+    p1[3] = proof->c;
+    q2[3] = vk->delta2;
+    if (!PR_(pairing_product_is_one)(p1, q2, 4))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_PROOF_INVALID, "the pairing check failed");
+    return ZKPIPE_OK;
+}
+
+#undef G16_FN
+#undef G16_T
+#undef G16_G1A
+#undef G16_G2A
+#undef G16_G1J
+#undef G16_G2J
+#undef G16_FRT
+#undef G1_
+#undef G2_
+#undef FR_
+#undef NTT_
+#undef PR_
+#undef G16_FR_BITS
+#undef G16_FR_TWO_ADICITY

@@ -1,0 +1,66 @@
+/* Curve-independent parts of the Groth16 prover interface: options, stages
+ * and the owned-buffer handle. Included by groth16_impl.h. */
+#ifndef ZKP_GROTH16_GROTH16_COMMON_H
+#define ZKP_GROTH16_GROTH16_COMMON_H
+
+#include <stddef.h>
+
+#include "util/alloc.h"
+
+/* The stages of one proof, in order; prove_start runs SYNTHESIZE..MSM_H and
+ * prove_finalize MSM_B2..ASSEMBLE. X(name, label) */
+#define ZKP_G16_STAGE_MAP(X)            \
+    X(SYNTHESIZE, "synthesize a, b, c") \
+    X(NTT, "H polynomial (6 NTTs)")     \
+    X(MSM_A, "MSM A (G1)")              \
+    X(MSM_B1, "MSM B (G1)")             \
+    X(MSM_C, "MSM L (G1)")              \
+    X(MSM_H, "MSM H (G1)")              \
+    X(MSM_B2, "MSM B (G2)")             \
+    X(ASSEMBLE, "assemble")
+
+typedef enum {
+#define ZKP_G16_STAGE_ENUM_(name, label) ZKP_G16_##name,
+    ZKP_G16_STAGE_MAP(ZKP_G16_STAGE_ENUM_)
+#undef ZKP_G16_STAGE_ENUM_
+    ZKP_G16_STAGE_COUNT
+} zkp_g16_stage;
+
+const char *zkp_g16_stage_label(zkp_g16_stage s);
+
+/* Seconds spent in each stage of one proof. */
+typedef struct {
+    double seconds[ZKP_G16_STAGE_COUNT];
+} zkp_g16_timings;
+
+typedef struct {
+    unsigned nthreads;          /* 0: every online CPU */
+    const zkp_allocator *alloc; /* working buffers; NULL: zkp_default_allocator() */
+    /* Called as each stage begins (from the proving thread), if set. */
+    void (*progress)(void *ctx, zkp_g16_stage stage);
+    void *progress_ctx;
+    /* If set, read at every stage boundary: nonzero stops the proof with
+     * ZKPIPE_ERR_CANCELLED. */
+    const volatile int *cancel;
+} zkp_g16_prove_opts;
+
+/* A buffer handed from one owner to the next together with the allocator
+ * that frees it. The receiver takes ownership: it sets ptr to NULL in the
+ * caller's handle and frees the memory when done, on failure too. */
+typedef struct {
+    void *ptr;
+    size_t bytes;
+    zkp_mem_category cat;
+    const zkp_allocator *alloc;
+} zkp_buffer;
+
+static inline void zkp_buffer_release(zkp_buffer *b) {
+    zkp_free(b->alloc, b->ptr, b->bytes, b->cat);
+    b->ptr = NULL;
+    b->bytes = 0;
+}
+
+/* The thread count opts asks for, resolving 0 to the online CPUs. */
+unsigned zkp_g16_threads(const zkp_g16_prove_opts *opts);
+
+#endif
