@@ -34,3 +34,105 @@ void zkp_g16_public_release(zkp_g16_public *pub) {
     pub->values = NULL;
     pub->n = 0;
 }
+
+struct zkp_g16_pending {
+    zkpipe_curve curve;
+    union {
+        bn254_g16_pending_t *bn254;
+        bls12_381_g16_pending_t *bls12_381;
+    } u;
+};
+
+zkpipe_status zkp_g16_prove_start(zkp_g16_pending **out, const zkp_g16_pk *pk, zkp_buffer *witness,
+                                  const zkp_g16_prove_opts *opts, zkp_diag *diag) {
+    if (out) *out = NULL;
+    zkp_g16_pending *p = (out && pk) ? calloc(1, sizeof *p) : NULL;
+    if (!p) {
+        if (witness) zkp_buffer_release(witness);
+        return out && pk ? ZKPIPE_ERR_NO_MEMORY : ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    p->curve = pk->curve;
+    zkpipe_status st;
+    switch (pk->curve) {
+    case ZKPIPE_CURVE_BN254:
+        st = bn254_g16_prove_start(&p->u.bn254, &pk->u.bn254, witness, opts, diag);
+        break;
+    case ZKPIPE_CURVE_BLS12_381:
+        st = bls12_381_g16_prove_start(&p->u.bls12_381, &pk->u.bls12_381, witness, opts, diag);
+        break;
+    default:
+        if (witness) zkp_buffer_release(witness);
+        st = ZKPIPE_ERR_UNSUPPORTED;
+    }
+    if (st != ZKPIPE_OK) {
+        free(p);
+        return st;
+    }
+    *out = p;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_g16_prove_finalize(zkp_g16_proof *proof, zkp_g16_pending *p,
+                                     zkp_g16_timings *timings, zkp_diag *diag) {
+    if (!p) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (!proof) {
+        zkp_g16_pending_free(p);
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    zkpipe_status st = ZKPIPE_ERR_UNSUPPORTED;
+    proof->curve = p->curve;
+    switch (p->curve) {
+    case ZKPIPE_CURVE_BN254:
+        st = bn254_g16_prove_finalize(&proof->u.bn254, p->u.bn254, timings, diag);
+        break;
+    case ZKPIPE_CURVE_BLS12_381:
+        st = bls12_381_g16_prove_finalize(&proof->u.bls12_381, p->u.bls12_381, timings, diag);
+        break;
+    }
+    free(p);
+    return st;
+}
+
+void zkp_g16_pending_free(zkp_g16_pending *p) {
+    if (!p) return;
+    switch (p->curve) {
+    case ZKPIPE_CURVE_BN254:
+        bn254_g16_pending_free(p->u.bn254);
+        break;
+    case ZKPIPE_CURVE_BLS12_381:
+        bls12_381_g16_pending_free(p->u.bls12_381);
+        break;
+    }
+    free(p);
+}
+
+zkpipe_status zkp_g16_verify(const zkp_g16_vk *vk, const zkp_g16_public *pub,
+                             const zkp_g16_proof *proof, zkp_diag *diag) {
+    if (!vk || !pub || !proof) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (vk->curve != proof->curve || vk->curve != pub->curve)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_WRONG_CURVE,
+                             "the verification key is for %s, the proof for %s, the inputs for %s",
+                             zkpipe_curve_name(vk->curve), zkpipe_curve_name(proof->curve),
+                             zkpipe_curve_name(pub->curve));
+    switch (vk->curve) {
+    case ZKPIPE_CURVE_BN254:
+        return bn254_g16_verify(&vk->u.bn254, pub->values, pub->n, &proof->u.bn254, diag);
+    case ZKPIPE_CURVE_BLS12_381:
+        return bls12_381_g16_verify(&vk->u.bls12_381, pub->values, pub->n, &proof->u.bls12_381,
+                                    diag);
+    }
+    return ZKPIPE_ERR_UNSUPPORTED;
+}
+
+void zkp_g16_pk_vk(zkp_g16_vk *vk, const zkp_g16_pk *pk) {
+    vk->curve = pk->curve;
+    vk->owned = NULL;
+    switch (pk->curve) {
+    case ZKPIPE_CURVE_BN254:
+        bn254_g16_pk_vk(&vk->u.bn254, &pk->u.bn254);
+        break;
+    case ZKPIPE_CURVE_BLS12_381:
+        bls12_381_g16_pk_vk(&vk->u.bls12_381, &pk->u.bls12_381);
+        break;
+    }
+}

@@ -37,6 +37,15 @@
 #include "groth16/bn254_groth16.h"
 #include "zkpipe/curve.h"
 
+/* A proving key of either curve (borrowing its arrays, like C_g16_pk_t). */
+typedef struct {
+    zkpipe_curve curve;
+    union {
+        bn254_g16_pk_t bn254;
+        bls12_381_g16_pk_t bls12_381;
+    } u;
+} zkp_g16_pk;
+
 typedef struct {
     zkpipe_curve curve;
     union {
@@ -66,5 +75,21 @@ typedef struct {
 } zkp_g16_public;
 
 void zkp_g16_public_release(zkp_g16_public *pub);
+
+/* The curve-dispatching forms of C_g16_prove_start, C_g16_prove_finalize,
+ * C_g16_verify and C_g16_pk_vk: the same contracts. A pending handle
+ * remembers its curve. ERR_WRONG_CURVE when the arguments' curves differ. */
+typedef struct zkp_g16_pending zkp_g16_pending;
+
+ZKP_WARN_UNUSED zkpipe_status zkp_g16_prove_start(zkp_g16_pending **out, const zkp_g16_pk *pk,
+                                                  zkp_buffer *witness,
+                                                  const zkp_g16_prove_opts *opts, zkp_diag *diag);
+ZKP_WARN_UNUSED zkpipe_status zkp_g16_prove_finalize(zkp_g16_proof *proof, zkp_g16_pending *p,
+                                                     zkp_g16_timings *timings, zkp_diag *diag);
+void zkp_g16_pending_free(zkp_g16_pending *p);
+ZKP_WARN_UNUSED zkpipe_status zkp_g16_verify(const zkp_g16_vk *vk, const zkp_g16_public *pub,
+                                             const zkp_g16_proof *proof, zkp_diag *diag);
+/* The verification key of pk, borrowing its ic (owned = NULL). */
+void zkp_g16_pk_vk(zkp_g16_vk *vk, const zkp_g16_pk *pk);
 
 #endif
