@@ -2,4 +2,5 @@
 
 #define MSM_G bn254_g1
 #define MSM_BITS BN254_FR_BITS
+#define MSM_FIELD bn254_fq
 #include "msm/msm_body.h"

@@ -6,8 +6,10 @@
 
 #define MSM_G bn254_g1
 #define MSM_BITS BN254_FR_BITS
+#define MSM_FIELD bn254_fq
 #include "msm/msm_impl.h"
 #undef MSM_G
 #undef MSM_BITS
+#undef MSM_FIELD
 
 #endif

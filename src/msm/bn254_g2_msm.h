@@ -6,8 +6,10 @@
 
 #define MSM_G bn254_g2
 #define MSM_BITS BN254_FR_BITS
+#define MSM_FIELD bn254_fq2
 #include "msm/msm_impl.h"
 #undef MSM_G
 #undef MSM_BITS
+#undef MSM_FIELD
 
 #endif

@@ -65,6 +65,141 @@ void MSM_FN(msm_window_var)(MSM_JAC *out, MSM_XYZZ *buckets, const MSM_AFF *base
     MSM_FN(xyzz_to_jacobian)(out, &sum);
 }
 
+/* The batch-affine form of the same work unit. Buckets are affine points,
+ * and additions into them are gathered into batches of up to
+ * ZKP_MSM_BATCH distinct buckets: one inversion (Montgomery's trick) serves
+ * the whole batch, so an addition costs about 5M + 1S instead of the mixed
+ * XYZZ addition's 8M + 2S. Two cases leave the batch for an XYZZ side
+ * bucket, the same per bucket index: a bucket that already has an addition
+ * pending in the batch (its affine value is not known yet), and a point
+ * with the bucket's x (doubling or cancelling, which the affine formula
+ * cannot take). Both are rare for n >> 2^c. The reduction then sums affine
+ * and side bucket of each index. */
+#define MSM_F ZKP_CAT(MSM_FIELD, _t)
+#define MSM_FF(op) ZKP_CAT(ZKP_CAT(MSM_FIELD, _), op)
+
+typedef struct {
+    MSM_AFF *aff;     /* 2^(c-1) affine buckets */
+    MSM_XYZZ *side;   /* 2^(c-1) XYZZ side buckets */
+    uint32_t *tag;    /* 0: empty; 1: holds a point; else the last batch that added to it */
+    uint32_t *bidx;   /* the batch: bucket of each pending addition */
+    MSM_AFF *pts;     /* the point each pending addition adds */
+    MSM_F *den, *pre; /* x differences and their prefix products */
+} MSM_FN(msm_batch_work_);
+
+static size_t MSM_FN(msm_batch_layout_)(MSM_FN(msm_batch_work_) *wk, unsigned char *mem, unsigned c) {
+    size_t nb = (size_t)1 << (c - 1), at = 0;
+#define MSM_CARVE_(field, count)                                              \
+    do {                                                                      \
+        if (wk) wk->field = (void *)(mem + at);                               \
+        at += zkp_msm_align64((count) * sizeof(*((MSM_FN(msm_batch_work_) *)0)->field)); \
+    } while (0)
+    MSM_CARVE_(aff, nb);
+    MSM_CARVE_(side, nb);
+    MSM_CARVE_(tag, nb);
+    MSM_CARVE_(bidx, ZKP_MSM_BATCH);
+    MSM_CARVE_(pts, ZKP_MSM_BATCH);
+    MSM_CARVE_(den, ZKP_MSM_BATCH);
+    MSM_CARVE_(pre, ZKP_MSM_BATCH);
+#undef MSM_CARVE_
+    return at;
+}
+
+/* Completes the k pending additions: aff[b] += pts[j] for b = bidx[j]. */
+static void MSM_FN(msm_batch_flush_)(MSM_FN(msm_batch_work_) *wk, size_t k) {
+    if (k == 0) return;
+    wk->pre[0] = wk->den[0];
+    for (size_t j = 1; j < k; j++) MSM_FF(mul)(&wk->pre[j], &wk->pre[j - 1], &wk->den[j]);
+    MSM_F inv, dinv, lam, t;
+    MSM_FF(inv_var)(&inv, &wk->pre[k - 1]);
+    for (size_t j = k; j-- > 0;) {
+        /* inv = 1 / (den[0] ... den[j]) here. */
+        if (j > 0) {
+            MSM_FF(mul)(&dinv, &inv, &wk->pre[j - 1]);
+            MSM_FF(mul)(&inv, &inv, &wk->den[j]);
+        } else {
+            dinv = inv;
+        }
+        MSM_AFF *b = &wk->aff[wk->bidx[j]];
+        const MSM_AFF *p = &wk->pts[j];
+        /* lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2,
+         * y3 = lambda (x1 - x3) - y1 */
+        MSM_FF(sub)(&lam, &p->y, &b->y);
+        MSM_FF(mul)(&lam, &lam, &dinv);
+        MSM_FF(sqr)(&t, &lam);
+        MSM_FF(sub)(&t, &t, &b->x);
+        MSM_FF(sub)(&t, &t, &p->x);
+        MSM_FF(sub)(&b->x, &b->x, &t);
+        MSM_FF(mul)(&b->x, &b->x, &lam);
+        MSM_FF(sub)(&b->y, &b->x, &b->y);
+        b->x = t;
+    }
+}
+
+void MSM_FN(msm_window_batch_var)(MSM_JAC *out, void *work, const MSM_AFF *bases,
+                                  const uint64_t *scalars, const uint32_t *idx, size_t lo, size_t hi,
+                                  unsigned c, unsigned w) {
+    MSM_FN(msm_batch_work_) wk;
+    MSM_FN(msm_batch_layout_)(&wk, work, c);
+    size_t top = 0;
+    for (size_t j = lo; j < hi; j++) {
+        size_t i = idx ? idx[j] : j;
+        int32_t d = zkp_msm_digit(scalars + ZKP_MSM_SCALAR_LIMBS * i, c, w);
+        size_t b = (size_t)(d < 0 ? -(int64_t)d : d);
+        if (b > top) top = b;
+    }
+    memset(wk.side, 0, top * sizeof *wk.side);
+    memset(wk.tag, 0, top * sizeof *wk.tag);
+    /* tag 1 marks a bucket that holds a point with nothing pending; batch
+     * numbers start at 2. */
+    uint32_t batch = 2;
+    size_t k = 0;
+    for (size_t j = lo; j < hi; j++) {
+        size_t i = idx ? idx[j] : j;
+        int32_t d = zkp_msm_digit(scalars + ZKP_MSM_SCALAR_LIMBS * i, c, w);
+        if (d == 0 || MSM_FN(affine_is_infinity)(&bases[i])) continue;
+        size_t b = (size_t)(d < 0 ? -(int64_t)d : d) - 1;
+        MSM_AFF p = bases[i];
+        if (d < 0) MSM_FN(affine_neg)(&p, &p);
+        if (wk.tag[b] == 0) {
+            wk.aff[b] = p;
+            wk.tag[b] = 1;
+            continue;
+        }
+        if (wk.tag[b] == batch || MSM_FF(eq)(&wk.aff[b].x, &p.x)) {
+            MSM_FN(xyzz_add_affine_var)(&wk.side[b], &wk.side[b], &p);
+            continue;
+        }
+        wk.tag[b] = batch;
+        wk.bidx[k] = (uint32_t)b;
+        wk.pts[k] = p;
+        MSM_FF(sub)(&wk.den[k], &p.x, &wk.aff[b].x);
+        if (++k == ZKP_MSM_BATCH) {
+            MSM_FN(msm_batch_flush_)(&wk, k);
+            k = 0;
+            batch++;
+        }
+    }
+    MSM_FN(msm_batch_flush_)(&wk, k);
+    MSM_XYZZ run, sum;
+    MSM_FN(xyzz_set_infinity)(&run);
+    MSM_FN(xyzz_set_infinity)(&sum);
+    for (size_t b = top; b >= 1; b--) {
+        if (wk.tag[b - 1]) MSM_FN(xyzz_add_affine_var)(&run, &run, &wk.aff[b - 1]);
+        MSM_FN(xyzz_add_var)(&run, &run, &wk.side[b - 1]);
+        MSM_FN(xyzz_add_var)(&sum, &sum, &run);
+    }
+    MSM_FN(xyzz_to_jacobian)(out, &sum);
+}
+
+size_t MSM_FN(msm_window_work_bytes)(unsigned c) {
+    if (c < 1 || c > ZKP_MSM_MAX_C) return 0;
+    return MSM_FN(msm_batch_layout_)(NULL, NULL, c);
+}
+
+#undef MSM_F
+#undef MSM_FF
+
 void MSM_FN(msm_combine_windows)(MSM_JAC *out, const MSM_JAC *sums, unsigned nwin, unsigned c) {
     MSM_JAC acc;
     MSM_FN(set_infinity)(&acc);
@@ -107,9 +242,7 @@ static size_t MSM_FN(msm_slots_bytes_)(unsigned nthreads) {
     return zkp_msm_align64(((size_t)ZKP_MSM_MAX_WINDOWS + nthreads) * sizeof(MSM_JAC));
 }
 
-static size_t MSM_FN(msm_bucket_stride_)(unsigned c) {
-    return zkp_msm_align64(((size_t)1 << (c - 1)) * sizeof(MSM_XYZZ));
-}
+static size_t MSM_FN(msm_bucket_stride_)(unsigned c) { return MSM_FN(msm_window_work_bytes)(c); }
 
 size_t MSM_FN(msm_pippenger_scratch_bytes)(size_t n, unsigned c, unsigned nthreads) {
     (void)n; /* the buckets, not the points, take the memory */
@@ -168,8 +301,8 @@ static void MSM_FN(msm_pip_unit_)(void *arg, unsigned tid, size_t unit) {
     size_t w = unit / x->ch, j = unit % x->ch;
     size_t lo = (size_t)((unsigned __int128)x->n * j / x->ch);
     size_t hi = (size_t)((unsigned __int128)x->n * (j + 1) / x->ch);
-    MSM_XYZZ *b = (MSM_XYZZ *)(void *)(x->buckets + (size_t)tid * x->stride);
-    MSM_FN(msm_window_var)(&x->slots[unit], b, x->bases, x->scalars, x->idx, lo, hi, x->c, (unsigned)w);
+    MSM_FN(msm_window_batch_var)(&x->slots[unit], x->buckets + (size_t)tid * x->stride, x->bases,
+                                 x->scalars, x->idx, lo, hi, x->c, (unsigned)w);
 }
 
 zkpipe_status MSM_FN(msm_pippenger_var)(MSM_JAC *out, const MSM_AFF *bases, const uint64_t *scalars,

@@ -51,6 +51,14 @@ void MSM_FN(msm_window_var)(MSM_JAC *out, MSM_XYZZ *buckets, const MSM_AFF *base
                             const uint64_t *scalars, const uint32_t *idx, size_t lo, size_t hi,
                             unsigned c, unsigned w);
 
+/* The same unit with batch-affine buckets (msm_body.h explains them), in
+ * work memory of G_msm_window_work_bytes(c) bytes aligned to 64. The
+ * Pippenger driver runs this one; msm_window_var stays as the reference. */
+size_t MSM_FN(msm_window_work_bytes)(unsigned c);
+void MSM_FN(msm_window_batch_var)(MSM_JAC *out, void *work, const MSM_AFF *bases,
+                                  const uint64_t *scalars, const uint32_t *idx, size_t lo, size_t hi,
+                                  unsigned c, unsigned w);
+
 void MSM_FN(msm_combine_windows)(MSM_JAC *out, const MSM_JAC *sums, unsigned nwin, unsigned c);
 
 void MSM_FN(msm_sum_affine_var)(MSM_XYZZ *acc, const MSM_AFF *bases, const uint32_t *idx, size_t lo,

@@ -18,6 +18,10 @@
 /* Below this many points (or tail points in the split) a wNAF
  * multiplication per point beats building buckets. */
 #define ZKP_MSM_SMALL_N 32
+/* Pending additions gathered for one shared inversion in the batch-affine
+ * bucket kernel: enough that the inversion (~100 multiplications) costs
+ * under one multiplication per addition. */
+#define ZKP_MSM_BATCH 256
 /* The split path indexes its tail with 32-bit indices, so it works through
  * blocks of at most this many points. */
 #define ZKP_MSM_SPLIT_BLOCK ((size_t)1 << 31)
