@@ -309,7 +309,7 @@ static void TFN(levels_direct)(void) {
 /* The cosets the provers use: snarkjs's g = w_{2n} (so g^n = -1) and its
  * g = 25 at the largest size, bellperson's multiplicative generator. */
 static void TFN(coset_direct)(void) {
-    for (unsigned k = 0; k <= 8; k++) {
+    for (unsigned k = 0; k <= 10; k++) {
         DOM_ d;
         OPT_ opt = {0};
         T_ w, g;
