@@ -1,0 +1,36 @@
+/* A whole file mapped read-only into memory.
+ *
+ * Key and constraint files are read through a mapping rather than read(2)
+ * into a buffer: a proving key of 10^8 points is tens of gigabytes, and the
+ * parsers point straight into the mapping where the layout allows it, so the
+ * page cache is the only copy. The mapping is private and read-only; the
+ * file descriptor is closed as soon as the mapping exists (the mapping keeps
+ * the file alive).
+ *
+ * An empty file maps to a valid pointer with size 0 (mmap refuses length 0),
+ * so callers never see data == NULL and always fail on the length instead. */
+#ifndef ZKP_UTIL_MAPPED_FILE_H
+#define ZKP_UTIL_MAPPED_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+
+typedef struct {
+    const uint8_t *data; /* size bytes; never NULL after a successful open */
+    size_t size;
+    void *map_base; /* what munmap takes; NULL when nothing is mapped */
+    size_t map_len;
+} zkp_mapped_file;
+
+/* Maps path read-only (MAP_PRIVATE, PROT_READ) and advises sequential
+ * access. On failure returns ZKPIPE_ERR_IO with a message naming the path
+ * and the system error, and leaves *mf empty (safe to close). */
+ZKP_WARN_UNUSED zkpipe_status zkp_mapped_file_open(zkp_mapped_file *mf, const char *path,
+                                                   zkp_diag *diag);
+
+/* Unmaps; *mf is left empty. Accepts an empty or already closed *mf. */
+void zkp_mapped_file_close(zkp_mapped_file *mf);
+
+#endif
