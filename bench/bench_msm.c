@@ -1,4 +1,4 @@
-/* MSM benchmarks: bls12_381_g1 and bn254_g1 at 2^12 and 2^16 points with
+/* MSM benchmarks: bls12_381_g1, bn254_g1 and bn254_g2 at 2^12, 2^14 and 2^16 points with
  * uniform scalars below r, on 1 and 2 threads, and the split path
  * (zeros skipped, ones batch-added, Pippenger on the rest) at 2^16 on
  * witness-like scalars (about 70% zeros, 20% ones, 10% uniform).
@@ -95,6 +95,8 @@ enum { BENCH_MSM_LOG_MAX = 16 };
     }                                                                                       \
     static void bench_##G##_msm_12_t1(uint64_t it) { G##_bm_run_(it, 12, 1, 0); }          \
     static void bench_##G##_msm_12_t2(uint64_t it) { G##_bm_run_(it, 12, 2, 0); }          \
+    static void bench_##G##_msm_14_t1(uint64_t it) { G##_bm_run_(it, 14, 1, 0); }          \
+    static void bench_##G##_msm_14_t2(uint64_t it) { G##_bm_run_(it, 14, 2, 0); }          \
     static void bench_##G##_msm_16_t1(uint64_t it) { G##_bm_run_(it, 16, 1, 0); }          \
     static void bench_##G##_msm_16_t2(uint64_t it) { G##_bm_run_(it, 16, 2, 0); }          \
     static void bench_##G##_msm_split_16_t1(uint64_t it) { G##_bm_run_(it, 16, 1, 1); }    \
@@ -102,14 +104,18 @@ enum { BENCH_MSM_LOG_MAX = 16 };
 
 MSM_BENCHES(bls12_381_g1, BLS12_381_FR)
 MSM_BENCHES(bn254_g1, BN254_FR)
+MSM_BENCHES(bn254_g2, BN254_FR)
 
 #define MSM_CASES(G)                                                        \
     {"msm", #G "_msm_n4096_t1", bench_##G##_msm_12_t1},                     \
         {"msm", #G "_msm_n4096_t2", bench_##G##_msm_12_t2},                 \
+        {"msm", #G "_msm_n16384_t1", bench_##G##_msm_14_t1},                \
+        {"msm", #G "_msm_n16384_t2", bench_##G##_msm_14_t2},                \
         {"msm", #G "_msm_n65536_t1", bench_##G##_msm_16_t1},                \
         {"msm", #G "_msm_n65536_t2", bench_##G##_msm_16_t2},                \
         {"msm", #G "_msm_split_witness_n65536_t1", bench_##G##_msm_split_16_t1}, \
         {"msm", #G "_msm_split_witness_n65536_t2", bench_##G##_msm_split_16_t2}
 
-const bench_case bench_msm_cases[] = {MSM_CASES(bls12_381_g1), MSM_CASES(bn254_g1)};
+const bench_case bench_msm_cases[] = {MSM_CASES(bls12_381_g1), MSM_CASES(bn254_g1),
+                                      MSM_CASES(bn254_g2)};
 const size_t bench_msm_count = sizeof bench_msm_cases / sizeof bench_msm_cases[0];

@@ -27,6 +27,10 @@
  * ceil(W ch / T), times the cost of one unit, 10 n / ch + 14 * 2^c. The
  * model ignores caches: past the L2 size the bucket array thrashes, which
  * ZKP_MSM_MAX_C bounds. The smallest c of minimal cost wins. */
+#ifndef ZKP_MSM_ADD_COST
+#define ZKP_MSM_ADD_COST 10.0
+#endif
+
 unsigned zkp_msm_choose_c(size_t n, unsigned nthreads, unsigned nbits) {
     if (nthreads == 0) nthreads = 1;
     unsigned best = 1;
@@ -35,7 +39,7 @@ unsigned zkp_msm_choose_c(size_t n, unsigned nthreads, unsigned nbits) {
         unsigned nwin = (nbits + 1 + c - 1) / c;
         double ch = (double)zkp_msm_chunks_per_window(nwin, nthreads);
         double rounds = (double)(((size_t)nwin * (size_t)ch + nthreads - 1) / nthreads);
-        double cost = rounds * (10.0 * (double)n / ch + 14.0 * (double)((size_t)1 << c));
+        double cost = rounds * (ZKP_MSM_ADD_COST * (double)n / ch + 14.0 * (double)((size_t)1 << c));
         if (c == 1 || cost < best_cost) {
             best = c;
             best_cost = cost;

@@ -21,7 +21,9 @@
 /* Pending additions gathered for one shared inversion in the batch-affine
  * bucket kernel: enough that the inversion (~100 multiplications) costs
  * under one multiplication per addition. */
+#ifndef ZKP_MSM_BATCH
 #define ZKP_MSM_BATCH 256
+#endif
 /* The split path indexes its tail with 32-bit indices, so it works through
  * blocks of at most this many points. */
 #define ZKP_MSM_SPLIT_BLOCK ((size_t)1 << 31)
