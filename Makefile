@@ -2,9 +2,18 @@
 # installs what a fresh Debian 12 machine lacks, then drives the builds.
 #
 #   make test            build and run the whole suite (release, ASan/UBSan, TSan)
+#                        and the fuzzing smoke run (test-fuzz)
 #   make test-release    the suite in the optimised build only
 #   make test-sanitize   the suite under ASan+UBSan only
 #   make test-tsan       the suite under ThreadSanitizer
+#   make test-fuzz       build the libFuzzer targets (fuzz/fuzz_<name>.c, one per
+#                        parser, with ASan+UBSan, in build/fuzz with clang) and
+#                        run each for FUZZ_TIME seconds (default 15) over its
+#                        seeds in fuzz/corpus/<name>/; new inputs it finds go to
+#                        build/fuzz/corpus/, crashes to build/fuzz/artifacts/.
+#                        Needs clang and the libFuzzer runtime (Debian 12:
+#                        clang libclang-rt-14-dev), installed like `make deps`.
+#                        Reproduce a crash: build/fuzz/fuzz_<name> <file>
 #   make bench           build and run the arithmetic benchmarks
 #   make deps            install missing build dependencies (apt-get, as root)
 
@@ -15,7 +24,11 @@ CTEST_FLAGS ?= --output-on-failure
 APT_PACKAGES := build-essential cmake
 DEP_COMMANDS := cc cmake make
 
-.PHONY: all deps build test test-release test-sanitize test-tsan bench clean
+FUZZ_TIME ?= 15
+FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey
+FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
+
+.PHONY: all deps fuzz-deps build test test-release test-sanitize test-tsan test-fuzz bench clean
 
 all: build
 
@@ -27,6 +40,25 @@ deps:
 	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PACKAGES); \
 	  else \
 	    echo "missing build tools; run as root or: sudo apt-get install $(APT_PACKAGES)" >&2; exit 1; \
+	  fi; \
+	fi
+
+# clang, and a libFuzzer runtime that links (the check compiles a stub target).
+fuzz-deps: deps
+	@ok=1; command -v clang >/dev/null 2>&1 || ok=""; \
+	if [ -n "$$ok" ]; then \
+	  tmp=$$(mktemp -d); \
+	  printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+	    'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }' > $$tmp/t.c; \
+	  clang -fsanitize=fuzzer $$tmp/t.c -o $$tmp/t >/dev/null 2>&1 || ok=""; \
+	  rm -rf $$tmp; \
+	fi; \
+	if [ -z "$$ok" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing: $(FUZZ_APT_PACKAGES)"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(FUZZ_APT_PACKAGES); \
+	  else \
+	    echo "clang -fsanitize=fuzzer does not work; run as root or: sudo apt-get install $(FUZZ_APT_PACKAGES)" >&2; exit 1; \
 	  fi; \
 	fi
 
@@ -47,7 +79,22 @@ test-tsan: deps
 	cmake --build build/tsan -j $(JOBS)
 	cd build/tsan && ZKPIPE_TEST_ITERS=0.25 ctest -j $(JOBS) $(CTEST_FLAGS)
 
-test: test-release test-sanitize test-tsan
+test-fuzz: fuzz-deps
+	cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-O1 \
+	  -DZKPIPE_ENABLE_FUZZ=ON -DZKPIPE_ENABLE_TESTS=OFF -DZKPIPE_ENABLE_BENCH=OFF $(CMAKE_FLAGS)
+	cmake --build build/fuzz -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@mkdir -p build/fuzz/artifacts; \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz/corpus/$$t; \
+	  log=build/fuzz/fuzz_$$t.log; \
+	  if ! ./build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -timeout=10 \
+	      -artifact_prefix=build/fuzz/artifacts/$$t- build/fuzz/corpus/$$t fuzz/corpus/$$t >$$log 2>&1; then \
+	    tail -n 60 $$log; echo "fuzz_$$t FAILED (log: $$log)" >&2; exit 1; \
+	  fi; \
+	  printf 'fuzz_%-15s %s\n' $$t "$$(grep -E '^Done [0-9]+ runs' $$log)"; \
+	done
+
+test: test-release test-sanitize test-tsan test-fuzz
 
 bench: build
 	./build/release/zkp_bench
