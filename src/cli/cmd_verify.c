@@ -34,7 +34,7 @@ int cli_verify(int argc, char **argv) {
     /* From here on a bad proof or bad inputs mean INVALID, not a usage
      * problem: they are what the verifier is there to reject. */
     if ((st = zkp_snarkjs_read_public(pub_text, pub_len, argv[1], vk.curve, &pub, &d)) != ZKPIPE_OK ||
-        (st = zkp_snarkjs_read_proof(proof_text, proof_len, argv[2], &proof, &d)) != ZKPIPE_OK ||
+        (st = zkp_snarkjs_read_proof_for(proof_text, proof_len, argv[2], vk.curve, &proof, &d)) != ZKPIPE_OK ||
         (st = zkp_g16_verify(&vk, &pub, &proof, &d)) != ZKPIPE_OK) {
         printf("INVALID\n");
         code = cli_fail("verify", st, &d, CLI_INVALID);

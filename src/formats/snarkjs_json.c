@@ -354,6 +354,11 @@ static void *proof_g1(zkp_g16_proof *p, int which) {
 
 zkpipe_status zkp_snarkjs_read_proof(const char *text, size_t len, const char *name,
                                      zkp_g16_proof *out, zkp_diag *d) {
+    return zkp_snarkjs_read_proof_for(text, len, name, (zkpipe_curve)0, out, d);
+}
+
+zkpipe_status zkp_snarkjs_read_proof_for(const char *text, size_t len, const char *name,
+                                         zkpipe_curve expected, zkp_g16_proof *out, zkp_diag *d) {
     rd r = {name ? name : "input", d};
     if (out == NULL) return rd_fail(&r, ZKPIPE_ERR_INVALID_ARGUMENT, "NULL output");
     memset(out, 0, sizeof *out);
@@ -365,7 +370,20 @@ zkpipe_status zkp_snarkjs_read_proof(const char *text, size_t len, const char *n
     memset(&p, 0, sizeof p);
     if ((st = rd_object(&r, root)) != ZKPIPE_OK) goto done;
     if ((st = rd_protocol(&r, root)) != ZKPIPE_OK) goto done;
-    if ((st = rd_curve(&r, root, &ops)) != ZKPIPE_OK) goto done;
+    if (expected && zkp_json_get(root, "curve") == NULL) {
+        /* rapidsnark writes no "curve"; snarkjs then goes by the key's. */
+        ops = ops_for(expected);
+        if (ops == NULL) {
+            st = rd_fail(&r, ZKPIPE_ERR_UNSUPPORTED, "unsupported curve");
+            goto done;
+        }
+    } else if ((st = rd_curve(&r, root, &ops)) != ZKPIPE_OK) {
+        goto done;
+    } else if (expected && ops->curve != expected) {
+        st = rd_fail(&r, ZKPIPE_ERR_WRONG_CURVE, "the proof is for %s, the key for %s",
+                     zkpipe_curve_name(ops->curve), zkpipe_curve_name(expected));
+        goto done;
+    }
     p.curve = ops->curve;
     static const char *const keys[] = {"pi_a", "pi_b", "pi_c"};
     for (int i = 0; i < 3; i++) {

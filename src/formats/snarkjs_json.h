@@ -58,6 +58,13 @@
 ZKP_WARN_UNUSED zkpipe_status zkp_snarkjs_read_proof(const char *text, size_t len, const char *name,
                                                      zkp_g16_proof *out, zkp_diag *d);
 
+/* The same for a proof checked against a key of curve expected: a file
+ * without "curve" (rapidsnark writes none) is read as that curve, and one
+ * that names another curve fails with ZKPIPE_ERR_WRONG_CURVE. */
+ZKP_WARN_UNUSED zkpipe_status zkp_snarkjs_read_proof_for(const char *text, size_t len,
+                                                         const char *name, zkpipe_curve expected,
+                                                         zkp_g16_proof *out, zkp_diag *d);
+
 /* public.json: an array of decimal strings, each a canonical integer < r of
  * curve (the file does not say which curve: the caller takes it from the key).
  * A value >= r is ZKPIPE_ERR_NON_CANONICAL, never reduced: x and x + r must
