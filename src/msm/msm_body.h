@@ -17,6 +17,8 @@
  * (or P and -P) takes the doubling (or infinity) branch. */
 #include <string.h>
 
+#include "util/parallel.h"
+
 #define MSM_AFF ZKP_CAT(MSM_G, _affine_t)
 #define MSM_JAC ZKP_CAT(MSM_G, _jacobian_t)
 #define MSM_XYZZ ZKP_CAT(MSM_G, _xyzz_t)
@@ -323,7 +325,7 @@ zkpipe_status MSM_FN(msm_pippenger_var)(MSM_JAC *out, const MSM_AFF *bases, cons
     x.stride = MSM_FN(msm_bucket_stride_)(c);
     x.slots = (MSM_JAC *)zkp_msm_align64((uintptr_t)scratch);
     x.buckets = (unsigned char *)x.slots + MSM_FN(msm_slots_bytes_)(nthreads);
-    zkp_msm_parallel(nthreads, (size_t)nwin * x.ch, MSM_FN(msm_pip_unit_), &x);
+    zkp_parallel_for(nthreads, (size_t)nwin * x.ch, MSM_FN(msm_pip_unit_), &x);
     /* Fold the chunks of each window into slot w, in a fixed order. Slot w
      * is free by then: it held a chunk of window w / ch <= w, already read. */
     for (size_t w = 0; w < nwin; w++) {
@@ -430,7 +432,7 @@ static zkpipe_status MSM_FN(msm_split_block_)(MSM_JAC *out, zkp_msm_stats *st, c
         x.n = ones;
         x.nunits = ones >= (size_t)nthreads * 1024 ? nthreads : 1;
         x.acc = ones_acc;
-        zkp_msm_parallel(nthreads, x.nunits, MSM_FN(msm_ones_unit_), &x);
+        zkp_parallel_for(nthreads, x.nunits, MSM_FN(msm_ones_unit_), &x);
         MSM_XYZZ s = ones_acc[0];
         for (size_t u = 1; u < x.nunits; u++) MSM_FN(xyzz_add_var)(&s, &s, &ones_acc[u]);
         MSM_FN(xyzz_to_jacobian)(&acc, &s);

@@ -1,15 +1,11 @@
 /* The group-independent half of the MSM layer.
  *
- * DESIGN (threads). zkp_msm_parallel is the only place this layer creates
- * threads. A call creates up to nthreads - 1 pthreads, runs units on them and
- * on the calling thread, and joins them all before returning; nothing
- * outlives the call and no state is global. Units share nothing but the
- * atomic counter that hands them out: each writes only its own output slot
- * and the bucket array of the thread that runs it (indexed by tid). */
+ * Threads come from util/parallel.h, the shared fork-join driver: the units
+ * of one MSM share nothing but the counter that hands them out; each writes
+ * only its own output slot and the bucket array of the thread that runs it
+ * (indexed by tid). */
 #include "msm/msm_util.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 
 /* Cost model for the window width c, in units of one field multiplication.
  *
@@ -51,55 +47,4 @@ unsigned zkp_msm_choose_c(size_t n, unsigned nthreads, unsigned nbits) {
 size_t zkp_msm_chunks_per_window(unsigned nwin, unsigned nthreads) {
     if (nwin == 0 || nthreads <= nwin) return 1;
     return ((size_t)nthreads + nwin - 1) / nwin;
-}
-
-typedef struct {
-    zkp_msm_unit_fn fn;
-    void *ctx;
-    size_t nunits;
-    atomic_size_t next;
-} zkp_msm_job;
-
-typedef struct {
-    zkp_msm_job *job;
-    unsigned tid;
-} zkp_msm_worker;
-
-static void zkp_msm_work(zkp_msm_job *job, unsigned tid) {
-    for (;;) {
-        size_t u = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
-        if (u >= job->nunits) return;
-        job->fn(job->ctx, tid, u);
-    }
-}
-
-static void *zkp_msm_thread_main(void *arg) {
-    zkp_msm_worker *w = arg;
-    zkp_msm_work(w->job, w->tid);
-    return NULL;
-}
-
-/* Threads are capped so the worker table lives on the stack; an MSM has no
- * use for more threads than windows times a few chunks anyway. */
-#define ZKP_MSM_MAX_THREADS 256
-
-void zkp_msm_parallel(unsigned nthreads, size_t nunits, zkp_msm_unit_fn fn, void *ctx) {
-    zkp_msm_job job;
-    job.fn = fn;
-    job.ctx = ctx;
-    job.nunits = nunits;
-    atomic_init(&job.next, 0);
-    if (nthreads > ZKP_MSM_MAX_THREADS) nthreads = ZKP_MSM_MAX_THREADS;
-    if (nunits < nthreads) nthreads = (unsigned)nunits;
-    pthread_t th[ZKP_MSM_MAX_THREADS];
-    zkp_msm_worker workers[ZKP_MSM_MAX_THREADS];
-    unsigned started = 0;
-    for (unsigned t = 1; t < nthreads; t++) {
-        workers[started].job = &job;
-        workers[started].tid = t;
-        if (pthread_create(&th[started], NULL, zkp_msm_thread_main, &workers[started]) != 0) break;
-        started++;
-    }
-    zkp_msm_work(&job, 0);
-    for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
 }

@@ -43,15 +43,6 @@ unsigned zkp_msm_choose_c(size_t n, unsigned nthreads, unsigned nbits);
  * have work: 1 while there are at least as many windows as threads. */
 size_t zkp_msm_chunks_per_window(unsigned nwin, unsigned nthreads);
 
-/* Runs fn(ctx, tid, unit) for every unit in [0, nunits) on min(nthreads,
- * nunits) threads: the caller's thread is tid 0 and the others are pthreads
- * created and joined here. Units are handed out through an atomic counter,
- * so which thread runs a unit varies, but every unit runs exactly once and
- * all have finished (with their writes visible) when this returns. If a
- * thread cannot be created the remaining threads do its share. */
-typedef void (*zkp_msm_unit_fn)(void *ctx, unsigned tid, size_t unit);
-void zkp_msm_parallel(unsigned nthreads, size_t nunits, zkp_msm_unit_fn fn, void *ctx);
-
 /* Rounds p up to a multiple of 64 bytes (a cache line). */
 static inline uintptr_t zkp_msm_align64(uintptr_t p) { return (p + 63) & ~(uintptr_t)63; }
 
