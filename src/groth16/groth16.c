@@ -43,26 +43,30 @@ struct zkp_g16_pending {
     } u;
 };
 
-zkpipe_status zkp_g16_prove_start(zkp_g16_pending **out, const zkp_g16_pk *pk, zkp_buffer *witness,
-                                  const zkp_g16_prove_opts *opts, zkp_diag *diag) {
+/* Both start forms: abc NULL synthesizes from the key's coefficients. */
+static zkpipe_status g16_start(zkp_g16_pending **out, const zkp_g16_pk *pk, zkp_buffer *witness,
+                               zkp_buffer *abc, const zkp_g16_prove_opts *opts, zkp_diag *diag) {
     if (out) *out = NULL;
     zkp_g16_pending *p = (out && pk) ? calloc(1, sizeof *p) : NULL;
+    zkpipe_status st;
     if (!p) {
-        if (witness) zkp_buffer_release(witness);
-        return out && pk ? ZKPIPE_ERR_NO_MEMORY : ZKPIPE_ERR_INVALID_ARGUMENT;
+        st = out && pk ? ZKPIPE_ERR_NO_MEMORY : ZKPIPE_ERR_INVALID_ARGUMENT;
+        goto fail;
     }
     p->curve = pk->curve;
-    zkpipe_status st;
     switch (pk->curve) {
     case ZKPIPE_CURVE_BN254:
-        st = bn254_g16_prove_start(&p->u.bn254, &pk->u.bn254, witness, opts, diag);
+        st = abc ? bn254_g16_prove_start_abc(&p->u.bn254, &pk->u.bn254, witness, abc, opts, diag)
+                 : bn254_g16_prove_start(&p->u.bn254, &pk->u.bn254, witness, opts, diag);
         break;
     case ZKPIPE_CURVE_BLS12_381:
-        st = bls12_381_g16_prove_start(&p->u.bls12_381, &pk->u.bls12_381, witness, opts, diag);
+        st = abc ? bls12_381_g16_prove_start_abc(&p->u.bls12_381, &pk->u.bls12_381, witness, abc,
+                                                 opts, diag)
+                 : bls12_381_g16_prove_start(&p->u.bls12_381, &pk->u.bls12_381, witness, opts, diag);
         break;
     default:
-        if (witness) zkp_buffer_release(witness);
         st = ZKPIPE_ERR_UNSUPPORTED;
+        goto fail;
     }
     if (st != ZKPIPE_OK) {
         free(p);
@@ -70,6 +74,27 @@ zkpipe_status zkp_g16_prove_start(zkp_g16_pending **out, const zkp_g16_pk *pk, z
     }
     *out = p;
     return ZKPIPE_OK;
+fail:
+    free(p);
+    if (witness) zkp_buffer_release(witness);
+    if (abc) zkp_buffer_release(abc);
+    return st;
+}
+
+zkpipe_status zkp_g16_prove_start(zkp_g16_pending **out, const zkp_g16_pk *pk, zkp_buffer *witness,
+                                  const zkp_g16_prove_opts *opts, zkp_diag *diag) {
+    return g16_start(out, pk, witness, NULL, opts, diag);
+}
+
+zkpipe_status zkp_g16_prove_start_abc(zkp_g16_pending **out, const zkp_g16_pk *pk,
+                                      zkp_buffer *witness, zkp_buffer *abc,
+                                      const zkp_g16_prove_opts *opts, zkp_diag *diag) {
+    if (!abc) {
+        if (out) *out = NULL;
+        if (witness) zkp_buffer_release(witness);
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    return g16_start(out, pk, witness, abc, opts, diag);
 }
 
 zkpipe_status zkp_g16_prove_finalize(zkp_g16_proof *proof, zkp_g16_pending *p,

@@ -76,7 +76,8 @@ typedef struct {
 
 void zkp_g16_public_release(zkp_g16_public *pub);
 
-/* The curve-dispatching forms of C_g16_prove_start, C_g16_prove_finalize,
+/* The curve-dispatching forms of C_g16_prove_start, C_g16_prove_start_abc,
+ * C_g16_prove_finalize,
  * C_g16_verify and C_g16_pk_vk: the same contracts. A pending handle
  * remembers its curve. ERR_WRONG_CURVE when the arguments' curves differ. */
 typedef struct zkp_g16_pending zkp_g16_pending;
@@ -84,6 +85,10 @@ typedef struct zkp_g16_pending zkp_g16_pending;
 ZKP_WARN_UNUSED zkpipe_status zkp_g16_prove_start(zkp_g16_pending **out, const zkp_g16_pk *pk,
                                                   zkp_buffer *witness,
                                                   const zkp_g16_prove_opts *opts, zkp_diag *diag);
+ZKP_WARN_UNUSED zkpipe_status zkp_g16_prove_start_abc(zkp_g16_pending **out, const zkp_g16_pk *pk,
+                                                      zkp_buffer *witness, zkp_buffer *abc,
+                                                      const zkp_g16_prove_opts *opts,
+                                                      zkp_diag *diag);
 ZKP_WARN_UNUSED zkpipe_status zkp_g16_prove_finalize(zkp_g16_proof *proof, zkp_g16_pending *p,
                                                      zkp_g16_timings *timings, zkp_diag *diag);
 void zkp_g16_pending_free(zkp_g16_pending *p);

@@ -151,15 +151,13 @@ void G16_FN(pending_free)(G16_T(pending_t) *p) {
     free(p);
 }
 
-zkpipe_status G16_FN(prove_start)(G16_T(pending_t) **out, const G16_T(pk_t) *pk,
-                                  zkp_buffer *witness, const zkp_g16_prove_opts *opts,
-                                  zkp_diag *diag) {
+/* The pending handle, before any work: takes over the witness, or
+ * releases it on failure. */
+static zkpipe_status G16_FN(pending_new_)(G16_T(pending_t) **out, const G16_T(pk_t) *pk,
+                                          zkp_buffer *witness, const zkp_g16_prove_opts *opts,
+                                          zkp_diag *diag) {
     static const zkp_g16_prove_opts default_opts = {0};
-    if (out) *out = NULL;
-    if (!out || !pk || !witness) {
-        if (witness) zkp_buffer_release(witness);
-        return ZKPIPE_ERR_INVALID_ARGUMENT;
-    }
+    *out = NULL;
     G16_T(pending_t) *p = calloc(1, sizeof *p);
     if (!p) {
         zkp_buffer_release(witness);
@@ -171,67 +169,125 @@ zkpipe_status G16_FN(prove_start)(G16_T(pending_t) **out, const G16_T(pk_t) *pk,
     p->pk = pk;
     p->opts = opts ? *opts : default_opts;
     p->nthreads = zkp_g16_threads(&p->opts);
-    const zkp_allocator *al = p->opts.alloc;
-
-    size_t n_vars = pk->n_vars, n = pk->domain_size;
-    if (p->witness.bytes / sizeof(G16_FRT) != n_vars || p->witness.bytes % sizeof(G16_FRT) ||
-        !p->witness.ptr) {
+    size_t n_vars = pk->n_vars;
+    if (!p->witness.ptr || p->witness.bytes != n_vars * sizeof(G16_FRT)) {
         zkpipe_status st = zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
                                          "witness has %zu bytes; the key needs %zu values (%zu bytes)",
                                          p->witness.bytes, n_vars, n_vars * sizeof(G16_FRT));
         G16_FN(pending_free)(p);
         return st;
     }
-    const G16_FRT *w = (const G16_FRT *)p->witness.ptr;
-    const uint64_t *wl = w[0].l;
+    *out = p;
+    return ZKPIPE_OK;
+}
 
-    /* a, b, c side by side; a later holds h. Sizes come from a validated
-     * key: 3n elements of 32 bytes cannot overflow for n <= 2^32. */
-    size_t abc_bytes = 3 * n * sizeof(G16_FRT);
-    G16_FRT *abc = zkp_alloc(al, abc_bytes, ZKP_MEM_ABC);
+/* From a, b, c on the domain: the H values on the coset (written over a),
+ * then the four G1 MSMs. abc is released once h no longer needs b and c. */
+static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *abc,
+                                             G16_T(clock_t) *ck, zkp_diag *diag) {
+    const G16_T(pk_t) *pk = p->pk;
+    const zkp_allocator *al = p->opts.alloc;
+    size_t n_vars = pk->n_vars, n = pk->domain_size;
+    const uint64_t *wl = ((const G16_FRT *)p->witness.ptr)[0].l;
+    G16_FRT *a = abc->ptr, *b = a + n, *c = a + 2 * n;
     size_t msm_n = n > n_vars ? n : n_vars;
     size_t scratch_bytes = G1_(msm_scratch_bytes)(msm_n, p->nthreads);
     void *scratch = zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH);
-    zkpipe_status st = ZKPIPE_OK;
-    if (!abc || (scratch_bytes && !scratch)) {
-        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes for a, b, c",
-                           abc_bytes);
+    zkp_msm_stats stats;
+    zkpipe_status st;
+    if (scratch_bytes && !scratch) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes of MSM scratch",
+                           scratch_bytes);
         goto done;
     }
-    G16_FRT *a = abc, *b = abc + n, *c = abc + 2 * n;
-    G16_T(clock_t) ck = {&p->timings, &p->opts, -1, 0};
-    zkp_msm_stats stats;
-
-    if ((st = G16_FN(enter_)(&ck, ZKP_G16_SYNTHESIZE, diag)) != ZKPIPE_OK) goto done;
-    G16_FN(synthesize_)(a, b, c, pk, w);
-    if ((st = G16_FN(enter_)(&ck, ZKP_G16_NTT, diag)) != ZKPIPE_OK) goto done;
+    if ((st = G16_FN(enter_)(ck, ZKP_G16_NTT, diag)) != ZKPIPE_OK) goto done;
     if ((st = G16_FN(h_evals_)(a, b, c, pk, &p->opts, p->nthreads)) != ZKPIPE_OK) goto done;
 
-    if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_A, diag)) != ZKPIPE_OK) goto done;
-    st = G1_(msm_split_var)(&p->a, &stats, pk->a, wl, n_vars, p->nthreads, scratch, scratch_bytes);
-    if (st != ZKPIPE_OK) goto done;
-    if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_B1, diag)) != ZKPIPE_OK) goto done;
-    st = G1_(msm_split_var)(&p->b1, &stats, pk->b1, wl, n_vars, p->nthreads, scratch,
-                            scratch_bytes);
-    if (st != ZKPIPE_OK) goto done;
-    if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_C, diag)) != ZKPIPE_OK) goto done;
-    size_t priv = n_vars - pk->n_public - 1;
-    st = G1_(msm_split_var)(&p->c, &stats, pk->c, wl + 4 * (pk->n_public + 1), priv, p->nthreads,
-                            scratch, scratch_bytes);
-    if (st != ZKPIPE_OK) goto done;
-    if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_H, diag)) != ZKPIPE_OK) goto done;
+    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_H, diag)) != ZKPIPE_OK) goto done;
     G16_G1J hsum;
     st = G1_(msm_mt_var)(&hsum, pk->h, a[0].l, n, p->nthreads, scratch, scratch_bytes);
     if (st != ZKPIPE_OK) goto done;
-    G1_(add)(&p->c, &p->c, &hsum);
-    G16_FN(leave_)(&ck);
+    /* h is summed: a, b and c go back before the witness MSMs. */
+    zkp_buffer_release(abc);
 
+    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_A, diag)) != ZKPIPE_OK) goto done;
+    st = G1_(msm_split_var)(&p->a, &stats, pk->a, wl, n_vars, p->nthreads, scratch, scratch_bytes);
+    if (st != ZKPIPE_OK) goto done;
+    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_B1, diag)) != ZKPIPE_OK) goto done;
+    st = G1_(msm_split_var)(&p->b1, &stats, pk->b1, wl, n_vars, p->nthreads, scratch,
+                            scratch_bytes);
+    if (st != ZKPIPE_OK) goto done;
+    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_C, diag)) != ZKPIPE_OK) goto done;
+    st = G1_(msm_split_var)(&p->c, &stats, pk->c, wl + 4 * (pk->n_public + 1),
+                            n_vars - pk->n_public - 1, p->nthreads, scratch, scratch_bytes);
+    if (st != ZKPIPE_OK) goto done;
+    G1_(add)(&p->c, &p->c, &hsum);
+    G16_FN(leave_)(ck);
 done:
     zkp_free(al, scratch, scratch_bytes, ZKP_MEM_SCRATCH);
-    zkp_free(al, abc, abc_bytes, ZKP_MEM_ABC);
+    zkp_buffer_release(abc);
+    if (st == ZKPIPE_ERR_INVALID_ARGUMENT || st == ZKPIPE_ERR_NO_MEMORY)
+        st = zkp_diag_fail(diag, st, "prove_start: %s", zkpipe_strerror(st));
+    return st;
+}
+
+zkpipe_status G16_FN(prove_start_abc)(G16_T(pending_t) **out, const G16_T(pk_t) *pk,
+                                      zkp_buffer *witness, zkp_buffer *abc,
+                                      const zkp_g16_prove_opts *opts, zkp_diag *diag) {
+    if (out) *out = NULL;
+    if (!out || !pk || !witness || !abc) {
+        if (witness) zkp_buffer_release(witness);
+        if (abc) zkp_buffer_release(abc);
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    G16_T(pending_t) *p;
+    zkpipe_status st = G16_FN(pending_new_)(&p, pk, witness, opts, diag);
+    if (st == ZKPIPE_OK && (!abc->ptr || abc->bytes != 3 * (size_t)pk->domain_size * sizeof(G16_FRT)))
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
+                           "a, b, c have %zu bytes; the key's domain needs %zu", abc->bytes,
+                           3 * (size_t)pk->domain_size * sizeof(G16_FRT));
+    if (st == ZKPIPE_OK) {
+        G16_T(clock_t) ck = {&p->timings, &p->opts, -1, 0};
+        st = G16_FN(start_from_abc_)(p, abc, &ck, diag);
+    }
+    zkp_buffer_release(abc);
     if (st != ZKPIPE_OK) {
-        if (st == ZKPIPE_ERR_INVALID_ARGUMENT || st == ZKPIPE_ERR_NO_MEMORY)
-            st = zkp_diag_fail(diag, st, "prove_start: %s", zkpipe_strerror(st));
+        G16_FN(pending_free)(p);
+        return st;
+    }
+    *out = p;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status G16_FN(prove_start)(G16_T(pending_t) **out, const G16_T(pk_t) *pk,
+                                  zkp_buffer *witness, const zkp_g16_prove_opts *opts,
+                                  zkp_diag *diag) {
+    if (out) *out = NULL;
+    if (!out || !pk || !witness) {
+        if (witness) zkp_buffer_release(witness);
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    G16_T(pending_t) *p;
+    zkpipe_status st = G16_FN(pending_new_)(&p, pk, witness, opts, diag);
+    if (st != ZKPIPE_OK) return st;
+    /* 3n elements of 32 bytes cannot overflow for a validated key (n <= 2^32). */
+    zkp_buffer abc = {NULL, 3 * (size_t)pk->domain_size * sizeof(G16_FRT), ZKP_MEM_ABC,
+                      p->opts.alloc};
+    G16_T(clock_t) ck = {&p->timings, &p->opts, -1, 0};
+    if ((st = G16_FN(enter_)(&ck, ZKP_G16_SYNTHESIZE, diag)) == ZKPIPE_OK) {
+        abc.ptr = zkp_alloc(abc.alloc, abc.bytes, ZKP_MEM_ABC);
+        if (!abc.ptr) {
+            st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes for a, b, c",
+                               abc.bytes);
+        } else {
+            G16_FRT *a = abc.ptr;
+            size_t n = pk->domain_size;
+            G16_FN(synthesize_)(a, a + n, a + 2 * n, pk, (const G16_FRT *)p->witness.ptr);
+            st = G16_FN(start_from_abc_)(p, &abc, &ck, diag);
+        }
+    }
+    zkp_buffer_release(&abc);
+    if (st != ZKPIPE_OK) {
         G16_FN(pending_free)(p);
         return st;
     }

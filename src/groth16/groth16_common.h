@@ -7,15 +7,16 @@
 
 #include "util/alloc.h"
 
-/* The stages of one proof, in order; prove_start runs SYNTHESIZE..MSM_H and
- * prove_finalize MSM_B2..ASSEMBLE. X(name, label) */
+/* The stages of one proof, in order; prove_start runs SYNTHESIZE..MSM_C and
+ * prove_finalize MSM_B2..ASSEMBLE. The H MSM comes first so that a, b and c
+ * are freed before the witness MSMs. X(name, label) */
 #define ZKP_G16_STAGE_MAP(X)            \
     X(SYNTHESIZE, "synthesize a, b, c") \
     X(NTT, "H polynomial (6 NTTs)")     \
+    X(MSM_H, "MSM H (G1)")              \
     X(MSM_A, "MSM A (G1)")              \
     X(MSM_B1, "MSM B (G1)")             \
     X(MSM_C, "MSM L (G1)")              \
-    X(MSM_H, "MSM H (G1)")              \
     X(MSM_B2, "MSM B (G2)")             \
     X(ASSEMBLE, "assemble")
 

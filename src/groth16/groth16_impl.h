@@ -88,6 +88,16 @@ ZKP_WARN_UNUSED zkpipe_status G16_FN(prove_start)(G16_T(pending_t) **out, const 
                                                   zkp_buffer *witness,
                                                   const zkp_g16_prove_opts *opts, zkp_diag *diag);
 
+/* prove_start with a, b and c computed by the caller (the engine's
+ * synthesis stage, circuit/): abc holds 3·domain_size elements in
+ * Montgomery form, a then b then c, c_i = a_i·b_i. Its ownership moves to
+ * the prover like the witness's, and it is freed as soon as the H
+ * polynomial no longer needs it, before the MSMs. */
+ZKP_WARN_UNUSED zkpipe_status G16_FN(prove_start_abc)(G16_T(pending_t) **out, const G16_T(pk_t) *pk,
+                                                      zkp_buffer *witness, zkp_buffer *abc,
+                                                      const zkp_g16_prove_opts *opts,
+                                                      zkp_diag *diag);
+
 /* The G2 MSM, fresh r and s from the OS CSPRNG, and the assembly. Always
  * consumes p (freed on every path). timings (optional) receives the time
  * of every stage of the proof. */
