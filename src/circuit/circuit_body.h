@@ -1,0 +1,151 @@
+/* Generic pre-compiled circuit: the code. See circuit_impl.h. */
+#include <string.h>
+
+#include "util/parallel.h"
+
+#define CIR_FN(op) ZKP_CAT(ZKP_CAT(CIR_CURVE, _csr_), op)
+#define CIR_T ZKP_CAT(CIR_CURVE, _csr_t)
+#define CIR_PK ZKP_CAT(CIR_CURVE, _g16_pk_t)
+#define CIR_FRT ZKP_CAT(CIR_FR, _t)
+#define CIR_F(op) ZKP_CAT(ZKP_CAT(CIR_FR, _), op)
+
+/* The layout of the one allocation: per matrix the row pointers, columns,
+ * values and density words, each 64-byte aligned. With csr NULL it only
+ * counts; the count is overflow-checked since keys come from files. */
+static size_t CIR_FN(layout_)(CIR_T *csr, unsigned char *mem, const CIR_PK *pk, const size_t nnz[2]) {
+    size_t at = 0, words = ((size_t)pk->n_vars + 63) / 64;
+    for (unsigned m = 0; m < 2; m++) {
+        size_t parts[4] = {((size_t)pk->domain_size + 1) * sizeof(uint64_t),
+                           nnz[m] * sizeof(uint32_t), nnz[m] * sizeof(CIR_FRT),
+                           words * sizeof(uint64_t)};
+        void *ptrs[4];
+        for (unsigned k = 0; k < 4; k++) {
+            ptrs[k] = mem ? mem + at : NULL;
+            size_t rounded;
+            if (zkp_add_overflow(parts[k], 63, &rounded) ||
+                zkp_add_overflow(at, rounded & ~(size_t)63, &at))
+                return 0;
+        }
+        if (csr) {
+            csr->row_ptr[m] = ptrs[0];
+            csr->col[m] = ptrs[1];
+            csr->val[m] = ptrs[2];
+            csr->density[m] = ptrs[3];
+        }
+    }
+    return at;
+}
+
+static void CIR_FN(count_)(const CIR_PK *pk, size_t nnz[2]) {
+    nnz[0] = nnz[1] = 0;
+    for (size_t k = 0; k < pk->n_coefs; k++) nnz[pk->coefs[k].matrix != 0]++;
+}
+
+size_t CIR_FN(bytes)(const CIR_PK *pk) {
+    size_t nnz[2];
+    CIR_FN(count_)(pk, nnz);
+    return CIR_FN(layout_)(NULL, NULL, pk, nnz);
+}
+
+zkpipe_status CIR_FN(build)(CIR_T *csr, const CIR_PK *pk, const zkp_allocator *alloc,
+                            zkp_diag *diag) {
+    memset(csr, 0, sizeof *csr);
+    size_t nnz[2];
+    CIR_FN(count_)(pk, nnz);
+    size_t bytes = CIR_FN(layout_)(NULL, NULL, pk, nnz);
+    if (bytes == 0)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "the key is too large to compile");
+    unsigned char *mem = zkp_alloc(alloc, bytes, ZKP_MEM_CSR);
+    if (!mem)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes for the circuit",
+                             bytes);
+    CIR_FN(layout_)(csr, mem, pk, nnz);
+    csr->n_rows = pk->domain_size;
+    csr->n_cols = pk->n_vars;
+    csr->nnz[0] = nnz[0];
+    csr->nnz[1] = nnz[1];
+    csr->mem = mem;
+    csr->mem_bytes = bytes;
+    csr->alloc = alloc;
+    size_t words = ((size_t)pk->n_vars + 63) / 64;
+    for (unsigned m = 0; m < 2; m++) {
+        memset(csr->row_ptr[m], 0, ((size_t)csr->n_rows + 1) * sizeof(uint64_t));
+        memset(csr->density[m], 0, words * sizeof(uint64_t));
+    }
+    /* Counting sort by row: count into row_ptr[i + 1], prefix-sum, then
+     * place each entry at its row's next free slot (row_ptr[i] advances and
+     * is shifted back afterwards). */
+    for (size_t k = 0; k < pk->n_coefs; k++) {
+        const ZKP_CAT(CIR_CURVE, _g16_coef_t) *e = &pk->coefs[k];
+        csr->row_ptr[e->matrix != 0][e->constraint + 1]++;
+    }
+    for (unsigned m = 0; m < 2; m++)
+        for (size_t i = 0; i < csr->n_rows; i++) csr->row_ptr[m][i + 1] += csr->row_ptr[m][i];
+    for (size_t k = 0; k < pk->n_coefs; k++) {
+        const ZKP_CAT(CIR_CURVE, _g16_coef_t) *e = &pk->coefs[k];
+        unsigned m = e->matrix != 0;
+        uint64_t at = csr->row_ptr[m][e->constraint]++;
+        csr->col[m][at] = e->signal;
+        csr->val[m][at] = e->value;
+        csr->density[m][e->signal / 64] |= (uint64_t)1 << (e->signal % 64);
+    }
+    for (unsigned m = 0; m < 2; m++) {
+        memmove(csr->row_ptr[m] + 1, csr->row_ptr[m], (size_t)csr->n_rows * sizeof(uint64_t));
+        csr->row_ptr[m][0] = 0;
+    }
+    return ZKPIPE_OK;
+}
+
+void CIR_FN(free)(CIR_T *csr) {
+    if (!csr) return;
+    zkp_free(csr->alloc, csr->mem, csr->mem_bytes, ZKP_MEM_CSR);
+    memset(csr, 0, sizeof *csr);
+}
+
+static void CIR_FN(row_dot_)(CIR_FRT *out, const CIR_T *csr, unsigned m, size_t i, const CIR_FRT *w) {
+    CIR_FRT acc, t;
+    CIR_F(set_zero)(&acc);
+    for (uint64_t k = csr->row_ptr[m][i]; k < csr->row_ptr[m][i + 1]; k++) {
+        CIR_F(mul)(&t, &csr->val[m][k], &w[csr->col[m][k]]);
+        CIR_F(add)(&acc, &acc, &t);
+    }
+    *out = acc;
+}
+
+void CIR_FN(synthesize_rows)(const CIR_T *csr, const uint64_t *w, CIR_FRT *abc, size_t lo, size_t hi) {
+    const CIR_FRT *wf = (const CIR_FRT *)(const void *)w;
+    size_t n = csr->n_rows;
+    for (size_t i = lo; i < hi; i++) {
+        CIR_FN(row_dot_)(&abc[i], csr, 0, i, wf);
+        CIR_FN(row_dot_)(&abc[n + i], csr, 1, i, wf);
+        CIR_F(mul)(&abc[2 * n + i], &abc[i], &abc[n + i]);
+    }
+}
+
+typedef struct {
+    const CIR_T *csr;
+    const uint64_t *w;
+    CIR_FRT *abc;
+    size_t units;
+} CIR_FN(job_);
+
+static void CIR_FN(unit_)(void *ctx, unsigned tid, size_t u) {
+    const CIR_FN(job_) *j = ctx;
+    (void)tid;
+    size_t n = j->csr->n_rows;
+    CIR_FN(synthesize_rows)(j->csr, j->w, j->abc, n * u / j->units, n * (u + 1) / j->units);
+}
+
+void CIR_FN(synthesize)(const CIR_T *csr, const uint64_t *w, CIR_FRT *abc, unsigned nthreads) {
+    /* A few units per thread even out rows of different weights. */
+    size_t units = (size_t)(nthreads ? nthreads : 1) * 4;
+    if (units > csr->n_rows) units = csr->n_rows ? csr->n_rows : 1;
+    CIR_FN(job_) j = {csr, w, abc, units};
+    zkp_parallel_for(nthreads ? nthreads : 1, units, CIR_FN(unit_), &j);
+}
+
+#undef CIR_FN
+#undef CIR_T
+#undef CIR_PK
+#undef CIR_FRT
+#undef CIR_F
