@@ -42,7 +42,9 @@ extern "C" {
     X(ERR_SIZE_MISMATCH, "files disagree on a dimension (variables, public inputs)")  \
     X(ERR_OUT_OF_RANGE, "an index or count is outside its allowed range")             \
     X(ERR_PROOF_INVALID, "the proof does not verify")                                 \
-    X(ERR_CANCELLED, "the operation was cancelled")
+    X(ERR_CANCELLED, "the operation was cancelled")                                   \
+    X(ERR_TIMEOUT, "the operation did not complete in the time allowed")              \
+    X(ERR_RESERVATION_EXCEEDED, "the request exceeds the memory reservation")
 
 typedef enum {
 #define ZKPIPE_STATUS_ENUM_(name, msg) ZKPIPE_##name,

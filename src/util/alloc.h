@@ -13,14 +13,19 @@
 #include "util/util.h"
 
 /* What a buffer holds; the engine's tracker keeps live and peak bytes per
- * category. */
-#define ZKP_MEM_CATEGORY_MAP(X) \
-    X(KEY, "key")               \
-    X(CSR, "csr")               \
-    X(WITNESS, "witness")       \
-    X(ABC, "abc")               \
-    X(AUX, "aux")               \
-    X(SCRATCH, "scratch")
+ * category. New categories go at the end, so existing values keep their
+ * numbers. POOL_IDLE is the memory pool's own (regions kept mapped for
+ * reuse, src/mem/); nothing else allocates under it. GPU_STAGING is host
+ * memory staged for a device. */
+#define ZKP_MEM_CATEGORY_MAP(X)   \
+    X(KEY, "key")                 \
+    X(CSR, "csr")                 \
+    X(WITNESS, "witness")         \
+    X(ABC, "abc")                 \
+    X(AUX, "aux")                 \
+    X(SCRATCH, "scratch")         \
+    X(POOL_IDLE, "pool_idle")     \
+    X(GPU_STAGING, "gpu_staging")
 
 typedef enum {
 #define ZKP_MEM_ENUM_(name, str) ZKP_MEM_##name,

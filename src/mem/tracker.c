@@ -1,0 +1,104 @@
+/* Per-category byte accounting in atomics.
+ *
+ * Relaxed atomics suffice: the counters order nothing, they only count, and
+ * each update is one read-modify-write, so no count is ever lost. A
+ * discharge is a compare-and-swap loop rather than a subtraction so that an
+ * unbalanced call is refused instead of wrapping the counter around. */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "mem/mem.h"
+
+typedef struct {
+    atomic_uint_fast64_t live_bytes;
+    atomic_uint_fast64_t peak_bytes;
+    atomic_uint_fast64_t live_count;
+} zkp_mem_counter;
+
+struct zkp_mem_tracker {
+    zkp_mem_counter cat[ZKP_MEM_CATEGORY_COUNT];
+    atomic_uint_fast64_t total_live_bytes;
+    atomic_uint_fast64_t total_peak_bytes;
+};
+
+static int category_valid(zkp_mem_category cat) {
+    return (unsigned)cat < (unsigned)ZKP_MEM_CATEGORY_COUNT;
+}
+
+static void raise_peak(atomic_uint_fast64_t *peak, uint64_t value) {
+    uint_fast64_t seen = atomic_load_explicit(peak, memory_order_relaxed);
+    while (seen < value && !atomic_compare_exchange_weak_explicit(
+                               peak, &seen, value, memory_order_relaxed, memory_order_relaxed)) {
+    }
+}
+
+/* Subtracts bytes from *v unless that would go below zero. */
+static int subtract_if_enough(atomic_uint_fast64_t *v, uint64_t bytes) {
+    uint_fast64_t seen = atomic_load_explicit(v, memory_order_relaxed);
+    do {
+        if (seen < bytes) return 0;
+    } while (!atomic_compare_exchange_weak_explicit(v, &seen, seen - bytes, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    return 1;
+}
+
+zkpipe_status zkp_mem_tracker_create(zkp_mem_tracker **out) {
+    if (!out) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkp_mem_tracker *t = malloc(sizeof *t);
+    *out = t;
+    if (!t) return ZKPIPE_ERR_NO_MEMORY;
+    for (int c = 0; c < ZKP_MEM_CATEGORY_COUNT; c++) {
+        atomic_init(&t->cat[c].live_bytes, 0);
+        atomic_init(&t->cat[c].peak_bytes, 0);
+        atomic_init(&t->cat[c].live_count, 0);
+    }
+    atomic_init(&t->total_live_bytes, 0);
+    atomic_init(&t->total_peak_bytes, 0);
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_mem_tracker_destroy(zkp_mem_tracker **t) {
+    if (!t) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    free(*t);
+    *t = NULL;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_mem_tracker_charge(zkp_mem_tracker *t, zkp_mem_category cat, uint64_t bytes) {
+    if (!t || !category_valid(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkp_mem_counter *c = &t->cat[cat];
+    uint64_t live = atomic_fetch_add_explicit(&c->live_bytes, bytes, memory_order_relaxed) + bytes;
+    atomic_fetch_add_explicit(&c->live_count, 1, memory_order_relaxed);
+    raise_peak(&c->peak_bytes, live);
+    uint64_t total =
+        atomic_fetch_add_explicit(&t->total_live_bytes, bytes, memory_order_relaxed) + bytes;
+    raise_peak(&t->total_peak_bytes, total);
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_mem_tracker_discharge(zkp_mem_tracker *t, zkp_mem_category cat, uint64_t bytes) {
+    if (!t || !category_valid(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkp_mem_counter *c = &t->cat[cat];
+    if (!subtract_if_enough(&c->live_count, 1)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (!subtract_if_enough(&c->live_bytes, bytes)) {
+        atomic_fetch_add_explicit(&c->live_count, 1, memory_order_relaxed);
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    /* The category's bytes are part of the total, so the total has them. */
+    atomic_fetch_sub_explicit(&t->total_live_bytes, bytes, memory_order_relaxed);
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_mem_tracker_snapshot(const zkp_mem_tracker *t, zkp_mem_snapshot *out) {
+    if (!t || !out) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    /* The atomics are only read; C11 wants a non-const object for that. */
+    zkp_mem_tracker *m = (zkp_mem_tracker *)t;
+    for (int c = 0; c < ZKP_MEM_CATEGORY_COUNT; c++) {
+        out->cat[c].live_bytes = atomic_load_explicit(&m->cat[c].live_bytes, memory_order_relaxed);
+        out->cat[c].peak_bytes = atomic_load_explicit(&m->cat[c].peak_bytes, memory_order_relaxed);
+        out->cat[c].live_count = atomic_load_explicit(&m->cat[c].live_count, memory_order_relaxed);
+    }
+    out->total_live_bytes = atomic_load_explicit(&m->total_live_bytes, memory_order_relaxed);
+    out->total_peak_bytes = atomic_load_explicit(&m->total_peak_bytes, memory_order_relaxed);
+    return ZKPIPE_OK;
+}
