@@ -25,5 +25,6 @@ int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_zkey(int argc, char **argv);
 int cli_info(int argc, char **argv);
+int cli_bench(int argc, char **argv);
 
 #endif

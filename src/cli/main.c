@@ -58,6 +58,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "verify")) return cli_verify(argc - 2, argv + 2);
     if (!strcmp(cmd, "zkey")) return cli_zkey(argc - 2, argv + 2);
     if (!strcmp(cmd, "info")) return cli_info(argc - 2, argv + 2);
+    if (!strcmp(cmd, "bench")) return cli_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("zkpipe %s (%s arithmetic)\n", ZKPIPE_VERSION, zkp_cpu_path_name());
         return CLI_OK;

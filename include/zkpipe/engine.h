@@ -1,0 +1,266 @@
+/* zkpipe engine: a pipelined, memory-budgeted Groth16 proving service in a
+ * library.
+ *
+ * A job is one proving key plus P partitions, one witness each. Every
+ * partition flows through
+ *
+ *     admit -> synthesize -> prove_start (device) -> finalize + verify -> assemble
+ *
+ * Admission is by bytes: before a partition is synthesized, its working set
+ * (computed from the key's dimensions) is reserved from one memory budget,
+ * and every big buffer of the partition is allocated from that reservation.
+ * The a, b, c part goes back to the budget right after prove_start, the rest
+ * after finalize. Keys are loaded on demand and charged to the same budget;
+ * idle keys are evicted, least recently used first, when admission needs
+ * room.
+ *
+ * Everything lives in an explicit engine context; there is no global state.
+ * Every function may be called from any thread. Functions return a
+ * zkpipe_status and never abort. */
+#ifndef ZKPIPE_ENGINE_H
+#define ZKPIPE_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zkpipe/curve.h"
+#include "zkpipe/zkpipe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct zkpipe_engine zkpipe_engine;
+
+/* Served in this order, then by job arrival, then by partition index, so
+ * jobs finish rather than interleave. */
+typedef enum {
+    ZKPIPE_PRIORITY_LOW = 0,
+    ZKPIPE_PRIORITY_NORMAL = 1,
+    ZKPIPE_PRIORITY_HIGH = 2,
+    ZKPIPE_PRIORITY_CRITICAL = 3,
+} zkpipe_priority;
+
+typedef struct {
+    uint64_t budget_bytes;     /* memory budget; 0: detect (cgroup limit or MemTotal, less a margin) */
+    unsigned synth_workers;    /* synthesis workers; 0: 1 */
+    unsigned synth_threads;    /* threads of one synthesis (SpMV); 0: 1 */
+    unsigned devices;          /* proving devices; 0: 1. Only the CPU backend exists: 1 */
+    unsigned device_workers;   /* workers per device, sharing its lock; 0: 2 */
+    unsigned device_threads;   /* threads of one prove_start and its finalize; 0: every CPU */
+    unsigned finalize_workers; /* finalize + verify workers; 0: 1 */
+    int verify;                /* verify every proof before its job completes; default 1 */
+    unsigned rss_period_ms;    /* RSS sampler period; 0: 100 */
+    const char *timeline_csv;  /* optional CSV timeline of RSS and tracked bytes; NULL: none */
+    uint64_t pool_idle_max_bytes; /* idle pooled memory kept for reuse; 0: the pool's default */
+} zkpipe_engine_config;
+
+/* The defaults above (verify = 1, everything else 0 / NULL). */
+ZKPIPE_API zkpipe_status zkpipe_engine_config_default(zkpipe_engine_config *cfg);
+
+/* Starts the engine's threads. errbuf (may be NULL) receives a message on
+ * failure. */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_create(zkpipe_engine **out,
+                                                                 const zkpipe_engine_config *cfg,
+                                                                 char *errbuf, size_t errbuf_len);
+
+/* Cancels every live job, joins every thread, frees every key and result
+ * not yet collected, and sets *e to NULL (accepts *e == NULL). No other call
+ * may be in flight on the engine. */
+ZKPIPE_API zkpipe_status zkpipe_engine_destroy(zkpipe_engine **e);
+
+/* Registers a .zkey file and returns its id. The file is not read yet
+ * beyond its size (the key is "cold"); it is loaded when a partition needs
+ * it, or by zkpipe_engine_load_key. Registering the same path again returns
+ * the same id. */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_register_key(zkpipe_engine *e,
+                                                                       uint32_t *key_id,
+                                                                       const char *zkey_path);
+
+/* One partition's witness: a .wtns file path, or .wtns bytes in memory
+ * (data/len, used when path is NULL). The bytes are borrowed: they must stay
+ * valid until the job is final (await reported it) or the engine is
+ * destroyed. */
+typedef struct {
+    const char *path;
+    const uint8_t *data;
+    size_t len;
+} zkpipe_witness;
+
+typedef struct {
+    uint32_t key_id;
+    const zkpipe_witness *witnesses; /* one per partition */
+    size_t n_witnesses;
+    zkpipe_priority priority;
+    /* Optional idempotency key (NULL: none). Submitting again while a job
+     * with the same request id is live returns that job's id; once it has
+     * been collected by await the id is free again. It never becomes the
+     * job id: job ids are the engine's own and unique. */
+    const char *request_id;
+    /* Also render each proof and its public inputs as snarkjs JSON text. */
+    int want_json;
+} zkpipe_job_request;
+
+/* Queues a job; *job_id identifies it. ERR_INVALID_ARGUMENT for an unknown
+ * key or no witnesses. */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
+                                                                 const zkpipe_job_request *req);
+
+/* Asks a job to stop: partitions not yet admitted never are, and running
+ * ones stop at their next stage boundary and give back their memory. A job
+ * that had already completed keeps its result. ERR_INVALID_ARGUMENT for an
+ * unknown id. */
+ZKPIPE_API zkpipe_status zkpipe_engine_cancel(zkpipe_engine *e, uint64_t job_id);
+
+/* Seconds spent in each stage. For a partition, its own; for a job, the sum
+ * over its partitions, except total (submission to completion, wall
+ * clock) and queue_wait (the longest wait of any partition for admission). */
+typedef struct {
+    double queue_wait; /* submitted -> reservation granted */
+    double key_load;   /* loading the key for this partition, if it did */
+    double synthesis;  /* witness copy + a, b, c */
+    double device;     /* prove_start: H polynomial and the G1 MSMs */
+    double finalize;   /* prove_finalize: G2 MSM and assembly */
+    double verify;
+    double total;
+} zkpipe_stage_times;
+
+/* Largest proof encoding: BLS12-381, 96 + 192 + 96 bytes. */
+#define ZKPIPE_PROOF_MAX_BYTES 384
+
+typedef struct {
+    zkpipe_status status;
+    /* The proof as A || B || C in the circom/snarkjs binary point encoding
+     * (ZKPIPE_ENCODING_CIRCOM of curve.h): 256 bytes on BN254, 384 on
+     * BLS12-381. proof_len 0 when the partition has no proof. */
+    uint8_t proof[ZKPIPE_PROOF_MAX_BYTES];
+    size_t proof_len;
+    /* Public inputs, n_public scalars of 32 bytes each, big-endian. */
+    uint8_t *public_inputs;
+    size_t n_public;
+    char *proof_json;  /* snarkjs proof.json text when want_json; else NULL */
+    char *public_json; /* snarkjs public.json text when want_json; else NULL */
+    int verified;      /* 1 when the proof was verified */
+    /* The engine-wide order in which partitions were admitted (1, 2, ...);
+     * 0 for a partition never admitted. */
+    uint64_t admit_seq;
+    zkpipe_stage_times times;
+} zkpipe_partition_result;
+
+typedef struct {
+    uint64_t job_id;
+    /* OK: every partition has a (verified) proof. Otherwise the first
+     * failure's status (ERR_CANCELLED for a cancelled job) and error names
+     * the partition and what failed. */
+    zkpipe_status status;
+    char error[512];
+    zkpipe_curve curve;
+    size_t n_partitions;
+    zkpipe_partition_result *partitions;
+    zkpipe_stage_times times;
+} zkpipe_job_result;
+
+/* Waits up to timeout_ms (< 0: as long as it takes; 0: do not wait) for a
+ * job to be final, then moves its result into *out and forgets the job.
+ * ERR_TIMEOUT when it is not final in time (*out untouched, the job stays);
+ * ERR_INVALID_ARGUMENT for an unknown (or already collected) id. The status
+ * returned is that of the waiting; the job's own is out->status. */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_await(zkpipe_engine *e, uint64_t job_id,
+                                                                int64_t timeout_ms,
+                                                                zkpipe_job_result *out);
+
+/* Frees what a result owns; accepts a zeroed result. */
+ZKPIPE_API void zkpipe_job_result_clear(zkpipe_job_result *r);
+
+/* ------------------------------------------------------------------------
+ * Status: a snapshot that takes only short locks and atomic loads, so it
+ * never waits behind proving work. */
+
+#define ZKPIPE_ENGINE_MEM_CATEGORIES 8 /* key csr witness abc aux scratch pool_idle gpu_staging */
+#define ZKPIPE_ENGINE_STATUS_MAX_KEYS 32
+#define ZKPIPE_ENGINE_STATUS_MAX_WORKERS 64
+
+typedef enum {
+    ZKPIPE_KEY_COLD = 0, /* registered; never loaded */
+    ZKPIPE_KEY_WARM = 1, /* loaded before and evicted: file known, pages likely cached */
+    ZKPIPE_KEY_LOADING = 2,
+    ZKPIPE_KEY_HOT = 3, /* loaded, compiled and charged to the budget */
+} zkpipe_key_tier;
+
+typedef enum {
+    ZKPIPE_WORKER_SYNTH = 0,
+    ZKPIPE_WORKER_DEVICE = 1,
+    ZKPIPE_WORKER_FINALIZE = 2,
+    ZKPIPE_WORKER_DISPATCH = 3,
+} zkpipe_worker_role;
+
+typedef enum {
+    ZKPIPE_WORKER_IDLE = 0,
+    ZKPIPE_WORKER_BUSY = 1,
+    ZKPIPE_WORKER_WAITING = 2, /* the dispatcher, waiting for memory; a device worker, for its device */
+} zkpipe_worker_state;
+
+typedef struct {
+    uint32_t id;
+    zkpipe_key_tier tier;
+    zkpipe_curve curve;         /* 0 until first loaded */
+    uint64_t file_bytes;
+    uint64_t resident_bytes;    /* charged to the budget while hot */
+    uint64_t partition_bytes;   /* working set of one partition; 0 until first loaded */
+    uint32_t running;           /* partitions of this key in flight */
+    uint64_t loads, evictions;
+} zkpipe_key_status;
+
+typedef struct {
+    /* Partitions per stage: waiting for admission (including those whose
+     * job is waiting for memory), queued before synthesis, before the
+     * device, before finalize; and in each stage now. */
+    size_t queued_admit, queued_synth, queued_device, queued_finalize;
+    size_t running_synth, running_device, running_finalize;
+    size_t jobs_live;
+    uint64_t jobs_completed, jobs_failed, jobs_cancelled;
+    uint64_t partitions_completed, proofs_verified;
+    size_t n_workers;
+    struct {
+        zkpipe_worker_role role;
+        zkpipe_worker_state state;
+        unsigned device; /* device workers */
+    } workers[ZKPIPE_ENGINE_STATUS_MAX_WORKERS];
+    /* Live and peak bytes per category, named by zkpipe_engine_mem_category_name. */
+    uint64_t mem_live[ZKPIPE_ENGINE_MEM_CATEGORIES];
+    uint64_t mem_peak[ZKPIPE_ENGINE_MEM_CATEGORIES];
+    uint64_t tracked_bytes, tracked_peak_bytes;
+    uint64_t rss_bytes, peak_rss_bytes, baseline_rss_bytes;
+    uint64_t budget_total_bytes, budget_reserved_bytes, budget_available_bytes,
+        budget_peak_reserved_bytes;
+    uint64_t reservations_waiting;
+    /* Checked at every stage boundary of every partition: allocations a
+     * reservation refused (its estimate was short), and times a
+     * reservation was seen holding less than what was allocated from it
+     * (must stay 0). */
+    uint64_t reservation_refusals, reservation_violations;
+    size_t n_keys; /* at most ZKPIPE_ENGINE_STATUS_MAX_KEYS listed */
+    zkpipe_key_status keys[ZKPIPE_ENGINE_STATUS_MAX_KEYS];
+} zkpipe_engine_status;
+
+ZKPIPE_API zkpipe_status zkpipe_engine_get_status(zkpipe_engine *e, zkpipe_engine_status *out);
+
+/* "key", "csr", ... for i < ZKPIPE_ENGINE_MEM_CATEGORIES; "?" otherwise. */
+ZKPIPE_API const char *zkpipe_engine_mem_category_name(unsigned i);
+
+/* Loads a key now (it becomes hot), waiting for budget as needed. */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_load_key(zkpipe_engine *e, uint32_t key_id);
+
+/* Stops admitting partitions (paused = 1) or resumes (0). Partitions
+ * already admitted carry on. For draining, and for tests that queue work
+ * before it may start. */
+ZKPIPE_API zkpipe_status zkpipe_engine_set_paused(zkpipe_engine *e, int paused);
+
+/* Evicts a key if no partition of it is running (ERR_INVALID_ARGUMENT
+ * otherwise, or for an unknown id); a cold or warm key is left as it is. */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_evict_key(zkpipe_engine *e, uint32_t key_id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

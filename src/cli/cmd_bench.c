@@ -1,0 +1,303 @@
+/* zkpipe bench pipeline: J jobs of P partitions through the engine, then
+ * the same proofs one after another through the plain prover (what
+ * `zkpipe prove` does), with throughput, per-stage times and the memory
+ * story: peak RSS against the budget, tracked bytes against RSS. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "formats/wtns.h"
+#include "formats/zkey.h"
+#include "groth16/groth16.h"
+#include "mem/mem.h"
+#include "zkpipe/engine.h"
+
+static const char bench_usage[] =
+    "usage: zkpipe bench pipeline --key <circuit.zkey> --witness <witness.wtns> [--witness ...]\n"
+    "                             [--partitions P] [--jobs J] [--budget SIZE] [options]\n"
+    "  --partitions P        partitions per job (default 4); witnesses are used in turn\n"
+    "  --jobs J              jobs (default 2)\n"
+    "  --budget SIZE         memory budget, e.g. 64MiB, 2GiB (default: detect)\n"
+    "  --synth-workers N     synthesis workers (default 1)\n"
+    "  --synth-threads N     threads per synthesis (default 1)\n"
+    "  --device-workers M    workers sharing the device (default 2)\n"
+    "  --device-threads N    threads per prove_start/finalize (default: every CPU)\n"
+    "  --finalize-workers N  finalize + verify workers (default 1)\n"
+    "  --priority P          low|normal|high|critical|mixed (default normal; mixed cycles)\n"
+    "  --timeline out.csv    write the RSS / tracked-bytes timeline\n"
+    "  --period-ms N         RSS sampling period (default 20)\n"
+    "  --no-verify           do not verify proofs (engine and baseline)\n"
+    "  --no-baseline         skip the sequential run\n"
+    "  --json                print one JSON object\n";
+
+static int parse_size_(const char *s, uint64_t *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || v < 0) return -1;
+    uint64_t mul = 1;
+    if (!strcmp(end, "") || !strcmp(end, "B")) mul = 1;
+    else if (!strcasecmp(end, "K") || !strcasecmp(end, "KiB") || !strcasecmp(end, "KB")) mul = 1ull << 10;
+    else if (!strcasecmp(end, "M") || !strcasecmp(end, "MiB") || !strcasecmp(end, "MB")) mul = 1ull << 20;
+    else if (!strcasecmp(end, "G") || !strcasecmp(end, "GiB") || !strcasecmp(end, "GB")) mul = 1ull << 30;
+    else return -1;
+    *out = (uint64_t)(v * (double)mul);
+    return 0;
+}
+
+static int parse_prio_(const char *s, int *out) {
+    static const char *names[] = {"low", "normal", "high", "critical", "mixed"};
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(s, names[i])) {
+            *out = i;
+            return 0;
+        }
+    return -1;
+}
+
+/* The largest |RSS - (baseline + tracked)| / RSS over the timeline's
+ * samples, skipping the first warmup_s seconds. */
+static double max_deviation_(const char *csv, uint64_t baseline, double warmup_s, size_t *nsamples) {
+    FILE *f = fopen(csv, "r");
+    *nsamples = 0;
+    if (!f) return -1;
+    char line[1024];
+    double worst = 0;
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        double t;
+        unsigned long long rss, tracked;
+        if (sscanf(line, "%lf,%llu,%llu", &t, &rss, &tracked) != 3 || !rss) continue;
+        if (t < warmup_s) continue;
+        double dev = fabs((double)rss - (double)(baseline + tracked)) / (double)rss;
+        if (dev > worst) worst = dev;
+        (*nsamples)++;
+    }
+    fclose(f);
+    return worst;
+}
+
+/* The same proofs with the plain prover, one after another, as `zkpipe
+ * prove` makes them (its own synthesis, the default allocator). */
+static int sequential_(const char *zkey, char **wit, size_t nwit, size_t total, unsigned threads,
+                       int verify, double *seconds, size_t *verified) {
+    zkp_diag d = {{0}};
+    zkp_zkey key = {0};
+    zkp_zkey_options ko = {.nthreads = threads};
+    if (zkp_zkey_load(&key, zkey, &ko, &d) != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe bench: %s\n", d.msg);
+        return -1;
+    }
+    zkp_g16_pk pk;
+    zkp_zkey_pk(&key, &pk);
+    zkp_g16_vk vk;
+    zkp_zkey_vk(&key, &vk);
+    double t0 = cli_now();
+    int rc = 0;
+    *verified = 0;
+    for (size_t i = 0; i < total && !rc; i++) {
+        zkp_wtns w = {0};
+        zkp_g16_pending *p = NULL;
+        zkp_g16_proof proof;
+        zkp_g16_public pub = {0};
+        if (zkp_wtns_load(&w, wit[i % nwit], NULL, &d) != ZKPIPE_OK ||
+            zkp_wtns_check_zkey(&w, &key, &d) != ZKPIPE_OK) {
+            rc = -1;
+        } else {
+            pub.curve = w.curve;
+            pub.n = zkp_zkey_n_public(&key);
+            pub.values = malloc(pub.n * 32 + 1);
+            if (pub.values) memcpy(pub.values, w.values + 4, pub.n * 32);
+            zkp_buffer wb = {w.values, w.values_bytes, ZKP_MEM_WITNESS, w.alloc};
+            w.values = NULL;
+            zkp_g16_prove_opts o = {.nthreads = threads};
+            if (!pub.values || zkp_g16_prove_start(&p, &pk, &wb, &o, &d) != ZKPIPE_OK ||
+                zkp_g16_prove_finalize(&proof, p, NULL, &d) != ZKPIPE_OK)
+                rc = -1;
+            else if (verify) {
+                if (zkp_g16_verify(&vk, &pub, &proof, &d) != ZKPIPE_OK)
+                    rc = -1;
+                else
+                    (*verified)++;
+            }
+        }
+        if (rc) fprintf(stderr, "zkpipe bench: baseline: %s\n", d.msg);
+        zkp_g16_public_release(&pub);
+        zkp_wtns_free(&w);
+    }
+    *seconds = cli_now() - t0;
+    zkp_zkey_free(&key);
+    return rc;
+}
+
+static int bench_pipeline_(int argc, char **argv) {
+    const char *zkey = NULL, *timeline = NULL;
+    char **wit = calloc((size_t)argc + 1, sizeof *wit);
+    size_t nwit = 0;
+    unsigned parts = 4, jobs = 2, period = 20;
+    int json = 0, baseline = 1, prio = 1, verify = 1;
+    zkpipe_engine_config cfg;
+    (void)zkpipe_engine_config_default(&cfg);
+    if (!wit) return CLI_INVALID;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        unsigned *num = NULL;
+        if (!strcmp(a, "--json")) { json = 1; continue; }
+        if (!strcmp(a, "--no-baseline")) { baseline = 0; continue; }
+        if (!strcmp(a, "--no-verify")) { verify = 0; continue; }
+        if (!v) goto usage;
+        i++;
+        if (!strcmp(a, "--key")) zkey = v;
+        else if (!strcmp(a, "--witness")) wit[nwit++] = (char *)v;
+        else if (!strcmp(a, "--timeline")) timeline = v;
+        else if (!strcmp(a, "--budget")) {
+            if (parse_size_(v, &cfg.budget_bytes)) goto usage;
+        } else if (!strcmp(a, "--priority")) {
+            if (parse_prio_(v, &prio)) goto usage;
+        } else if (!strcmp(a, "--partitions")) num = &parts;
+        else if (!strcmp(a, "--jobs")) num = &jobs;
+        else if (!strcmp(a, "--synth-workers")) num = &cfg.synth_workers;
+        else if (!strcmp(a, "--synth-threads")) num = &cfg.synth_threads;
+        else if (!strcmp(a, "--device-workers")) num = &cfg.device_workers;
+        else if (!strcmp(a, "--device-threads")) num = &cfg.device_threads;
+        else if (!strcmp(a, "--finalize-workers")) num = &cfg.finalize_workers;
+        else if (!strcmp(a, "--period-ms")) num = &period;
+        else goto usage;
+        if (num && cli_parse_threads(v, num)) goto usage;
+    }
+    if (!zkey || !nwit) goto usage;
+    cfg.verify = verify;
+    cfg.rss_period_ms = period;
+    char tmpcsv[64] = "";
+    if (!timeline) {
+        snprintf(tmpcsv, sizeof tmpcsv, "/tmp/zkpipe-bench-%ld.csv", (long)getpid());
+        timeline = tmpcsv;
+    }
+    cfg.timeline_csv = timeline;
+
+    (void)zkp_mem_reset_peak_rss();
+    zkpipe_engine *e = NULL;
+    char err[256] = "";
+    zkpipe_status st = zkpipe_engine_create(&e, &cfg, err, sizeof err);
+    if (st != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe bench: %s (%s)\n", err, zkpipe_status_name(st));
+        free(wit);
+        return CLI_INVALID;
+    }
+    uint32_t key;
+    if ((st = zkpipe_engine_register_key(e, &key, zkey)) != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe bench: cannot open %s (%s)\n", zkey, zkpipe_status_name(st));
+        (void)zkpipe_engine_destroy(&e);
+        free(wit);
+        return CLI_BAD_INPUT;
+    }
+    zkpipe_witness *wv = calloc(parts, sizeof *wv);
+    uint64_t *ids = calloc(jobs, sizeof *ids);
+    if (!wv || !ids) return CLI_INVALID;
+    for (unsigned i = 0; i < parts; i++) wv[i].path = wit[i % nwit];
+    double t0 = cli_now();
+    for (unsigned j = 0; j < jobs; j++) {
+        zkpipe_job_request r = {key, wv, parts,
+                                (zkpipe_priority)(prio == 4 ? (int)(j % 4) : prio), NULL, 0};
+        if ((st = zkpipe_engine_submit(e, &ids[j], &r)) != ZKPIPE_OK) {
+            fprintf(stderr, "zkpipe bench: submit: %s\n", zkpipe_status_name(st));
+            return CLI_INVALID;
+        }
+    }
+    zkpipe_stage_times sum = {0};
+    size_t verified = 0, failed = 0;
+    for (unsigned j = 0; j < jobs; j++) {
+        zkpipe_job_result r;
+        if ((st = zkpipe_engine_await(e, ids[j], -1, &r)) != ZKPIPE_OK) return CLI_INVALID;
+        if (r.status != ZKPIPE_OK) {
+            fprintf(stderr, "zkpipe bench: job %llu: %s\n", (unsigned long long)r.job_id, r.error);
+            failed++;
+        }
+        for (size_t i = 0; i < r.n_partitions; i++) verified += (size_t)r.partitions[i].verified;
+        if (r.times.queue_wait > sum.queue_wait) sum.queue_wait = r.times.queue_wait;
+        sum.key_load += r.times.key_load;
+        sum.synthesis += r.times.synthesis;
+        sum.device += r.times.device;
+        sum.finalize += r.times.finalize;
+        sum.verify += r.times.verify;
+        zkpipe_job_result_clear(&r);
+    }
+    double seconds = cli_now() - t0;
+    zkpipe_engine_status s;
+    (void)zkpipe_engine_get_status(e, &s);
+    uint64_t hwm = 0;
+    (void)zkp_mem_read_peak_rss(&hwm);
+    uint64_t peak = s.peak_rss_bytes > hwm ? s.peak_rss_bytes : hwm;
+    uint64_t final_rss = s.rss_bytes, base = s.baseline_rss_bytes;
+    (void)zkpipe_engine_destroy(&e);
+    size_t nsamples;
+    double dev = max_deviation_(timeline, base, 0.2, &nsamples);
+    if (tmpcsv[0]) unlink(tmpcsv);
+
+    double seq_s = 0;
+    size_t seq_verified = 0;
+    if (baseline && sequential_(zkey, wit, nwit, (size_t)jobs * parts, cfg.device_threads,
+                                verify, &seq_s, &seq_verified))
+        return CLI_INVALID;
+    uint64_t after_seq = 0;
+    (void)zkp_mem_read_rss(&after_seq);
+    size_t total = (size_t)jobs * parts;
+    if (json) {
+        printf("{\"proofs\":%u,\"partitions\":%zu,\"seconds\":%.6f,\"sequential_seconds\":%.6f,"
+               "\"speedup\":%.4f,\"partitions_per_second\":%.4f,\"budget_bytes\":%llu,"
+               "\"peak_rss_bytes\":%llu,\"baseline_rss_bytes\":%llu,\"final_rss_bytes\":%llu,"
+               "\"rss_after_sequential_bytes\":%llu,\"peak_tracked_bytes\":%llu,"
+               "\"peak_reserved_bytes\":%llu,\"max_tracked_rss_deviation\":%.6f,"
+               "\"rss_samples\":%zu,\"proofs_verified\":%zu,\"sequential_proofs_verified\":%zu,"
+               "\"jobs_failed\":%zu,\"key_bytes\":%llu,\"partition_bytes\":%llu,"
+               "\"stage_seconds\":{\"queue_wait_max\":%.6f,\"key_load\":%.6f,\"synthesis\":%.6f,"
+               "\"device\":%.6f,\"finalize\":%.6f,\"verify\":%.6f}}\n",
+               jobs, total, seconds, seq_s, seq_s > 0 ? seq_s / seconds : 0, total / seconds,
+               (unsigned long long)s.budget_total_bytes, (unsigned long long)peak,
+               (unsigned long long)base, (unsigned long long)final_rss,
+               (unsigned long long)after_seq, (unsigned long long)s.tracked_peak_bytes,
+               (unsigned long long)s.budget_peak_reserved_bytes, dev, nsamples, verified,
+               seq_verified, failed, (unsigned long long)s.keys[0].resident_bytes,
+               (unsigned long long)s.keys[0].partition_bytes, sum.queue_wait, sum.key_load,
+               sum.synthesis, sum.device, sum.finalize, sum.verify);
+    } else {
+        const double M = 1048576.0;
+        printf("pipeline: %u jobs x %u partitions = %zu proofs in %.3f s (%.2f partitions/s)\n", jobs,
+               parts, total, seconds, total / seconds);
+        if (baseline)
+            printf("sequential (plain prover): %.3f s; pipeline speedup %.2fx\n", seq_s, seq_s / seconds);
+        printf("stage seconds (summed over partitions): key load %.3f, synthesis %.3f, device %.3f, "
+               "finalize %.3f, verify %.3f; longest admission wait %.3f\n",
+               sum.key_load, sum.synthesis, sum.device, sum.finalize, sum.verify, sum.queue_wait);
+        printf("budget %.1f MiB: peak reserved %.1f MiB (key %.1f MiB, partition %.1f MiB)\n",
+               s.budget_total_bytes / M, s.budget_peak_reserved_bytes / M,
+               s.keys[0].resident_bytes / M, s.keys[0].partition_bytes / M);
+        printf("RSS: baseline %.1f MiB, peak %.1f MiB, final %.1f MiB, after sequential %.1f MiB\n",
+               base / M, peak / M, final_rss / M, after_seq / M);
+        printf("tracked: peak %.1f MiB; max |RSS - (baseline + tracked)| / RSS = %.2f%% over %zu "
+               "samples\n",
+               s.tracked_peak_bytes / M, 100 * dev, nsamples);
+        printf("proofs verified: %zu of %zu%s\n", verified, total, failed ? " (some jobs FAILED)" : "");
+    }
+    free(wv);
+    free(ids);
+    free(wit);
+    return failed ? CLI_INVALID : CLI_OK;
+usage:
+    fputs(bench_usage, stderr);
+    free(wit);
+    return CLI_USAGE;
+}
+
+int cli_bench(int argc, char **argv) {
+    if (argc >= 1 && !strcmp(argv[0], "pipeline")) return bench_pipeline_(argc - 1, argv + 1);
+    fputs(bench_usage, argc >= 1 && !strcmp(argv[0], "--help") ? stdout : stderr);
+    return argc >= 1 && !strcmp(argv[0], "--help") ? CLI_OK : CLI_USAGE;
+}

@@ -1,0 +1,731 @@
+/* The engine: public API, the dispatcher (admission) and the status.
+ *
+ * DESIGN
+ *
+ * The dispatcher is one thread. It looks at the job table, which is kept in
+ * (priority, arrival) order, takes the first job that still has partitions
+ * to admit, makes its key hot (loading it on demand, see keys.c), and
+ * reserves the partition's working set from the budget: at once if it
+ * fits, else after evicting idle keys, else waiting in priority order. The
+ * wait gives up when something happens that could change the decision (a
+ * new job, a cancellation, a key going idle, shutdown: admit_interrupt),
+ * and the dispatcher looks again, so a CRITICAL job submitted while a NORMAL
+ * partition waits for memory is admitted first. Nothing but the reservation
+ * gates admission: there are no permits and no counters of partitions.
+ *
+ * An admitted partition carries its reservation into the synthesis queue;
+ * from there on, workers.c owns it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "curve/encoding.h"
+#include "engine/engine_internal.h"
+#include "formats/snarkjs_json.h"
+
+double eng_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* (priority desc, seq asc, index asc): a before b. */
+static int before_(const eng_part *a, const eng_part *b) {
+    if (a->job->priority != b->job->priority) return a->job->priority > b->job->priority;
+    if (a->job->seq != b->job->seq) return a->job->seq < b->job->seq;
+    return a->index < b->index;
+}
+
+void eng_queue_push(eng_queue *q, eng_part *p) {
+    eng_part **at = &q->head;
+    while (*at && !before_(p, *at)) at = &(*at)->next;
+    p->next = *at;
+    *at = p;
+    q->len++;
+}
+
+eng_part *eng_queue_pop(eng_queue *q) {
+    eng_part *p = q->head;
+    if (p) {
+        q->head = p->next;
+        p->next = NULL;
+        q->len--;
+    }
+    return p;
+}
+
+static void wake_dispatcher_locked_(zkpipe_engine *e) {
+    atomic_store(&e->admit_interrupt, 1);
+    pthread_cond_signal(&e->admit_cv);
+}
+
+void eng_job_fail_locked(zkpipe_engine *e, eng_job *j, zkpipe_status st, const char *msg) {
+    if (j->final) return;
+    if (j->status == ZKPIPE_OK) {
+        j->status = st;
+        snprintf(j->error, sizeof j->error, "%s", msg ? msg : zkpipe_strerror(st));
+    }
+    atomic_store(&j->cancel, 1);
+    wake_dispatcher_locked_(e);
+}
+
+void eng_job_check_final_locked(zkpipe_engine *e, eng_job *j) {
+    if (j->final || j->in_flight || j->admitting) return;
+    if (j->status == ZKPIPE_OK && j->n_done < j->n_parts) return;
+    for (size_t i = j->next_admit; i < j->n_parts; i++) j->parts[i].state = PART_SKIPPED;
+    j->next_admit = j->n_parts;
+    j->final = 1;
+    j->t_final = eng_now();
+    e->jobs_live--;
+    if (j->status == ZKPIPE_OK)
+        e->jobs_completed++;
+    else if (j->status == ZKPIPE_ERR_CANCELLED)
+        e->jobs_cancelled++;
+    else
+        e->jobs_failed++;
+    pthread_cond_broadcast(&e->done_cv);
+}
+
+/* The first job with a partition to admit (lock held). */
+static eng_job *pick_locked_(zkpipe_engine *e) {
+    for (eng_job *j = e->jobs; j; j = j->next)
+        if (!j->final && j->status == ZKPIPE_OK && !atomic_load(&j->cancel) &&
+            j->next_admit < j->n_parts)
+            return j;
+    return NULL;
+}
+
+static void *dispatcher_main_(void *arg) {
+    eng_worker *w = arg;
+    zkpipe_engine *e = w->e;
+    pthread_mutex_lock(&e->lk);
+    for (;;) {
+        atomic_store(&e->admit_interrupt, 0);
+        if (e->stop) break;
+        eng_job *j = e->paused ? NULL : pick_locked_(e);
+        if (!j) {
+            w->state = ZKPIPE_WORKER_IDLE;
+            pthread_cond_wait(&e->admit_cv, &e->lk);
+            continue;
+        }
+        eng_key *k = j->key;
+        zkpipe_priority prio = j->priority;
+        j->admitting = 1;
+        k->pinned++;
+        int was_hot = k->tier == ZKPIPE_KEY_HOT;
+        w->state = ZKPIPE_WORKER_WAITING;
+        pthread_mutex_unlock(&e->lk);
+
+        zkp_diag d;
+        d.msg[0] = 0;
+        zkp_mem_reservation *res = NULL;
+        double t0 = eng_now();
+        zkpipe_status st = eng_key_ensure_hot_ex(e, k, prio, 1, &d);
+        double key_s = was_hot ? 0 : eng_now() - t0;
+        uint64_t bytes = 0;
+        if (st == ZKPIPE_OK) {
+            pthread_mutex_lock(&e->lk);
+            bytes = k->part_bytes;
+            pthread_mutex_unlock(&e->lk);
+            st = eng_reserve(e, bytes, prio, k, 1, &res, &d);
+        }
+
+        pthread_mutex_lock(&e->lk);
+        w->state = ZKPIPE_WORKER_BUSY;
+        k->pinned--;
+        j->admitting = 0;
+        if (st == ZKPIPE_ERR_CANCELLED && !e->stop && !atomic_load(&j->cancel)) {
+            /* Interrupted: look at the table again. */
+            eng_job_check_final_locked(e, j);
+            continue;
+        }
+        if (st != ZKPIPE_OK) {
+            char buf[480];
+            snprintf(buf, sizeof buf, "partition %zu: %.440s", j->next_admit,
+                     d.msg[0] ? d.msg : zkpipe_strerror(st));
+            eng_job_fail_locked(e, j, st, buf);
+            eng_job_check_final_locked(e, j);
+            continue;
+        }
+        if (e->stop || j->status != ZKPIPE_OK || atomic_load(&j->cancel) ||
+            j->next_admit >= j->n_parts || k->tier != ZKPIPE_KEY_HOT) {
+            pthread_mutex_unlock(&e->lk);
+            ENG_IGNORE(zkp_mem_release(&res));
+            pthread_mutex_lock(&e->lk);
+            eng_job_check_final_locked(e, j);
+            continue;
+        }
+        eng_part *p = &j->parts[j->next_admit++];
+        p->res = res;
+        (void)zkp_mem_reservation_allocator(res, &p->alloc);
+        p->admit_seq = ++e->admit_seq;
+        p->times.key_load = key_s;
+        p->times.queue_wait = eng_now() - j->t_submit;
+        p->state = PART_SYNTH_Q;
+        j->in_flight++;
+        e->parts_in_flight++;
+        k->running++;
+        k->last_use = ++e->lru_clock;
+        eng_queue_push(&e->synth_q, p);
+        pthread_cond_signal(&e->synth_cv);
+    }
+    w->state = ZKPIPE_WORKER_IDLE;
+    pthread_mutex_unlock(&e->lk);
+    return NULL;
+}
+
+zkpipe_status zkpipe_engine_config_default(zkpipe_engine_config *cfg) {
+    if (!cfg) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->verify = 1;
+    return ZKPIPE_OK;
+}
+
+static void set_err_(char *buf, size_t len, const char *msg) {
+    if (buf && len) snprintf(buf, len, "%s", msg);
+}
+
+static void free_job_(eng_job *j) {
+    if (!j) return;
+    for (size_t i = 0; i < j->n_parts; i++) {
+        zkp_g16_public_release(&j->parts[i].pub);
+    }
+    if (j->witnesses)
+        for (size_t i = 0; i < j->n_parts; i++) free((char *)j->witnesses[i].path);
+    free(j->witnesses);
+    free(j->parts);
+    free(j->request_id);
+    free(j);
+}
+
+static zkpipe_status start_thread_(eng_worker *w, void *(*fn)(void *)) {
+    if (pthread_create(&w->thread, NULL, fn, w) != 0) return ZKPIPE_ERR_NO_MEMORY;
+    w->started = 1;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_config *cfg,
+                                   char *errbuf, size_t errbuf_len) {
+    if (!out) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    zkpipe_engine_config c;
+    if (cfg)
+        c = *cfg;
+    else
+        (void)zkpipe_engine_config_default(&c);
+    if (c.devices > 1) {
+        set_err_(errbuf, errbuf_len, "only one device (the CPU backend) is available");
+        return ZKPIPE_ERR_UNSUPPORTED;
+    }
+    if (!c.synth_workers) c.synth_workers = 1;
+    if (!c.devices) c.devices = 1;
+    if (!c.device_workers) c.device_workers = 2;
+    if (!c.finalize_workers) c.finalize_workers = 1;
+    size_t nw = 1 + c.synth_workers + (size_t)c.devices * c.device_workers + c.finalize_workers;
+    if (nw > ZKPIPE_ENGINE_STATUS_MAX_WORKERS) {
+        set_err_(errbuf, errbuf_len, "too many workers");
+        return ZKPIPE_ERR_OUT_OF_RANGE;
+    }
+    zkpipe_engine *e = calloc(1, sizeof *e);
+    if (!e) return ZKPIPE_ERR_NO_MEMORY;
+    e->cfg = c;
+    e->cfg.timeline_csv = NULL; /* not kept: the sampler has it */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    e->device_threads = c.device_threads ? c.device_threads : (unsigned)(ncpu > 0 ? ncpu : 1);
+    zkp_diag d;
+    d.msg[0] = 0;
+    zkpipe_status st = zkp_mem_tracker_create(&e->tracker);
+    zkp_mem_pool_config pc;
+    (void)zkp_mem_pool_config_default(&pc);
+    if (c.pool_idle_max_bytes) pc.idle_max_bytes = c.pool_idle_max_bytes;
+    if (st == ZKPIPE_OK) st = zkp_mem_pool_create(&e->pool, e->tracker, &pc);
+    if (st == ZKPIPE_OK) {
+        zkp_mem_budget_config bc;
+        (void)zkp_mem_budget_config_default(&bc);
+        bc.total_bytes = c.budget_bytes;
+        bc.pool = e->pool;
+        st = zkp_mem_budget_create(&e->budget, &bc, NULL, &d);
+    }
+    if (st == ZKPIPE_OK) {
+        zkp_mem_sampler_config sc = {.period_ms = c.rss_period_ms,
+                                     .csv_path = c.timeline_csv,
+                                     .tracker = e->tracker,
+                                     .budget = e->budget};
+        st = zkp_mem_sampler_start(&e->sampler, &sc, &d);
+    }
+    if (st != ZKPIPE_OK) {
+        set_err_(errbuf, errbuf_len, d.msg[0] ? d.msg : zkpipe_strerror(st));
+        (void)zkp_mem_sampler_stop(&e->sampler, NULL);
+        (void)zkp_mem_budget_destroy(&e->budget);
+        (void)zkp_mem_pool_destroy(&e->pool);
+        (void)zkp_mem_tracker_destroy(&e->tracker);
+        free(e);
+        return st;
+    }
+    (void)zkp_mem_read_rss(&e->baseline_rss);
+    pthread_mutex_init(&e->lk, NULL);
+    pthread_cond_init(&e->admit_cv, NULL);
+    pthread_cond_init(&e->synth_cv, NULL);
+    pthread_cond_init(&e->device_cv, NULL);
+    pthread_cond_init(&e->final_cv, NULL);
+    pthread_cond_init(&e->done_cv, NULL);
+    pthread_cond_init(&e->key_cv, NULL);
+    atomic_init(&e->admit_interrupt, 0);
+    e->next_job_id = 1;
+    e->dev_lock = calloc(c.devices, sizeof *e->dev_lock);
+    e->workers = calloc(nw, sizeof *e->workers);
+    if (!e->dev_lock || !e->workers) {
+        free(e->dev_lock);
+        free(e->workers);
+        e->dev_lock = NULL;
+        e->workers = NULL;
+        e->n_workers = 0;
+        zkpipe_engine *tmp = e;
+        (void)zkpipe_engine_destroy(&tmp);
+        return ZKPIPE_ERR_NO_MEMORY;
+    }
+    for (unsigned i = 0; i < c.devices; i++) pthread_mutex_init(&e->dev_lock[i], NULL);
+    e->n_workers = nw;
+    size_t i = 0;
+    e->workers[i++].role = ZKPIPE_WORKER_DISPATCH;
+    for (unsigned k = 0; k < c.synth_workers; k++) e->workers[i++].role = ZKPIPE_WORKER_SYNTH;
+    for (unsigned dv = 0; dv < c.devices; dv++)
+        for (unsigned k = 0; k < c.device_workers; k++) {
+            e->workers[i].role = ZKPIPE_WORKER_DEVICE;
+            e->workers[i++].device = dv;
+        }
+    for (unsigned k = 0; k < c.finalize_workers; k++) e->workers[i++].role = ZKPIPE_WORKER_FINALIZE;
+    for (i = 0; i < nw && st == ZKPIPE_OK; i++) {
+        e->workers[i].e = e;
+        st = start_thread_(&e->workers[i], e->workers[i].role == ZKPIPE_WORKER_DISPATCH
+                                               ? dispatcher_main_
+                                               : eng_worker_main);
+    }
+    if (st != ZKPIPE_OK) {
+        set_err_(errbuf, errbuf_len, "cannot start the engine's threads");
+        zkpipe_engine *tmp = e;
+        (void)zkpipe_engine_destroy(&tmp);
+        return st;
+    }
+    *out = e;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_destroy(zkpipe_engine **ep) {
+    if (!ep || !*ep) return ZKPIPE_OK;
+    zkpipe_engine *e = *ep;
+    pthread_mutex_lock(&e->lk);
+    for (eng_job *j = e->jobs; j; j = j->next)
+        if (!j->final) {
+            j->cancelled = 1;
+            eng_job_fail_locked(e, j, ZKPIPE_ERR_CANCELLED, "the engine was shut down");
+        }
+    e->stop = 1;
+    atomic_store(&e->admit_interrupt, 1);
+    pthread_cond_broadcast(&e->admit_cv);
+    pthread_cond_broadcast(&e->synth_cv);
+    pthread_cond_broadcast(&e->device_cv);
+    pthread_cond_broadcast(&e->final_cv);
+    pthread_cond_broadcast(&e->key_cv);
+    pthread_mutex_unlock(&e->lk);
+    /* The dispatcher first (it admits nothing more), then the stages in
+     * order, each draining its queue of cancelled partitions. */
+    for (size_t i = 0; i < e->n_workers; i++)
+        if (e->workers[i].started) pthread_join(e->workers[i].thread, NULL);
+    /* Anything still queued (only if a thread failed to start). */
+    eng_queue *qs[3] = {&e->synth_q, &e->device_q, &e->final_q};
+    pthread_mutex_lock(&e->lk);
+    for (int q = 0; q < 3; q++) {
+        eng_part *p;
+        while ((p = eng_queue_pop(qs[q])) != NULL) {
+            pthread_mutex_unlock(&e->lk);
+            eng_part_free_buffers(p);
+            pthread_mutex_lock(&e->lk);
+            eng_part_settle_locked(e, p, ZKPIPE_ERR_CANCELLED, "the engine was shut down");
+        }
+    }
+    pthread_mutex_unlock(&e->lk);
+    while (e->jobs) {
+        eng_job *j = e->jobs;
+        e->jobs = j->next;
+        free_job_(j);
+    }
+    for (size_t i = 0; i < e->n_keys; i++) eng_key_destroy(e, e->keys[i]);
+    free(e->keys);
+    (void)zkp_mem_sampler_stop(&e->sampler, NULL);
+    zkpipe_status st = zkp_mem_budget_destroy(&e->budget);
+    if (st == ZKPIPE_OK) st = zkp_mem_pool_destroy(&e->pool);
+    if (st == ZKPIPE_OK) st = zkp_mem_tracker_destroy(&e->tracker);
+    if (e->dev_lock)
+        for (unsigned i = 0; i < e->cfg.devices; i++) pthread_mutex_destroy(&e->dev_lock[i]);
+    free(e->dev_lock);
+    free(e->workers);
+    pthread_cond_destroy(&e->admit_cv);
+    pthread_cond_destroy(&e->synth_cv);
+    pthread_cond_destroy(&e->device_cv);
+    pthread_cond_destroy(&e->final_cv);
+    pthread_cond_destroy(&e->done_cv);
+    pthread_cond_destroy(&e->key_cv);
+    pthread_mutex_destroy(&e->lk);
+    free(e);
+    *ep = NULL;
+    return st;
+}
+
+static eng_key *find_key_locked_(zkpipe_engine *e, uint32_t id) {
+    return id >= 1 && id <= e->n_keys ? e->keys[id - 1] : NULL;
+}
+
+zkpipe_status zkpipe_engine_register_key(zkpipe_engine *e, uint32_t *key_id, const char *path) {
+    if (!e || !key_id || !path) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    FILE *f = fopen(path, "rb");
+    if (!f) return ZKPIPE_ERR_IO;
+    int ok = fseek(f, 0, SEEK_END) == 0;
+    long size = ok ? ftell(f) : -1;
+    fclose(f);
+    if (size <= 0) return ZKPIPE_ERR_IO;
+    pthread_mutex_lock(&e->lk);
+    for (size_t i = 0; i < e->n_keys; i++)
+        if (!strcmp(e->keys[i]->path, path)) {
+            *key_id = e->keys[i]->id;
+            pthread_mutex_unlock(&e->lk);
+            return ZKPIPE_OK;
+        }
+    zkpipe_status st = ZKPIPE_OK;
+    if (e->n_keys == e->cap_keys) {
+        size_t cap = e->cap_keys ? 2 * e->cap_keys : 8;
+        eng_key **nk = realloc(e->keys, cap * sizeof *nk);
+        if (!nk)
+            st = ZKPIPE_ERR_NO_MEMORY;
+        else {
+            e->keys = nk;
+            e->cap_keys = cap;
+        }
+    }
+    eng_key *k = st == ZKPIPE_OK ? calloc(1, sizeof *k) : NULL;
+    char *p = k ? strdup(path) : NULL;
+    if (!p) {
+        free(k);
+        pthread_mutex_unlock(&e->lk);
+        return ZKPIPE_ERR_NO_MEMORY;
+    }
+    k->path = p;
+    k->file_bytes = (uint64_t)size;
+    k->tier = ZKPIPE_KEY_COLD;
+    k->id = (uint32_t)e->n_keys + 1;
+    e->keys[e->n_keys++] = k;
+    *key_id = k->id;
+    pthread_mutex_unlock(&e->lk);
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_load_key(zkpipe_engine *e, uint32_t key_id) {
+    if (!e) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&e->lk);
+    eng_key *k = find_key_locked_(e, key_id);
+    pthread_mutex_unlock(&e->lk);
+    if (!k) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    return eng_key_ensure_hot(e, k, ZKPIPE_PRIORITY_CRITICAL, NULL);
+}
+
+zkpipe_status zkpipe_engine_evict_key(zkpipe_engine *e, uint32_t key_id) {
+    if (!e) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&e->lk);
+    eng_key *k = find_key_locked_(e, key_id);
+    pthread_mutex_unlock(&e->lk);
+    if (!k) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    return eng_key_evict(e, k);
+}
+
+zkpipe_status zkpipe_engine_set_paused(zkpipe_engine *e, int paused) {
+    if (!e) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&e->lk);
+    e->paused = paused != 0;
+    wake_dispatcher_locked_(e);
+    pthread_mutex_unlock(&e->lk);
+    return ZKPIPE_OK;
+}
+
+static eng_job *find_job_locked_(zkpipe_engine *e, uint64_t id) {
+    for (eng_job *j = e->jobs; j; j = j->next)
+        if (j->id == id) return j;
+    return NULL;
+}
+
+zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
+                                   const zkpipe_job_request *req) {
+    if (!e || !job_id || !req || !req->witnesses || !req->n_witnesses ||
+        req->priority < ZKPIPE_PRIORITY_LOW || req->priority > ZKPIPE_PRIORITY_CRITICAL)
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    for (size_t i = 0; i < req->n_witnesses; i++)
+        if (!req->witnesses[i].path && !req->witnesses[i].data) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    eng_job *j = calloc(1, sizeof *j);
+    if (!j) return ZKPIPE_ERR_NO_MEMORY;
+    j->n_parts = req->n_witnesses;
+    j->parts = calloc(j->n_parts, sizeof *j->parts);
+    j->witnesses = calloc(j->n_parts, sizeof *j->witnesses);
+    if (req->request_id) j->request_id = strdup(req->request_id);
+    int oom = !j->parts || !j->witnesses || (req->request_id && !j->request_id);
+    for (size_t i = 0; !oom && i < j->n_parts; i++) {
+        j->witnesses[i] = req->witnesses[i];
+        if (req->witnesses[i].path) {
+            j->witnesses[i].path = strdup(req->witnesses[i].path);
+            if (!j->witnesses[i].path) oom = 1;
+        }
+        j->parts[i].job = j;
+        j->parts[i].index = (unsigned)i;
+    }
+    if (oom) {
+        free_job_(j);
+        return ZKPIPE_ERR_NO_MEMORY;
+    }
+    j->priority = req->priority;
+    j->want_json = req->want_json;
+    atomic_init(&j->cancel, 0);
+    pthread_mutex_lock(&e->lk);
+    eng_key *k = find_key_locked_(e, req->key_id);
+    if (!k || e->stop) {
+        pthread_mutex_unlock(&e->lk);
+        free_job_(j);
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    if (j->request_id)
+        for (eng_job *o = e->jobs; o; o = o->next)
+            if (o->request_id && !strcmp(o->request_id, j->request_id)) {
+                /* Idempotent: the live job with this request id. */
+                *job_id = o->id;
+                pthread_mutex_unlock(&e->lk);
+                free_job_(j);
+                return ZKPIPE_OK;
+            }
+    j->key = k;
+    j->id = e->next_job_id++;
+    j->seq = ++e->next_seq;
+    j->t_submit = eng_now();
+    /* Into the table in (priority desc, seq asc) order. */
+    eng_job **at = &e->jobs;
+    while (*at && (*at)->priority >= j->priority) at = &(*at)->next;
+    j->next = *at;
+    *at = j;
+    e->jobs_live++;
+    *job_id = j->id;
+    wake_dispatcher_locked_(e);
+    pthread_mutex_unlock(&e->lk);
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_cancel(zkpipe_engine *e, uint64_t job_id) {
+    if (!e) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&e->lk);
+    eng_job *j = find_job_locked_(e, job_id);
+    if (!j) {
+        pthread_mutex_unlock(&e->lk);
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    if (!j->final) {
+        j->cancelled = 1;
+        eng_job_fail_locked(e, j, ZKPIPE_ERR_CANCELLED, "cancelled");
+        eng_job_check_final_locked(e, j);
+    }
+    pthread_mutex_unlock(&e->lk);
+    return ZKPIPE_OK;
+}
+
+static void add_times_(zkpipe_stage_times *a, const zkpipe_stage_times *b) {
+    if (b->queue_wait > a->queue_wait) a->queue_wait = b->queue_wait;
+    a->key_load += b->key_load;
+    a->synthesis += b->synthesis;
+    a->device += b->device;
+    a->finalize += b->finalize;
+    a->verify += b->verify;
+}
+
+static size_t proof_encode_(const zkp_g16_proof *p, uint8_t *out) {
+    switch (p->curve) {
+    case ZKPIPE_CURVE_BN254:
+        bn254_g1_affine_to_circom(out, &p->u.bn254.a);
+        bn254_g2_affine_to_circom(out + 64, &p->u.bn254.b);
+        bn254_g1_affine_to_circom(out + 192, &p->u.bn254.c);
+        return 256;
+    case ZKPIPE_CURVE_BLS12_381:
+        bls12_381_g1_affine_to_circom(out, &p->u.bls12_381.a);
+        bls12_381_g2_affine_to_circom(out + 96, &p->u.bls12_381.b);
+        bls12_381_g1_affine_to_circom(out + 288, &p->u.bls12_381.c);
+        return 384;
+    }
+    return 0;
+}
+
+/* Moves a final job's results into out (lock not needed: the job is out of
+ * the table). */
+static zkpipe_status collect_(eng_job *j, zkpipe_job_result *out) {
+    memset(out, 0, sizeof *out);
+    out->job_id = j->id;
+    out->status = j->status;
+    snprintf(out->error, sizeof out->error, "%s", j->status == ZKPIPE_OK ? "" : j->error);
+    out->curve = j->key->curve;
+    out->partitions = calloc(j->n_parts, sizeof *out->partitions);
+    if (!out->partitions) return ZKPIPE_ERR_NO_MEMORY;
+    out->n_partitions = j->n_parts;
+    for (size_t i = 0; i < j->n_parts; i++) {
+        eng_part *p = &j->parts[i];
+        zkpipe_partition_result *r = &out->partitions[i];
+        r->status = p->state == PART_DONE      ? ZKPIPE_OK
+                    : p->state == PART_SKIPPED ? ZKPIPE_ERR_CANCELLED
+                                               : p->status;
+        r->verified = p->verified;
+        r->admit_seq = p->admit_seq;
+        r->times = p->times;
+        add_times_(&out->times, &p->times);
+        if (p->state != PART_DONE) continue;
+        r->proof_len = proof_encode_(&p->proof, r->proof);
+        r->n_public = p->pub.n;
+        if (p->pub.n) {
+            r->public_inputs = malloc(p->pub.n * 32);
+            if (!r->public_inputs) return ZKPIPE_ERR_NO_MEMORY;
+            for (size_t v = 0; v < p->pub.n; v++)
+                for (int b = 0; b < 32; b++)
+                    r->public_inputs[32 * v + (size_t)b] =
+                        (uint8_t)(p->pub.values[4 * v + (size_t)(31 - b) / 8] >> (8 * ((31 - b) % 8)));
+        }
+        if (j->want_json) {
+            size_t len;
+            if (zkp_snarkjs_write_proof(&p->proof, &r->proof_json, &len) != ZKPIPE_OK ||
+                zkp_snarkjs_write_public(&p->pub, &r->public_json, &len) != ZKPIPE_OK)
+                return ZKPIPE_ERR_NO_MEMORY;
+        }
+    }
+    out->times.total = j->t_final - j->t_submit;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_await(zkpipe_engine *e, uint64_t job_id, int64_t timeout_ms,
+                                  zkpipe_job_result *out) {
+    if (!e || !out) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    if (timeout_ms > 0) {
+        dl.tv_sec += timeout_ms / 1000;
+        dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+        if (dl.tv_nsec >= 1000000000L) {
+            dl.tv_sec++;
+            dl.tv_nsec -= 1000000000L;
+        }
+    }
+    pthread_mutex_lock(&e->lk);
+    eng_job *j;
+    for (;;) {
+        j = find_job_locked_(e, job_id);
+        if (!j) {
+            pthread_mutex_unlock(&e->lk);
+            return ZKPIPE_ERR_INVALID_ARGUMENT;
+        }
+        if (j->final) break;
+        if (timeout_ms == 0) {
+            pthread_mutex_unlock(&e->lk);
+            return ZKPIPE_ERR_TIMEOUT;
+        }
+        if (timeout_ms < 0) {
+            pthread_cond_wait(&e->done_cv, &e->lk);
+        } else if (pthread_cond_timedwait(&e->done_cv, &e->lk, &dl) == ETIMEDOUT) {
+            j = find_job_locked_(e, job_id);
+            if (j && j->final) break;
+            pthread_mutex_unlock(&e->lk);
+            return j ? ZKPIPE_ERR_TIMEOUT : ZKPIPE_ERR_INVALID_ARGUMENT;
+        }
+    }
+    for (eng_job **at = &e->jobs; *at; at = &(*at)->next)
+        if (*at == j) {
+            *at = j->next;
+            break;
+        }
+    pthread_mutex_unlock(&e->lk);
+    zkpipe_status st = collect_(j, out);
+    free_job_(j);
+    if (st != ZKPIPE_OK) zkpipe_job_result_clear(out);
+    return st;
+}
+
+void zkpipe_job_result_clear(zkpipe_job_result *r) {
+    if (!r) return;
+    for (size_t i = 0; r->partitions && i < r->n_partitions; i++) {
+        free(r->partitions[i].public_inputs);
+        free(r->partitions[i].proof_json);
+        free(r->partitions[i].public_json);
+    }
+    free(r->partitions);
+    memset(r, 0, sizeof *r);
+}
+
+const char *zkpipe_engine_mem_category_name(unsigned i) {
+    return i < ZKP_MEM_CATEGORY_COUNT ? zkp_mem_category_name((zkp_mem_category)i) : "?";
+}
+
+zkpipe_status zkpipe_engine_get_status(zkpipe_engine *e, zkpipe_engine_status *out) {
+    if (!e || !out) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&e->lk);
+    for (eng_job *j = e->jobs; j; j = j->next)
+        if (!j->final && j->status == ZKPIPE_OK) out->queued_admit += j->n_parts - j->next_admit;
+    out->queued_synth = e->synth_q.len;
+    out->queued_device = e->device_q.len;
+    out->queued_finalize = e->final_q.len;
+    out->running_synth = e->running[0];
+    out->running_device = e->running[1];
+    out->running_finalize = e->running[2];
+    out->jobs_live = e->jobs_live;
+    out->jobs_completed = e->jobs_completed;
+    out->jobs_failed = e->jobs_failed;
+    out->jobs_cancelled = e->jobs_cancelled;
+    out->partitions_completed = e->partitions_completed;
+    out->proofs_verified = e->proofs_verified;
+    out->n_workers = e->n_workers;
+    for (size_t i = 0; i < e->n_workers; i++) {
+        out->workers[i].role = e->workers[i].role;
+        out->workers[i].state = e->workers[i].state;
+        out->workers[i].device = e->workers[i].device;
+    }
+    out->n_keys = e->n_keys < ZKPIPE_ENGINE_STATUS_MAX_KEYS ? e->n_keys : ZKPIPE_ENGINE_STATUS_MAX_KEYS;
+    for (size_t i = 0; i < out->n_keys; i++) {
+        const eng_key *k = e->keys[i];
+        zkpipe_key_status *ks = &out->keys[i];
+        ks->id = k->id;
+        ks->tier = k->tier;
+        ks->curve = k->curve;
+        ks->file_bytes = k->file_bytes;
+        ks->resident_bytes = k->resident_bytes;
+        ks->partition_bytes = k->part_bytes;
+        ks->running = k->running;
+        ks->loads = k->loads;
+        ks->evictions = k->evictions;
+    }
+    out->baseline_rss_bytes = e->baseline_rss;
+    pthread_mutex_unlock(&e->lk);
+
+    zkp_mem_snapshot snap;
+    (void)zkp_mem_tracker_snapshot(e->tracker, &snap);
+    for (unsigned c = 0; c < ZKP_MEM_CATEGORY_COUNT && c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++) {
+        out->mem_live[c] = snap.cat[c].live_bytes;
+        out->mem_peak[c] = snap.cat[c].peak_bytes;
+    }
+    out->tracked_bytes = snap.total_live_bytes;
+    out->tracked_peak_bytes = snap.total_peak_bytes;
+    zkp_mem_budget_stats bs;
+    (void)zkp_mem_budget_stats_get(e->budget, &bs);
+    out->budget_total_bytes = bs.total_bytes;
+    out->budget_reserved_bytes = bs.reserved_bytes;
+    out->budget_available_bytes = bs.total_bytes > bs.reserved_bytes ? bs.total_bytes - bs.reserved_bytes : 0;
+    out->budget_peak_reserved_bytes = bs.peak_reserved_bytes;
+    out->reservations_waiting = bs.waiting;
+    out->reservation_refusals = atomic_load(&e->res_refusals);
+    out->reservation_violations = atomic_load(&e->res_violations);
+    zkp_mem_sampler_stats ss;
+    if (zkp_mem_sampler_stats_get(e->sampler, &ss) == ZKPIPE_OK) {
+        out->rss_bytes = ss.rss_bytes;
+        out->peak_rss_bytes = ss.peak_rss_bytes;
+    }
+    return ZKPIPE_OK;
+}

@@ -1,0 +1,319 @@
+/* The key manager: keys load on demand, are charged to the budget, and are
+ * evicted least recently used first when admission needs room.
+ *
+ * A hot key holds one reservation of the budget covering:
+ *   - the mapped file (charged to the tracker under "key" by hand: the
+ *     mapping does not come from the pool), kept as unallocated remainder of
+ *     the reservation, so the budget counts it;
+ *   - the copies the zkey loader makes (coefficients, unaligned point
+ *     sections), allocated from the reservation under "key";
+ *   - the compiled circuit (CSR), allocated from the reservation under "csr".
+ * The loader reserves a conservative estimate first (the coefficients grow
+ * from 44 to 48 bytes each in memory and the CSR holds them once more, so
+ * four times the file is more than enough), then gives back what the key
+ * did not use.
+ *
+ * Tiers: cold (registered, never loaded), warm (loaded before and evicted:
+ * the file's pages are likely still in the page cache), loading, hot. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine_internal.h"
+#include "msm/bls12_381_g1_msm.h"
+#include "msm/bls12_381_g2_msm.h"
+#include "msm/bn254_g1_msm.h"
+#include "msm/bn254_g2_msm.h"
+#include "ntt/bls12_381_ntt.h"
+#include "ntt/bn254_ntt.h"
+
+#define PAGE ((uint64_t)4096)
+
+static uint64_t charge_(uint64_t bytes) {
+    size_t c;
+    if (bytes == 0 || zkp_mem_charge_size((size_t)bytes, &c) != ZKPIPE_OK) return bytes;
+    return c;
+}
+
+/* The working set of one partition, from the key's dimensions and the
+ * prover's own size functions, as the sum of the charges its buffers will
+ * make (see workers.c for when each is live):
+ *   synthesis:     witness + abc
+ *   prove_start:   witness + abc + NTT tables + G1 MSM scratch (the peak)
+ *   finalize:      witness + G2 MSM scratch
+ * The reservation is witness + abc + ntt + max(g1, g2) scratch; after
+ * prove_start everything but witness + g2 scratch goes back. */
+static void part_estimate_(eng_key *k, unsigned threads) {
+    size_t n = k->domain, nv = k->n_vars, msm_n = n > nv ? n : nv;
+    unsigned log_n = 0;
+    while (((size_t)1 << log_n) < n) log_n++;
+    size_t ntt = 0, g1 = 0, g2 = 0;
+    switch (k->curve) {
+    case ZKPIPE_CURVE_BN254:
+        ntt = bn254_fr_ntt_domain_bytes(log_n);
+        g1 = bn254_g1_msm_scratch_bytes(msm_n, threads);
+        g2 = bn254_g2_msm_scratch_bytes(nv, threads);
+        break;
+    case ZKPIPE_CURVE_BLS12_381:
+        ntt = bls12_381_fr_ntt_domain_bytes(log_n);
+        g1 = bls12_381_g1_msm_scratch_bytes(msm_n, threads);
+        g2 = bls12_381_g2_msm_scratch_bytes(nv, threads);
+        break;
+    }
+    k->c_witness = charge_((uint64_t)nv * 32);
+    k->c_abc = charge_((uint64_t)3 * n * 32);
+    k->c_ntt = charge_(ntt);
+    k->c_g1_scratch = charge_(g1);
+    k->c_g2_scratch = charge_(g2);
+    uint64_t scratch = k->c_g1_scratch > k->c_g2_scratch ? k->c_g1_scratch : k->c_g2_scratch;
+    k->part_bytes = k->c_witness + k->c_abc + k->c_ntt + scratch;
+    k->part_after_start = k->c_witness + k->c_g2_scratch;
+}
+
+/* Takes a hot key's data out (lock held) so it can be freed outside it. */
+typedef struct {
+    zkp_zkey zkey;
+    zkp_circuit circuit;
+    int circuit_built;
+    zkp_mem_reservation *res;
+    uint64_t map_charge;
+} key_data_;
+
+static void key_take_locked_(eng_key *k, key_data_ *d) {
+    d->zkey = k->zkey;
+    d->circuit = k->circuit;
+    d->circuit_built = k->circuit_built;
+    d->res = k->res;
+    d->map_charge = k->map_charge;
+    memset(&k->zkey, 0, sizeof k->zkey);
+    memset(&k->circuit, 0, sizeof k->circuit);
+    k->circuit_built = 0;
+    k->res = NULL;
+    k->map_charge = 0;
+    k->resident_bytes = 0;
+}
+
+static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
+    if (d->circuit_built) zkp_circuit_free(&d->circuit);
+    zkp_zkey_free(&d->zkey);
+    if (d->map_charge) ENG_IGNORE(zkp_mem_tracker_discharge(e->tracker, ZKP_MEM_KEY, d->map_charge));
+    if (d->res && zkp_mem_release(&d->res) != ZKPIPE_OK) {
+        /* Something allocated from the key's reservation is still live: a
+         * bug. Leaking the budget is the safe side. */
+    }
+    memset(d, 0, sizeof *d);
+}
+
+static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority prio,
+                               int interruptible, zkp_diag *diag) {
+    zkp_mem_budget_stats bs;
+    (void)zkp_mem_budget_stats_get(e->budget, &bs);
+    uint64_t est = 4 * k->file_bytes + ((uint64_t)2 << 20);
+    if (est > bs.total_bytes) est = bs.total_bytes;
+    key_data_ d;
+    memset(&d, 0, sizeof d);
+    zkpipe_status st = eng_reserve(e, est, prio, k, interruptible, &d.res, diag);
+    if (st != ZKPIPE_OK) {
+        if (st == ZKPIPE_ERR_NO_MEMORY) zkp_diag_prefix(diag, "loading the key");
+        return st;
+    }
+    const zkp_allocator *al;
+    (void)zkp_mem_reservation_allocator(d.res, &al);
+    zkp_zkey_options o = {.alloc = al, .nthreads = e->device_threads, .check_subgroup = 0};
+    st = zkp_zkey_load(&d.zkey, k->path, &o, diag);
+    if (st != ZKPIPE_OK) goto fail;
+    d.map_charge = (d.zkey.file.map_len + PAGE - 1) / PAGE * PAGE;
+    if (d.map_charge && zkp_mem_tracker_charge(e->tracker, ZKP_MEM_KEY, d.map_charge) != ZKPIPE_OK)
+        d.map_charge = 0;
+    zkp_g16_pk pk;
+    zkp_zkey_pk(&d.zkey, &pk);
+    zkp_mem_reservation_info ri;
+    (void)zkp_mem_reservation_info_get(d.res, &ri);
+    uint64_t csr = charge_(zkp_circuit_bytes(&pk));
+    if (ri.allocated_bytes + d.map_charge + csr > ri.reserved_bytes) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
+                           "%s: the key needs %llu bytes (file %llu, copies %llu, circuit %llu); "
+                           "only %llu could be reserved",
+                           k->path,
+                           (unsigned long long)(ri.allocated_bytes + d.map_charge + csr),
+                           (unsigned long long)d.map_charge,
+                           (unsigned long long)ri.allocated_bytes, (unsigned long long)csr,
+                           (unsigned long long)ri.reserved_bytes);
+        goto fail;
+    }
+    st = zkp_circuit_build(&d.circuit, &pk, al, diag);
+    if (st != ZKPIPE_OK) goto fail;
+    d.circuit_built = 1;
+    (void)zkp_mem_reservation_info_get(d.res, &ri);
+    uint64_t keep = ri.allocated_bytes + d.map_charge;
+    if (ri.reserved_bytes > keep) ENG_IGNORE(zkp_mem_release_part(d.res, ri.reserved_bytes - keep));
+
+    pthread_mutex_lock(&e->lk);
+    k->zkey = d.zkey;
+    k->circuit = d.circuit;
+    k->circuit_built = 1;
+    k->res = d.res;
+    k->map_charge = d.map_charge;
+    k->resident_bytes = keep;
+    k->curve = d.zkey.curve;
+    zkp_zkey_pk(&k->zkey, &k->pk);
+    zkp_zkey_vk(&k->zkey, &k->vk);
+    k->n_vars = zkp_zkey_n_vars(&k->zkey);
+    k->n_public = zkp_zkey_n_public(&k->zkey);
+    k->domain = k->pk.curve == ZKPIPE_CURVE_BN254 ? k->pk.u.bn254.domain_size
+                                                   : k->pk.u.bls12_381.domain_size;
+    part_estimate_(k, e->device_threads);
+    k->tier = ZKPIPE_KEY_HOT;
+    k->loads++;
+    k->last_use = ++e->lru_clock;
+    pthread_cond_broadcast(&e->key_cv);
+    pthread_mutex_unlock(&e->lk);
+    return ZKPIPE_OK;
+fail:
+    key_data_free_(e, &d);
+    return st;
+}
+
+zkpipe_status eng_key_ensure_hot(zkpipe_engine *e, eng_key *k, zkpipe_priority prio,
+                                 zkp_diag *diag) {
+    return eng_key_ensure_hot_ex(e, k, prio, 0, diag);
+}
+
+zkpipe_status eng_key_ensure_hot_ex(zkpipe_engine *e, eng_key *k, zkpipe_priority prio,
+                                    int interruptible, zkp_diag *diag) {
+    pthread_mutex_lock(&e->lk);
+    for (;;) {
+        if (k->tier == ZKPIPE_KEY_HOT) {
+            pthread_mutex_unlock(&e->lk);
+            return ZKPIPE_OK;
+        }
+        if (e->stop) {
+            pthread_mutex_unlock(&e->lk);
+            return zkp_diag_fail(diag, ZKPIPE_ERR_CANCELLED, "the engine is shutting down");
+        }
+        if (k->tier != ZKPIPE_KEY_LOADING) break;
+        pthread_cond_wait(&e->key_cv, &e->lk);
+    }
+    zkpipe_key_tier before = k->tier;
+    k->tier = ZKPIPE_KEY_LOADING;
+    pthread_mutex_unlock(&e->lk);
+    zkpipe_status st = key_load_(e, k, prio, interruptible, diag);
+    if (st != ZKPIPE_OK) {
+        pthread_mutex_lock(&e->lk);
+        k->tier = before;
+        pthread_cond_broadcast(&e->key_cv);
+        pthread_mutex_unlock(&e->lk);
+    }
+    return st;
+}
+
+static int key_idle_locked_(const eng_key *k) {
+    return k->tier == ZKPIPE_KEY_HOT && k->running == 0 && k->pinned == 0;
+}
+
+static void key_evict_locked_(zkpipe_engine *e, eng_key *k, key_data_ *d) {
+    key_take_locked_(k, d);
+    memset(&k->pk, 0, sizeof k->pk);
+    memset(&k->vk, 0, sizeof k->vk);
+    k->tier = ZKPIPE_KEY_WARM;
+    k->evictions++;
+    pthread_cond_broadcast(&e->key_cv);
+}
+
+int eng_key_evict_lru(zkpipe_engine *e, const eng_key *except) {
+    key_data_ d;
+    memset(&d, 0, sizeof d);
+    pthread_mutex_lock(&e->lk);
+    eng_key *victim = NULL;
+    for (size_t i = 0; i < e->n_keys; i++) {
+        eng_key *k = e->keys[i];
+        if (k == except || !key_idle_locked_(k)) continue;
+        if (!victim || k->last_use < victim->last_use) victim = k;
+    }
+    if (victim) key_evict_locked_(e, victim, &d);
+    pthread_mutex_unlock(&e->lk);
+    if (!victim) return 0;
+    key_data_free_(e, &d);
+    return 1;
+}
+
+zkpipe_status eng_key_evict(zkpipe_engine *e, eng_key *k) {
+    key_data_ d;
+    memset(&d, 0, sizeof d);
+    pthread_mutex_lock(&e->lk);
+    if (k->tier != ZKPIPE_KEY_HOT) {
+        pthread_mutex_unlock(&e->lk);
+        return k->tier == ZKPIPE_KEY_LOADING ? ZKPIPE_ERR_INVALID_ARGUMENT : ZKPIPE_OK;
+    }
+    if (!key_idle_locked_(k)) {
+        pthread_mutex_unlock(&e->lk);
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    key_evict_locked_(e, k, &d);
+    pthread_mutex_unlock(&e->lk);
+    key_data_free_(e, &d);
+    return ZKPIPE_OK;
+}
+
+void eng_key_destroy(zkpipe_engine *e, eng_key *k) {
+    if (!k) return;
+    key_data_ d;
+    memset(&d, 0, sizeof d);
+    key_take_locked_(k, &d);
+    key_data_free_(e, &d);
+    free(k->path);
+    free(k);
+}
+
+/* Whether bytes can never be granted as things stand: nothing in flight
+ * will return memory, no other key is resident or loading, so the budget
+ * holds only `except` (lock held). */
+static int hopeless_locked_(zkpipe_engine *e, const eng_key *except) {
+    if (e->parts_in_flight) return 0;
+    for (size_t i = 0; i < e->n_keys; i++) {
+        const eng_key *k = e->keys[i];
+        if (k == except) continue;
+        if (k->tier == ZKPIPE_KEY_HOT || k->tier == ZKPIPE_KEY_LOADING) return 0;
+    }
+    return 1;
+}
+
+zkpipe_status eng_reserve(zkpipe_engine *e, uint64_t bytes, zkpipe_priority prio,
+                          const eng_key *except, int interruptible, zkp_mem_reservation **out,
+                          zkp_diag *diag) {
+    zkp_mem_wait_opts wo = {.priority = (zkp_mem_priority)prio,
+                            .timeout_ms = 50,
+                            .cancel = interruptible ? &e->admit_interrupt : NULL};
+    *out = NULL;
+    for (;;) {
+        zkpipe_status st = zkp_mem_try_reserve(e->budget, bytes, (zkp_mem_priority)prio, out);
+        if (st == ZKPIPE_OK) return st;
+        if (st != ZKPIPE_ERR_TIMEOUT) {
+            zkp_mem_budget_stats bs;
+            (void)zkp_mem_budget_stats_get(e->budget, &bs);
+            return zkp_diag_fail(diag, st, "%llu bytes can never fit a budget of %llu bytes",
+                                 (unsigned long long)bytes, (unsigned long long)bs.total_bytes);
+        }
+        if (eng_key_evict_lru(e, except)) continue;
+        pthread_mutex_lock(&e->lk);
+        int stop = e->stop, hopeless = hopeless_locked_(e, except);
+        pthread_mutex_unlock(&e->lk);
+        if (stop) return zkp_diag_fail(diag, ZKPIPE_ERR_CANCELLED, "the engine is shutting down");
+        if (hopeless) {
+            /* Retry once: a release may have landed after the first try. */
+            st = zkp_mem_try_reserve(e->budget, bytes, (zkp_mem_priority)prio, out);
+            if (st == ZKPIPE_OK) return st;
+            zkp_mem_budget_stats bs;
+            (void)zkp_mem_budget_stats_get(e->budget, &bs);
+            return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
+                                 "%llu bytes do not fit the budget (%llu bytes, %llu held by "
+                                 "the key it needs) and nothing else can be freed",
+                                 (unsigned long long)bytes, (unsigned long long)bs.total_bytes,
+                                 (unsigned long long)bs.reserved_bytes);
+        }
+        st = zkp_mem_reserve_wait(e->budget, bytes, &wo, out, NULL);
+        if (st == ZKPIPE_OK) return st;
+        if (st == ZKPIPE_ERR_CANCELLED) return st; /* interrupted: the caller looks again */
+        if (st != ZKPIPE_ERR_TIMEOUT) return zkp_diag_fail(diag, st, "reserving %llu bytes failed",
+                                                           (unsigned long long)bytes);
+    }
+}

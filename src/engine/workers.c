@@ -1,0 +1,275 @@
+/* The stage workers: synthesis, device (prove_start) and finalize (+ verify).
+ *
+ * DESIGN
+ *
+ * Each worker loops: pop the first partition of its queue under the engine
+ * lock, run its stage with the lock released, then, under the lock again,
+ * either push the partition to the next queue or settle it (done, failed or
+ * cancelled). The partition is owned by the worker between pop and push, so
+ * nothing else touches its buffers meanwhile.
+ *
+ *   synthesis  parses the witness into a buffer of the partition's
+ *              reservation (through the reservation's zkp_allocator),
+ *              checks it against the key, copies the public inputs, and
+ *              runs the compiled circuit's SpMV into an a, b, c buffer of the
+ *              same reservation.
+ *   device     takes its device's lock for prove_start_abc only (H
+ *              polynomial, G1 MSMs); a, b, c and the NTT tables are freed
+ *              inside it, and right after it the partition gives their share
+ *              of the reservation back to the budget (the two-phase
+ *              release), so the next partition can be admitted while this
+ *              one finalizes. M workers per device overlap one's CPU work
+ *              with another's device work.
+ *   finalize   prove_finalize (G2 MSM, assembly), then verification, then
+ *              the partition is settled: its remaining buffers are freed and
+ *              its reservation released, in that order.
+ *
+ * Cancellation is checked at every boundary (before a stage and before a
+ * push) and inside the prover. The prover's cancel flag is a plain volatile
+ * int, so to keep it race-free it is private to the partition and written
+ * only from the prover's own progress callback, which copies the job's
+ * atomic flag at every stage boundary: a cancel stops the proof at the
+ * next boundary after the one where it was seen.
+ *
+ * A failing or cancelled partition frees its buffers (the prover frees what
+ * was handed to it, on every path), releases its reservation and fails its
+ * job as a whole; other jobs carry on. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine_internal.h"
+#include "formats/wtns.h"
+
+static int cancelled_(const eng_part *p) { return atomic_load(&p->job->cancel) != 0; }
+
+/* The reservation's books at a stage boundary (p owned by the caller). */
+static void audit_(zkpipe_engine *e, const eng_part *p, int final) {
+    zkp_mem_reservation_info ri;
+    if (!p->res || zkp_mem_reservation_info_get(p->res, &ri) != ZKPIPE_OK) return;
+    if (ri.allocated_bytes > ri.reserved_bytes) atomic_fetch_add(&e->res_violations, 1);
+    if (final && ri.refused) atomic_fetch_add(&e->res_refusals, ri.refused);
+}
+
+void eng_part_free_buffers(eng_part *p) {
+    zkp_g16_pending_free(p->pending);
+    p->pending = NULL;
+    if (p->witness.ptr) zkp_buffer_release(&p->witness);
+    if (p->abc.ptr) zkp_buffer_release(&p->abc);
+    if (p->res && zkp_mem_release(&p->res) != ZKPIPE_OK) {
+        /* A buffer of the reservation is still live: never return its
+         * budget. Unreachable while every path above frees what it owns. */
+    }
+    p->alloc = NULL;
+}
+
+void eng_part_settle_locked(zkpipe_engine *e, eng_part *p, zkpipe_status st, const char *msg) {
+    eng_job *j = p->job;
+    eng_key *k = j->key;
+    double t = eng_now();
+    p->status = st;
+    p->state = st == ZKPIPE_OK ? PART_DONE : PART_FAILED;
+    p->times.total = t - j->t_submit;
+    j->in_flight--;
+    e->parts_in_flight--;
+    k->running--;
+    k->last_use = ++e->lru_clock;
+    if (k->running == 0) atomic_store(&e->admit_interrupt, 1); /* an idle key may be evicted */
+    if (st == ZKPIPE_OK) {
+        j->n_done++;
+        e->partitions_completed++;
+        if (p->verified) e->proofs_verified++;
+    } else {
+        char buf[480];
+        snprintf(buf, sizeof buf, "partition %u: %.440s", p->index,
+                 msg && msg[0] ? msg : zkpipe_strerror(st));
+        eng_job_fail_locked(e, j, st, buf);
+    }
+    pthread_cond_signal(&e->admit_cv);
+    eng_job_check_final_locked(e, j);
+}
+
+/* Lock not held; p owned by the caller. */
+static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
+    if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before synthesis");
+    eng_job *j = p->job;
+    eng_key *k = j->key;
+    const zkpipe_witness *w = &j->witnesses[p->index];
+    zkp_wtns wt;
+    memset(&wt, 0, sizeof wt);
+    zkpipe_status st = w->path ? zkp_wtns_load(&wt, w->path, p->alloc, d)
+                               : zkp_wtns_parse(&wt, w->data, w->len, "witness", p->alloc, d);
+    if (st == ZKPIPE_OK) st = zkp_wtns_check_zkey(&wt, &k->zkey, d);
+    if (st != ZKPIPE_OK) {
+        zkp_wtns_free(&wt);
+        return st;
+    }
+    p->pub.curve = wt.curve;
+    p->pub.n = k->n_public;
+    p->pub.values = NULL;
+    if (k->n_public) {
+        p->pub.values = malloc((size_t)k->n_public * 4 * sizeof(uint64_t));
+        if (!p->pub.values) {
+            zkp_wtns_free(&wt);
+            return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "cannot copy the public inputs");
+        }
+        memcpy(p->pub.values, wt.values + 4, (size_t)k->n_public * 4 * sizeof(uint64_t));
+    }
+    p->witness = (zkp_buffer){wt.values, wt.values_bytes, ZKP_MEM_WITNESS, p->alloc};
+    wt.values = NULL;
+    if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled during synthesis");
+    size_t abc_bytes = zkp_circuit_abc_bytes(&k->circuit);
+    p->abc = (zkp_buffer){zkp_alloc(p->alloc, abc_bytes, ZKP_MEM_ABC), abc_bytes, ZKP_MEM_ABC,
+                          p->alloc};
+    if (!p->abc.ptr)
+        return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY,
+                             "cannot allocate %zu bytes for a, b, c from the reservation",
+                             abc_bytes);
+    unsigned nt = e->cfg.synth_threads ? e->cfg.synth_threads : 1;
+    zkp_circuit_synthesize(&k->circuit, p->witness.ptr, p->abc.ptr, nt);
+    return ZKPIPE_OK;
+}
+
+static void on_prover_stage_(void *ctx, zkp_g16_stage stage) {
+    (void)stage;
+    eng_part *p = ctx;
+    if (atomic_load(&p->job->cancel)) p->prover_cancel = 1;
+}
+
+static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_diag *d) {
+    if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before prove_start");
+    eng_key *k = p->job->key;
+    pthread_mutex_lock(&e->lk);
+    w->state = ZKPIPE_WORKER_WAITING;
+    pthread_mutex_unlock(&e->lk);
+    pthread_mutex_lock(&e->dev_lock[w->device]);
+    pthread_mutex_lock(&e->lk);
+    w->state = ZKPIPE_WORKER_BUSY;
+    pthread_mutex_unlock(&e->lk);
+    double t0 = eng_now();
+    zkp_g16_prove_opts o = {.nthreads = e->device_threads,
+                            .alloc = p->alloc,
+                            .progress = on_prover_stage_,
+                            .progress_ctx = p,
+                            .cancel = &p->prover_cancel};
+    zkpipe_status st = zkp_g16_prove_start_abc(&p->pending, &k->pk, &p->witness, &p->abc, &o, d);
+    pthread_mutex_unlock(&e->dev_lock[w->device]);
+    p->times.device = eng_now() - t0;
+    if (st != ZKPIPE_OK) return st;
+    /* a, b, c and the NTT tables are gone: their share goes back now. */
+    if (k->part_bytes > k->part_after_start)
+        ENG_IGNORE(zkp_mem_release_part(p->res, k->part_bytes - k->part_after_start));
+    return ZKPIPE_OK;
+}
+
+static zkpipe_status finalize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
+    if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before finalize");
+    eng_key *k = p->job->key;
+    double t0 = eng_now();
+    zkp_g16_pending *pend = p->pending;
+    p->pending = NULL; /* prove_finalize consumes it on every path */
+    zkpipe_status st = zkp_g16_prove_finalize(&p->proof, pend, NULL, d);
+    double t1 = eng_now();
+    p->times.finalize = t1 - t0;
+    if (st != ZKPIPE_OK) return st;
+    if (e->cfg.verify) {
+        if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before verify");
+        st = zkp_g16_verify(&k->vk, &p->pub, &p->proof, d);
+        p->times.verify = eng_now() - t1;
+        if (st != ZKPIPE_OK) {
+            zkp_diag_prefix(d, "the proof does not verify");
+            return st;
+        }
+        p->verified = 1;
+    }
+    return ZKPIPE_OK;
+}
+
+typedef struct {
+    eng_queue *in;
+    pthread_cond_t *in_cv;
+    eng_queue *out;
+    pthread_cond_t *out_cv;
+    eng_part_state running_state, out_state;
+    int idx; /* e->running[idx] */
+} stage_desc_;
+
+void *eng_worker_main(void *arg) {
+    eng_worker *w = arg;
+    zkpipe_engine *e = w->e;
+    stage_desc_ s;
+    switch (w->role) {
+    case ZKPIPE_WORKER_SYNTH:
+        s = (stage_desc_){&e->synth_q, &e->synth_cv, &e->device_q, &e->device_cv, PART_SYNTH,
+                          PART_DEVICE_Q, 0};
+        break;
+    case ZKPIPE_WORKER_DEVICE:
+        s = (stage_desc_){&e->device_q, &e->device_cv, &e->final_q, &e->final_cv, PART_DEVICE,
+                          PART_FINAL_Q, 1};
+        break;
+    default:
+        s = (stage_desc_){&e->final_q, &e->final_cv, NULL, NULL, PART_FINAL, PART_DONE, 2};
+        break;
+    }
+    pthread_mutex_lock(&e->lk);
+    for (;;) {
+        eng_part *p = eng_queue_pop(s.in);
+        if (!p) {
+            if (e->stop) break;
+            w->state = ZKPIPE_WORKER_IDLE;
+            pthread_cond_wait(s.in_cv, &e->lk);
+            continue;
+        }
+        w->state = ZKPIPE_WORKER_BUSY;
+        e->running[s.idx]++;
+        p->state = s.running_state;
+        pthread_mutex_unlock(&e->lk);
+
+        zkp_diag d;
+        d.msg[0] = 0;
+        double t0 = eng_now();
+        zkpipe_status st;
+        switch (w->role) {
+        case ZKPIPE_WORKER_SYNTH:
+            st = synthesize_(e, p, &d);
+            p->times.synthesis = eng_now() - t0;
+            break;
+        case ZKPIPE_WORKER_DEVICE:
+            st = device_(e, w, p, &d);
+            break;
+        default:
+            st = finalize_(e, p, &d);
+            break;
+        }
+        int last = s.out == NULL;
+        if (st != ZKPIPE_OK || last) {
+            audit_(e, p, 1);
+            /* Buffers go before the reservation, and both before the
+             * partition is settled: nothing is left to touch afterwards. */
+            eng_part_free_buffers(p);
+        }
+        pthread_mutex_lock(&e->lk);
+        e->running[s.idx]--;
+        w->state = ZKPIPE_WORKER_IDLE;
+        if (st == ZKPIPE_OK && !last) audit_(e, p, 0);
+        if (st == ZKPIPE_OK && !last && cancelled_(p)) {
+            /* The boundary check before the next queue. */
+            pthread_mutex_unlock(&e->lk);
+            eng_part_free_buffers(p);
+            pthread_mutex_lock(&e->lk);
+            st = ZKPIPE_ERR_CANCELLED;
+            snprintf(d.msg, sizeof d.msg, "cancelled after %s",
+                     w->role == ZKPIPE_WORKER_SYNTH ? "synthesis" : "prove_start");
+        }
+        if (st != ZKPIPE_OK || last) {
+            eng_part_settle_locked(e, p, st, d.msg);
+        } else {
+            p->state = s.out_state;
+            eng_queue_push(s.out, p);
+            pthread_cond_signal(s.out_cv);
+        }
+    }
+    w->state = ZKPIPE_WORKER_IDLE;
+    pthread_mutex_unlock(&e->lk);
+    return NULL;
+}

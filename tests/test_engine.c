@@ -1,0 +1,585 @@
+/* The engine: proofs that verify, the budget under load, priorities,
+ * cancellation, bad input, key eviction and idempotent request ids, on the
+ * committed small BN254 fixtures (skipped where they have not been
+ * generated). Budgets are derived from the sizes the engine reports for the
+ * fixture's key and partitions, so the cases force queuing whatever the
+ * machine. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "formats/snarkjs_json.h"
+#include "groth16/groth16.h"
+#include "util/fileio.h"
+#include "zkpipe/engine.h"
+#include "test.h"
+
+#define MIB ((uint64_t)1 << 20)
+#define POSEIDON "fixtures/poseidon_small_bn128/"
+#define MERKLE "fixtures/merkle_small_bn128/"
+
+static char *fixture_(const char *dir, const char *file) {
+    char rel[256];
+    snprintf(rel, sizeof rel, "%s%s", dir, file);
+    const char *p = test_data_path(rel);
+    if (access(p, R_OK) != 0) test_skip("the small BN254 fixtures have not been generated");
+    char *s = strdup(p);
+    ASSERT(s != NULL);
+    return s;
+}
+
+static uint8_t *slurp_(const char *path, size_t *len) {
+    char *data = NULL;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_read_file(path, (size_t)64 << 20, &data, len, &d) == ZKPIPE_OK, "%s", d.msg);
+    return (uint8_t *)data;
+}
+
+/* An engine sized for tests: few threads, fast sampling. */
+static zkpipe_engine *engine_(uint64_t budget, unsigned synth, unsigned dev_workers) {
+    zkpipe_engine_config cfg;
+    ASSERT_OK(zkpipe_engine_config_default(&cfg));
+    cfg.budget_bytes = budget;
+    cfg.synth_workers = synth;
+    cfg.device_workers = dev_workers;
+    cfg.device_threads = 2;
+    cfg.finalize_workers = 1;
+    cfg.rss_period_ms = 20;
+    zkpipe_engine *e = NULL;
+    char err[256] = "";
+    ASSERT_MSG(zkpipe_engine_create(&e, &cfg, err, sizeof err) == ZKPIPE_OK, "%s", err);
+    return e;
+}
+
+typedef struct {
+    uint64_t resident, partition;
+} key_sizes;
+
+/* What one key and one of its partitions take, from a probe engine. */
+static key_sizes sizes_of_(const char *zkey) {
+    zkpipe_engine *e = engine_(256 * MIB, 1, 1);
+    uint32_t id;
+    ASSERT_OK(zkpipe_engine_register_key(e, &id, zkey));
+    ASSERT_OK(zkpipe_engine_load_key(e, id));
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    key_sizes k = {s.keys[0].resident_bytes, s.keys[0].partition_bytes};
+    ASSERT(k.resident > 0 && k.partition > 0);
+    ASSERT_EQ_INT(s.keys[0].tier, ZKPIPE_KEY_HOT);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, k.resident);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    return k;
+}
+
+static uint64_t submit_(zkpipe_engine *e, uint32_t key, const zkpipe_witness *w, size_t n,
+                        zkpipe_priority prio, const char *rid, int json) {
+    zkpipe_job_request r = {key, w, n, prio, rid, json};
+    uint64_t id = 0;
+    ASSERT_OK(zkpipe_engine_submit(e, &id, &r));
+    ASSERT(id != 0);
+    return id;
+}
+
+static zkpipe_job_result await_(zkpipe_engine *e, uint64_t id) {
+    zkpipe_job_result r;
+    ASSERT_OK(zkpipe_engine_await(e, id, 120000, &r));
+    return r;
+}
+
+/* The books after everything is collected: no partition memory is live,
+ * the budget holds only the hot keys, and no reservation was ever short. */
+static void assert_quiet_(zkpipe_engine *e, int expect_no_refusals) {
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.jobs_live, 0);
+    ASSERT_EQ_U64(s.queued_admit + s.queued_synth + s.queued_device + s.queued_finalize, 0);
+    ASSERT_EQ_U64(s.running_synth + s.running_device + s.running_finalize, 0);
+    for (unsigned c = 2; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++) /* witness .. */
+        if (c != 6) /* pool_idle */
+            ASSERT_MSG(s.mem_live[c] == 0, "%s: %llu bytes still live",
+                       zkpipe_engine_mem_category_name(c), (unsigned long long)s.mem_live[c]);
+    uint64_t keys = 0;
+    for (size_t i = 0; i < s.n_keys; i++) keys += s.keys[i].resident_bytes;
+    ASSERT_EQ_U64(s.budget_reserved_bytes, keys);
+    ASSERT_EQ_U64(s.reservation_violations, 0);
+    if (expect_no_refusals) ASSERT_EQ_U64(s.reservation_refusals, 0);
+    ASSERT(s.budget_peak_reserved_bytes <= s.budget_total_bytes);
+}
+
+/* After evicting every key, nothing at all is tracked but the pool's idle
+ * regions, and the budget is empty. */
+static void assert_zero_(zkpipe_engine *e) {
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    for (size_t i = 0; i < s.n_keys; i++) ASSERT_OK(zkpipe_engine_evict_key(e, s.keys[i].id));
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    for (unsigned c = 0; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++)
+        if (c != 6)
+            ASSERT_MSG(s.mem_live[c] == 0, "%s: %llu bytes still live",
+                       zkpipe_engine_mem_category_name(c), (unsigned long long)s.mem_live[c]);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, 0);
+}
+
+/* A proof from the engine, checked again here from its snarkjs JSON against
+ * the fixture's verification_key.json, independently of the engine's own
+ * verification. */
+static void check_json_proof_(const zkpipe_partition_result *p, const char *vk_path) {
+    ASSERT(p->proof_json != NULL && p->public_json != NULL);
+    size_t vlen;
+    char *vtext = (char *)slurp_(vk_path, &vlen);
+    zkp_diag d = {{0}};
+    zkp_g16_vk vk;
+    zkp_g16_proof proof;
+    zkp_g16_public pub;
+    ASSERT_MSG(zkp_snarkjs_read_vk(vtext, vlen, "vk", &vk, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_snarkjs_read_proof(p->proof_json, strlen(p->proof_json), "proof", &proof, &d) ==
+                   ZKPIPE_OK,
+               "%s", d.msg);
+    ASSERT_MSG(zkp_snarkjs_read_public(p->public_json, strlen(p->public_json), "public", vk.curve,
+                                       &pub, &d) == ZKPIPE_OK,
+               "%s", d.msg);
+    ASSERT_EQ_U64(pub.n, p->n_public);
+    ASSERT_MSG(zkp_g16_verify(&vk, &pub, &proof, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_g16_public_release(&pub);
+    zkp_g16_vk_release(&vk);
+    free(vtext);
+}
+
+TEST_CASE(engine_proofs_verify) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    char *vk = fixture_(POSEIDON, "verification_key.json");
+    size_t len;
+    uint8_t *bytes = slurp_(wtns, &len);
+    zkpipe_engine *e = engine_(256 * MIB, 2, 2);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    uint32_t again;
+    ASSERT_OK(zkpipe_engine_register_key(e, &again, zkey));
+    ASSERT_EQ_U64(again, key);
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_INT(s.keys[0].tier, ZKPIPE_KEY_COLD);
+
+    /* Three partitions: two from the file, one from bytes in memory. */
+    zkpipe_witness w[3] = {{wtns, NULL, 0}, {NULL, bytes, len}, {wtns, NULL, 0}};
+    uint64_t id = submit_(e, key, w, 3, ZKPIPE_PRIORITY_NORMAL, NULL, 1);
+    zkpipe_job_result r = await_(e, id);
+    ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
+    ASSERT_EQ_U64(r.job_id, id);
+    ASSERT_EQ_INT(r.curve, ZKPIPE_CURVE_BN254);
+    ASSERT_EQ_U64(r.n_partitions, 3);
+    for (size_t i = 0; i < 3; i++) {
+        const zkpipe_partition_result *p = &r.partitions[i];
+        ASSERT_OK(p->status);
+        ASSERT(p->verified);
+        ASSERT_EQ_U64(p->proof_len, 256);
+        ASSERT(p->admit_seq >= 1 && p->admit_seq <= 3);
+        ASSERT(p->times.device > 0 && p->times.finalize > 0 && p->times.total > 0);
+        check_json_proof_(p, vk);
+        /* Fresh r and s: no two proofs alike. */
+        if (i) ASSERT(memcmp(p->proof, r.partitions[0].proof, 256) != 0);
+        /* The proof bytes decode as points of the curve. */
+        zkpipe_g1 a;
+        zkpipe_g2 b;
+        ASSERT_OK(zkpipe_g1_decode(ZKPIPE_CURVE_BN254, &a, ZKPIPE_ENCODING_CIRCOM, p->proof, 64));
+        ASSERT_OK(zkpipe_g2_decode(ZKPIPE_CURVE_BN254, &b, ZKPIPE_ENCODING_CIRCOM, p->proof + 64, 128));
+    }
+    ASSERT(r.times.total > 0 && r.times.device > 0);
+    /* The key was loaded once, for the first partition. */
+    ASSERT(r.partitions[0].times.key_load > 0 || r.times.key_load > 0);
+    zkpipe_job_result_clear(&r);
+    /* Collected: the id is gone. */
+    ASSERT_EQ_STATUS(zkpipe_engine_await(e, id, 0, &r), ZKPIPE_ERR_INVALID_ARGUMENT);
+
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_INT(s.keys[0].tier, ZKPIPE_KEY_HOT);
+    ASSERT_EQ_U64(s.proofs_verified, 3);
+    ASSERT_EQ_U64(s.jobs_completed, 1);
+    ASSERT(s.mem_live[0] > 0 && s.mem_live[1] > 0); /* key and csr */
+    ASSERT(s.mem_peak[3] > 0 && s.mem_peak[2] > 0); /* abc and witness were used */
+    ASSERT(s.rss_bytes > 0 && s.baseline_rss_bytes > 0);
+    assert_quiet_(e, 1);
+    assert_zero_(e);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    ASSERT(e == NULL);
+    free(bytes);
+    free(zkey);
+    free(wtns);
+    free(vk);
+}
+
+/* Polls the status while jobs run, checking the budget each time. */
+typedef struct {
+    zkpipe_engine *e;
+    atomic_int stop;
+    uint64_t samples, max_reserved, max_tracked, max_in_flight, saw_queued;
+} watcher;
+
+static void *watch_(void *arg) {
+    watcher *w = arg;
+    while (!atomic_load(&w->stop)) {
+        zkpipe_engine_status s;
+        if (zkpipe_engine_get_status(w->e, &s) != ZKPIPE_OK) break;
+        w->samples++;
+        uint64_t tracked = s.tracked_bytes - s.mem_live[6];
+        if (s.budget_reserved_bytes > w->max_reserved) w->max_reserved = s.budget_reserved_bytes;
+        if (tracked > w->max_tracked) w->max_tracked = tracked;
+        uint64_t fl = s.queued_synth + s.queued_device + s.queued_finalize + s.running_synth +
+                      s.running_device + s.running_finalize;
+        if (fl > w->max_in_flight) w->max_in_flight = fl;
+        if (s.queued_admit && fl) w->saw_queued = 1;
+        usleep(500);
+    }
+    return NULL;
+}
+
+TEST_CASE(engine_budget_forces_queuing_and_holds) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    key_sizes ks = sizes_of_(zkey);
+    /* Room for the key and one and a half partitions: one partition at a
+     * time, plus the next one's admission once the first has given back
+     * its a, b, c. */
+    uint64_t budget = ks.resident + ks.partition + ks.partition / 2;
+    printf("  key %llu bytes, partition %llu bytes, budget %llu\n", (unsigned long long)ks.resident,
+           (unsigned long long)ks.partition, (unsigned long long)budget);
+    zkpipe_engine *e = engine_(budget, 2, 2);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    watcher w = {.e = e};
+    atomic_init(&w.stop, 0);
+    pthread_t th;
+    ASSERT(pthread_create(&th, NULL, watch_, &w) == 0);
+    zkpipe_witness wv[3] = {{wtns, NULL, 0}, {wtns, NULL, 0}, {wtns, NULL, 0}};
+    uint64_t ids[4];
+    for (int j = 0; j < 4; j++) ids[j] = submit_(e, key, wv, 3, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    for (int j = 0; j < 4; j++) {
+        zkpipe_job_result r = await_(e, ids[j]);
+        ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
+        for (size_t i = 0; i < r.n_partitions; i++) ASSERT(r.partitions[i].verified);
+        zkpipe_job_result_clear(&r);
+    }
+    atomic_store(&w.stop, 1);
+    pthread_join(th, NULL);
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    printf("  %llu samples: max reserved %llu, max tracked %llu (budget %llu), max in flight %llu, "
+           "peak reserved %llu\n",
+           (unsigned long long)w.samples, (unsigned long long)w.max_reserved,
+           (unsigned long long)w.max_tracked, (unsigned long long)budget,
+           (unsigned long long)w.max_in_flight, (unsigned long long)s.budget_peak_reserved_bytes);
+    ASSERT(w.max_reserved <= budget);
+    ASSERT(w.max_tracked <= budget);
+    ASSERT(s.budget_peak_reserved_bytes <= budget);
+    ASSERT(s.tracked_peak_bytes - s.mem_peak[6] <= budget);
+    /* Never two full partitions at once: the budget had room for 1.5. */
+    ASSERT(w.max_in_flight <= 2);
+    ASSERT_EQ_U64(s.proofs_verified, 12);
+    assert_quiet_(e, 1);
+    assert_zero_(e);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(zkey);
+    free(wtns);
+}
+
+TEST_CASE(engine_critical_job_starts_first) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    key_sizes ks = sizes_of_(zkey);
+    zkpipe_engine *e = engine_(ks.resident + ks.partition + ks.partition / 2, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    zkpipe_witness wv[3] = {{wtns, NULL, 0}, {wtns, NULL, 0}, {wtns, NULL, 0}};
+
+    /* Queued while paused: the CRITICAL job, submitted last, goes first. */
+    ASSERT_OK(zkpipe_engine_set_paused(e, 1));
+    uint64_t normal[3], low, crit;
+    low = submit_(e, key, wv, 2, ZKPIPE_PRIORITY_LOW, NULL, 0);
+    for (int j = 0; j < 3; j++) normal[j] = submit_(e, key, wv, 2, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    crit = submit_(e, key, wv, 2, ZKPIPE_PRIORITY_CRITICAL, NULL, 0);
+    ASSERT_OK(zkpipe_engine_set_paused(e, 0));
+    zkpipe_job_result rc = await_(e, crit), rl = await_(e, low);
+    ASSERT_OK(rc.status);
+    ASSERT_EQ_U64(rc.partitions[0].admit_seq, 1);
+    ASSERT_EQ_U64(rc.partitions[1].admit_seq, 2);
+    uint64_t prev = 2;
+    for (int j = 0; j < 3; j++) {
+        zkpipe_job_result r = await_(e, normal[j]);
+        ASSERT_OK(r.status);
+        /* NORMAL jobs in arrival order, each finishing before the next. */
+        ASSERT_EQ_U64(r.partitions[0].admit_seq, prev + 1);
+        ASSERT_EQ_U64(r.partitions[1].admit_seq, prev + 2);
+        prev += 2;
+        zkpipe_job_result_clear(&r);
+    }
+    ASSERT_EQ_U64(rl.partitions[0].admit_seq, prev + 1);
+    zkpipe_job_result_clear(&rc);
+    zkpipe_job_result_clear(&rl);
+
+    /* Live: a CRITICAL job submitted while NORMAL ones run overtakes every
+     * NORMAL partition not yet admitted. */
+    uint64_t ids[3];
+    for (int j = 0; j < 3; j++) ids[j] = submit_(e, key, wv, 3, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    for (;;) { /* until the first NORMAL partition is in the pipeline */
+        zkpipe_engine_status s;
+        ASSERT_OK(zkpipe_engine_get_status(e, &s));
+        if (s.queued_admit < 9) break;
+        usleep(1000);
+    }
+    crit = submit_(e, key, wv, 3, ZKPIPE_PRIORITY_CRITICAL, NULL, 0);
+    rc = await_(e, crit);
+    ASSERT_OK(rc.status);
+    uint64_t cmin = UINT64_MAX, cmax = 0;
+    for (size_t i = 0; i < 3; i++) {
+        if (rc.partitions[i].admit_seq < cmin) cmin = rc.partitions[i].admit_seq;
+        if (rc.partitions[i].admit_seq > cmax) cmax = rc.partitions[i].admit_seq;
+    }
+    ASSERT_EQ_U64(cmax - cmin, 2); /* its partitions back to back */
+    unsigned normal_before = 0;
+    for (int j = 0; j < 3; j++) {
+        zkpipe_job_result r = await_(e, ids[j]);
+        ASSERT_OK(r.status);
+        for (size_t i = 0; i < 3; i++) {
+            uint64_t a = r.partitions[i].admit_seq;
+            ASSERT(a < cmin || a > cmax);
+            if (a < cmin) normal_before++;
+        }
+        zkpipe_job_result_clear(&r);
+    }
+    printf("  %u of 9 NORMAL partitions were admitted before the CRITICAL job\n", normal_before);
+    ASSERT(normal_before < 9);
+    zkpipe_job_result_clear(&rc);
+    assert_quiet_(e, 1);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(zkey);
+    free(wtns);
+}
+
+TEST_CASE(engine_cancellation_storm_loses_nothing) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    key_sizes ks = sizes_of_(zkey);
+    zkpipe_engine *e = engine_(ks.resident + 2 * ks.partition + ks.partition / 2, 2, 2);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    zkpipe_witness wv[3] = {{wtns, NULL, 0}, {wtns, NULL, 0}, {wtns, NULL, 0}};
+    enum { JOBS = 14 };
+    uint64_t ids[JOBS];
+    int asked[JOBS] = {0};
+    for (int j = 0; j < JOBS; j++)
+        ids[j] = submit_(e, key, wv, 1 + test_rng_u64() % 3,
+                         (zkpipe_priority)(test_rng_u64() % 4), NULL, 0);
+    /* Cancels at random moments, so they land in every stage: waiting for
+     * admission, queued, synthesizing, proving, finalizing, done. */
+    for (int n = 0; n < JOBS / 2 + 2; n++) {
+        usleep((useconds_t)(test_rng_u64() % 15000));
+        int j = (int)(test_rng_u64() % JOBS);
+        zkpipe_status st = zkpipe_engine_cancel(e, ids[j]);
+        ASSERT_OK(st);
+        asked[j] = 1;
+    }
+    int ok = 0, cancelled = 0;
+    for (int j = 0; j < JOBS; j++) {
+        zkpipe_job_result r = await_(e, ids[j]);
+        if (r.status == ZKPIPE_OK) {
+            ok++;
+            for (size_t i = 0; i < r.n_partitions; i++) ASSERT(r.partitions[i].verified);
+        } else {
+            ASSERT_MSG(r.status == ZKPIPE_ERR_CANCELLED && asked[j], "job %d: %s (%s)", j,
+                       zkpipe_status_name(r.status), r.error);
+            cancelled++;
+        }
+        zkpipe_job_result_clear(&r);
+    }
+    printf("  %d jobs completed, %d cancelled\n", ok, cancelled);
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.jobs_completed + s.jobs_cancelled, JOBS);
+    ASSERT_EQ_U64(s.jobs_failed, 0);
+    assert_quiet_(e, 1);
+    assert_zero_(e);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(zkey);
+    free(wtns);
+}
+
+TEST_CASE(engine_bad_witness_fails_only_its_job) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    char *other = fixture_(MERKLE, "witness.wtns");
+    size_t len;
+    uint8_t *bytes = slurp_(wtns, &len);
+    uint8_t *garbage = malloc(len);
+    ASSERT(garbage != NULL);
+    test_rng_bytes(garbage, len);
+    zkpipe_engine *e = engine_(256 * MIB, 2, 2);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    zkpipe_witness good[2] = {{wtns, NULL, 0}, {NULL, bytes, len}};
+    zkpipe_witness truncated[3] = {{wtns, NULL, 0}, {NULL, bytes, len / 2}, {wtns, NULL, 0}};
+    zkpipe_witness noise[2] = {{NULL, garbage, len}, {wtns, NULL, 0}};
+    zkpipe_witness wrong[1] = {{other, NULL, 0}};
+    zkpipe_witness missing[1] = {{"/nonexistent/witness.wtns", NULL, 0}};
+    uint64_t a = submit_(e, key, good, 2, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    uint64_t b = submit_(e, key, truncated, 3, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    uint64_t c = submit_(e, key, good, 2, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    uint64_t d = submit_(e, key, noise, 2, ZKPIPE_PRIORITY_HIGH, NULL, 0);
+    uint64_t f = submit_(e, key, wrong, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    uint64_t g = submit_(e, key, missing, 1, ZKPIPE_PRIORITY_LOW, NULL, 0);
+    uint64_t h = submit_(e, key, good, 2, ZKPIPE_PRIORITY_LOW, NULL, 0);
+    uint64_t oks[3] = {a, c, h};
+    for (int i = 0; i < 3; i++) {
+        zkpipe_job_result r = await_(e, oks[i]);
+        ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
+        zkpipe_job_result_clear(&r);
+    }
+    struct {
+        uint64_t id;
+        const char *part;
+    } bad[4] = {{b, "partition 1"}, {d, "partition 0"}, {f, "partition 0"}, {g, "partition 0"}};
+    for (int i = 0; i < 4; i++) {
+        zkpipe_job_result r = await_(e, bad[i].id);
+        printf("  job %llu: %s: %s\n", (unsigned long long)r.job_id, zkpipe_status_name(r.status),
+               r.error);
+        ASSERT(r.status != ZKPIPE_OK && r.status != ZKPIPE_ERR_CANCELLED);
+        ASSERT_MSG(strstr(r.error, bad[i].part) != NULL, "\"%s\" does not name %s", r.error,
+                   bad[i].part);
+        ASSERT(strlen(r.error) > strlen(bad[i].part) + 4);
+        zkpipe_job_result_clear(&r);
+    }
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.jobs_completed, 3);
+    ASSERT_EQ_U64(s.jobs_failed, 4);
+    assert_quiet_(e, 0);
+    assert_zero_(e);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(garbage);
+    free(bytes);
+    free(zkey);
+    free(wtns);
+    free(other);
+}
+
+TEST_CASE(engine_evicts_idle_keys_under_pressure) {
+    char *za = fixture_(POSEIDON, "circuit.zkey"), *wa = fixture_(POSEIDON, "witness.wtns");
+    char *zb = fixture_(MERKLE, "circuit.zkey"), *wb = fixture_(MERKLE, "witness.wtns");
+    key_sizes ka = sizes_of_(za), kb = sizes_of_(zb);
+    uint64_t kmax = ka.resident > kb.resident ? ka.resident : kb.resident;
+    uint64_t kmin = ka.resident < kb.resident ? ka.resident : kb.resident;
+    uint64_t pmax = ka.partition > kb.partition ? ka.partition : kb.partition;
+    /* One key and one partition fit; two keys and a partition do not. The
+     * loader's first estimate is 4 x the file (capped at the budget), so the
+     * budget must also hold that for the first load. */
+    uint64_t budget = kmax + pmax + kmin / 2;
+    printf("  keys %llu and %llu bytes, partitions %llu and %llu, budget %llu\n",
+           (unsigned long long)ka.resident, (unsigned long long)kb.resident,
+           (unsigned long long)ka.partition, (unsigned long long)kb.partition,
+           (unsigned long long)budget);
+    zkpipe_engine *e = engine_(budget, 1, 1);
+    uint32_t a, b;
+    ASSERT_OK(zkpipe_engine_register_key(e, &a, za));
+    ASSERT_OK(zkpipe_engine_register_key(e, &b, zb));
+    zkpipe_witness wva[2] = {{wa, NULL, 0}, {wa, NULL, 0}};
+    zkpipe_witness wvb[2] = {{wb, NULL, 0}, {wb, NULL, 0}};
+    uint32_t order[4] = {a, b, a, b};
+    for (int i = 0; i < 4; i++) {
+        uint64_t id = submit_(e, order[i], order[i] == a ? wva : wvb, 2, ZKPIPE_PRIORITY_NORMAL,
+                              NULL, 0);
+        zkpipe_job_result r = await_(e, id);
+        ASSERT_MSG(r.status == ZKPIPE_OK, "round %d: %s", i, r.error);
+        zkpipe_job_result_clear(&r);
+        zkpipe_engine_status s;
+        ASSERT_OK(zkpipe_engine_get_status(e, &s));
+        ASSERT(s.budget_peak_reserved_bytes <= budget);
+        const zkpipe_key_status *now = &s.keys[order[i] - 1], *idle = &s.keys[order[i] == a ? b - 1 : a - 1];
+        ASSERT_EQ_INT(now->tier, ZKPIPE_KEY_HOT);
+        ASSERT_EQ_INT(idle->tier, i == 0 ? ZKPIPE_KEY_COLD : ZKPIPE_KEY_WARM);
+        ASSERT_EQ_U64(now->loads, (uint64_t)(i / 2 + 1));
+        if (i) ASSERT_EQ_U64(idle->evictions, (uint64_t)((i + 1) / 2));
+    }
+    /* Both jobs at once: the key of the running one is not evicted, the
+     * other waits until it is idle. */
+    uint64_t x = submit_(e, a, wva, 2, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    uint64_t y = submit_(e, b, wvb, 2, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    zkpipe_job_result rx = await_(e, x), ry = await_(e, y);
+    ASSERT_MSG(rx.status == ZKPIPE_OK, "%s", rx.error);
+    ASSERT_MSG(ry.status == ZKPIPE_OK, "%s", ry.error);
+    zkpipe_job_result_clear(&rx);
+    zkpipe_job_result_clear(&ry);
+    assert_quiet_(e, 1);
+    assert_zero_(e);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+
+    /* A budget that holds the key but never a partition besides: the job
+     * fails with a message instead of waiting forever. */
+    e = engine_(ka.resident + ka.partition / 2, 1, 1);
+    ASSERT_OK(zkpipe_engine_register_key(e, &a, za));
+    ASSERT_OK(zkpipe_engine_load_key(e, a));
+    uint64_t id = submit_(e, a, wva, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    zkpipe_job_result r = await_(e, id);
+    printf("  too small: %s: %s\n", zkpipe_status_name(r.status), r.error);
+    ASSERT_EQ_STATUS(r.status, ZKPIPE_ERR_NO_MEMORY);
+    ASSERT(strstr(r.error, "partition 0") != NULL);
+    zkpipe_job_result_clear(&r);
+    assert_quiet_(e, 1);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(za);
+    free(wa);
+    free(zb);
+    free(wb);
+}
+
+TEST_CASE(engine_duplicate_request_id_attaches_to_live_job) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    zkpipe_engine *e = engine_(256 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    zkpipe_witness wv[1] = {{wtns, NULL, 0}};
+    ASSERT_OK(zkpipe_engine_set_paused(e, 1));
+    uint64_t id1 = submit_(e, key, wv, 1, ZKPIPE_PRIORITY_NORMAL, "req-42", 0);
+    uint64_t id2 = submit_(e, key, wv, 1, ZKPIPE_PRIORITY_HIGH, "req-42", 0);
+    uint64_t id3 = submit_(e, key, wv, 1, ZKPIPE_PRIORITY_NORMAL, "req-43", 0);
+    uint64_t id4 = submit_(e, key, wv, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    uint64_t id5 = submit_(e, key, wv, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    ASSERT_EQ_U64(id2, id1);
+    ASSERT(id3 != id1 && id4 != id1 && id5 != id4 && id5 != id3);
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.jobs_live, 4);
+    ASSERT_EQ_U64(s.queued_admit, 4);
+    zkpipe_job_result r;
+    ASSERT_EQ_STATUS(zkpipe_engine_await(e, id1, 0, &r), ZKPIPE_ERR_TIMEOUT);
+    ASSERT_EQ_STATUS(zkpipe_engine_await(e, id1, 30, &r), ZKPIPE_ERR_TIMEOUT);
+    ASSERT_OK(zkpipe_engine_set_paused(e, 0));
+    uint64_t all[4] = {id1, id3, id4, id5};
+    for (int i = 0; i < 4; i++) {
+        r = await_(e, all[i]);
+        ASSERT_OK(r.status);
+        zkpipe_job_result_clear(&r);
+    }
+    /* Collected: the request id is free again, and a new job gets a new id. */
+    uint64_t id6 = submit_(e, key, wv, 1, ZKPIPE_PRIORITY_NORMAL, "req-42", 0);
+    ASSERT(id6 != id1 && id6 > id5);
+    r = await_(e, id6);
+    ASSERT_OK(r.status);
+    zkpipe_job_result_clear(&r);
+    ASSERT_EQ_STATUS(zkpipe_engine_cancel(e, id6), ZKPIPE_ERR_INVALID_ARGUMENT);
+    assert_quiet_(e, 1);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(zkey);
+    free(wtns);
+}
+
+TEST_CASE(engine_destroy_with_live_jobs) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    zkpipe_engine *e = engine_(64 * MIB, 2, 2);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    zkpipe_witness wv[3] = {{wtns, NULL, 0}, {wtns, NULL, 0}, {wtns, NULL, 0}};
+    for (int j = 0; j < 6; j++) (void)submit_(e, key, wv, 3, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    usleep((useconds_t)(test_rng_u64() % 50000));
+    /* Every thread joined, every buffer and reservation released; the
+     * budget and pool refuse to be destroyed otherwise. */
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(zkey);
+    free(wtns);
+}
