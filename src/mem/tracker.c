@@ -91,14 +91,12 @@ zkpipe_status zkp_mem_tracker_discharge(zkp_mem_tracker *t, zkp_mem_category cat
 
 zkpipe_status zkp_mem_tracker_snapshot(const zkp_mem_tracker *t, zkp_mem_snapshot *out) {
     if (!t || !out) return ZKPIPE_ERR_INVALID_ARGUMENT;
-    /* The atomics are only read; C11 wants a non-const object for that. */
-    zkp_mem_tracker *m = (zkp_mem_tracker *)t;
     for (int c = 0; c < ZKP_MEM_CATEGORY_COUNT; c++) {
-        out->cat[c].live_bytes = atomic_load_explicit(&m->cat[c].live_bytes, memory_order_relaxed);
-        out->cat[c].peak_bytes = atomic_load_explicit(&m->cat[c].peak_bytes, memory_order_relaxed);
-        out->cat[c].live_count = atomic_load_explicit(&m->cat[c].live_count, memory_order_relaxed);
+        out->cat[c].live_bytes = atomic_load_explicit(&t->cat[c].live_bytes, memory_order_relaxed);
+        out->cat[c].peak_bytes = atomic_load_explicit(&t->cat[c].peak_bytes, memory_order_relaxed);
+        out->cat[c].live_count = atomic_load_explicit(&t->cat[c].live_count, memory_order_relaxed);
     }
-    out->total_live_bytes = atomic_load_explicit(&m->total_live_bytes, memory_order_relaxed);
-    out->total_peak_bytes = atomic_load_explicit(&m->total_peak_bytes, memory_order_relaxed);
+    out->total_live_bytes = atomic_load_explicit(&t->total_live_bytes, memory_order_relaxed);
+    out->total_peak_bytes = atomic_load_explicit(&t->total_peak_bytes, memory_order_relaxed);
     return ZKPIPE_OK;
 }
