@@ -28,7 +28,7 @@ static const char bench_usage[] =
     "  --device-threads N    threads per prove_start/finalize (default: every CPU)\n"
     "  --finalize-workers N  finalize + verify workers (default 1)\n"
     "  --priority P          low|normal|high|critical|mixed (default normal; mixed cycles)\n"
-    "  --timeline out.csv    write the RSS / tracked-bytes timeline\n"
+    "  --timeline out.csv    write the RSS / tracked-bytes timeline, and out.svg drawing it\n"
     "  --period-ms N         RSS sampling period (default 20)\n"
     "  --no-verify           do not verify proofs (engine and baseline)\n"
     "  --no-baseline         skip the sequential run\n"
@@ -60,8 +60,10 @@ static int parse_prio_(const char *s, int *out) {
 }
 
 /* The largest |RSS - (baseline + tracked)| / RSS over the timeline's
- * samples, skipping the first warmup_s seconds. */
-static double max_deviation_(const char *csv, uint64_t baseline, double warmup_s, size_t *nsamples) {
+ * samples from warmup_s (after the key has loaded) to end_s (the last job
+ * collected; the engine's teardown after it is not part of the run). */
+static double max_deviation_(const char *csv, uint64_t baseline, double warmup_s, double end_s,
+                             size_t *nsamples) {
     FILE *f = fopen(csv, "r");
     *nsamples = 0;
     if (!f) return -1;
@@ -75,13 +77,101 @@ static double max_deviation_(const char *csv, uint64_t baseline, double warmup_s
         double t;
         unsigned long long rss, tracked;
         if (sscanf(line, "%lf,%llu,%llu", &t, &rss, &tracked) != 3 || !rss) continue;
-        if (t < warmup_s) continue;
+        if (t < warmup_s || t > end_s) continue;
         double dev = fabs((double)rss - (double)(baseline + tracked)) / (double)rss;
         if (dev > worst) worst = dev;
         (*nsamples)++;
     }
     fclose(f);
     return worst;
+}
+
+/* Draws the timeline as an SVG: RSS, baseline + tracked bytes, baseline +
+ * reserved bytes and baseline + budget, in MiB against seconds. */
+static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
+    FILE *f = fopen(csv, "r");
+    if (!f) return -1;
+    size_t cap = 1024, n = 0;
+    double *t = malloc(cap * sizeof *t), *v[4];
+    for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof(double));
+    char line[1024];
+    int ok = t && v[0] && v[1] && v[2] && v[3] && fgets(line, sizeof line, f);
+    double tmax = 0, vmax = 1;
+    while (ok && fgets(line, sizeof line, f)) {
+        double ts;
+        unsigned long long c[13];
+        if (sscanf(line, "%lf,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &ts,
+                   &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9], &c[10],
+                   &c[11]) != 13)
+            continue;
+        if (n == cap) {
+            cap *= 2;
+            double *nt = realloc(t, cap * sizeof *t);
+            if (!nt) { ok = 0; break; }
+            t = nt;
+            for (int k = 0; k < 4; k++) {
+                double *nv = realloc(v[k], cap * sizeof(double));
+                if (!nv) { ok = 0; break; }
+                v[k] = nv;
+            }
+            if (!ok) break;
+        }
+        const double M = 1048576.0;
+        t[n] = ts;
+        v[0][n] = c[0] / M;
+        v[1][n] = (baseline + c[1]) / M;
+        v[2][n] = (baseline + c[10]) / M;
+        v[3][n] = (baseline + c[11]) / M;
+        for (int k = 0; k < 4; k++)
+            if (v[k][n] > vmax) vmax = v[k][n];
+        if (ts > tmax) tmax = ts;
+        n++;
+    }
+    fclose(f);
+    FILE *o = ok && n ? fopen(svg, "w") : NULL;
+    if (o) {
+        const int W = 900, H = 420, L = 70, R = 20, T = 30, B = 50;
+        const char *color[4] = {"#d62728", "#1f77b4", "#2ca02c", "#7f7f7f"};
+        const char *label[4] = {"RSS", "baseline + tracked", "baseline + reserved",
+                                "baseline + budget"};
+        vmax *= 1.05;
+        if (tmax <= 0) tmax = 1;
+        fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                   "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+        fprintf(o, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+        fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L,
+                H - B, W - R, H - B);
+        fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T,
+                L, H - B);
+        for (int i = 0; i <= 4; i++) {
+            double y = H - B - (double)(H - T - B) * i / 4, x = L + (double)(W - L - R) * i / 4;
+            fprintf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", L - 6,
+                    y + 4, vmax * i / 4);
+            fprintf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.2f</text>\n", x,
+                    H - B + 16, tmax * i / 4);
+        }
+        fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">seconds</text>\n",
+                (W + L) / 2, H - 10);
+        fprintf(o, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
+                   "text-anchor=\"middle\">MiB</text>\n", (H - B + T) / 2, (H - B + T) / 2);
+        for (int k = 3; k >= 0; k--) {
+            fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
+                    color[k]);
+            for (size_t i = 0; i < n; i++)
+                fprintf(o, "%.1f,%.1f ", L + (W - L - R) * t[i] / tmax,
+                        H - B - (H - T - B) * v[k][i] / vmax);
+            fprintf(o, "\"/>\n");
+            fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text>\n", L + 10 + 190 * k, 18,
+                    color[k], label[k]);
+        }
+        fprintf(o, "</svg>\n");
+        ok = fclose(o) == 0;
+    } else {
+        ok = 0;
+    }
+    free(t);
+    for (int k = 0; k < 4; k++) free(v[k]);
+    return ok ? 0 : -1;
 }
 
 /* The same proofs with the plain prover, one after another, as `zkpipe
@@ -183,6 +273,7 @@ static int bench_pipeline_(int argc, char **argv) {
     cfg.timeline_csv = timeline;
 
     (void)zkp_mem_reset_peak_rss();
+    double t_create = cli_now();
     zkpipe_engine *e = NULL;
     char err[256] = "";
     zkpipe_status st = zkpipe_engine_create(&e, &cfg, err, sizeof err);
@@ -229,7 +320,7 @@ static int bench_pipeline_(int argc, char **argv) {
         sum.verify += r.times.verify;
         zkpipe_job_result_clear(&r);
     }
-    double seconds = cli_now() - t0;
+    double t_end = cli_now(), seconds = t_end - t0;
     zkpipe_engine_status s;
     (void)zkpipe_engine_get_status(e, &s);
     uint64_t hwm = 0;
@@ -238,8 +329,24 @@ static int bench_pipeline_(int argc, char **argv) {
     uint64_t final_rss = s.rss_bytes, base = s.baseline_rss_bytes;
     (void)zkpipe_engine_destroy(&e);
     size_t nsamples;
-    double dev = max_deviation_(timeline, base, 0.2, &nsamples);
-    if (tmpcsv[0]) unlink(tmpcsv);
+    double dev = max_deviation_(timeline, base, 0.2, t_end - t_create, &nsamples);
+    if (tmpcsv[0]) {
+        unlink(tmpcsv);
+    } else {
+        /* The picture next to the CSV: out.csv -> out.svg. */
+        size_t tl = strlen(timeline);
+        char *svg = malloc(tl + 5);
+        if (svg) {
+            memcpy(svg, timeline, tl + 1);
+            if (tl > 4 && !strcmp(svg + tl - 4, ".csv")) svg[tl - 4] = 0;
+            strcat(svg, ".svg");
+            if (draw_svg_(timeline, svg, base) != 0)
+                fprintf(stderr, "zkpipe bench: cannot draw %s\n", svg);
+            else if (!json)
+                printf("timeline: %s and %s\n", timeline, svg);
+            free(svg);
+        }
+    }
 
     double seq_s = 0;
     size_t seq_verified = 0;
@@ -284,6 +391,10 @@ static int bench_pipeline_(int argc, char **argv) {
         printf("tracked: peak %.1f MiB; max |RSS - (baseline + tracked)| / RSS = %.2f%% over %zu "
                "samples\n",
                s.tracked_peak_bytes / M, 100 * dev, nsamples);
+        printf("tracked at the end:");
+        for (unsigned c = 0; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++)
+            printf(" %s %.1f MiB%s", zkpipe_engine_mem_category_name(c), s.mem_live[c] / M,
+                   c + 1 < ZKPIPE_ENGINE_MEM_CATEGORIES ? "," : "\n");
         printf("proofs verified: %zu of %zu%s\n", verified, total, failed ? " (some jobs FAILED)" : "");
     }
     free(wv);

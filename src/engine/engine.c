@@ -265,7 +265,6 @@ zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_conf
         free(e);
         return st;
     }
-    (void)zkp_mem_read_rss(&e->baseline_rss);
     pthread_mutex_init(&e->lk, NULL);
     pthread_cond_init(&e->admit_cv, NULL);
     pthread_cond_init(&e->synth_cv, NULL);
@@ -310,6 +309,13 @@ zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_conf
         (void)zkpipe_engine_destroy(&tmp);
         return st;
     }
+    /* The baseline: everything the engine is before its first job,
+     * threads included. */
+    uint64_t rss = 0;
+    (void)zkp_mem_read_rss(&rss);
+    pthread_mutex_lock(&e->lk);
+    e->baseline_rss = rss;
+    pthread_mutex_unlock(&e->lk);
     *out = e;
     return ZKPIPE_OK;
 }
@@ -561,12 +567,12 @@ static size_t proof_encode_(const zkp_g16_proof *p, uint8_t *out) {
 
 /* Moves a final job's results into out (lock not needed: the job is out of
  * the table). */
-static zkpipe_status collect_(eng_job *j, zkpipe_job_result *out) {
+static zkpipe_status collect_(eng_job *j, zkpipe_curve curve, zkpipe_job_result *out) {
     memset(out, 0, sizeof *out);
     out->job_id = j->id;
     out->status = j->status;
     snprintf(out->error, sizeof out->error, "%s", j->status == ZKPIPE_OK ? "" : j->error);
-    out->curve = j->key->curve;
+    out->curve = curve;
     out->partitions = calloc(j->n_parts, sizeof *out->partitions);
     if (!out->partitions) return ZKPIPE_ERR_NO_MEMORY;
     out->n_partitions = j->n_parts;
@@ -642,8 +648,10 @@ zkpipe_status zkpipe_engine_await(zkpipe_engine *e, uint64_t job_id, int64_t tim
             *at = j->next;
             break;
         }
+    /* A later load of the key rewrites its fields under the lock. */
+    zkpipe_curve curve = j->key->curve;
     pthread_mutex_unlock(&e->lk);
-    zkpipe_status st = collect_(j, out);
+    zkpipe_status st = collect_(j, curve, out);
     free_job_(j);
     if (st != ZKPIPE_OK) zkpipe_job_result_clear(out);
     return st;
