@@ -15,20 +15,23 @@
 #                        clang libclang-rt-14-dev), installed like `make deps`.
 #                        Reproduce a crash: build/fuzz/fuzz_<name> <file>
 #   make bench           build and run the arithmetic benchmarks
+#   make demo            prove and verify the bundled circom circuits on both
+#                        curves with zkpipe, check them with snarkjs, print timings
 #   make deps            install missing build dependencies (apt-get, as root)
+#   make js-deps         npm ci in tests/fixtures (snarkjs for the interop tests)
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure
 
-APT_PACKAGES := build-essential cmake
-DEP_COMMANDS := cc cmake make
+APT_PACKAGES := build-essential cmake nodejs npm
+DEP_COMMANDS := cc cmake make node npm
 
 FUZZ_TIME ?= 15
 FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 
-.PHONY: all deps fuzz-deps build test test-release test-sanitize test-tsan test-fuzz bench clean
+.PHONY: all deps js-deps fuzz-deps build test test-release test-sanitize test-tsan test-fuzz bench demo clean
 
 all: build
 
@@ -42,6 +45,11 @@ deps:
 	    echo "missing build tools; run as root or: sudo apt-get install $(APT_PACKAGES)" >&2; exit 1; \
 	  fi; \
 	fi
+
+# snarkjs (and circom2, circomlib for regenerating fixtures) from the
+# committed lockfile: the interop tests and the demo check proofs with it.
+js-deps: deps
+	@[ -x tests/fixtures/node_modules/.bin/snarkjs ] || (cd tests/fixtures && npm ci --no-audit --no-fund)
 
 # clang, and a libFuzzer runtime that links (the check compiles a stub target).
 fuzz-deps: deps
@@ -66,15 +74,15 @@ build: deps
 	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
 	cmake --build build/release -j $(JOBS)
 
-test-release: build
+test-release: build js-deps
 	cd build/release && ctest -j $(JOBS) $(CTEST_FLAGS)
 
-test-sanitize: deps
+test-sanitize: js-deps
 	cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DZKPIPE_ENABLE_SANITIZE=ON -DZKPIPE_ENABLE_VERIFY=ON -DCMAKE_C_FLAGS=-O1 $(CMAKE_FLAGS)
 	cmake --build build/sanitize -j $(JOBS)
 	cd build/sanitize && ZKPIPE_TEST_ITERS=0.25 ctest -j $(JOBS) $(CTEST_FLAGS)
 
-test-tsan: deps
+test-tsan: js-deps
 	cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=Debug -DZKPIPE_ENABLE_TSAN=ON -DCMAKE_C_FLAGS=-O1 $(CMAKE_FLAGS)
 	cmake --build build/tsan -j $(JOBS)
 	cd build/tsan && ZKPIPE_TEST_ITERS=0.25 ctest -j $(JOBS) $(CTEST_FLAGS)
@@ -98,6 +106,10 @@ test: test-release test-sanitize test-tsan test-fuzz
 
 bench: build
 	./build/release/zkp_bench
+
+# Prove and verify the bundled circuits on both curves, with timings.
+demo: build js-deps
+	bash tools/demo.sh build/release/zkpipe
 
 clean:
 	rm -rf build
