@@ -366,12 +366,10 @@ void zkp_zkey_pk(const zkp_zkey *key, zkp_g16_pk *out) {
 }
 
 void zkp_zkey_vk(const zkp_zkey *key, zkp_g16_vk *out) {
+    zkp_g16_pk pk;
+    zkp_zkey_pk(key, &pk);
     memset(out, 0, sizeof *out);
-    out->curve = key->curve;
-    if (key->curve == ZKPIPE_CURVE_BN254)
-        bn254_zkey_vk(key, out);
-    else
-        bls12_381_zkey_vk(key, out);
+    zkp_g16_pk_vk(out, &pk);
 }
 
 uint32_t zkp_zkey_n_vars(const zkp_zkey *key) {

@@ -11,10 +11,9 @@
  *
  * and zkey.c's curve-neutral helpers (zkey_ctx, zkey_own, zkey_place_points,
  * zkey_check_points, ...) in scope. It defines static ZK_CURVE_zkey_parse
- * and ZK_CURVE_zkey_vk and undefines every macro above. */
+ * and undefines every macro above. */
 #define ZK_FN(op) ZKP_CAT(ZKP_CAT(ZK_CURVE, _zkey_), op)
 #define ZK_PK ZKP_CAT(ZK_CURVE, _g16_pk_t)
-#define ZK_VK ZKP_CAT(ZK_CURVE, _g16_vk_t)
 #define ZK_COEF ZKP_CAT(ZK_CURVE, _g16_coef_t)
 #define ZK_G1A ZKP_CAT(ZK_G1, _affine_t)
 #define ZK_G2A ZKP_CAT(ZK_G2, _affine_t)
@@ -210,21 +209,10 @@ static zkpipe_status ZK_FN(parse)(zkp_zkey *key, zkey_ctx *ctx, size_t hdr_used,
     return ZKPIPE_OK;
 }
 
-static void ZK_FN(vk)(const zkp_zkey *key, zkp_g16_vk *out) {
-    const ZK_PK *pk = &key->pk.ZK_CURVE;
-    ZK_VK *vk = &out->u.ZK_CURVE;
-    vk->n_public = pk->n_public;
-    vk->alpha1 = pk->alpha1;
-    vk->beta2 = pk->beta2;
-    vk->gamma2 = pk->gamma2;
-    vk->delta2 = pk->delta2;
-    vk->ic = pk->ic;
-}
 
 #undef ZK_HEADER_POINT
 #undef ZK_FN
 #undef ZK_PK
-#undef ZK_VK
 #undef ZK_COEF
 #undef ZK_G1A
 #undef ZK_G2A
