@@ -10,9 +10,10 @@
 #                     built there; rapidsnark is never part of this tree)
 #   SKIP_SNARKJS=1    leave snarkjs out (it is slow)
 #
-# Prints one row per fixture and prover: median wall seconds, peak RSS (MiB),
-# and the ratio to zkpipe's median measured in the same run. Every proof is
-# checked with `zkpipe verify`.
+# Prints one row per fixture and prover: median wall seconds, median CPU
+# seconds (user + system: on a loaded machine the steadier measure), peak RSS
+# (MiB), and the wall and CPU ratios to zkpipe's medians measured in the same
+# run. Every proof is checked with `zkpipe verify`.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,13 +30,13 @@ if [ $# -gt 0 ]; then dirs=("$@"); else dirs=("$ROOT"/tests/fixtures/large/*/); 
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
-# run_timed <label> <cmd...>: appends "seconds rss_kib" to $OUT/<label>
+# run_timed <label> <cmd...>: appends "wall_s rss_kib cpu_s" to $OUT/<label>
 run_timed() {
     local label=$1
     shift
-    /usr/bin/time -f "%e %M" -o "$OUT/t" "$@" >/dev/null 2>"$OUT/err" || {
+    /usr/bin/time -f "%e %M %U %S" -o "$OUT/t" "$@" >/dev/null 2>"$OUT/err" || {
         echo "$label failed:" >&2; cat "$OUT/err" >&2; exit 1; }
-    cat "$OUT/t" >>"$OUT/$label"
+    awk '{ print $1, $2, $3 + $4 }' "$OUT/t" >>"$OUT/$label"
     "$ZKPIPE" verify "$d/verification_key.json" "$OUT/public.json" "$OUT/proof.json" >/dev/null \
         || { echo "$label made a proof that does not verify" >&2; exit 1; }
 }
@@ -43,7 +44,7 @@ run_timed() {
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs; runs: $RUNS; zkpipe threads: ${THREADS:-all}"
-printf '%-28s %-11s %10s %10s %10s\n' fixture prover "median s" "rss MiB" "/ zkpipe"
+printf '%-28s %-11s %9s %9s %9s %9s %9s\n' fixture prover "wall s" "cpu s" "rss MiB" "wall/zk" "cpu/zk"
 for d in "${dirs[@]}"; do
     d=${d%/}
     name=$(basename "$d")
@@ -61,10 +62,12 @@ for d in "${dirs[@]}"; do
         done
     done
     base=$(cut -d' ' -f1 "$OUT/zkpipe" | median)
+    cbase=$(cut -d' ' -f3 "$OUT/zkpipe" | median)
     for p in "${provers[@]}"; do
         s=$(cut -d' ' -f1 "$OUT/$p" | median)
         rss=$(cut -d' ' -f2 "$OUT/$p" | median)
-        awk -v n="$name" -v p="$p" -v s="$s" -v r="$rss" -v b="$base" \
-            'BEGIN { printf "%-28s %-11s %10.3f %10.1f %10.2f\n", n, p, s, r / 1024, s / b }'
+        cpu=$(cut -d' ' -f3 "$OUT/$p" | median)
+        awk -v n="$name" -v p="$p" -v s="$s" -v r="$rss" -v c="$cpu" -v b="$base" -v cb="$cbase" \
+            'BEGIN { printf "%-28s %-11s %9.3f %9.3f %9.1f %9.2f %9.2f\n", n, p, s, c, r / 1024, s / b, c / cb }'
     done
 done
