@@ -23,6 +23,8 @@ static const char usage[] =
     "        write the verification key in snarkjs's format\n"
     "  info <file>\n"
     "        describe a .zkey, .wtns, .r1cs or snarkjs JSON file\n"
+    "  bench pipeline --key <zkey> --witness <wtns> [options]\n"
+    "        prove through the engine and one after another; --help for options\n"
     "  version\n"
     "\n"
     "exit codes: 0 success, 1 invalid or failed proof, 2 usage, 3 bad input file\n";
