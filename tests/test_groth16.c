@@ -307,7 +307,7 @@ TEST_CASE(groth16_rejects_tampered_public_inputs) {
 /* ------------------------------------------------------------- prover edges */
 
 static void set_cancel_during_synthesis(void *ctx, zkp_g16_stage stage) {
-    if (stage == ZKP_G16_SYNTHESIZE) *(volatile int *)ctx = 1;
+    if (stage == ZKP_G16_SYNTHESIZE) atomic_store_explicit((atomic_int *)ctx, 1, memory_order_relaxed);
 }
 
 TEST_CASE(groth16_prove_start_refuses_bad_witness_and_cancels) {
@@ -326,8 +326,9 @@ TEST_CASE(groth16_prove_start_refuses_bad_witness_and_cancels) {
     ASSERT(strstr(d.msg, "witness") != NULL);
 
     /* Cancelled at the first stage boundary after synthesis starts. */
-    volatile int cancel = 0;
-    zkp_g16_prove_opts opts = {.nthreads = 1, .progress = set_cancel_during_synthesis, .progress_ctx = (void *)&cancel,
+    atomic_int cancel;
+    atomic_init(&cancel, 0);
+    zkp_g16_prove_opts opts = {.nthreads = 1, .progress = set_cancel_during_synthesis, .progress_ctx = &cancel,
                                .cancel = &cancel};
     w = witness_copy(&kw.wtns);
     ASSERT_EQ_STATUS(zkp_g16_prove_start(&p, &pk, &w, &opts, &d), ZKPIPE_ERR_CANCELLED);

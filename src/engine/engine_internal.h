@@ -118,7 +118,6 @@ struct eng_part {
     zkpipe_status status;
     int verified;
     uint64_t admit_seq;
-    volatile int prover_cancel; /* written and read only by the thread proving (see workers.c) */
     zkpipe_stage_times times;
     double t_stage; /* when the current stage (or queue) began */
 };

@@ -25,11 +25,9 @@
  *              its reservation released, in that order.
  *
  * Cancellation is checked at every boundary (before a stage and before a
- * push) and inside the prover. The prover's cancel flag is a plain volatile
- * int, so to keep it race-free it is private to the partition and written
- * only from the prover's own progress callback, which copies the job's
- * atomic flag at every stage boundary: a cancel stops the proof at the
- * next boundary after the one where it was seen.
+ * push) and inside the prover, which reads the job's atomic flag itself at
+ * every one of its stage boundaries: a cancel stops the proof at the next
+ * boundary after it is raised.
  *
  * A failing or cancelled partition frees its buffers (the prover frees what
  * was handed to it, on every path), releases its reservation and fails its
@@ -130,12 +128,6 @@ static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
     return ZKPIPE_OK;
 }
 
-static void on_prover_stage_(void *ctx, zkp_g16_stage stage) {
-    (void)stage;
-    eng_part *p = ctx;
-    if (atomic_load(&p->job->cancel)) p->prover_cancel = 1;
-}
-
 static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_diag *d) {
     if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before prove_start");
     eng_key *k = p->job->key;
@@ -149,9 +141,7 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
     double t0 = eng_now();
     zkp_g16_prove_opts o = {.nthreads = e->device_threads,
                             .alloc = p->alloc,
-                            .progress = on_prover_stage_,
-                            .progress_ctx = p,
-                            .cancel = &p->prover_cancel};
+                            .cancel = &p->job->cancel};
     zkpipe_status st = zkp_g16_prove_start_abc(&p->pending, &k->pk, &p->witness, &p->abc, &o, d);
     pthread_mutex_unlock(&e->dev_lock[w->device]);
     p->times.device = eng_now() - t0;

@@ -57,7 +57,7 @@ static zkpipe_status G16_FN(enter_)(G16_T(clock_t) *ck, zkp_g16_stage next, zkp_
     if (ck->stage >= 0) ck->timings->seconds[ck->stage] += t - ck->since;
     ck->since = t;
     ck->stage = (int)next;
-    if (ck->opts->cancel && *ck->opts->cancel)
+    if (ck->opts->cancel && atomic_load_explicit(ck->opts->cancel, memory_order_relaxed))
         return zkp_diag_fail(diag, ZKPIPE_ERR_CANCELLED, "cancelled before stage \"%s\"",
                              zkp_g16_stage_label(next));
     if (ck->opts->progress) ck->opts->progress(ck->opts->progress_ctx, next);

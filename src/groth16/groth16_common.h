@@ -3,6 +3,7 @@
 #ifndef ZKP_GROTH16_GROTH16_COMMON_H
 #define ZKP_GROTH16_GROTH16_COMMON_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "util/alloc.h"
@@ -40,9 +41,10 @@ typedef struct {
     /* Called as each stage begins (from the proving thread), if set. */
     void (*progress)(void *ctx, zkp_g16_stage stage);
     void *progress_ctx;
-    /* If set, read at every stage boundary: nonzero stops the proof with
-     * ZKPIPE_ERR_CANCELLED. */
-    const volatile int *cancel;
+    /* If set, read at every stage boundary (a relaxed atomic load, so another
+     * thread may set it at any time): nonzero stops the proof with
+     * ZKPIPE_ERR_CANCELLED at the next boundary. */
+    const atomic_int *cancel;
 } zkp_g16_prove_opts;
 
 /* A buffer handed from one owner to the next together with the allocator
