@@ -256,6 +256,13 @@ ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_load_key(zkpipe_engine
  * before it may start. */
 ZKPIPE_API zkpipe_status zkpipe_engine_set_paused(zkpipe_engine *e, int paused);
 
+/* Gives idle memory back to the operating system: the pool's idle regions
+ * beyond keep_idle_bytes are unmapped (waiting for the pool's trimmer to do
+ * it), then the C library is asked to return its free heap pages
+ * (malloc_trim, where the C library is glibc). Running work is not waited
+ * for and keeps its memory. For idle periods, shutdown and tests. */
+ZKPIPE_API zkpipe_status zkpipe_engine_trim(zkpipe_engine *e, uint64_t keep_idle_bytes);
+
 /* Evicts a key if no partition of it is running (ERR_INVALID_ARGUMENT
  * otherwise, or for an unknown id); a cold or warm key is left as it is. */
 ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_evict_key(zkpipe_engine *e, uint32_t key_id);

@@ -21,6 +21,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "curve/encoding.h"
 #include "engine/engine_internal.h"
@@ -666,6 +669,17 @@ void zkpipe_job_result_clear(zkpipe_job_result *r) {
     }
     free(r->partitions);
     memset(r, 0, sizeof *r);
+}
+
+zkpipe_status zkpipe_engine_trim(zkpipe_engine *e, uint64_t keep_idle_bytes) {
+    if (!e) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkpipe_status st = zkp_mem_pool_trim(e->pool, keep_idle_bytes);
+#if defined(__GLIBC__)
+    /* Small buffers (witnesses of small circuits, public inputs, results)
+     * come from malloc; its arenas keep freed pages until asked. */
+    (void)malloc_trim(0);
+#endif
+    return st;
 }
 
 const char *zkpipe_engine_mem_category_name(unsigned i) {
