@@ -18,7 +18,10 @@
 
 static const char bench_usage[] =
     "usage: zkpipe bench pipeline --key <circuit.zkey> --witness <witness.wtns> [--witness ...]\n"
-    "                             [--partitions P] [--jobs J] [--budget SIZE] [options]\n"
+    "                             [--key ... --witness ...] [--partitions P] [--jobs J]\n"
+    "                             [--budget SIZE] [options]\n"
+    "  --key K --witness W   a key and its witnesses; repeat --key (up to 8) for jobs that\n"
+    "                        alternate between keys, each followed by its own witnesses\n"
     "  --partitions P        partitions per job (default 4); witnesses are used in turn\n"
     "  --jobs J              jobs (default 2)\n"
     "  --budget SIZE         memory budget, e.g. 64MiB, 2GiB (default: detect)\n"
@@ -174,35 +177,38 @@ static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
     return ok ? 0 : -1;
 }
 
-/* The same proofs with the plain prover, one after another, as `zkpipe
- * prove` makes them (its own synthesis, the default allocator). */
-static int sequential_(const char *zkey, char **wit, size_t nwit, size_t total, unsigned threads,
-                       int verify, double *seconds, size_t *verified) {
+#define BENCH_MAX_KEYS 8
+
+/* One --key and the witnesses that follow it. */
+typedef struct {
+    const char *zkey;
+    char **wit; /* into the shared witness list */
+    size_t nwit;
+    uint32_t id;
+} bench_key_;
+
+/* `total` proofs on one loaded key with the plain prover, one after
+ * another, as `zkpipe prove` makes them (its own synthesis, the default
+ * allocator). */
+static int sequential_key_(const zkp_zkey *key, char **wit, size_t nwit, size_t total,
+                           unsigned threads, int verify, size_t *verified) {
     zkp_diag d = {{0}};
-    zkp_zkey key = {0};
-    zkp_zkey_options ko = {.nthreads = threads};
-    if (zkp_zkey_load(&key, zkey, &ko, &d) != ZKPIPE_OK) {
-        fprintf(stderr, "zkpipe bench: %s\n", d.msg);
-        return -1;
-    }
     zkp_g16_pk pk;
-    zkp_zkey_pk(&key, &pk);
+    zkp_zkey_pk(key, &pk);
     zkp_g16_vk vk;
-    zkp_zkey_vk(&key, &vk);
-    double t0 = cli_now();
+    zkp_zkey_vk(key, &vk);
     int rc = 0;
-    *verified = 0;
     for (size_t i = 0; i < total && !rc; i++) {
         zkp_wtns w = {0};
         zkp_g16_pending *p = NULL;
         zkp_g16_proof proof;
         zkp_g16_public pub = {0};
         if (zkp_wtns_load(&w, wit[i % nwit], NULL, &d) != ZKPIPE_OK ||
-            zkp_wtns_check_zkey(&w, &key, &d) != ZKPIPE_OK) {
+            zkp_wtns_check_zkey(&w, key, &d) != ZKPIPE_OK) {
             rc = -1;
         } else {
             pub.curve = w.curve;
-            pub.n = zkp_zkey_n_public(&key);
+            pub.n = zkp_zkey_n_public(key);
             pub.values = malloc(pub.n * 32 + 1);
             if (pub.values) memcpy(pub.values, w.values + 4, pub.n * 32);
             zkp_buffer wb = {w.values, w.values_bytes, ZKP_MEM_WITNESS, w.alloc};
@@ -222,15 +228,38 @@ static int sequential_(const char *zkey, char **wit, size_t nwit, size_t total, 
         zkp_g16_public_release(&pub);
         zkp_wtns_free(&w);
     }
+    return rc;
+}
+
+/* The pipeline's proofs made one after another: job j (of `parts`
+ * partitions) on key j % nkeys, one key loaded at a time. */
+static int sequential_(const bench_key_ *keys, size_t nkeys, unsigned jobs, unsigned parts,
+                       unsigned threads, int verify, double *seconds, size_t *verified) {
+    double t0 = cli_now();
+    int rc = 0;
+    *verified = 0;
+    for (unsigned j = 0; j < jobs && !rc; j++) {
+        const bench_key_ *bk = &keys[j % nkeys];
+        zkp_diag d = {{0}};
+        zkp_zkey key = {0};
+        zkp_zkey_options ko = {.nthreads = threads};
+        if (zkp_zkey_load(&key, bk->zkey, &ko, &d) != ZKPIPE_OK) {
+            fprintf(stderr, "zkpipe bench: %s\n", d.msg);
+            return -1;
+        }
+        rc = sequential_key_(&key, bk->wit, bk->nwit, parts, threads, verify, verified);
+        zkp_zkey_free(&key);
+    }
     *seconds = cli_now() - t0;
-    zkp_zkey_free(&key);
     return rc;
 }
 
 static int bench_pipeline_(int argc, char **argv) {
-    const char *zkey = NULL, *timeline = NULL;
+    const char *timeline = NULL;
     char **wit = calloc((size_t)argc + 1, sizeof *wit);
-    size_t nwit = 0;
+    size_t nwit = 0, nkeys = 0;
+    bench_key_ keys[BENCH_MAX_KEYS];
+    memset(keys, 0, sizeof keys);
     unsigned parts = 4, jobs = 2, period = 20;
     int json = 0, baseline = 1, prio = 1, verify = 1;
     zkpipe_engine_config cfg;
@@ -244,8 +273,14 @@ static int bench_pipeline_(int argc, char **argv) {
         if (!strcmp(a, "--no-verify")) { verify = 0; continue; }
         if (!v) goto usage;
         i++;
-        if (!strcmp(a, "--key")) zkey = v;
-        else if (!strcmp(a, "--witness")) wit[nwit++] = (char *)v;
+        if (!strcmp(a, "--key")) {
+            if (nkeys == BENCH_MAX_KEYS) goto usage;
+            keys[nkeys++] = (bench_key_){v, wit + nwit, 0, 0};
+        } else if (!strcmp(a, "--witness")) {
+            if (!nkeys) goto usage;
+            wit[nwit++] = (char *)v;
+            keys[nkeys - 1].nwit++;
+        }
         else if (!strcmp(a, "--timeline")) timeline = v;
         else if (!strcmp(a, "--budget")) {
             if (parse_size_(v, &cfg.budget_bytes)) goto usage;
@@ -262,7 +297,9 @@ static int bench_pipeline_(int argc, char **argv) {
         else goto usage;
         if (num && cli_parse_threads(v, num)) goto usage;
     }
-    if (!zkey || !nwit) goto usage;
+    if (!nkeys) goto usage;
+    for (size_t k = 0; k < nkeys; k++)
+        if (!keys[k].nwit) goto usage;
     cfg.verify = verify;
     cfg.rss_period_ms = period;
     char tmpcsv[64] = "";
@@ -282,20 +319,24 @@ static int bench_pipeline_(int argc, char **argv) {
         free(wit);
         return CLI_INVALID;
     }
-    uint32_t key;
-    if ((st = zkpipe_engine_register_key(e, &key, zkey)) != ZKPIPE_OK) {
-        fprintf(stderr, "zkpipe bench: cannot open %s (%s)\n", zkey, zkpipe_status_name(st));
-        (void)zkpipe_engine_destroy(&e);
-        free(wit);
-        return CLI_BAD_INPUT;
-    }
-    zkpipe_witness *wv = calloc(parts, sizeof *wv);
+    for (size_t k = 0; k < nkeys; k++)
+        if ((st = zkpipe_engine_register_key(e, &keys[k].id, keys[k].zkey)) != ZKPIPE_OK) {
+            fprintf(stderr, "zkpipe bench: cannot open %s (%s)\n", keys[k].zkey,
+                    zkpipe_status_name(st));
+            (void)zkpipe_engine_destroy(&e);
+            free(wit);
+            return CLI_BAD_INPUT;
+        }
+    /* Partition i of a job on key k uses that key's witnesses in turn. */
+    zkpipe_witness *wv = calloc((size_t)parts * nkeys, sizeof *wv);
     uint64_t *ids = calloc(jobs, sizeof *ids);
     if (!wv || !ids) return CLI_INVALID;
-    for (unsigned i = 0; i < parts; i++) wv[i].path = wit[i % nwit];
+    for (size_t k = 0; k < nkeys; k++)
+        for (unsigned i = 0; i < parts; i++) wv[k * parts + i].path = keys[k].wit[i % keys[k].nwit];
     double t0 = cli_now();
     for (unsigned j = 0; j < jobs; j++) {
-        zkpipe_job_request r = {key, wv, parts,
+        size_t k = j % nkeys;
+        zkpipe_job_request r = {keys[k].id, wv + k * parts, parts,
                                 (zkpipe_priority)(prio == 4 ? (int)(j % 4) : prio), NULL, 0};
         if ((st = zkpipe_engine_submit(e, &ids[j], &r)) != ZKPIPE_OK) {
             fprintf(stderr, "zkpipe bench: submit: %s\n", zkpipe_status_name(st));
@@ -327,6 +368,22 @@ static int bench_pipeline_(int argc, char **argv) {
     (void)zkp_mem_read_peak_rss(&hwm);
     uint64_t peak = s.peak_rss_bytes > hwm ? s.peak_rss_bytes : hwm;
     uint64_t final_rss = s.rss_bytes, base = s.baseline_rss_bytes;
+    /* Idle: the keys evicted, so nothing of the engine's is live; then
+     * trimmed (pooled regions unmapped, malloc_trim). */
+    uint64_t idle_rss = 0, trimmed_rss = 0;
+    /* The largest key and partition (keys may have been evicted: then
+     * their resident bytes read 0, their partition bytes stay known). */
+    uint64_t key_bytes = 0, part_bytes = 0;
+    for (size_t k = 0; k < s.n_keys; k++) {
+        if (s.keys[k].resident_bytes > key_bytes) key_bytes = s.keys[k].resident_bytes;
+        if (s.keys[k].partition_bytes > part_bytes) part_bytes = s.keys[k].partition_bytes;
+    }
+    for (size_t k = 0; k < nkeys; k++)
+        if (zkpipe_engine_evict_key(e, keys[k].id) != ZKPIPE_OK)
+            fprintf(stderr, "zkpipe bench: a key could not be evicted\n");
+    (void)zkp_mem_read_rss(&idle_rss);
+    (void)zkpipe_engine_trim(e, 0);
+    (void)zkp_mem_read_rss(&trimmed_rss);
     (void)zkpipe_engine_destroy(&e);
     size_t nsamples;
     double dev = max_deviation_(timeline, base, 0.2, t_end - t_create, &nsamples);
@@ -350,7 +407,7 @@ static int bench_pipeline_(int argc, char **argv) {
 
     double seq_s = 0;
     size_t seq_verified = 0;
-    if (baseline && sequential_(zkey, wit, nwit, (size_t)jobs * parts, cfg.device_threads,
+    if (baseline && sequential_(keys, nkeys, jobs, parts, cfg.device_threads,
                                 verify, &seq_s, &seq_verified))
         return CLI_INVALID;
     uint64_t after_seq = 0;
@@ -360,6 +417,7 @@ static int bench_pipeline_(int argc, char **argv) {
         printf("{\"proofs\":%u,\"partitions\":%zu,\"seconds\":%.6f,\"sequential_seconds\":%.6f,"
                "\"speedup\":%.4f,\"partitions_per_second\":%.4f,\"budget_bytes\":%llu,"
                "\"peak_rss_bytes\":%llu,\"baseline_rss_bytes\":%llu,\"final_rss_bytes\":%llu,"
+               "\"idle_rss_bytes\":%llu,\"trimmed_rss_bytes\":%llu,"
                "\"rss_after_sequential_bytes\":%llu,\"peak_tracked_bytes\":%llu,"
                "\"peak_reserved_bytes\":%llu,\"max_tracked_rss_deviation\":%.6f,"
                "\"rss_samples\":%zu,\"proofs_verified\":%zu,\"sequential_proofs_verified\":%zu,"
@@ -369,10 +427,11 @@ static int bench_pipeline_(int argc, char **argv) {
                jobs, total, seconds, seq_s, seq_s > 0 ? seq_s / seconds : 0, total / seconds,
                (unsigned long long)s.budget_total_bytes, (unsigned long long)peak,
                (unsigned long long)base, (unsigned long long)final_rss,
+               (unsigned long long)idle_rss, (unsigned long long)trimmed_rss,
                (unsigned long long)after_seq, (unsigned long long)s.tracked_peak_bytes,
                (unsigned long long)s.budget_peak_reserved_bytes, dev, nsamples, verified,
-               seq_verified, failed, (unsigned long long)s.keys[0].resident_bytes,
-               (unsigned long long)s.keys[0].partition_bytes, sum.queue_wait, sum.key_load,
+               seq_verified, failed, (unsigned long long)key_bytes,
+               (unsigned long long)part_bytes, sum.queue_wait, sum.key_load,
                sum.synthesis, sum.device, sum.finalize, sum.verify);
     } else {
         const double M = 1048576.0;
@@ -383,11 +442,12 @@ static int bench_pipeline_(int argc, char **argv) {
         printf("stage seconds (summed over partitions): key load %.3f, synthesis %.3f, device %.3f, "
                "finalize %.3f, verify %.3f; longest admission wait %.3f\n",
                sum.key_load, sum.synthesis, sum.device, sum.finalize, sum.verify, sum.queue_wait);
-        printf("budget %.1f MiB: peak reserved %.1f MiB (key %.1f MiB, partition %.1f MiB)\n",
+        printf("budget %.1f MiB: peak reserved %.1f MiB (largest key %.1f MiB, largest partition %.1f MiB)\n",
                s.budget_total_bytes / M, s.budget_peak_reserved_bytes / M,
-               s.keys[0].resident_bytes / M, s.keys[0].partition_bytes / M);
-        printf("RSS: baseline %.1f MiB, peak %.1f MiB, final %.1f MiB, after sequential %.1f MiB\n",
-               base / M, peak / M, final_rss / M, after_seq / M);
+               key_bytes / M, part_bytes / M);
+        printf("RSS: baseline %.1f MiB, peak %.1f MiB, final %.1f MiB, idle (keys evicted) %.1f MiB, "
+               "trimmed %.1f MiB, after sequential %.1f MiB\n",
+               base / M, peak / M, final_rss / M, idle_rss / M, trimmed_rss / M, after_seq / M);
         printf("tracked: peak %.1f MiB; max |RSS - (baseline + tracked)| / RSS = %.2f%% over %zu "
                "samples\n",
                s.tracked_peak_bytes / M, 100 * dev, nsamples);
