@@ -30,6 +30,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "mem/mem.h"
 #include "mem/mem_internal.h"
@@ -266,6 +269,21 @@ static void *trimmer_main(void *arg) {
 
 /* ---- life cycle ---- */
 
+/* Buffers under ZKP_MEM_BIG_MIN still come from malloc. glibc serves those
+ * of 128 KiB or more with mmap at first, but raises that threshold each time
+ * such a chunk is freed, after which they are carved from its arenas and
+ * kept there: with witnesses of a few hundred KiB, RSS then crept 31 MiB past
+ * baseline + budget in the control experiment (docs/MEMORY.md). Pinning the
+ * threshold at its initial value keeps every chunk of 128 KiB or more in
+ * its own mapping, returned on free. It is a process-wide setting, made
+ * once by whoever creates a pool (the engine); the malloc control keeps
+ * glibc's default on purpose. */
+static void pin_malloc_mmap_threshold(void) {
+#ifdef __GLIBC__
+    (void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
+
 zkpipe_status zkp_mem_pool_create(zkp_mem_pool **out, zkp_mem_tracker *tracker,
                                   const zkp_mem_pool_config *cfg) {
     if (!out) return ZKPIPE_ERR_INVALID_ARGUMENT;
@@ -280,6 +298,7 @@ zkpipe_status zkp_mem_pool_create(zkp_mem_pool **out, zkp_mem_tracker *tracker,
         (void)zkp_mem_pool_config_default(&pool->cfg);
     atomic_init(&pool->live_buffers, 0);
     pool->trim_keep = UINT64_MAX;
+    if (!pool->cfg.big_from_malloc) pin_malloc_mmap_threshold();
     int stage = 0; /* how much to undo on failure */
     if (pthread_mutex_init(&pool->mu, NULL) != 0) goto fail;
     stage = 1;
