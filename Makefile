@@ -28,7 +28,7 @@ APT_PACKAGES := build-essential cmake nodejs npm
 DEP_COMMANDS := cc cmake make node npm
 
 FUZZ_TIME ?= 15
-FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey
+FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey config
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 
 .PHONY: all deps js-deps fuzz-deps build test test-release test-sanitize test-tsan test-fuzz bench demo clean
