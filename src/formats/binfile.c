@@ -184,3 +184,29 @@ int zkp_formats_fr_is_canonical(zkpipe_curve curve, const uint8_t value[32]) {
     const uint64_t *r = curve == ZKPIPE_CURVE_BN254 ? bn254_fr_modulus.l : bls12_381_fr_modulus.l;
     return (int)zkp_limbs_lt(v, r, 4);
 }
+
+zkpipe_status zkp_formats_fr_header(const zkp_binfile *bf, const zkp_binfile_section *hdr,
+                                    size_t header_bytes, zkpipe_curve *curve, zkp_diag *diag) {
+    /* The header's size depends on n8, so read n8 first, then check the
+     * whole size before reading the prime. */
+    const uint8_t *h = zkp_binfile_body(bf, hdr);
+    if (hdr->size < 4)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_SECTION_SIZE,
+                             "%s: section 1 (header): %zu bytes, too short to hold n8", bf->name,
+                             hdr->size);
+    uint32_t n8 = zkp_le32(h);
+    if (n8 != 32)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_WRONG_CURVE,
+                             "%s: section 1 (header): field elements of %" PRIu32
+                             " bytes; only the 32-byte scalar fields of bn254 and bls12_381 are "
+                             "supported",
+                             bf->name, n8);
+    zkpipe_status st = zkp_binfile_expect_size(bf, hdr, "header", header_bytes, 0, 0, diag);
+    if (st != ZKPIPE_OK) return st;
+    if (!zkp_formats_curve_of_r(h + 4, n8, curve))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_WRONG_CURVE,
+                             "%s: section 1 (header): the prime is not the scalar field of bn254 "
+                             "or bls12_381",
+                             bf->name);
+    return ZKPIPE_OK;
+}

@@ -90,6 +90,16 @@ static inline uint64_t zkp_le64(const uint8_t *p) {
 
 /* Which curve has the prime as its scalar field r (n8 = 32). 0 if none. */
 int zkp_formats_curve_of_r(const uint8_t *prime, size_t n8, zkpipe_curve *out);
+
+/* The header that .wtns and .r1cs share: u32 n8, then the prime, then
+ * fields of their own, header_bytes in all (computed for n8 = 32). Checks
+ * that n8 is 32 (the scalar fields of both curves), that the section is
+ * exactly header_bytes long, and that the prime is r of bn254 or bls12_381;
+ * each with its own status and a message naming the section. */
+ZKP_WARN_UNUSED zkpipe_status zkp_formats_fr_header(const zkp_binfile *bf,
+                                                    const zkp_binfile_section *hdr,
+                                                    size_t header_bytes, zkpipe_curve *curve,
+                                                    zkp_diag *diag);
 /* Which curve has the prime as its base field q (n8 = 32 or 48). 0 if none. */
 int zkp_formats_curve_of_q(const uint8_t *prime, size_t n8, zkpipe_curve *out);
 /* "bn254" or "bls12_381". */

@@ -86,31 +86,10 @@ zkpipe_status zkp_r1cs_parse(zkp_r1cs *out, const uint8_t *data, size_t len, con
             ZKPIPE_OK)
         return st;
 
-    const uint8_t *h = zkp_binfile_body(&bf, &hdr);
-    if (hdr.size < 4) {
-        return zkp_diag_fail(diag, ZKPIPE_ERR_SECTION_SIZE,
-                             "%s: section 1 (header): %zu bytes, too short to hold n8", name,
-                             hdr.size);
-    }
-    uint32_t n8 = zkp_le32(h);
-    if (n8 != ZKP_R1CS_COEF_BYTES) {
-        return zkp_diag_fail(diag, ZKPIPE_ERR_WRONG_CURVE,
-                             "%s: section 1 (header): field elements of %" PRIu32
-                             " bytes; only the 32-byte scalar fields of bn254 and bls12_381 are "
-                             "supported",
-                             name, n8);
-    }
-    if ((st = zkp_binfile_expect_size(&bf, &hdr, "header", R1CS_HEADER_BYTES, 0, 0, diag)) !=
-        ZKPIPE_OK)
-        return st;
     zkp_r1cs r = {0};
-    if (!zkp_formats_curve_of_r(h + 4, n8, &r.curve)) {
-        return zkp_diag_fail(diag, ZKPIPE_ERR_WRONG_CURVE,
-                             "%s: section 1 (header): the prime is not the scalar field of bn254 "
-                             "or bls12_381",
-                             name);
-    }
-    const uint8_t *counts = h + 4 + n8;
+    if ((st = zkp_formats_fr_header(&bf, &hdr, R1CS_HEADER_BYTES, &r.curve, diag)) != ZKPIPE_OK)
+        return st;
+    const uint8_t *counts = zkp_binfile_body(&bf, &hdr) + 4 + ZKP_R1CS_COEF_BYTES;
     r.n_wires = zkp_le32(counts);
     r.n_pub_out = zkp_le32(counts + 4);
     r.n_pub_in = zkp_le32(counts + 8);

@@ -25,32 +25,10 @@ zkpipe_status zkp_wtns_parse(zkp_wtns *out, const uint8_t *data, size_t len, con
     if ((st = zkp_binfile_unique(&bf, WTNS_SECTION_VALUES, "values", &vals, diag)) != ZKPIPE_OK)
         return st;
 
-    /* The header's size depends on n8, so read n8 first, then check the
-     * whole size before reading the prime and the count. */
-    const uint8_t *h = zkp_binfile_body(&bf, &hdr);
-    if (hdr.size < 4) {
-        return zkp_diag_fail(diag, ZKPIPE_ERR_SECTION_SIZE,
-                             "%s: section 1 (header): %zu bytes, too short to hold n8", name,
-                             hdr.size);
-    }
-    uint32_t n8 = zkp_le32(h);
-    if (n8 != WTNS_N8) {
-        return zkp_diag_fail(diag, ZKPIPE_ERR_WRONG_CURVE,
-                             "%s: section 1 (header): field elements of %" PRIu32
-                             " bytes; only the 32-byte scalar fields of bn254 and bls12_381 are "
-                             "supported",
-                             name, n8);
-    }
-    if ((st = zkp_binfile_expect_size(&bf, &hdr, "header", 4 + WTNS_N8 + 4, 0, 0, diag)) !=
-        ZKPIPE_OK)
-        return st;
     zkpipe_curve curve;
-    if (!zkp_formats_curve_of_r(h + 4, WTNS_N8, &curve)) {
-        return zkp_diag_fail(diag, ZKPIPE_ERR_WRONG_CURVE,
-                             "%s: section 1 (header): the prime is not the scalar field of bn254 "
-                             "or bls12_381",
-                             name);
-    }
+    if ((st = zkp_formats_fr_header(&bf, &hdr, 4 + WTNS_N8 + 4, &curve, diag)) != ZKPIPE_OK)
+        return st;
+    const uint8_t *h = zkp_binfile_body(&bf, &hdr);
     uint32_t n_vars = zkp_le32(h + 4 + WTNS_N8);
     if (n_vars == 0) {
         return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
