@@ -24,8 +24,16 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure
 
-APT_PACKAGES := build-essential cmake nodejs npm
-DEP_COMMANDS := cc cmake make node npm
+# The daemon (src/server) needs gRPC core, protobuf-c and libmicrohttpd; its
+# interop test drives it from a Go client built in GOPATH mode from Debian's
+# grpc-go packages.
+# Node.js and npm are checked by command, not by package: a machine may have
+# them from another source (NodeSource's nodejs bundles npm and conflicts
+# with Debian's npm package).
+NODE_APT_PACKAGES := nodejs npm
+APT_PACKAGES := build-essential cmake pkg-config \
+  libgrpc-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev \
+  golang-go golang-google-grpc-dev protoc-gen-go protoc-gen-go-grpc protobuf-compiler
 
 FUZZ_TIME ?= 15
 FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey config
@@ -36,13 +44,16 @@ FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 all: build
 
 deps:
-	@missing=""; for c in $(DEP_COMMANDS); do command -v $$c >/dev/null 2>&1 || missing=1; done; \
+	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(APT_PACKAGES) 2>/dev/null | \
+	  awk '$$NF == "installed" { ok[$$1] = 1 } END { n = split("$(APT_PACKAGES)", p, " "); \
+	  for (i = 1; i <= n; i++) if (!ok[p[i]]) printf "%s ", p[i] }'); \
+	command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || missing="$$missing $(NODE_APT_PACKAGES)"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing: $(APT_PACKAGES)"; \
-	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PACKAGES); \
+	    echo "installing: $$missing"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	  else \
-	    echo "missing build tools; run as root or: sudo apt-get install $(APT_PACKAGES)" >&2; exit 1; \
+	    echo "missing packages; run as root or: sudo apt-get install $$missing" >&2; exit 1; \
 	  fi; \
 	fi
 

@@ -24,7 +24,7 @@ function(zkpipe_discover_tests)
   target_include_directories(zkp_tests PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/tests
     ${CMAKE_BINARY_DIR}/generated)
   target_compile_definitions(zkp_tests PRIVATE ZKP_TEST_DATA_DIR="${CMAKE_SOURCE_DIR}/tests")
-  target_link_libraries(zkp_tests PRIVATE zkpipe)
+  target_link_libraries(zkp_tests PRIVATE zkpipe zkpipe_server)
 
   foreach(name ${names})
     add_test(NAME ${name} COMMAND zkp_tests ${name})
