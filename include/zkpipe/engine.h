@@ -169,6 +169,14 @@ ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_await(zkpipe_engine *e
                                                                 int64_t timeout_ms,
                                                                 zkpipe_job_result *out);
 
+/* zkpipe_engine_await for whichever job is final first: a service that
+ * keeps its own table of results collects them all with one thread. Final
+ * jobs are taken in submission order. ERR_TIMEOUT when none is final in
+ * time. Do not mix with zkpipe_engine_await on the same jobs. */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_await_any(zkpipe_engine *e,
+                                                                    int64_t timeout_ms,
+                                                                    zkpipe_job_result *out);
+
 /* Frees what a result owns; accepts a zeroed result. */
 ZKPIPE_API void zkpipe_job_result_clear(zkpipe_job_result *r);
 

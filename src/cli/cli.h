@@ -26,5 +26,7 @@ int cli_verify(int argc, char **argv);
 int cli_zkey(int argc, char **argv);
 int cli_info(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_serve(int argc, char **argv);
+int cli_client(int argc, char **argv);
 
 #endif

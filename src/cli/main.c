@@ -25,6 +25,11 @@ static const char usage[] =
     "        describe a .zkey, .wtns, .r1cs or snarkjs JSON file\n"
     "  bench pipeline --key <zkey> --witness <wtns> [options]\n"
     "        prove through the engine and one after another; --help for options\n"
+    "  serve [--config FILE] [--listen ADDR] [--set KEY=VALUE]... [--print-config]\n"
+    "        the proving daemon (gRPC: cuzk.v1 and zkpipe.v1); --help for options\n"
+    "  client [--addr ADDR] <command> ...\n"
+    "        talk to a daemon: register-key, prove, submit, await, cancel, jobs,\n"
+    "        status, metrics, preload, evict; --help for details\n"
     "  version\n"
     "\n"
     "exit codes: 0 success, 1 invalid or failed proof, 2 usage, 3 bad input file\n";
@@ -61,6 +66,8 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "zkey")) return cli_zkey(argc - 2, argv + 2);
     if (!strcmp(cmd, "info")) return cli_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench")) return cli_bench(argc - 2, argv + 2);
+    if (!strcmp(cmd, "serve")) return cli_serve(argc - 2, argv + 2);
+    if (!strcmp(cmd, "client")) return cli_client(argc - 2, argv + 2);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("zkpipe %s (%s arithmetic)\n", ZKPIPE_VERSION, zkp_cpu_path_name());
         return CLI_OK;

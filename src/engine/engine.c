@@ -611,9 +611,17 @@ static zkpipe_status collect_(eng_job *j, zkpipe_curve curve, zkpipe_job_result 
     return ZKPIPE_OK;
 }
 
-zkpipe_status zkpipe_engine_await(zkpipe_engine *e, uint64_t job_id, int64_t timeout_ms,
-                                  zkpipe_job_result *out) {
-    if (!e || !out) return ZKPIPE_ERR_INVALID_ARGUMENT;
+/* The first final job in the table (lock held), or NULL. */
+static eng_job *find_final_locked_(zkpipe_engine *e) {
+    for (eng_job *j = e->jobs; j; j = j->next)
+        if (j->final) return j;
+    return NULL;
+}
+
+/* zkpipe_engine_await for one job (job_id != 0) or for whichever is final
+ * first (job_id == 0; no job to wait for is not an error then). */
+static zkpipe_status await_(zkpipe_engine *e, uint64_t job_id, int64_t timeout_ms,
+                            zkpipe_job_result *out) {
     struct timespec dl;
     clock_gettime(CLOCK_REALTIME, &dl);
     if (timeout_ms > 0) {
@@ -627,12 +635,12 @@ zkpipe_status zkpipe_engine_await(zkpipe_engine *e, uint64_t job_id, int64_t tim
     pthread_mutex_lock(&e->lk);
     eng_job *j;
     for (;;) {
-        j = find_job_locked_(e, job_id);
-        if (!j) {
+        j = job_id ? find_job_locked_(e, job_id) : find_final_locked_(e);
+        if (job_id && !j) {
             pthread_mutex_unlock(&e->lk);
             return ZKPIPE_ERR_INVALID_ARGUMENT;
         }
-        if (j->final) break;
+        if (j && j->final) break;
         if (timeout_ms == 0) {
             pthread_mutex_unlock(&e->lk);
             return ZKPIPE_ERR_TIMEOUT;
@@ -640,10 +648,10 @@ zkpipe_status zkpipe_engine_await(zkpipe_engine *e, uint64_t job_id, int64_t tim
         if (timeout_ms < 0) {
             pthread_cond_wait(&e->done_cv, &e->lk);
         } else if (pthread_cond_timedwait(&e->done_cv, &e->lk, &dl) == ETIMEDOUT) {
-            j = find_job_locked_(e, job_id);
+            j = job_id ? find_job_locked_(e, job_id) : find_final_locked_(e);
             if (j && j->final) break;
             pthread_mutex_unlock(&e->lk);
-            return j ? ZKPIPE_ERR_TIMEOUT : ZKPIPE_ERR_INVALID_ARGUMENT;
+            return j || !job_id ? ZKPIPE_ERR_TIMEOUT : ZKPIPE_ERR_INVALID_ARGUMENT;
         }
     }
     for (eng_job **at = &e->jobs; *at; at = &(*at)->next)
@@ -658,6 +666,17 @@ zkpipe_status zkpipe_engine_await(zkpipe_engine *e, uint64_t job_id, int64_t tim
     free_job_(j);
     if (st != ZKPIPE_OK) zkpipe_job_result_clear(out);
     return st;
+}
+
+zkpipe_status zkpipe_engine_await(zkpipe_engine *e, uint64_t job_id, int64_t timeout_ms,
+                                  zkpipe_job_result *out) {
+    if (!e || !out || job_id == 0) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    return await_(e, job_id, timeout_ms, out);
+}
+
+zkpipe_status zkpipe_engine_await_any(zkpipe_engine *e, int64_t timeout_ms, zkpipe_job_result *out) {
+    if (!e || !out) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    return await_(e, 0, timeout_ms, out);
 }
 
 void zkpipe_job_result_clear(zkpipe_job_result *r) {

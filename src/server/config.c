@@ -30,12 +30,24 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
                                        0, "device (MSM/NTT) workers; 0 = auto"},
     [ZKP_CFG_ENGINE_FINALIZE_WORKERS] = {"engine.finalize_workers", ZKP_CFG_INT, NULL, 0, 0,
                                          4096, 0, 0, "proof finalize threads; 0 = auto"},
+    [ZKP_CFG_SERVER_DRAIN_TIMEOUT_MS] = {"server.drain_timeout_ms", ZKP_CFG_INT, NULL, 120000, 0,
+                                         86400000, 0, 0,
+                                         "on SIGTERM, how long live jobs may run before they are "
+                                         "cancelled"},
+    [ZKP_CFG_SERVER_RESULT_TTL_MS] = {"server.result_ttl_ms", ZKP_CFG_INT, NULL, 600000, 1000,
+                                      86400000, 0, 0,
+                                      "how long a finished job's result waits to be awaited"},
+    [ZKP_CFG_SERVER_MAX_JOBS] = {"server.max_jobs", ZKP_CFG_INT, NULL, 4096, 1, 1000000, 0, 0,
+                                 "jobs held at once, live or awaiting collection; more are "
+                                 "refused with RESOURCE_EXHAUSTED"},
+    [ZKP_CFG_ENGINE_DEVICE_THREADS] = {"engine.device_threads", ZKP_CFG_INT, NULL, 0, 0, 4096, 0,
+                                       0, "threads of one partition's MSMs and NTTs; 0 = every CPU"},
     [ZKP_CFG_ENGINE_VERIFY] = {"engine.verify", ZKP_CFG_BOOL, NULL, 1, 0, 1, 0, 0,
                                "verify every proof before returning it"},
     [ZKP_CFG_METRICS_HTTP] = {"metrics.http", ZKP_CFG_STRING, "", 0, 0, 0, 0, 0,
                               "host:port for HTTP /metrics and /status; empty = off"},
     [ZKP_CFG_METRICS_POLL_MS] = {"metrics.poll_ms", ZKP_CFG_INT, NULL, 1000, 10, 3600000, 0, 0,
-                                 "period of the status snapshot, in milliseconds"},
+                                 "period of the RSS sampler behind the memory metrics, in milliseconds"},
 };
 
 static const char *const SECTIONS[] = {"server", "engine", "metrics"};

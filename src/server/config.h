@@ -65,9 +65,13 @@ typedef enum {
     ZKP_CFG_ENGINE_SYNTHESIS_WORKERS, /* int, 0 = auto */
     ZKP_CFG_ENGINE_DEVICE_WORKERS,    /* int, 0 = auto */
     ZKP_CFG_ENGINE_FINALIZE_WORKERS,  /* int, 0 = auto */
+    ZKP_CFG_SERVER_DRAIN_TIMEOUT_MS, /* int: SIGTERM waits this long for live jobs */
+    ZKP_CFG_SERVER_RESULT_TTL_MS,    /* int: results kept for awaiting */
+    ZKP_CFG_SERVER_MAX_JOBS,     /* int: jobs in the table, live or awaiting collection */
+    ZKP_CFG_ENGINE_DEVICE_THREADS,   /* int, 0 = every CPU */
     ZKP_CFG_ENGINE_VERIFY,       /* bool */
     ZKP_CFG_METRICS_HTTP,        /* string: host:port, "" = off */
-    ZKP_CFG_METRICS_POLL_MS,     /* int: status snapshot period */
+    ZKP_CFG_METRICS_POLL_MS,     /* int: RSS sampler period */
     ZKP_CFG_KEY_COUNT
 } zkp_cfg_id;
 

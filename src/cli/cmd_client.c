@@ -1,0 +1,355 @@
+/* zkpipe client: talks to a daemon over both services. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cuzk/v1/proving.pb-c.h"
+#include "server/rpc.h"
+#include "util/fileio.h"
+#include "zkpipe/v1/prover.pb-c.h"
+
+#define DEFAULT_ADDR "unix:///run/zkpipe/zkpipe.sock"
+#define MAX_MESSAGE ((size_t)256 << 20)
+
+static const char client_usage[] =
+    "usage: zkpipe client [--addr ADDR] [--timeout-ms N] <command> [args]\n"
+    "  ADDR: unix:///path or host:port (default $ZKPIPE_ADDR, else " DEFAULT_ADDR ")\n"
+    "commands (zkpipe.v1):\n"
+    "  register-key <name> <circuit.zkey>      the path is read by the daemon\n"
+    "  prove <name> <witness.wtns> <proof.json> <public.json> [--priority P] [--request-id ID]\n"
+    "  submit <name> <witness.wtns>... [--priority P] [--request-id ID]   prints the job id\n"
+    "  await <job-id> [--wait-ms N] [--out DIR]  prints the state; writes DIR/proof_<i>.json\n"
+    "                                            and DIR/public_<i>.json\n"
+    "  cancel <job-id>\n"
+    "  jobs                                    list the daemon's jobs\n"
+    "  status                                  the status document (JSON)\n"
+    "commands (cuzk.v1):\n"
+    "  metrics                                 Prometheus text\n"
+    "  preload <key-name> | evict <key-name>\n"
+    "  P: low, normal, high or critical\n"
+    "exit codes: 0 success, 1 the job failed or was cancelled, 2 usage, 3 bad input,\n"
+    "            4 the daemon refused the call or could not be reached\n";
+
+enum { CLI_RPC_ERROR = 4 };
+
+typedef struct {
+    const char *addr;
+    int64_t timeout_ms;
+} client;
+
+/* One call: packs req, unpacks the answer with unpack. NULL on failure
+ * (reported). */
+static void *call_(const client *c, const char *method, const ProtobufCMessage *req,
+                   void *(*unpack)(ProtobufCAllocator *, size_t, const uint8_t *)) {
+    size_t n = protobuf_c_message_get_packed_size(req);
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) {
+        fprintf(stderr, "zkpipe client: out of memory\n");
+        return NULL;
+    }
+    protobuf_c_message_pack(req, buf);
+    zkp_rpc_code code;
+    uint8_t *resp;
+    size_t resp_len;
+    char msg[512];
+    zkpipe_status st = zkp_rpc_client_call(c->addr, method, buf, n, c->timeout_ms, MAX_MESSAGE, &code,
+                                           &resp, &resp_len, msg, sizeof msg);
+    free(buf);
+    if (st != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe client: %s: %s\n", method, zkpipe_strerror(st));
+        return NULL;
+    }
+    if (code != ZKP_RPC_OK) {
+        fprintf(stderr, "zkpipe client: %s: gRPC status %d: %s\n", method, (int)code, msg);
+        return NULL;
+    }
+    void *m = unpack(NULL, resp_len, resp);
+    free(resp);
+    if (!m) fprintf(stderr, "zkpipe client: %s: malformed response\n", method);
+    return m;
+}
+
+#define CALL(c, svc, method, req, type)                                                            \
+    ((type *)call_(c, svc method, &(req).base,                                                      \
+                   (void *(*)(ProtobufCAllocator *, size_t, const uint8_t *))type##_unpack_fn))
+
+static int parse_priority_(const char *s, Zkpipe__V1__Priority *p) {
+    static const char *const names[] = {"low", "normal", "high", "critical"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(s, names[i])) {
+            *p = (Zkpipe__V1__Priority)(i + 1);
+            return 1;
+        }
+    return 0;
+}
+
+static const char *state_name_(Zkpipe__V1__JobState s) {
+    switch (s) {
+    case ZKPIPE__V1__JOB_STATE__LIVE: return "live";
+    case ZKPIPE__V1__JOB_STATE__COMPLETED: return "completed";
+    case ZKPIPE__V1__JOB_STATE__FAILED: return "failed";
+    case ZKPIPE__V1__JOB_STATE__CANCELLED: return "cancelled";
+    case ZKPIPE__V1__JOB_STATE__TIMEOUT: return "timeout";
+    default: return "unknown";
+    }
+}
+
+/* protobuf-c's unpack functions take a typed message; these adapt them. */
+#define UNPACK_FN(type, fn)                                                                        \
+    static void *type##_unpack_fn(ProtobufCAllocator *a, size_t n, const uint8_t *b) {               \
+        return fn(a, n, b);                                                                         \
+    }
+UNPACK_FN(Zkpipe__V1__RegisterKeyResponse, zkpipe__v1__register_key_response__unpack)
+UNPACK_FN(Zkpipe__V1__ProveResponse, zkpipe__v1__prove_response__unpack)
+UNPACK_FN(Zkpipe__V1__SubmitResponse, zkpipe__v1__submit_response__unpack)
+UNPACK_FN(Zkpipe__V1__AwaitResponse, zkpipe__v1__await_response__unpack)
+UNPACK_FN(Zkpipe__V1__CancelResponse, zkpipe__v1__cancel_response__unpack)
+UNPACK_FN(Zkpipe__V1__ListJobsResponse, zkpipe__v1__list_jobs_response__unpack)
+UNPACK_FN(Zkpipe__V1__StatusResponse, zkpipe__v1__status_response__unpack)
+UNPACK_FN(Cuzk__V1__GetMetricsResponse, cuzk__v1__get_metrics_response__unpack)
+UNPACK_FN(Cuzk__V1__PreloadSrsResponse, cuzk__v1__preload_srs_response__unpack)
+UNPACK_FN(Cuzk__V1__EvictSrsResponse, cuzk__v1__evict_srs_response__unpack)
+
+#define ZK "/zkpipe.v1.Prover/"
+#define CZ "/cuzk.v1.ProvingEngine/"
+
+/* Reads the witness files into a SubmitRequest's witnesses. */
+static int read_witnesses_(char **paths, size_t n, Zkpipe__V1__SubmitRequest *s) {
+    s->witnesses = calloc(n, sizeof *s->witnesses);
+    if (!s->witnesses) return 0;
+    s->n_witnesses = n;
+    for (size_t i = 0; i < n; i++) {
+        char *data;
+        size_t len;
+        zkp_diag d = {{0}};
+        if (zkp_read_file(paths[i], MAX_MESSAGE, &data, &len, &d) != ZKPIPE_OK) {
+            fprintf(stderr, "zkpipe client: %s\n", d.msg);
+            return 0;
+        }
+        s->witnesses[i].data = (uint8_t *)data;
+        s->witnesses[i].len = len;
+    }
+    return 1;
+}
+
+static void free_witnesses_(Zkpipe__V1__SubmitRequest *s) {
+    for (size_t i = 0; i < s->n_witnesses; i++) free(s->witnesses[i].data);
+    free(s->witnesses);
+}
+
+/* Options after the positional arguments of submit and prove. Returns the
+ * number of positional arguments, or -1 on a usage error. */
+static int submit_opts_(int argc, char **argv, Zkpipe__V1__SubmitRequest *s) {
+    int npos = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i + 1 < argc && !strcmp(argv[i], "--priority")) {
+            if (!parse_priority_(argv[++i], &s->priority)) return -1;
+        } else if (i + 1 < argc && !strcmp(argv[i], "--request-id")) {
+            s->request_id = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            return -1;
+        } else {
+            argv[npos++] = argv[i];
+        }
+    }
+    return npos;
+}
+
+static int write_text_(const char *path, const char *text) {
+    zkp_diag d = {{0}};
+    if (zkp_write_file_atomic(path, text, strlen(text), &d) != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe client: %s\n", d.msg);
+        return 0;
+    }
+    return 1;
+}
+
+static int report_job_(const Zkpipe__V1__AwaitResponse *r) {
+    printf("job %s: %s", r->job_id, state_name_(r->state));
+    if (r->error_message && *r->error_message) printf(": %s", r->error_message);
+    if (r->times)
+        printf(" (total %llu ms: queue %llu, synthesis %llu, device %llu, finalize %llu, verify %llu)",
+               (unsigned long long)r->times->total_ms, (unsigned long long)r->times->queue_wait_ms,
+               (unsigned long long)r->times->synthesis_ms, (unsigned long long)r->times->device_ms,
+               (unsigned long long)r->times->finalize_ms, (unsigned long long)r->times->verify_ms);
+    printf("\n");
+    return r->state == ZKPIPE__V1__JOB_STATE__COMPLETED ? CLI_OK : CLI_INVALID;
+}
+
+static int cmd_prove_(const client *c, int argc, char **argv) {
+    Zkpipe__V1__SubmitRequest s = ZKPIPE__V1__SUBMIT_REQUEST__INIT;
+    int npos = submit_opts_(argc, argv, &s);
+    if (npos != 4) return -1;
+    s.key = argv[0];
+    if (!read_witnesses_(&argv[1], 1, &s)) {
+        free_witnesses_(&s);
+        return CLI_BAD_INPUT;
+    }
+    Zkpipe__V1__ProveRequest req = ZKPIPE__V1__PROVE_REQUEST__INIT;
+    req.submit = &s;
+    Zkpipe__V1__ProveResponse *r = CALL(c, ZK, "Prove", req, Zkpipe__V1__ProveResponse);
+    free_witnesses_(&s);
+    if (!r) return CLI_RPC_ERROR;
+    int rc = r->result ? report_job_(r->result) : CLI_INVALID;
+    if (rc == CLI_OK && r->result->n_proofs == 1) {
+        if (!write_text_(argv[2], r->result->proofs[0]->proof_json) ||
+            !write_text_(argv[3], r->result->proofs[0]->public_json))
+            rc = CLI_INVALID;
+    }
+    zkpipe__v1__prove_response__free_unpacked(r, NULL);
+    return rc;
+}
+
+static int cmd_submit_(const client *c, int argc, char **argv) {
+    Zkpipe__V1__SubmitRequest s = ZKPIPE__V1__SUBMIT_REQUEST__INIT;
+    int npos = submit_opts_(argc, argv, &s);
+    if (npos < 2) return -1;
+    s.key = argv[0];
+    if (!read_witnesses_(&argv[1], (size_t)npos - 1, &s)) {
+        free_witnesses_(&s);
+        return CLI_BAD_INPUT;
+    }
+    Zkpipe__V1__SubmitResponse *r = CALL(c, ZK, "Submit", s, Zkpipe__V1__SubmitResponse);
+    free_witnesses_(&s);
+    if (!r) return CLI_RPC_ERROR;
+    printf("%s\n", r->job_id);
+    zkpipe__v1__submit_response__free_unpacked(r, NULL);
+    return CLI_OK;
+}
+
+static int cmd_await_(const client *c, int argc, char **argv) {
+    Zkpipe__V1__AwaitRequest req = ZKPIPE__V1__AWAIT_REQUEST__INIT;
+    const char *out = NULL;
+    int npos = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i + 1 < argc && !strcmp(argv[i], "--wait-ms")) {
+            req.timeout_ms = strtoull(argv[++i], NULL, 10);
+        } else if (i + 1 < argc && !strcmp(argv[i], "--out")) {
+            out = argv[++i];
+        } else if (argv[i][0] == '-') {
+            return -1;
+        } else {
+            argv[npos++] = argv[i];
+        }
+    }
+    if (npos != 1) return -1;
+    req.job_id = argv[0];
+    Zkpipe__V1__AwaitResponse *r = CALL(c, ZK, "Await", req, Zkpipe__V1__AwaitResponse);
+    if (!r) return CLI_RPC_ERROR;
+    int rc = report_job_(r);
+    for (size_t i = 0; out && rc == CLI_OK && i < r->n_proofs; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/proof_%zu.json", out, i);
+        if (!write_text_(path, r->proofs[i]->proof_json)) rc = CLI_INVALID;
+        snprintf(path, sizeof path, "%s/public_%zu.json", out, i);
+        if (rc == CLI_OK && !write_text_(path, r->proofs[i]->public_json)) rc = CLI_INVALID;
+    }
+    zkpipe__v1__await_response__free_unpacked(r, NULL);
+    return rc;
+}
+
+int cli_client(int argc, char **argv) {
+    client c = {getenv("ZKPIPE_ADDR") ? getenv("ZKPIPE_ADDR") : DEFAULT_ADDR, 0};
+    int i = 0;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(client_usage, stdout);
+            return CLI_OK;
+        } else if (i + 1 < argc && !strcmp(argv[i], "--addr")) {
+            c.addr = argv[++i];
+        } else if (i + 1 < argc && !strcmp(argv[i], "--timeout-ms")) {
+            c.timeout_ms = strtoll(argv[++i], NULL, 10);
+        } else {
+            break;
+        }
+    }
+    if (i >= argc) {
+        fputs(client_usage, stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[i];
+    int n = argc - i - 1;
+    char **a = argv + i + 1;
+    int rc = -1;
+    if (!strcmp(cmd, "register-key") && n == 2) {
+        Zkpipe__V1__RegisterKeyRequest req = ZKPIPE__V1__REGISTER_KEY_REQUEST__INIT;
+        req.name = a[0];
+        /* The daemon opens the file: give it an absolute path. */
+        char *abs = realpath(a[1], NULL);
+        req.path = abs ? abs : a[1];
+        Zkpipe__V1__RegisterKeyResponse *r =
+            CALL(&c, ZK, "RegisterKey", req, Zkpipe__V1__RegisterKeyResponse);
+        free(abs);
+        if (!r) return CLI_RPC_ERROR;
+        printf("key %s: %llu bytes%s\n", r->name, (unsigned long long)r->file_bytes,
+               r->already_registered ? " (registered before)" : "");
+        zkpipe__v1__register_key_response__free_unpacked(r, NULL);
+        return CLI_OK;
+    } else if (!strcmp(cmd, "prove")) {
+        rc = cmd_prove_(&c, n, a);
+    } else if (!strcmp(cmd, "submit")) {
+        rc = cmd_submit_(&c, n, a);
+    } else if (!strcmp(cmd, "await")) {
+        rc = cmd_await_(&c, n, a);
+    } else if (!strcmp(cmd, "cancel") && n == 1) {
+        Zkpipe__V1__CancelRequest req = ZKPIPE__V1__CANCEL_REQUEST__INIT;
+        req.job_id = a[0];
+        Zkpipe__V1__CancelResponse *r = CALL(&c, ZK, "Cancel", req, Zkpipe__V1__CancelResponse);
+        if (!r) return CLI_RPC_ERROR;
+        printf("job %s: %s\n", a[0], r->was_running ? "cancelled" : "was not running");
+        zkpipe__v1__cancel_response__free_unpacked(r, NULL);
+        return CLI_OK;
+    } else if (!strcmp(cmd, "jobs") && n == 0) {
+        Zkpipe__V1__ListJobsRequest req = ZKPIPE__V1__LIST_JOBS_REQUEST__INIT;
+        Zkpipe__V1__ListJobsResponse *r = CALL(&c, ZK, "ListJobs", req, Zkpipe__V1__ListJobsResponse);
+        if (!r) return CLI_RPC_ERROR;
+        printf("%-10s %-20s %-22s %-10s %5s %10s  %s\n", "job", "key", "kind", "state", "parts",
+               "age_ms", "request_id");
+        for (size_t k = 0; k < r->n_jobs; k++) {
+            const Zkpipe__V1__JobInfo *j = r->jobs[k];
+            printf("%-10s %-20s %-22s %-10s %5u %10llu  %s\n", j->job_id, j->key, j->kind,
+                   state_name_(j->state), j->partitions, (unsigned long long)j->age_ms, j->request_id);
+        }
+        zkpipe__v1__list_jobs_response__free_unpacked(r, NULL);
+        return CLI_OK;
+    } else if (!strcmp(cmd, "status") && n == 0) {
+        Zkpipe__V1__StatusRequest req = ZKPIPE__V1__STATUS_REQUEST__INIT;
+        Zkpipe__V1__StatusResponse *r = CALL(&c, ZK, "Status", req, Zkpipe__V1__StatusResponse);
+        if (!r) return CLI_RPC_ERROR;
+        printf("%s\n", r->status_json);
+        zkpipe__v1__status_response__free_unpacked(r, NULL);
+        return CLI_OK;
+    } else if (!strcmp(cmd, "metrics") && n == 0) {
+        Cuzk__V1__GetMetricsRequest req = CUZK__V1__GET_METRICS_REQUEST__INIT;
+        Cuzk__V1__GetMetricsResponse *r = CALL(&c, CZ, "GetMetrics", req, Cuzk__V1__GetMetricsResponse);
+        if (!r) return CLI_RPC_ERROR;
+        fputs(r->prometheus_text, stdout);
+        cuzk__v1__get_metrics_response__free_unpacked(r, NULL);
+        return CLI_OK;
+    } else if (!strcmp(cmd, "preload") && n == 1) {
+        Cuzk__V1__PreloadSrsRequest req = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
+        req.circuit_id = a[0];
+        Cuzk__V1__PreloadSrsResponse *r = CALL(&c, CZ, "PreloadSRS", req, Cuzk__V1__PreloadSrsResponse);
+        if (!r) return CLI_RPC_ERROR;
+        printf("key %s: %s in %llu ms\n", a[0], r->already_loaded ? "already loaded" : "loaded",
+               (unsigned long long)r->load_time_ms);
+        cuzk__v1__preload_srs_response__free_unpacked(r, NULL);
+        return CLI_OK;
+    } else if (!strcmp(cmd, "evict") && n == 1) {
+        Cuzk__V1__EvictSrsRequest req = CUZK__V1__EVICT_SRS_REQUEST__INIT;
+        req.circuit_id = a[0];
+        Cuzk__V1__EvictSrsResponse *r = CALL(&c, CZ, "EvictSRS", req, Cuzk__V1__EvictSrsResponse);
+        if (!r) return CLI_RPC_ERROR;
+        printf("key %s: %s (%llu bytes freed)\n", a[0], r->was_loaded ? "evicted" : "was not loaded",
+               (unsigned long long)r->freed_bytes);
+        cuzk__v1__evict_srs_response__free_unpacked(r, NULL);
+        return CLI_OK;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "zkpipe client: bad arguments for \"%s\"\n%s", cmd, client_usage);
+        return CLI_USAGE;
+    }
+    return rc;
+}

@@ -1,0 +1,781 @@
+/* zkpipe serve: start-up, the job table in front of the engine, listening,
+ * signals and draining (daemon.h).
+ *
+ * Lock order: the daemon lock, then the engine's. The collector thread takes
+ * results out of the engine (zkpipe_engine_await_any, which holds no lock of
+ * ours) and files them under the daemon lock, so a job's engine id is set in
+ * the same critical section as its submission and a result can never arrive
+ * for a job the table does not know yet. */
+#include "server/daemon.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <protobuf-c/protobuf-c.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "server/daemon_internal.h"
+
+static const char *const KIND_NAMES[SRV_KIND_COUNT] = {
+    "circom", "porep_seal_commit", "snap_deals_update", "window_post_partition", "winning_post"};
+
+const char *srv_kind_name(srv_kind k) { return (unsigned)k < SRV_KIND_COUNT ? KIND_NAMES[k] : "?"; }
+
+double srv_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+uint64_t srv_parse_id(const char *s) {
+    if (!s || !*s || strlen(s) > 19) return 0;
+    uint64_t v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9') return 0;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    return v;
+}
+
+/* ------------------------------------------------------------------------
+ * Keys */
+
+static int key_name_ok_(const char *name) {
+    size_t n = strlen(name);
+    if (n == 0 || n > SRV_KEY_NAME_MAX) return 0;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '_' || *p == '.'))
+            return 0;
+    return 1;
+}
+
+zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path, int *again,
+                              uint64_t *file_bytes, char *msg, size_t msg_len) {
+    *again = 0;
+    if (!key_name_ok_(name)) {
+        snprintf(msg, msg_len, "key name '%.80s' must be 1 to %d characters of A-Z a-z 0-9 . _ -",
+                 name, SRV_KEY_NAME_MAX);
+        return ZKP_RPC_INVALID_ARGUMENT;
+    }
+    struct stat sb;
+    if (!path || !*path || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        snprintf(msg, msg_len, "%.200s: %s", path ? path : "", path && *path ? strerror(errno) : "no path");
+        if (path && *path && errno == 0) snprintf(msg, msg_len, "%.200s: not a regular file", path);
+        return ZKP_RPC_INVALID_ARGUMENT;
+    }
+    *file_bytes = (uint64_t)sb.st_size;
+    pthread_mutex_lock(&d->lk);
+    zkp_rpc_code code = ZKP_RPC_OK;
+    for (size_t i = 0; i < d->n_keys; i++) {
+        if (strcmp(d->keys[i].name, name) != 0) continue;
+        if (strcmp(d->keys[i].path, path) == 0) {
+            *again = 1;
+        } else {
+            snprintf(msg, msg_len, "key '%s' is registered already, for %.200s", name, d->keys[i].path);
+            code = ZKP_RPC_ALREADY_EXISTS;
+        }
+        pthread_mutex_unlock(&d->lk);
+        return code;
+    }
+    uint32_t id = 0;
+    char *copy = NULL;
+    if (d->n_keys == SRV_MAX_KEYS) {
+        snprintf(msg, msg_len, "at most %d keys can be registered", SRV_MAX_KEYS);
+        code = ZKP_RPC_RESOURCE_EXHAUSTED;
+    } else if (!(copy = strdup(path))) {
+        snprintf(msg, msg_len, "out of memory");
+        code = ZKP_RPC_RESOURCE_EXHAUSTED;
+    } else if (zkpipe_engine_register_key(d->engine, &id, path) != ZKPIPE_OK) {
+        snprintf(msg, msg_len, "%.200s: cannot register the key", path);
+        code = ZKP_RPC_INVALID_ARGUMENT;
+    } else {
+        srv_key *k = &d->keys[d->n_keys];
+        snprintf(k->name, sizeof k->name, "%s", name);
+        k->path = copy;
+        k->engine_id = id;
+        copy = NULL;
+        d->n_keys++;
+    }
+    free(copy);
+    pthread_mutex_unlock(&d->lk);
+    return code;
+}
+
+uint32_t srv_key_lookup(zkp_daemon *d, const char *name) {
+    uint32_t id = 0;
+    pthread_mutex_lock(&d->lk);
+    for (size_t i = 0; i < d->n_keys; i++)
+        if (strcmp(d->keys[i].name, name) == 0) id = d->keys[i].engine_id;
+    pthread_mutex_unlock(&d->lk);
+    return id;
+}
+
+/* ------------------------------------------------------------------------
+ * The job table */
+
+static void job_free_(srv_job *j) {
+    if (j->payload_free) j->payload_free(j->payload);
+    zkpipe_job_result_clear(&j->result);
+    free(j->request_id);
+    free(j);
+}
+
+/* Drops final jobs nobody holds whose result has waited past its time
+ * (all == 0), or every delivered one as well (all == 1, to make room).
+ * Lock held. */
+static void evict_locked_(zkp_daemon *d, int make_room) {
+    double now = srv_now();
+    for (srv_job **at = &d->jobs; *at;) {
+        srv_job *j = *at;
+        int old = now - j->t_final > (double)d->result_ttl_ms / 1000.0;
+        if (j->final && j->refs == 0 && (old || (make_room && j->delivered))) {
+            *at = j->next;
+            d->n_jobs--;
+            job_free_(j);
+        } else {
+            at = &j->next;
+        }
+    }
+}
+
+static void job_finish_locked_(zkp_daemon *d, srv_job *j, zkp_job_outcome outcome,
+                               zkpipe_status st, const char *error) {
+    j->final = 1;
+    j->t_final = srv_now();
+    j->outcome = outcome;
+    j->status = st;
+    snprintf(j->error, sizeof j->error, "%s", error ? error : "");
+    d->n_live--;
+    pthread_cond_broadcast(&d->cv);
+}
+
+static srv_job *find_locked_(zkp_daemon *d, uint64_t id) {
+    for (srv_job *j = d->jobs; j; j = j->next)
+        if (j->id == id) return j;
+    return NULL;
+}
+
+zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
+                        uint32_t *queue_position, char *msg, size_t msg_len) {
+    *out = NULL;
+    *queue_position = 0;
+    const char *rid = r->request_id && *r->request_id ? r->request_id : NULL;
+    uint32_t key_id = 0;
+    if (r->kind == SRV_KIND_CIRCOM) {
+        if (r->n_witnesses == 0 || r->n_witnesses > UINT32_MAX) {
+            if (r->payload_free) r->payload_free(r->payload);
+            snprintf(msg, msg_len, "a job needs at least one witness");
+            return ZKP_RPC_INVALID_ARGUMENT;
+        }
+        key_id = srv_key_lookup(d, r->key ? r->key : "");
+        if (!key_id) {
+            if (r->payload_free) r->payload_free(r->payload);
+            snprintf(msg, msg_len, "no key is registered as '%.80s'", r->key ? r->key : "");
+            return ZKP_RPC_NOT_FOUND;
+        }
+        zkpipe_engine_status st;
+        if (zkpipe_engine_get_status(d->engine, &st) == ZKPIPE_OK)
+            *queue_position = st.queued_admit > UINT32_MAX ? UINT32_MAX : (uint32_t)st.queued_admit;
+    }
+
+    srv_job *j = calloc(1, sizeof *j);
+    char *rid_copy = rid ? strdup(rid) : NULL;
+    if (!j || (rid && !rid_copy)) {
+        free(j);
+        free(rid_copy);
+        if (r->payload_free) r->payload_free(r->payload);
+        snprintf(msg, msg_len, "out of memory");
+        return ZKP_RPC_RESOURCE_EXHAUSTED;
+    }
+    pthread_mutex_lock(&d->lk);
+    zkp_rpc_code code = ZKP_RPC_OK;
+    if (d->draining) {
+        snprintf(msg, msg_len, "the daemon is shutting down and takes no new work");
+        code = ZKP_RPC_UNAVAILABLE;
+        goto refuse;
+    }
+    if (rid) {
+        for (srv_job *o = d->jobs; o; o = o->next) {
+            if (!o->request_id || strcmp(o->request_id, rid) != 0 || (o->final && o->delivered))
+                continue;
+            if (o->kind != r->kind || (r->kind == SRV_KIND_CIRCOM && strcmp(o->key, r->key) != 0)) {
+                snprintf(msg, msg_len, "request id '%.80s' belongs to a job of another key or kind", rid);
+                code = ZKP_RPC_ALREADY_EXISTS;
+                goto refuse;
+            }
+            o->refs++;
+            if (r->owned_by_call) o->owners++;
+            pthread_mutex_unlock(&d->lk);
+            free(j);
+            free(rid_copy);
+            if (r->payload_free) r->payload_free(r->payload);
+            *out = o;
+            return ZKP_RPC_OK;
+        }
+    }
+    if (d->n_jobs >= d->max_jobs) evict_locked_(d, 1);
+    if (d->n_jobs >= d->max_jobs) {
+        snprintf(msg, msg_len, "%zu jobs are held (server.max_jobs); await or cancel some first",
+                 d->n_jobs);
+        code = ZKP_RPC_RESOURCE_EXHAUSTED;
+        goto refuse;
+    }
+    j->id = d->next_id++;
+    snprintf(j->id_text, sizeof j->id_text, "%llu", (unsigned long long)j->id);
+    j->request_id = rid_copy;
+    j->kind = r->kind;
+    snprintf(j->key, sizeof j->key, "%s", r->kind == SRV_KIND_CIRCOM ? r->key : "");
+    j->priority = r->priority;
+    j->n_parts = (uint32_t)r->n_witnesses;
+    j->payload = r->payload;
+    j->payload_free = r->payload_free;
+    j->t_submit = srv_now();
+    j->refs = 1;
+    j->owners = r->owned_by_call ? 1 : 0;
+    d->n_live++;
+    if (r->kind == SRV_KIND_CIRCOM) {
+        zkpipe_job_request req = {.key_id = key_id,
+                                  .witnesses = r->witnesses,
+                                  .n_witnesses = r->n_witnesses,
+                                  .priority = r->priority,
+                                  .want_json = 1};
+        zkpipe_status st = zkpipe_engine_submit(d->engine, &j->engine_id, &req);
+        if (st != ZKPIPE_OK) {
+            d->n_live--;
+            snprintf(msg, msg_len, "the engine refused the job: %s", zkpipe_strerror(st));
+            code = ZKP_RPC_INVALID_ARGUMENT;
+            j->request_id = NULL;
+            goto refuse;
+        }
+    } else {
+        /* Filecoin circuits are not part of zkpipe yet; the job exists, so
+         * a client's await sees a clear failure rather than a transport
+         * error. */
+        char why[256];
+        snprintf(why, sizeof why,
+                 "proof kind %s needs Filecoin circuits, which this zkpipe does not have",
+                 srv_kind_name(r->kind));
+        job_finish_locked_(d, j, ZKP_OUTCOME_FAILED, ZKPIPE_ERR_UNSUPPORTED, why);
+    }
+    j->next = d->jobs;
+    d->jobs = j;
+    d->n_jobs++;
+    pthread_mutex_unlock(&d->lk);
+    if (j->final) zkp_metrics_job_done(d->metrics, "", srv_kind_name(j->kind), j->outcome, NULL);
+    *out = j;
+    return ZKP_RPC_OK;
+
+refuse:
+    pthread_mutex_unlock(&d->lk);
+    free(j);
+    free(rid_copy);
+    if (r->payload_free) r->payload_free(r->payload);
+    return code;
+}
+
+srv_job *srv_job_get(zkp_daemon *d, const char *id_text) {
+    uint64_t id = srv_parse_id(id_text);
+    if (!id) return NULL;
+    pthread_mutex_lock(&d->lk);
+    srv_job *j = find_locked_(d, id);
+    if (j) j->refs++;
+    pthread_mutex_unlock(&d->lk);
+    return j;
+}
+
+void srv_job_put(zkp_daemon *d, srv_job *j) {
+    if (!j) return;
+    pthread_mutex_lock(&d->lk);
+    j->refs--;
+    pthread_mutex_unlock(&d->lk);
+}
+
+int srv_job_wait(zkp_daemon *d, srv_job *j, int64_t timeout_ms, zkp_rpc_call *call) {
+    double end = timeout_ms < 0 ? 0 : srv_now() + (double)timeout_ms / 1000.0;
+    pthread_mutex_lock(&d->lk);
+    int done = 0;
+    for (;;) {
+        if (j->final) {
+            j->delivered = 1;
+            done = 1;
+            break;
+        }
+        if (call && zkp_rpc_call_gone(call)) break;
+        double now = srv_now();
+        if (timeout_ms >= 0 && now >= end) break;
+        /* Wake at least once a second: the gone flag is also set by a
+         * thread that does not take the daemon lock. */
+        double until = timeout_ms >= 0 && end - now < 1.0 ? end - now : 1.0;
+        struct timespec dl;
+        clock_gettime(CLOCK_REALTIME, &dl);
+        long ns = dl.tv_nsec + (long)(until * 1e9);
+        dl.tv_sec += ns / 1000000000L;
+        dl.tv_nsec = ns % 1000000000L;
+        pthread_cond_timedwait(&d->cv, &d->lk, &dl);
+    }
+    pthread_mutex_unlock(&d->lk);
+    return done;
+}
+
+void srv_job_disown(zkp_daemon *d, srv_job *j, int cancel_if_last) {
+    pthread_mutex_lock(&d->lk);
+    if (j->owners > 0 && --j->owners == 0 && cancel_if_last && !j->final && j->engine_id)
+        (void)zkpipe_engine_cancel(d->engine, j->engine_id);
+    pthread_cond_broadcast(&d->cv);
+    pthread_mutex_unlock(&d->lk);
+}
+
+zkp_rpc_code srv_job_cancel(zkp_daemon *d, const char *id_text, int *was_running) {
+    *was_running = 0;
+    uint64_t id = srv_parse_id(id_text);
+    pthread_mutex_lock(&d->lk);
+    srv_job *j = id ? find_locked_(d, id) : NULL;
+    if (j && !j->final) {
+        *was_running = 1;
+        if (j->engine_id) (void)zkpipe_engine_cancel(d->engine, j->engine_id);
+    }
+    pthread_mutex_unlock(&d->lk);
+    return j ? ZKP_RPC_OK : ZKP_RPC_NOT_FOUND;
+}
+
+/* Files each result the engine finishes, and drops results nobody came
+ * for. */
+static void *collector_(void *arg) {
+    zkp_daemon *d = arg;
+    for (;;) {
+        zkpipe_job_result res;
+        memset(&res, 0, sizeof res);
+        zkpipe_status st = zkpipe_engine_await_any(d->engine, 250, &res);
+        pthread_mutex_lock(&d->lk);
+        if (st == ZKPIPE_OK) {
+            srv_job *j = NULL;
+            for (srv_job *o = d->jobs; o; o = o->next)
+                if (o->engine_id == res.job_id) j = o;
+            if (j) {
+                zkp_job_outcome oc = res.status == ZKPIPE_OK             ? ZKP_OUTCOME_COMPLETED
+                                     : res.status == ZKPIPE_ERR_CANCELLED ? ZKP_OUTCOME_CANCELLED
+                                                                         : ZKP_OUTCOME_FAILED;
+                j->result = res;
+                memset(&res, 0, sizeof res);
+                /* The engine no longer reads the witnesses. */
+                if (j->payload_free) j->payload_free(j->payload);
+                j->payload = NULL;
+                j->payload_free = NULL;
+                job_finish_locked_(d, j, oc, j->result.status, j->result.error);
+                zkp_metrics_job_done(d->metrics, j->key, srv_kind_name(j->kind), oc, &j->result.times);
+            }
+        }
+        evict_locked_(d, 0);
+        int stop = d->stopping;
+        pthread_mutex_unlock(&d->lk);
+        zkpipe_job_result_clear(&res);
+        if (stop && st != ZKPIPE_OK) break;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Blocking calls */
+
+typedef struct {
+    zkp_daemon *d;
+    zkp_rpc_call *call;
+    srv_blocking_fn fn;
+    void *arg;
+    void (*arg_free)(void *);
+} blocking_ctx;
+
+static void *blocking_thread_(void *p) {
+    blocking_ctx *b = p;
+    b->fn(b->d, b->call, b->arg);
+    if (b->arg_free) b->arg_free(b->arg);
+    zkp_rpc_call_unref(b->call);
+    pthread_mutex_lock(&b->d->lk);
+    b->d->blocking_calls--;
+    pthread_cond_broadcast(&b->d->cv);
+    pthread_mutex_unlock(&b->d->lk);
+    free(b);
+    return NULL;
+}
+
+void srv_run_blocking(zkp_daemon *d, zkp_rpc_call *call, srv_blocking_fn fn, void *arg,
+                      void (*arg_free)(void *)) {
+    blocking_ctx *b = malloc(sizeof *b);
+    pthread_mutex_lock(&d->lk);
+    int ok = b && d->blocking_calls < SRV_MAX_BLOCKING_CALLS;
+    if (ok) d->blocking_calls++;
+    pthread_mutex_unlock(&d->lk);
+    if (ok) {
+        *b = (blocking_ctx){d, call, fn, arg, arg_free};
+        zkp_rpc_call_ref(call);
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        pthread_attr_setstacksize(&at, 256 * 1024);
+        pthread_t t;
+        ok = pthread_create(&t, &at, blocking_thread_, b) == 0;
+        pthread_attr_destroy(&at);
+        if (ok) return;
+        zkp_rpc_call_unref(call);
+        pthread_mutex_lock(&d->lk);
+        d->blocking_calls--;
+        pthread_cond_broadcast(&d->cv);
+        pthread_mutex_unlock(&d->lk);
+    }
+    free(b);
+    if (arg_free) arg_free(arg);
+    zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED,
+                        "too many calls waiting at once (at most %d)", SRV_MAX_BLOCKING_CALLS);
+}
+
+void srv_reply_message(zkp_rpc_call *call, const ProtobufCMessage *m) {
+    size_t n = protobuf_c_message_get_packed_size(m);
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) {
+        zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
+        return;
+    }
+    protobuf_c_message_pack(m, buf);
+    zkp_rpc_reply(call, buf, n);
+    free(buf);
+}
+
+/* ------------------------------------------------------------------------
+ * Metrics */
+
+static void observe_rpc_(void *ctx, const char *method, int code) {
+    zkp_metrics_rpc_done(((zkp_daemon *)ctx)->metrics, method, code);
+}
+
+typedef struct {
+    uint32_t ids[SRV_MAX_KEYS];
+    const char *names[SRV_MAX_KEYS];
+} key_view;
+
+static _Thread_local key_view tls_key_view;
+
+int srv_metrics_source(void *ctx, zkpipe_engine_status *st, zkp_server_view *view) {
+    zkp_daemon *d = ctx;
+    if (zkpipe_engine_get_status(d->engine, st) != ZKPIPE_OK) return -1;
+    memset(view, 0, sizeof *view);
+    /* Key names live in the daemon for good (keys are never unregistered),
+     * so pointers to them stay valid; the arrays are per thread. */
+    key_view *kv = &tls_key_view;
+    pthread_mutex_lock(&d->lk);
+    view->uptime_seconds = srv_now() - d->t_start;
+    view->draining = d->draining;
+    view->server_jobs_live = d->n_live;
+    for (size_t i = 0; i < d->n_keys; i++) {
+        kv->ids[i] = d->keys[i].engine_id;
+        kv->names[i] = d->keys[i].name;
+    }
+    view->n_key_names = d->n_keys;
+    pthread_mutex_unlock(&d->lk);
+    view->key_ids = kv->ids;
+    view->key_names = kv->names;
+    view->rpc_in_flight = d->rpc ? zkp_rpc_server_in_flight(d->rpc) : 0;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Listening */
+
+static void log_(const zkp_serve_opts *o, const char *fmt, ...) ZKP_PRINTF(2, 3);
+static void log_(const zkp_serve_opts *o, const char *fmt, ...) {
+    if (!o->log) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("zkpipe serve: ", o->log);
+    vfprintf(o->log, fmt, ap);
+    fputc('\n', o->log);
+    fflush(o->log);
+    va_end(ap);
+}
+
+/* mkdir -p with mode for the last component. */
+static int mkdirs_(const char *path, mode_t mode) {
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, mode) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+/* A socket file left by a daemon that died is removed; one a live daemon
+ * answers on is not. */
+static zkpipe_status clear_stale_socket_(const char *path, zkp_diag *d) {
+    struct stat sb;
+    if (lstat(path, &sb) != 0) return ZKPIPE_OK;
+    if (!S_ISSOCK(sb.st_mode))
+        return zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s exists and is not a socket", path);
+    struct sockaddr_un sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof sa.sun_path)
+        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "socket path %s is too long", path);
+    memcpy(sa.sun_path, path, strlen(path));
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return zkp_diag_fail(d, ZKPIPE_ERR_IO, "socket: %s", strerror(errno));
+    int live = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    close(fd);
+    if (live)
+        return zkp_diag_fail(d, ZKPIPE_ERR_IO, "another daemon is listening on %s", path);
+    if (unlink(path) != 0)
+        return zkp_diag_fail(d, ZKPIPE_ERR_IO, "cannot remove the stale socket %s: %s", path,
+                             strerror(errno));
+    return ZKPIPE_OK;
+}
+
+/* The path of a "unix:" address, or NULL for TCP. */
+static const char *unix_path_(const char *addr) {
+    if (strncmp(addr, "unix://", 7) == 0) return addr + 7;
+    if (strncmp(addr, "unix:", 5) == 0) return addr + 5;
+    return NULL;
+}
+
+static zkpipe_status listen_unix_(zkp_daemon *dm, const zkp_serve_opts *o, const char *path,
+                                  char **bound, zkp_diag *d) {
+    if (path[0] != '/')
+        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "socket path %s must be absolute", path);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = 0;
+        if (mkdirs_(dir, 0750) != 0)
+            return zkp_diag_fail(d, ZKPIPE_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
+    }
+    zkpipe_status st = clear_stale_socket_(path, d);
+    if (st != ZKPIPE_OK) return st;
+    char addr[PATH_MAX + 8];
+    snprintf(addr, sizeof addr, "unix:%s", path);
+    /* The socket is born with mode 0660 rather than chmod'ed after, so it
+     * is never reachable by others in between. */
+    mode_t old = umask(0117);
+    st = zkp_rpc_server_listen(dm->rpc, addr, NULL, d);
+    umask(old);
+    if (st != ZKPIPE_OK) return st;
+    (void)chmod(path, 0660);
+    log_(o, "listening on %s", addr);
+    *bound = strdup(path);
+    return ZKPIPE_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Serve */
+
+static zkpipe_status engine_config_(const zkp_config *c, zkpipe_engine_config *ec) {
+    zkpipe_status st = zkpipe_engine_config_default(ec);
+    if (st != ZKPIPE_OK) return st;
+    ec->budget_bytes = zkp_config_size(c, ZKP_CFG_ENGINE_BUDGET);
+    ec->synth_workers = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_SYNTHESIS_WORKERS);
+    ec->device_workers = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICE_WORKERS);
+    ec->device_threads = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICE_THREADS);
+    ec->finalize_workers = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_FINALIZE_WORKERS);
+    ec->verify = zkp_config_bool(c, ZKP_CFG_ENGINE_VERIFY);
+    ec->rss_period_ms = (unsigned)zkp_config_int(c, ZKP_CFG_METRICS_POLL_MS);
+    return ZKPIPE_OK;
+}
+
+/* Waits for a signal for up to ms; returns it, or 0. */
+static int wait_signal_(const sigset_t *set, int64_t ms) {
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    int sig = sigtimedwait(set, NULL, &ts);
+    return sig > 0 ? sig : 0;
+}
+
+/* The drain: no new work; live jobs finish (cancelled once the timeout
+ * passes) and finished results wait to be collected (until the timeout);
+ * then the threads answering calls end. A second signal exits at once. */
+static int drain_(zkp_daemon *dm, const zkp_serve_opts *o, const sigset_t *set, int64_t timeout_ms) {
+    pthread_mutex_lock(&dm->lk);
+    dm->draining = 1;
+    size_t live = dm->n_live;
+    pthread_cond_broadcast(&dm->cv);
+    pthread_mutex_unlock(&dm->lk);
+    log_(o, "draining: %zu live jobs, up to %lld ms", live, (long long)timeout_ms);
+    double end = srv_now() + (double)timeout_ms / 1000.0;
+    int cancelled = 0;
+    for (;;) {
+        int timed_out = srv_now() >= end;
+        pthread_mutex_lock(&dm->lk);
+        size_t undelivered = 0;
+        for (srv_job *j = dm->jobs; j; j = j->next)
+            if (j->final && !j->delivered) undelivered++;
+        live = dm->n_live;
+        size_t calls = dm->blocking_calls;
+        if (timed_out && !cancelled && live) {
+            for (srv_job *j = dm->jobs; j; j = j->next)
+                if (!j->final && j->engine_id) (void)zkpipe_engine_cancel(dm->engine, j->engine_id);
+        }
+        pthread_mutex_unlock(&dm->lk);
+        if (live == 0 && calls == 0 && (undelivered == 0 || timed_out)) {
+            if (undelivered) log_(o, "%zu results were never collected", undelivered);
+            break;
+        }
+        if (timed_out && !cancelled && live) {
+            log_(o, "drain timeout: cancelled %zu live jobs", live);
+            cancelled = 1;
+        }
+        int sig = wait_signal_(set, 100);
+        if (sig) {
+            log_(o, "second signal (%s): exiting now", strsignal(sig));
+            return 1;
+        }
+    }
+    log_(o, "drained");
+    return 0;
+}
+
+int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
+    const zkp_config *c = o->cfg;
+    /* Signals are taken synchronously by this thread alone; every thread
+     * started from here on inherits the mask. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    zkp_daemon *dm = calloc(1, sizeof *dm);
+    if (!dm) {
+        zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "out of memory");
+        return 1;
+    }
+    pthread_mutex_init(&dm->lk, NULL);
+    pthread_cond_init(&dm->cv, NULL);
+    dm->t_start = srv_now();
+    dm->next_id = 1;
+    dm->max_message = (size_t)zkp_config_size(c, ZKP_CFG_SERVER_MAX_MESSAGE);
+    dm->result_ttl_ms = zkp_config_int(c, ZKP_CFG_SERVER_RESULT_TTL_MS);
+    dm->max_jobs = (size_t)zkp_config_int(c, ZKP_CFG_SERVER_MAX_JOBS);
+    int rc = 1, collector = 0;
+    char *sock_path = NULL;
+    zkp_http *http = NULL;
+    char errbuf[256] = "";
+    zkpipe_engine_config ec;
+    zkpipe_status st = engine_config_(c, &ec);
+    if (st == ZKPIPE_OK) st = zkpipe_engine_create(&dm->engine, &ec, errbuf, sizeof errbuf);
+    if (st != ZKPIPE_OK) {
+        zkp_diag_fail(d, st, "cannot start the engine: %s", errbuf[0] ? errbuf : zkpipe_strerror(st));
+        goto out;
+    }
+    dm->metrics = zkp_metrics_create();
+    if (!dm->metrics) {
+        zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "out of memory");
+        goto out;
+    }
+    const char *const *keys;
+    size_t n_keys = zkp_config_strings(c, ZKP_CFG_SERVER_KEYS, &keys);
+    for (size_t i = 0; i < n_keys; i++) {
+        const char *eq = strchr(keys[i], '=');
+        char name[SRV_KEY_NAME_MAX + 2], msg[300];
+        if (!eq || (size_t)(eq - keys[i]) > SRV_KEY_NAME_MAX) {
+            zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                          "server.keys entry '%.80s' is not name=path/to/circuit.zkey", keys[i]);
+            goto out;
+        }
+        memcpy(name, keys[i], (size_t)(eq - keys[i]));
+        name[eq - keys[i]] = 0;
+        int again;
+        uint64_t bytes;
+        if (srv_key_register(dm, name, eq + 1, &again, &bytes, msg, sizeof msg) != ZKP_RPC_OK) {
+            zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "server.keys: %s", msg);
+            goto out;
+        }
+        log_(o, "key %s: %s (%llu bytes)", name, eq + 1, (unsigned long long)bytes);
+    }
+
+    if ((st = zkp_rpc_server_create(&dm->rpc, dm->max_message, d)) != ZKPIPE_OK) goto out;
+    zkp_rpc_server_set_observer(dm->rpc, observe_rpc_, dm);
+    if ((st = srv_cuzk_register(dm)) != ZKPIPE_OK || (st = srv_zkpipe_register(dm)) != ZKPIPE_OK) {
+        zkp_diag_fail(d, st, "cannot register the services");
+        goto out;
+    }
+    if (o->listen) {
+        const char *p = unix_path_(o->listen);
+        if (p) {
+            while (p[0] == '/' && p[1] == '/') p++;
+            st = listen_unix_(dm, o, p, &sock_path, d);
+        } else {
+            st = zkp_rpc_server_listen(dm->rpc, o->listen, NULL, d);
+            if (st == ZKPIPE_OK) log_(o, "listening on %s", o->listen);
+        }
+        if (st != ZKPIPE_OK) goto out;
+    } else {
+        char path[PATH_MAX];
+        const char *sock = zkp_config_str(c, ZKP_CFG_SERVER_SOCKET);
+        if (!*sock) {
+            snprintf(path, sizeof path, "%s/zkpipe.sock", zkp_config_str(c, ZKP_CFG_SERVER_RUNTIME_DIR));
+            sock = path;
+        }
+        if ((st = listen_unix_(dm, o, sock, &sock_path, d)) != ZKPIPE_OK) goto out;
+        const char *tcp = zkp_config_str(c, ZKP_CFG_SERVER_TCP);
+        if (*tcp) {
+            if ((st = zkp_rpc_server_listen(dm->rpc, tcp, NULL, d)) != ZKPIPE_OK) goto out;
+            log_(o, "listening on %s", tcp);
+        }
+    }
+    if (pthread_create(&dm->collector, NULL, collector_, dm) != 0) {
+        zkp_diag_fail(d, ZKPIPE_ERR_IO, "cannot start the collector thread");
+        goto out;
+    }
+    collector = 1;
+    const char *http_addr = zkp_config_str(c, ZKP_CFG_METRICS_HTTP);
+    if (*http_addr) {
+        if ((st = zkp_http_start(&http, http_addr, dm->metrics, srv_metrics_source, dm, d)) != ZKPIPE_OK)
+            goto out;
+        log_(o, "metrics on http://%s/metrics and /status", http_addr);
+    }
+    if ((st = zkp_rpc_server_start(dm->rpc, d)) != ZKPIPE_OK) goto out;
+    log_(o, "ready (pid %ld)", (long)getpid());
+
+    int sig;
+    while (!(sig = wait_signal_(&set, 1000))) {
+    }
+    log_(o, "%s received", strsignal(sig));
+    rc = drain_(dm, o, &set, zkp_config_int(c, ZKP_CFG_SERVER_DRAIN_TIMEOUT_MS));
+    if (rc != 0) {
+        /* The second signal: no more waiting for anything. */
+        if (sock_path) unlink(sock_path);
+        _exit(rc);
+    }
+
+out:
+    zkp_http_stop(&http);
+    zkp_rpc_server_destroy(&dm->rpc, 2000);
+    if (collector) {
+        pthread_mutex_lock(&dm->lk);
+        dm->stopping = 1;
+        pthread_mutex_unlock(&dm->lk);
+        pthread_join(dm->collector, NULL);
+    }
+    (void)zkpipe_engine_destroy(&dm->engine);
+    while (dm->jobs) {
+        srv_job *j = dm->jobs;
+        dm->jobs = j->next;
+        job_free_(j);
+    }
+    for (size_t i = 0; i < dm->n_keys; i++) free(dm->keys[i].path);
+    zkp_metrics_destroy(dm->metrics);
+    if (sock_path) unlink(sock_path);
+    free(sock_path);
+    pthread_cond_destroy(&dm->cv);
+    pthread_mutex_destroy(&dm->lk);
+    free(dm);
+    return rc;
+}

@@ -1,0 +1,151 @@
+/* The daemon's shared state: the job table in front of the engine, the key
+ * names, and the helpers both services use. Not a public interface. */
+#ifndef ZKP_SERVER_DAEMON_INTERNAL_H
+#define ZKP_SERVER_DAEMON_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "server/config.h"
+#include "server/metrics.h"
+#include "server/rpc.h"
+#include "zkpipe/engine.h"
+
+#define SRV_KEY_NAME_MAX 64
+#define SRV_MAX_KEYS ZKPIPE_ENGINE_STATUS_MAX_KEYS
+#define SRV_MAX_BLOCKING_CALLS 1024 /* calls answered from threads of their own */
+
+/* What a job proves. Filecoin kinds take the cuzk numbering. */
+typedef enum {
+    SRV_KIND_CIRCOM = 0,
+    SRV_KIND_POREP_SEAL_COMMIT = 1,
+    SRV_KIND_SNAP_DEALS_UPDATE = 2,
+    SRV_KIND_WINDOW_POST_PARTITION = 3,
+    SRV_KIND_WINNING_POST = 4,
+    SRV_KIND_COUNT
+} srv_kind;
+
+const char *srv_kind_name(srv_kind k);
+
+typedef struct srv_job {
+    uint64_t id;        /* the daemon's own; its decimal text is the wire job id */
+    char id_text[24];
+    uint64_t engine_id; /* 0: never reached the engine */
+    char *request_id;   /* idempotency key, or NULL */
+    char key[SRV_KEY_NAME_MAX + 1];
+    srv_kind kind;
+    zkpipe_priority priority;
+    uint32_t n_parts;
+    /* Owned request data the engine borrows (the witnesses), freed once the
+     * engine is done with the job. */
+    void *payload;
+    void (*payload_free)(void *);
+    double t_submit, t_final;
+    /* Under the daemon lock: */
+    int final;
+    int delivered;   /* an await has returned the outcome */
+    unsigned refs;   /* handlers holding the job; not dropped from the table while > 0 */
+    unsigned owners; /* live Prove calls: the last one to go cancels the job */
+    /* Set once when final, read-only after: */
+    zkp_job_outcome outcome;
+    zkpipe_status status;
+    char error[512];
+    zkpipe_job_result result; /* when engine_id != 0 */
+    struct srv_job *next;
+} srv_job;
+
+typedef struct {
+    char name[SRV_KEY_NAME_MAX + 1];
+    char *path;
+    uint32_t engine_id;
+} srv_key;
+
+typedef struct zkp_daemon {
+    zkpipe_engine *engine;
+    zkp_metrics *metrics;
+    zkp_rpc_server *rpc;
+    double t_start;
+    size_t max_message;
+    int64_t result_ttl_ms;
+    size_t max_jobs;
+
+    pthread_mutex_t lk;
+    pthread_cond_t cv; /* a job became final, a call went, a blocking call ended, draining began */
+    srv_job *jobs;     /* newest first */
+    size_t n_jobs, n_live;
+    uint64_t next_id;
+    srv_key keys[SRV_MAX_KEYS];
+    size_t n_keys;
+    size_t blocking_calls;
+    int draining; /* no new work */
+    int stopping; /* the collector ends */
+    pthread_t collector;
+} zkp_daemon;
+
+double srv_now(void);
+
+/* Keys by name. srv_key_register: ALREADY_EXISTS when the name is taken by
+ * another path; *again = 1 when the same name and path were registered. */
+zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path, int *again,
+                              uint64_t *file_bytes, char *msg, size_t msg_len);
+/* Engine id of a key name, 0 when unknown. */
+uint32_t srv_key_lookup(zkp_daemon *d, const char *name);
+
+typedef struct {
+    srv_kind kind;
+    const char *key;              /* SRV_KIND_CIRCOM */
+    const zkpipe_witness *witnesses;
+    size_t n_witnesses;
+    zkpipe_priority priority;
+    const char *request_id;       /* "" or NULL: none */
+    void *payload;                /* taken over (freed) in every case */
+    void (*payload_free)(void *);
+    int owned_by_call;            /* a Prove: the job dies with the call */
+} srv_submit_req;
+
+/* Queues a job or attaches to the live one with the same request id.
+ * Returns ZKP_RPC_OK and *job (with a reference) or an error code with msg.
+ * Filecoin kinds become a job that has failed already. */
+zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **job,
+                        uint32_t *queue_position, char *msg, size_t msg_len);
+
+/* A job by wire id, with a reference; NULL when unknown. */
+srv_job *srv_job_get(zkp_daemon *d, const char *id_text);
+void srv_job_put(zkp_daemon *d, srv_job *j);
+
+/* Waits until the job is final (1), timeout_ms passed (0; < 0 waits as long
+ * as it takes), or the call's client went (0). A final outcome waited for
+ * counts as delivered. */
+int srv_job_wait(zkp_daemon *d, srv_job *j, int64_t timeout_ms, zkp_rpc_call *call);
+
+/* Drops a Prove call's ownership; the last owner to go cancels the job. */
+void srv_job_disown(zkp_daemon *d, srv_job *j, int cancel_if_last);
+
+/* Cancels by wire id: ZKP_RPC_NOT_FOUND for an unknown id; *was_running
+ * when the job was live. */
+zkp_rpc_code srv_job_cancel(zkp_daemon *d, const char *id_text, int *was_running);
+
+/* Answers the call from a thread of its own (fn(d, call, arg) must answer
+ * it). The call's reference is taken here and dropped after fn. Refuses
+ * with RESOURCE_EXHAUSTED past SRV_MAX_BLOCKING_CALLS. arg is freed with
+ * arg_free when fn returns or when the thread cannot start. */
+typedef void (*srv_blocking_fn)(zkp_daemon *d, zkp_rpc_call *call, void *arg);
+void srv_run_blocking(zkp_daemon *d, zkp_rpc_call *call, srv_blocking_fn fn, void *arg,
+                      void (*arg_free)(void *));
+
+/* One metrics rendering's inputs (zkp_metrics_source). */
+int srv_metrics_source(void *ctx, zkpipe_engine_status *st, zkp_server_view *view);
+/* Packs a protobuf-c message and answers the call with it. */
+struct ProtobufCMessage;
+void srv_reply_message(zkp_rpc_call *call, const struct ProtobufCMessage *m);
+
+/* Registers each service's methods with the RPC server. */
+zkpipe_status srv_cuzk_register(zkp_daemon *d);
+zkpipe_status srv_zkpipe_register(zkp_daemon *d);
+
+/* Parses a decimal job id ("17"); 0 when malformed. */
+uint64_t srv_parse_id(const char *s);
+
+#endif

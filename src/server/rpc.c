@@ -1,0 +1,522 @@
+/* The one file that calls gRPC core (see rpc.h). */
+#include "server/rpc.h"
+
+#include <grpc/byte_buffer.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/support/time.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_METHODS 32
+
+/* What a completion-queue event is about. */
+typedef enum { TAG_NEW_CALL, TAG_RECV, TAG_CLOSE, TAG_SEND, TAG_SHUTDOWN } tag_kind;
+
+typedef struct {
+    tag_kind kind;
+    zkp_rpc_call *call;
+} rpc_tag;
+
+typedef struct {
+    char *path;
+    zkp_rpc_handler fn;
+    void *ctx;
+} rpc_method;
+
+struct zkp_rpc_server {
+    grpc_server *server;
+    grpc_completion_queue *cq;
+    pthread_t thread;
+    int started;
+    size_t max_message;
+    rpc_method methods[MAX_METHODS];
+    size_t n_methods;
+    atomic_int shutting_down;
+    atomic_size_t in_flight; /* received, not yet answered */
+    rpc_tag shutdown_tag;
+    void (*observer)(void *ctx, const char *method, int code);
+    void *observer_ctx;
+    pthread_mutex_t lk;
+    pthread_cond_t cv;
+    int shutdown_done; /* the server's shutdown notification arrived */
+    int thread_done;
+};
+
+/* One call. References: the completion-queue thread holds one until both
+ * the receive and the close ops completed; each send batch in flight holds
+ * one; handlers that answer later hold their own. */
+struct zkp_rpc_call {
+    zkp_rpc_server *srv;
+    grpc_call *call;
+    grpc_call_details details;
+    grpc_metadata_array request_md;
+    grpc_byte_buffer *request;
+    grpc_byte_buffer *response;
+    char method[128];
+    int cancelled_flag; /* written by gRPC when the close op completes */
+    atomic_int gone;
+    atomic_int answered;
+    atomic_int refs;
+    int recv_done, close_done; /* completion-queue thread only */
+    rpc_tag new_tag, recv_tag, close_tag, send_tag;
+    grpc_slice status_details;
+    void (*on_gone)(void *);
+    void *on_gone_arg;
+    pthread_mutex_t lk; /* on_gone registration against the close event */
+};
+
+static pthread_once_t grpc_once = PTHREAD_ONCE_INIT;
+static void grpc_init_once_(void) { grpc_init(); }
+
+/* ------------------------------------------------------------------------
+ * Calls */
+
+static void call_free_(zkp_rpc_call *c) {
+    if (c->call) grpc_call_unref(c->call);
+    grpc_call_details_destroy(&c->details);
+    grpc_metadata_array_destroy(&c->request_md);
+    if (c->request) grpc_byte_buffer_destroy(c->request);
+    if (c->response) grpc_byte_buffer_destroy(c->response);
+    grpc_slice_unref(c->status_details);
+    pthread_mutex_destroy(&c->lk);
+    free(c);
+}
+
+void zkp_rpc_call_ref(zkp_rpc_call *c) { atomic_fetch_add(&c->refs, 1); }
+
+void zkp_rpc_call_unref(zkp_rpc_call *c) {
+    if (c && atomic_fetch_sub(&c->refs, 1) == 1) call_free_(c);
+}
+
+const char *zkp_rpc_call_method(const zkp_rpc_call *c) { return c->method; }
+
+int zkp_rpc_call_gone(const zkp_rpc_call *c) { return atomic_load(&c->gone); }
+
+void zkp_rpc_call_on_gone(zkp_rpc_call *c, void (*fn)(void *arg), void *arg) {
+    pthread_mutex_lock(&c->lk);
+    if (atomic_load(&c->gone)) {
+        fn(arg);
+    } else {
+        c->on_gone = fn;
+        c->on_gone_arg = arg;
+    }
+    pthread_mutex_unlock(&c->lk);
+}
+
+/* Sends the answer: initial metadata, the message (if any) and the status,
+ * in one batch with no receive op. */
+static void send_(zkp_rpc_call *c, grpc_byte_buffer *msg, zkp_rpc_code code, const char *detail) {
+    /* From here the gone watcher never runs, so whoever registered it may
+     * free its argument once this returns. */
+    pthread_mutex_lock(&c->lk);
+    c->on_gone = NULL;
+    pthread_mutex_unlock(&c->lk);
+    if (atomic_exchange(&c->answered, 1)) {
+        if (msg) grpc_byte_buffer_destroy(msg);
+        return;
+    }
+    if (c->srv->observer) c->srv->observer(c->srv->observer_ctx, c->method, (int)code);
+    c->response = msg;
+    c->status_details = grpc_slice_from_copied_string(detail ? detail : "");
+    grpc_op ops[3];
+    memset(ops, 0, sizeof ops);
+    size_t n = 0;
+    ops[n++].op = GRPC_OP_SEND_INITIAL_METADATA;
+    if (msg) {
+        ops[n].op = GRPC_OP_SEND_MESSAGE;
+        ops[n++].data.send_message.send_message = msg;
+    }
+    ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+    ops[n].data.send_status_from_server.status = (grpc_status_code)code;
+    ops[n++].data.send_status_from_server.status_details = detail ? &c->status_details : NULL;
+    zkp_rpc_call_ref(c);
+    if (grpc_call_start_batch(c->call, ops, n, &c->send_tag, NULL) != GRPC_CALL_OK) {
+        /* Only a programming error gets here; the call is dropped and the
+         * client sees its deadline or disconnect. */
+        atomic_fetch_sub(&c->srv->in_flight, 1);
+        zkp_rpc_call_unref(c);
+    }
+}
+
+void zkp_rpc_reply(zkp_rpc_call *c, const uint8_t *resp, size_t len) {
+    grpc_slice s = grpc_slice_from_copied_buffer((const char *)resp, len);
+    grpc_byte_buffer *bb = grpc_raw_byte_buffer_create(&s, 1);
+    grpc_slice_unref(s);
+    send_(c, bb, ZKP_RPC_OK, NULL);
+}
+
+void zkp_rpc_reply_error(zkp_rpc_call *c, zkp_rpc_code code, const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    send_(c, NULL, code, msg);
+}
+
+/* ------------------------------------------------------------------------
+ * Server */
+
+static void request_next_(zkp_rpc_server *s);
+
+zkpipe_status zkp_rpc_server_create(zkp_rpc_server **out, size_t max_message, zkp_diag *d) {
+    *out = NULL;
+    if (max_message == 0 || max_message > (size_t)INT32_MAX)
+        return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE,
+                             "message size limit %zu is outside 1 .. %d bytes", max_message,
+                             INT32_MAX);
+    pthread_once(&grpc_once, grpc_init_once_);
+    zkp_rpc_server *s = calloc(1, sizeof *s);
+    if (!s) return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "out of memory");
+    s->max_message = max_message;
+    grpc_arg args[2];
+    memset(args, 0, sizeof args);
+    args[0].type = args[1].type = GRPC_ARG_INTEGER;
+    args[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+    args[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+    args[0].value.integer = args[1].value.integer = (int)max_message;
+    grpc_channel_args cargs = {2, args};
+    s->server = grpc_server_create(&cargs, NULL);
+    s->cq = grpc_completion_queue_create_for_next(NULL);
+    grpc_server_register_completion_queue(s->server, s->cq, NULL);
+    s->shutdown_tag.kind = TAG_SHUTDOWN;
+    pthread_mutex_init(&s->lk, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    *out = s;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_rpc_server_add_method(zkp_rpc_server *s, const char *path, zkp_rpc_handler h,
+                                        void *ctx) {
+    if (s->started || s->n_methods == MAX_METHODS || strlen(path) >= sizeof(((zkp_rpc_call *)0)->method))
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    char *p = strdup(path);
+    if (!p) return ZKPIPE_ERR_NO_MEMORY;
+    s->methods[s->n_methods++] = (rpc_method){p, h, ctx};
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_rpc_server_listen(zkp_rpc_server *s, const char *addr, int *port, zkp_diag *d) {
+    if (s->started) return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "server already started");
+    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
+    int p = grpc_server_add_http2_port(s->server, addr, creds);
+    grpc_server_credentials_release(creds);
+    if (p == 0) return zkp_diag_fail(d, ZKPIPE_ERR_IO, "cannot listen on %s", addr);
+    if (port) *port = p;
+    return ZKPIPE_OK;
+}
+
+static const rpc_method *route_(const zkp_rpc_server *s, const char *path) {
+    for (size_t i = 0; i < s->n_methods; i++)
+        if (strcmp(s->methods[i].path, path) == 0) return &s->methods[i];
+    return NULL;
+}
+
+/* A new call arrived: ask for its message and for its close event. */
+static void on_new_call_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
+    if (!ok) { /* the server is shutting down */
+        call_free_(c);
+        return;
+    }
+    request_next_(s);
+    size_t n = GRPC_SLICE_LENGTH(c->details.method);
+    if (n >= sizeof c->method) n = sizeof c->method - 1;
+    memcpy(c->method, GRPC_SLICE_START_PTR(c->details.method), n);
+    c->method[n] = 0;
+    atomic_fetch_add(&s->in_flight, 1);
+    /* The completion-queue thread's reference covers both ops. */
+    grpc_op recv;
+    memset(&recv, 0, sizeof recv);
+    recv.op = GRPC_OP_RECV_MESSAGE;
+    recv.data.recv_message.recv_message = &c->request;
+    grpc_op close;
+    memset(&close, 0, sizeof close);
+    close.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+    close.data.recv_close_on_server.cancelled = &c->cancelled_flag;
+    if (grpc_call_start_batch(c->call, &close, 1, &c->close_tag, NULL) != GRPC_CALL_OK)
+        c->close_done = 1;
+    if (grpc_call_start_batch(c->call, &recv, 1, &c->recv_tag, NULL) != GRPC_CALL_OK) {
+        c->recv_done = 1;
+        zkp_rpc_reply_error(c, ZKP_RPC_INTERNAL, "cannot read the request");
+    }
+    if (c->recv_done && c->close_done) zkp_rpc_call_unref(c);
+}
+
+static void on_recv_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
+    c->recv_done = 1;
+    if (!ok || !c->request) {
+        zkp_rpc_reply_error(c, ok ? ZKP_RPC_INVALID_ARGUMENT : ZKP_RPC_CANCELLED,
+                            ok ? "the request has no message" : "the call ended before its request arrived");
+    } else {
+        const rpc_method *m = route_(s, c->method);
+        if (!m) {
+            zkp_rpc_reply_error(c, ZKP_RPC_UNIMPLEMENTED, "unknown method %s", c->method);
+        } else {
+            grpc_byte_buffer_reader rd;
+            if (!grpc_byte_buffer_reader_init(&rd, c->request)) {
+                zkp_rpc_reply_error(c, ZKP_RPC_INVALID_ARGUMENT, "cannot decode the request");
+            } else {
+                grpc_slice all = grpc_byte_buffer_reader_readall(&rd);
+                grpc_byte_buffer_reader_destroy(&rd);
+                /* The flat copy is what handlers parse; the buffer goes now
+                 * so a 256 MiB request is held once, not twice. */
+                grpc_byte_buffer_destroy(c->request);
+                c->request = NULL;
+                m->fn(m->ctx, c, GRPC_SLICE_START_PTR(all), GRPC_SLICE_LENGTH(all));
+                grpc_slice_unref(all);
+            }
+        }
+    }
+    if (c->close_done) zkp_rpc_call_unref(c);
+}
+
+static void on_close_(zkp_rpc_call *c) {
+    c->close_done = 1;
+    if (c->cancelled_flag) {
+        /* The watcher runs under the call's lock, so an answer being sent
+         * concurrently waits for it to finish (see send_). */
+        pthread_mutex_lock(&c->lk);
+        atomic_store(&c->gone, 1);
+        if (c->on_gone) c->on_gone(c->on_gone_arg);
+        c->on_gone = NULL;
+        pthread_mutex_unlock(&c->lk);
+    }
+    /* A call that is never answered (its client gone before the handler
+     * replied, or cancelled at shutdown) leaves the in-flight count when
+     * the answer comes; one that never will is not ours to count. */
+    if (c->recv_done) zkp_rpc_call_unref(c);
+}
+
+static void on_send_(zkp_rpc_call *c) {
+    atomic_fetch_sub(&c->srv->in_flight, 1);
+    zkp_rpc_call_unref(c);
+}
+
+static void request_next_(zkp_rpc_server *s) {
+    if (atomic_load(&s->shutting_down)) return;
+    zkp_rpc_call *c = calloc(1, sizeof *c);
+    if (!c) return; /* retried on the next call; with none in flight, the server stops accepting */
+    c->srv = s;
+    atomic_init(&c->refs, 1);
+    pthread_mutex_init(&c->lk, NULL);
+    c->status_details = grpc_empty_slice();
+    grpc_call_details_init(&c->details);
+    grpc_metadata_array_init(&c->request_md);
+    c->new_tag = (rpc_tag){TAG_NEW_CALL, c};
+    c->recv_tag = (rpc_tag){TAG_RECV, c};
+    c->close_tag = (rpc_tag){TAG_CLOSE, c};
+    c->send_tag = (rpc_tag){TAG_SEND, c};
+    if (grpc_server_request_call(s->server, &c->call, &c->details, &c->request_md, s->cq, s->cq,
+                                 &c->new_tag) != GRPC_CALL_OK)
+        call_free_(c);
+}
+
+static void *cq_thread_(void *arg) {
+    zkp_rpc_server *s = arg;
+    for (;;) {
+        grpc_event ev = grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+        if (ev.type == GRPC_QUEUE_SHUTDOWN) break;
+        if (ev.type != GRPC_OP_COMPLETE) continue;
+        rpc_tag *t = ev.tag;
+        switch (t->kind) {
+        case TAG_NEW_CALL: on_new_call_(s, t->call, ev.success); break;
+        case TAG_RECV: on_recv_(s, t->call, ev.success); break;
+        case TAG_CLOSE: on_close_(t->call); break;
+        case TAG_SEND: on_send_(t->call); break;
+        case TAG_SHUTDOWN:
+            pthread_mutex_lock(&s->lk);
+            s->shutdown_done = 1;
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->lk);
+            break;
+        }
+    }
+    pthread_mutex_lock(&s->lk);
+    s->thread_done = 1;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->lk);
+    return NULL;
+}
+
+zkpipe_status zkp_rpc_server_start(zkp_rpc_server *s, zkp_diag *d) {
+    grpc_server_start(s->server);
+    /* Several calls may be accepted at once; each accepted call asks for
+     * one more. */
+    for (int i = 0; i < 8; i++) request_next_(s);
+    if (pthread_create(&s->thread, NULL, cq_thread_, s) != 0) {
+        grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
+        grpc_server_cancel_all_calls(s->server);
+        return zkp_diag_fail(d, ZKPIPE_ERR_IO, "cannot start the server thread");
+    }
+    s->started = 1;
+    return ZKPIPE_OK;
+}
+
+void zkp_rpc_server_set_observer(zkp_rpc_server *s, void (*fn)(void *ctx, const char *method, int code),
+                                 void *ctx) {
+    s->observer = fn;
+    s->observer_ctx = ctx;
+}
+
+size_t zkp_rpc_server_in_flight(zkp_rpc_server *s) { return atomic_load(&s->in_flight); }
+
+static int wait_until_(zkp_rpc_server *s, int *flag, int64_t ms) {
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += ms / 1000;
+    dl.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+        dl.tv_sec++;
+        dl.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&s->lk);
+    while (!*flag)
+        if (pthread_cond_timedwait(&s->cv, &s->lk, &dl) != 0) break;
+    int r = *flag;
+    pthread_mutex_unlock(&s->lk);
+    return r;
+}
+
+void zkp_rpc_server_destroy(zkp_rpc_server **sp, int64_t grace_ms) {
+    zkp_rpc_server *s = *sp;
+    if (!s) return;
+    *sp = NULL;
+    atomic_store(&s->shutting_down, 1);
+    if (s->started) {
+        /* Shutdown completes once every call in flight has ended. */
+        grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
+        if (!wait_until_(s, &s->shutdown_done, grace_ms > 0 ? grace_ms : 0)) {
+            grpc_server_cancel_all_calls(s->server);
+            wait_until_(s, &s->shutdown_done, INT64_C(3600000));
+        }
+    }
+    grpc_server_destroy(s->server);
+    grpc_completion_queue_shutdown(s->cq);
+    if (s->started) {
+        pthread_join(s->thread, NULL);
+    } else {
+        while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+               GRPC_QUEUE_SHUTDOWN) {
+        }
+    }
+    grpc_completion_queue_destroy(s->cq);
+    for (size_t i = 0; i < s->n_methods; i++) free(s->methods[i].path);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->lk);
+    free(s);
+}
+
+/* ------------------------------------------------------------------------
+ * Client */
+
+zkpipe_status zkp_rpc_client_call(const char *target, const char *method, const uint8_t *req,
+                                  size_t req_len, int64_t timeout_ms, size_t max_message,
+                                  zkp_rpc_code *code, uint8_t **resp, size_t *resp_len, char *msg,
+                                  size_t msg_len) {
+    *resp = NULL;
+    *resp_len = 0;
+    if (msg_len) msg[0] = 0;
+    if (max_message == 0 || max_message > (size_t)INT32_MAX) return ZKPIPE_ERR_OUT_OF_RANGE;
+    pthread_once(&grpc_once, grpc_init_once_);
+    grpc_arg args[2];
+    memset(args, 0, sizeof args);
+    args[0].type = args[1].type = GRPC_ARG_INTEGER;
+    args[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+    args[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+    args[0].value.integer = args[1].value.integer = (int)max_message;
+    grpc_channel_args cargs = {2, args};
+    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
+    grpc_channel *ch = grpc_channel_create(target, creds, &cargs);
+    grpc_channel_credentials_release(creds);
+    grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
+    gpr_timespec deadline =
+        timeout_ms > 0 ? gpr_time_add(gpr_now(GPR_CLOCK_REALTIME),
+                                      gpr_time_from_millis(timeout_ms, GPR_TIMESPAN))
+                       : gpr_inf_future(GPR_CLOCK_REALTIME);
+    grpc_slice mslice = grpc_slice_from_copied_string(method);
+    grpc_call *call =
+        grpc_channel_create_call(ch, NULL, GRPC_PROPAGATE_DEFAULTS, cq, mslice, NULL, deadline, NULL);
+    grpc_slice_unref(mslice);
+
+    grpc_slice body = grpc_slice_from_copied_buffer((const char *)req, req_len);
+    grpc_byte_buffer *send = grpc_raw_byte_buffer_create(&body, 1);
+    grpc_slice_unref(body);
+    grpc_byte_buffer *recv = NULL;
+    grpc_metadata_array init_md, trail_md;
+    grpc_metadata_array_init(&init_md);
+    grpc_metadata_array_init(&trail_md);
+    grpc_status_code status = GRPC_STATUS_UNKNOWN;
+    grpc_slice details = grpc_empty_slice();
+
+    grpc_op ops[6];
+    memset(ops, 0, sizeof ops);
+    ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[1].op = GRPC_OP_SEND_MESSAGE;
+    ops[1].data.send_message.send_message = send;
+    ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
+    ops[3].op = GRPC_OP_RECV_INITIAL_METADATA;
+    ops[3].data.recv_initial_metadata.recv_initial_metadata = &init_md;
+    ops[4].op = GRPC_OP_RECV_MESSAGE;
+    ops[4].data.recv_message.recv_message = &recv;
+    ops[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
+    ops[5].data.recv_status_on_client.trailing_metadata = &trail_md;
+    ops[5].data.recv_status_on_client.status = &status;
+    ops[5].data.recv_status_on_client.status_details = &details;
+    static int tag;
+    zkpipe_status st = ZKPIPE_OK;
+    if (grpc_call_start_batch(call, ops, 6, &tag, NULL) != GRPC_CALL_OK) {
+        st = ZKPIPE_ERR_IO;
+    } else {
+        grpc_event ev = grpc_completion_queue_pluck(cq, &tag, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+        if (ev.type != GRPC_OP_COMPLETE || !ev.success) st = ZKPIPE_ERR_IO;
+    }
+    if (st == ZKPIPE_OK) {
+        *code = (zkp_rpc_code)status;
+        if (msg_len) {
+            size_t n = GRPC_SLICE_LENGTH(details);
+            if (n >= msg_len) n = msg_len - 1;
+            memcpy(msg, GRPC_SLICE_START_PTR(details), n);
+            msg[n] = 0;
+        }
+        if (status == GRPC_STATUS_OK && recv) {
+            grpc_byte_buffer_reader rd;
+            if (grpc_byte_buffer_reader_init(&rd, recv)) {
+                grpc_slice all = grpc_byte_buffer_reader_readall(&rd);
+                grpc_byte_buffer_reader_destroy(&rd);
+                size_t n = GRPC_SLICE_LENGTH(all);
+                *resp = malloc(n ? n : 1);
+                if (*resp) {
+                    memcpy(*resp, GRPC_SLICE_START_PTR(all), n);
+                    *resp_len = n;
+                } else {
+                    st = ZKPIPE_ERR_NO_MEMORY;
+                }
+                grpc_slice_unref(all);
+            } else {
+                st = ZKPIPE_ERR_IO;
+            }
+        } else if (status == GRPC_STATUS_OK) {
+            *resp = malloc(1); /* an empty message */
+            if (!*resp) st = ZKPIPE_ERR_NO_MEMORY;
+        }
+    }
+    if (recv) grpc_byte_buffer_destroy(recv);
+    grpc_byte_buffer_destroy(send);
+    grpc_slice_unref(details);
+    grpc_metadata_array_destroy(&init_md);
+    grpc_metadata_array_destroy(&trail_md);
+    grpc_call_unref(call);
+    grpc_completion_queue_shutdown(cq);
+    while (grpc_completion_queue_pluck(cq, NULL, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+           GRPC_QUEUE_SHUTDOWN) {
+    }
+    grpc_completion_queue_destroy(cq);
+    grpc_channel_destroy(ch);
+    return st;
+}

@@ -1,0 +1,106 @@
+/* Unary gRPC over gRPC core's C API: every call into libgrpc the daemon and
+ * its client make lives behind this header (rpc.c), so the rest of the
+ * server deals in method paths and serialized messages only.
+ *
+ * Server. One completion-queue thread accepts calls, reads each request
+ * message and hands it to the handler registered for its method path
+ * (unknown paths get UNIMPLEMENTED). Handlers run on that thread, so they
+ * must not block: a handler answers at once with zkp_rpc_reply*, or takes a
+ * reference (zkp_rpc_call_ref) and answers later from any thread. Every
+ * call is answered exactly once; a call whose client went away (disconnect,
+ * deadline, cancel) still takes its answer, which is dropped.
+ *
+ * The rules gRPC core sets and this file keeps: the status is sent in a
+ * batch of its own send ops, never together with a receive op; the
+ * completion-queue thread never waits on anything but the queue. */
+#ifndef ZKP_SERVER_RPC_H
+#define ZKP_SERVER_RPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+
+/* gRPC status codes the server uses (values are gRPC's). */
+typedef enum {
+    ZKP_RPC_OK = 0,
+    ZKP_RPC_CANCELLED = 1,
+    ZKP_RPC_UNKNOWN = 2,
+    ZKP_RPC_INVALID_ARGUMENT = 3,
+    ZKP_RPC_DEADLINE_EXCEEDED = 4,
+    ZKP_RPC_NOT_FOUND = 5,
+    ZKP_RPC_ALREADY_EXISTS = 6,
+    ZKP_RPC_RESOURCE_EXHAUSTED = 8,
+    ZKP_RPC_FAILED_PRECONDITION = 9,
+    ZKP_RPC_UNIMPLEMENTED = 12,
+    ZKP_RPC_INTERNAL = 13,
+    ZKP_RPC_UNAVAILABLE = 14,
+} zkp_rpc_code;
+
+typedef struct zkp_rpc_server zkp_rpc_server;
+typedef struct zkp_rpc_call zkp_rpc_call;
+
+/* req is the request message, valid until the handler returns. */
+typedef void (*zkp_rpc_handler)(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len);
+
+/* max_message: the largest message accepted or sent, both ways; larger
+ * requests are refused by gRPC with RESOURCE_EXHAUSTED before any handler
+ * sees them. */
+zkpipe_status zkp_rpc_server_create(zkp_rpc_server **out, size_t max_message, zkp_diag *d);
+
+/* Routes a method path ("/pkg.Service/Method") to a handler. Before start. */
+zkpipe_status zkp_rpc_server_add_method(zkp_rpc_server *s, const char *path, zkp_rpc_handler h,
+                                        void *ctx);
+
+/* Listens on a gRPC address: "unix:/abs/path" or "host:port" (port 0 picks
+ * a free one; *port receives it, may be NULL). Before start. */
+zkpipe_status zkp_rpc_server_listen(zkp_rpc_server *s, const char *addr, int *port, zkp_diag *d);
+
+/* fn(ctx, method, code) sees every answer as it is sent (for metrics).
+ * Before start. */
+void zkp_rpc_server_set_observer(zkp_rpc_server *s, void (*fn)(void *ctx, const char *method, int code),
+                                 void *ctx);
+
+/* Starts serving on the completion-queue thread. */
+zkpipe_status zkp_rpc_server_start(zkp_rpc_server *s, zkp_diag *d);
+
+/* Calls being served now (received, not yet answered). */
+size_t zkp_rpc_server_in_flight(zkp_rpc_server *s);
+
+/* Stops accepting calls, waits up to grace_ms for the calls in flight to be
+ * answered, cancels those left, joins the thread and frees everything.
+ * Accepts *s == NULL. */
+void zkp_rpc_server_destroy(zkp_rpc_server **s, int64_t grace_ms);
+
+/* Calls. */
+void zkp_rpc_call_ref(zkp_rpc_call *c);
+void zkp_rpc_call_unref(zkp_rpc_call *c);
+const char *zkp_rpc_call_method(const zkp_rpc_call *c);
+
+/* 1 once the client is gone: disconnected, cancelled or past its
+ * deadline. */
+int zkp_rpc_call_gone(const zkp_rpc_call *c);
+
+/* fn(arg) runs once, on the completion-queue thread, when the client goes
+ * (as zkp_rpc_call_gone turns 1); at once if it has gone already. It never
+ * runs for a call that was answered first. One watcher per call. */
+void zkp_rpc_call_on_gone(zkp_rpc_call *c, void (*fn)(void *arg), void *arg);
+
+/* Answers: the response message with status OK, or a status and message
+ * with no response. The second and later answers to one call are ignored. */
+void zkp_rpc_reply(zkp_rpc_call *c, const uint8_t *resp, size_t len);
+void zkp_rpc_reply_error(zkp_rpc_call *c, zkp_rpc_code code, const char *fmt, ...)
+    ZKP_PRINTF(3, 4);
+
+/* Client: one unary call. target is a gRPC address ("unix:/path",
+ * "unix:///path", "host:port"). On ZKPIPE_OK the call completed and *code is
+ * its status (gRPC's own for transport failures: UNAVAILABLE when nothing
+ * listens, DEADLINE_EXCEEDED when timeout_ms > 0 passed): with ZKP_RPC_OK,
+ * *resp (malloc'd, may be empty) holds the response; otherwise msg holds the
+ * status message. Other statuses only for local failures. */
+zkpipe_status zkp_rpc_client_call(const char *target, const char *method, const uint8_t *req,
+                                  size_t req_len, int64_t timeout_ms, size_t max_message,
+                                  zkp_rpc_code *code, uint8_t **resp, size_t *resp_len, char *msg,
+                                  size_t msg_len);
+
+#endif

@@ -1,0 +1,147 @@
+#include "server/svc_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int svc_priority(int wire, zkpipe_priority *out) {
+    switch (wire) {
+    case 0:
+    case 2: *out = ZKPIPE_PRIORITY_NORMAL; return 1;
+    case 1: *out = ZKPIPE_PRIORITY_LOW; return 1;
+    case 3: *out = ZKPIPE_PRIORITY_HIGH; return 1;
+    case 4: *out = ZKPIPE_PRIORITY_CRITICAL; return 1;
+    default: return 0;
+    }
+}
+
+uint64_t svc_ms(double seconds) { return seconds > 0 ? (uint64_t)(seconds * 1000.0 + 0.5) : 0; }
+
+/* ------------------------------------------------------------------------
+ * Prove: a job that lives and dies with its call */
+
+typedef struct {
+    zkp_daemon *d;
+    srv_job *job;
+    svc_reply_fn reply;
+    int disowned; /* under the daemon lock */
+} owned_call;
+
+/* Runs on the completion-queue thread when the client goes. */
+static void owned_gone_(void *arg) {
+    owned_call *o = arg;
+    pthread_mutex_lock(&o->d->lk);
+    int first = !o->disowned;
+    o->disowned = 1;
+    pthread_mutex_unlock(&o->d->lk);
+    if (first) srv_job_disown(o->d, o->job, 1);
+}
+
+static void owned_thread_(zkp_daemon *d, zkp_rpc_call *call, void *arg) {
+    owned_call *o = arg;
+    zkp_rpc_call_on_gone(call, owned_gone_, o);
+    int final = srv_job_wait(d, o->job, -1, call);
+    /* After the answer the gone watcher never runs, so o may go. */
+    o->reply(call, o->job, final);
+    pthread_mutex_lock(&d->lk);
+    int first = !o->disowned;
+    o->disowned = 1;
+    pthread_mutex_unlock(&d->lk);
+    if (first) srv_job_disown(d, o->job, 0);
+}
+
+static void owned_free_(void *arg) {
+    owned_call *o = arg;
+    pthread_mutex_lock(&o->d->lk);
+    int first = !o->disowned;
+    pthread_mutex_unlock(&o->d->lk);
+    /* A thread that never started leaves a job nobody waits for. */
+    if (first) srv_job_disown(o->d, o->job, 1);
+    srv_job_put(o->d, o->job);
+    free(o);
+}
+
+void svc_prove(zkp_daemon *d, zkp_rpc_call *call, srv_submit_req *r, svc_reply_fn reply) {
+    owned_call *o = calloc(1, sizeof *o);
+    if (!o) {
+        if (r->payload_free) r->payload_free(r->payload);
+        zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
+        return;
+    }
+    r->owned_by_call = 1;
+    uint32_t pos;
+    char msg[300];
+    zkp_rpc_code code = srv_submit(d, r, &o->job, &pos, msg, sizeof msg);
+    if (code != ZKP_RPC_OK) {
+        free(o);
+        zkp_rpc_reply_error(call, code, "%s", msg);
+        return;
+    }
+    o->d = d;
+    o->reply = reply;
+    srv_run_blocking(d, call, owned_thread_, o, owned_free_);
+}
+
+/* ------------------------------------------------------------------------
+ * Keys */
+
+void svc_key_name(const zkp_server_view *view, uint32_t id, char *buf, size_t cap) {
+    for (size_t i = 0; i < view->n_key_names; i++)
+        if (view->key_ids[i] == id) {
+            snprintf(buf, cap, "%s", view->key_names[i]);
+            return;
+        }
+    snprintf(buf, cap, "key%u", id);
+}
+
+/* The engine's view of one key. */
+static int key_status_(zkp_daemon *d, uint32_t id, zkpipe_key_status *out) {
+    zkpipe_engine_status *st = malloc(sizeof *st);
+    int found = 0;
+    if (st && zkpipe_engine_get_status(d->engine, st) == ZKPIPE_OK)
+        for (size_t i = 0; i < st->n_keys; i++)
+            if (st->keys[i].id == id) {
+                *out = st->keys[i];
+                found = 1;
+            }
+    free(st);
+    return found;
+}
+
+zkp_rpc_code svc_key_load(zkp_daemon *d, const char *name, int *was_hot, double *ms) {
+    *was_hot = 0;
+    *ms = 0;
+    uint32_t id = srv_key_lookup(d, name);
+    if (!id) return ZKP_RPC_NOT_FOUND;
+    zkpipe_key_status ks;
+    *was_hot = key_status_(d, id, &ks) && ks.tier == ZKPIPE_KEY_HOT;
+    double t0 = srv_now();
+    zkpipe_status st = zkpipe_engine_load_key(d->engine, id);
+    *ms = (srv_now() - t0) * 1000.0;
+    return st == ZKPIPE_OK ? ZKP_RPC_OK : ZKP_RPC_FAILED_PRECONDITION;
+}
+
+zkp_rpc_code svc_key_evict(zkp_daemon *d, const char *name, int *was_loaded, uint64_t *freed) {
+    *was_loaded = 0;
+    *freed = 0;
+    uint32_t id = srv_key_lookup(d, name);
+    if (!id) return ZKP_RPC_NOT_FOUND;
+    zkpipe_key_status ks;
+    if (!key_status_(d, id, &ks)) return ZKP_RPC_NOT_FOUND;
+    if (ks.tier != ZKPIPE_KEY_HOT) return ZKP_RPC_OK;
+    if (zkpipe_engine_evict_key(d->engine, id) != ZKPIPE_OK) return ZKP_RPC_FAILED_PRECONDITION;
+    *was_loaded = 1;
+    *freed = ks.resident_bytes;
+    return ZKP_RPC_OK;
+}
+
+char *svc_render(zkp_daemon *d, int json) {
+    zkpipe_engine_status *st = malloc(sizeof *st);
+    zkp_server_view view;
+    char *text = NULL;
+    if (st && srv_metrics_source(d, st, &view) == 0)
+        text = json ? zkp_metrics_status_json(d->metrics, st, &view)
+                    : zkp_metrics_prometheus(d->metrics, st, &view);
+    free(st);
+    return text;
+}

@@ -1,0 +1,38 @@
+/* What the two services share beyond the job table: wire enums, the Prove
+ * flow (a job owned by its call), key loading and eviction, rendering. */
+#ifndef ZKP_SERVER_SVC_COMMON_H
+#define ZKP_SERVER_SVC_COMMON_H
+
+#include "server/daemon_internal.h"
+
+/* Both services number priorities alike: 0 unspecified (NORMAL), 1 LOW,
+ * 2 NORMAL, 3 HIGH, 4 CRITICAL. 0 for a value outside them. */
+int svc_priority(int wire, zkpipe_priority *out);
+
+/* Seconds to whole milliseconds, rounded; negative reads as 0. */
+uint64_t svc_ms(double seconds);
+
+/* The Prove flow: submits r as a job owned by the call, then, on a thread
+ * of its own, waits for the job and answers with reply(call, job, final).
+ * A client that goes away (disconnect, deadline, cancel) takes its job with
+ * it: the last owner to go cancels the job, and its memory returns to the
+ * budget. Errors are answered here. */
+typedef void (*svc_reply_fn)(zkp_rpc_call *call, const srv_job *j, int final);
+void svc_prove(zkp_daemon *d, zkp_rpc_call *call, srv_submit_req *r, svc_reply_fn reply);
+
+/* The key's name as the view knows it, or "key<id>". */
+void svc_key_name(const zkp_server_view *view, uint32_t id, char *buf, size_t cap);
+
+/* Loads a key now (NOT_FOUND for an unknown name): *was_hot when it was
+ * loaded already, *ms the time taken. Blocks: call from a blocking thread. */
+zkp_rpc_code svc_key_load(zkp_daemon *d, const char *name, int *was_hot, double *ms);
+
+/* Evicts a key: NOT_FOUND, or FAILED_PRECONDITION while partitions of it
+ * run. *was_loaded and *freed describe what was resident. */
+zkp_rpc_code svc_key_evict(zkp_daemon *d, const char *name, int *was_loaded, uint64_t *freed);
+
+/* Prometheus text (json == 0) or the status document (json == 1);
+ * malloc'd, NULL on failure. */
+char *svc_render(zkp_daemon *d, int json);
+
+#endif

@@ -1,0 +1,338 @@
+/* cuzk.v1.ProvingEngine on the daemon's job table (daemon_internal.h).
+ *
+ * The Filecoin proof kinds need circuits zkpipe does not have yet: their
+ * jobs are accepted and fail at once with a message, so a client sees an
+ * AwaitProofResponse with status FAILED rather than a transport error.
+ * Everything else acts on the engine: cancel, key preload and eviction,
+ * status and metrics. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/v1/proving.pb-c.h"
+#include "server/daemon_internal.h"
+#include "server/svc_common.h"
+
+#define PATH_PREFIX "/cuzk.v1.ProvingEngine/"
+
+static void submit_free_(void *p) { cuzk__v1__submit_proof_request__free_unpacked(p, NULL); }
+static void prove_free_(void *p) { cuzk__v1__prove_request__free_unpacked(p, NULL); }
+static void await_free_(void *p) { cuzk__v1__await_proof_request__free_unpacked(p, NULL); }
+static void preload_free_(void *p) { cuzk__v1__preload_srs_request__free_unpacked(p, NULL); }
+
+/* Checks a SubmitProofRequest and fills the table's request from it. */
+static int submit_req_(zkp_rpc_call *call, const Cuzk__V1__SubmitProofRequest *m, srv_submit_req *r) {
+    memset(r, 0, sizeof *r);
+    if (m->proof_kind <= CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED ||
+        m->proof_kind > CUZK__V1__PROOF_KIND__WINNING_POST) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "proof_kind %d is not a proof kind",
+                            (int)m->proof_kind);
+        return 0;
+    }
+    if (!svc_priority((int)m->priority, &r->priority)) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "priority %d is not a priority",
+                            (int)m->priority);
+        return 0;
+    }
+    r->kind = (srv_kind)m->proof_kind;
+    r->request_id = m->request_id;
+    return 1;
+}
+
+static void fill_await_(Cuzk__V1__AwaitProofResponse *resp, const srv_job *j, int final,
+                        uint8_t **proof_buf) {
+    resp->job_id = (char *)j->id_text;
+    *proof_buf = NULL;
+    if (!final) {
+        resp->status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
+        resp->error_message = (char *)"the job is not final yet";
+        return;
+    }
+    resp->status = j->outcome == ZKP_OUTCOME_COMPLETED   ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED
+                   : j->outcome == ZKP_OUTCOME_CANCELLED ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
+                                                         : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+    resp->error_message = (char *)j->error;
+    const zkpipe_stage_times *t = &j->result.times;
+    resp->queue_wait_ms = svc_ms(t->queue_wait);
+    resp->srs_load_ms = svc_ms(t->key_load);
+    resp->synthesis_ms = svc_ms(t->synthesis);
+    resp->gpu_compute_ms = svc_ms(t->device + t->finalize);
+    resp->total_ms = svc_ms(j->t_final - j->t_submit);
+    if (j->outcome != ZKP_OUTCOME_COMPLETED) return;
+    /* A multi-partition job's proofs, one after another. */
+    size_t n = 0;
+    for (size_t i = 0; i < j->result.n_partitions; i++) n += j->result.partitions[i].proof_len;
+    uint8_t *b = malloc(n ? n : 1);
+    if (!b) return;
+    size_t at = 0;
+    for (size_t i = 0; i < j->result.n_partitions; i++) {
+        memcpy(b + at, j->result.partitions[i].proof, j->result.partitions[i].proof_len);
+        at += j->result.partitions[i].proof_len;
+    }
+    resp->proof.data = b;
+    resp->proof.len = n;
+    *proof_buf = b;
+}
+
+static void reply_await_(zkp_rpc_call *call, const srv_job *j, int final, int wrap) {
+    Cuzk__V1__AwaitProofResponse resp = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    uint8_t *proof;
+    fill_await_(&resp, j, final, &proof);
+    if (wrap) {
+        Cuzk__V1__ProveResponse pr = CUZK__V1__PROVE_RESPONSE__INIT;
+        pr.result = &resp;
+        srv_reply_message(call, &pr.base);
+    } else {
+        srv_reply_message(call, &resp.base);
+    }
+    free(proof);
+}
+
+static void submit_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
+    zkp_daemon *d = ctx;
+    Cuzk__V1__SubmitProofRequest *m = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
+    if (!m) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed SubmitProofRequest");
+        return;
+    }
+    srv_submit_req r;
+    if (!submit_req_(call, m, &r)) {
+        submit_free_(m);
+        return;
+    }
+    r.payload = m;
+    r.payload_free = submit_free_;
+    srv_job *j;
+    uint32_t pos;
+    char msg[300];
+    zkp_rpc_code code = srv_submit(d, &r, &j, &pos, msg, sizeof msg);
+    if (code != ZKP_RPC_OK) {
+        zkp_rpc_reply_error(call, code, "%s", msg);
+        return;
+    }
+    Cuzk__V1__SubmitProofResponse resp = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+    resp.job_id = (char *)j->id_text;
+    resp.queue_position = pos;
+    srv_reply_message(call, &resp.base);
+    srv_job_put(d, j);
+}
+
+static void await_thread_(zkp_daemon *d, zkp_rpc_call *call, void *arg) {
+    Cuzk__V1__AwaitProofRequest *m = arg;
+    srv_job *j = srv_job_get(d, m->job_id);
+    if (!j) {
+        Cuzk__V1__AwaitProofResponse resp = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+        resp.job_id = m->job_id;
+        resp.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__UNKNOWN;
+        resp.error_message = (char *)"no such job (unknown id, or its result was collected and dropped)";
+        srv_reply_message(call, &resp.base);
+        return;
+    }
+    int final = srv_job_wait(d, j, m->timeout_ms ? (int64_t)m->timeout_ms : -1, call);
+    reply_await_(call, j, final, 0);
+    srv_job_put(d, j);
+}
+
+static void await_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
+    Cuzk__V1__AwaitProofRequest *m = cuzk__v1__await_proof_request__unpack(NULL, len, req);
+    if (!m) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed AwaitProofRequest");
+        return;
+    }
+    srv_run_blocking(ctx, call, await_thread_, m, await_free_);
+}
+
+static void reply_prove_(zkp_rpc_call *call, const srv_job *j, int final) {
+    reply_await_(call, j, final, 1);
+}
+
+static void prove_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
+    zkp_daemon *d = ctx;
+    Cuzk__V1__ProveRequest *m = cuzk__v1__prove_request__unpack(NULL, len, req);
+    if (!m || !m->submit) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed ProveRequest (submit is required)");
+        if (m) prove_free_(m);
+        return;
+    }
+    srv_submit_req r;
+    if (!submit_req_(call, m->submit, &r)) {
+        prove_free_(m);
+        return;
+    }
+    r.payload = m;
+    r.payload_free = prove_free_;
+    svc_prove(d, call, &r, reply_prove_);
+}
+
+static void cancel_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
+    Cuzk__V1__CancelProofRequest *m = cuzk__v1__cancel_proof_request__unpack(NULL, len, req);
+    if (!m) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed CancelProofRequest");
+        return;
+    }
+    int was_running;
+    if (srv_job_cancel(ctx, m->job_id, &was_running) != ZKP_RPC_OK) {
+        zkp_rpc_reply_error(call, ZKP_RPC_NOT_FOUND, "no such job: '%.80s'", m->job_id);
+    } else {
+        Cuzk__V1__CancelProofResponse resp = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+        resp.was_running = was_running;
+        srv_reply_message(call, &resp.base);
+    }
+    cuzk__v1__cancel_proof_request__free_unpacked(m, NULL);
+}
+
+static Cuzk__V1__SRSStatus__Tier tier_(zkpipe_key_tier t) {
+    return t == ZKPIPE_KEY_HOT ? CUZK__V1__SRSSTATUS__TIER__HOT
+           : t == ZKPIPE_KEY_COLD ? CUZK__V1__SRSSTATUS__TIER__COLD
+                                  : CUZK__V1__SRSSTATUS__TIER__WARM;
+}
+
+static void get_status_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
+    zkp_daemon *d = ctx;
+    Cuzk__V1__GetStatusRequest *m = cuzk__v1__get_status_request__unpack(NULL, len, req);
+    if (!m) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed GetStatusRequest");
+        return;
+    }
+    cuzk__v1__get_status_request__free_unpacked(m, NULL);
+    zkpipe_engine_status *st = malloc(sizeof *st);
+    zkp_server_view view;
+    if (!st || srv_metrics_source(d, st, &view) != 0) {
+        free(st);
+        zkp_rpc_reply_error(call, ZKP_RPC_INTERNAL, "the engine status is unavailable");
+        return;
+    }
+    Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+
+    /* The proving device: the CPU backend, one per engine device. */
+    Cuzk__V1__GPUStatus gpu = CUZK__V1__GPUSTATUS__INIT;
+    Cuzk__V1__GPUStatus *gpus[1] = {&gpu};
+    gpu.name = (char *)"cpu";
+    resp.n_gpus = 1;
+    resp.gpus = gpus;
+
+    Cuzk__V1__SRSStatus srs[ZKPIPE_ENGINE_STATUS_MAX_KEYS];
+    Cuzk__V1__SRSStatus *srsp[ZKPIPE_ENGINE_STATUS_MAX_KEYS];
+    char names[ZKPIPE_ENGINE_STATUS_MAX_KEYS][SRV_KEY_NAME_MAX + 8];
+    for (size_t i = 0; i < st->n_keys; i++) {
+        const zkpipe_key_status *k = &st->keys[i];
+        cuzk__v1__srsstatus__init(&srs[i]);
+        svc_key_name(&view, k->id, names[i], sizeof names[i]);
+        srs[i].circuit_id = names[i];
+        srs[i].tier = tier_(k->tier);
+        srs[i].size_bytes = k->tier == ZKPIPE_KEY_HOT ? k->resident_bytes : k->file_bytes;
+        srs[i].ref_count = k->running;
+        srsp[i] = &srs[i];
+    }
+    resp.n_loaded_srs = st->n_keys;
+    resp.loaded_srs = srsp;
+
+    /* Every kind is listed, so a client computing spare capacity from
+     * pending + in_progress sees the whole daemon. Filecoin jobs fail as
+     * they arrive and never wait. */
+    Cuzk__V1__QueueStatus qs[SRV_KIND_COUNT];
+    Cuzk__V1__QueueStatus *qsp[SRV_KIND_COUNT];
+    for (int k = 0; k < SRV_KIND_COUNT; k++) {
+        cuzk__v1__queue_status__init(&qs[k]);
+        qs[k].proof_kind = (char *)srv_kind_name((srv_kind)k);
+        qsp[k] = &qs[k];
+    }
+    size_t pending = st->queued_admit + st->queued_synth + st->queued_device + st->queued_finalize;
+    size_t running = st->running_synth + st->running_device + st->running_finalize;
+    qs[SRV_KIND_CIRCOM].pending = pending > UINT32_MAX ? UINT32_MAX : (uint32_t)pending;
+    qs[SRV_KIND_CIRCOM].in_progress = running > UINT32_MAX ? UINT32_MAX : (uint32_t)running;
+    resp.n_queues = SRV_KIND_COUNT;
+    resp.queues = qsp;
+    resp.total_proofs_completed = st->jobs_completed;
+    resp.total_proofs_failed = st->jobs_failed;
+    resp.uptime_seconds = (uint64_t)view.uptime_seconds;
+    /* The engine's memory budget stands in for cuzk's pinned memory. */
+    resp.pinned_memory_bytes = st->budget_reserved_bytes;
+    resp.pinned_memory_limit_bytes = st->budget_total_bytes;
+    srv_reply_message(call, &resp.base);
+    free(st);
+}
+
+static void get_metrics_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
+    Cuzk__V1__GetMetricsRequest *m = cuzk__v1__get_metrics_request__unpack(NULL, len, req);
+    if (!m) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed GetMetricsRequest");
+        return;
+    }
+    cuzk__v1__get_metrics_request__free_unpacked(m, NULL);
+    char *text = svc_render(ctx, 0);
+    if (!text) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INTERNAL, "cannot render the metrics");
+        return;
+    }
+    Cuzk__V1__GetMetricsResponse resp = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+    resp.prometheus_text = text;
+    srv_reply_message(call, &resp.base);
+    free(text);
+}
+
+static void preload_thread_(zkp_daemon *d, zkp_rpc_call *call, void *arg) {
+    Cuzk__V1__PreloadSrsRequest *m = arg;
+    int was_hot;
+    double ms;
+    zkp_rpc_code code = svc_key_load(d, m->circuit_id, &was_hot, &ms);
+    if (code != ZKP_RPC_OK) {
+        zkp_rpc_reply_error(call, code, code == ZKP_RPC_NOT_FOUND ? "no key is registered as '%.80s'"
+                                                                   : "cannot load key '%.80s'",
+                            m->circuit_id);
+        return;
+    }
+    Cuzk__V1__PreloadSrsResponse resp = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+    resp.already_loaded = was_hot;
+    resp.load_time_ms = svc_ms(ms / 1000.0);
+    srv_reply_message(call, &resp.base);
+}
+
+static void preload_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
+    Cuzk__V1__PreloadSrsRequest *m = cuzk__v1__preload_srs_request__unpack(NULL, len, req);
+    if (!m) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed PreloadSrsRequest");
+        return;
+    }
+    srv_run_blocking(ctx, call, preload_thread_, m, preload_free_);
+}
+
+static void evict_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
+    Cuzk__V1__EvictSrsRequest *m = cuzk__v1__evict_srs_request__unpack(NULL, len, req);
+    if (!m) {
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed EvictSrsRequest");
+        return;
+    }
+    int was_loaded;
+    uint64_t freed;
+    zkp_rpc_code code = svc_key_evict(ctx, m->circuit_id, &was_loaded, &freed);
+    if (code != ZKP_RPC_OK) {
+        zkp_rpc_reply_error(call, code,
+                            code == ZKP_RPC_NOT_FOUND ? "no key is registered as '%.80s'"
+                                                      : "key '%.80s' has partitions in flight",
+                            m->circuit_id);
+    } else {
+        Cuzk__V1__EvictSrsResponse resp = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+        resp.was_loaded = was_loaded;
+        resp.freed_bytes = freed;
+        srv_reply_message(call, &resp.base);
+    }
+    cuzk__v1__evict_srs_request__free_unpacked(m, NULL);
+}
+
+zkpipe_status srv_cuzk_register(zkp_daemon *d) {
+    static const struct {
+        const char *name;
+        zkp_rpc_handler fn;
+    } methods[] = {
+        {"SubmitProof", submit_}, {"AwaitProof", await_},      {"Prove", prove_},
+        {"CancelProof", cancel_}, {"GetStatus", get_status_},  {"GetMetrics", get_metrics_},
+        {"PreloadSRS", preload_}, {"EvictSRS", evict_},
+    };
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        char path[96];
+        snprintf(path, sizeof path, PATH_PREFIX "%s", methods[i].name);
+        zkpipe_status st = zkp_rpc_server_add_method(d->rpc, path, methods[i].fn, d);
+        if (st != ZKPIPE_OK) return st;
+    }
+    return ZKPIPE_OK;
+}
