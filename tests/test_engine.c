@@ -569,6 +569,46 @@ TEST_CASE(engine_duplicate_request_id_attaches_to_live_job) {
     free(wtns);
 }
 
+/* await_any hands out every final job exactly once, in submission order
+ * among those final, and times out when none is final. */
+TEST_CASE(engine_await_any_collects_each_job_once) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    zkpipe_engine *e = engine_(256 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    zkpipe_job_result r;
+    ASSERT_EQ_STATUS(zkpipe_engine_await_any(e, 0, &r), ZKPIPE_ERR_TIMEOUT);
+    ASSERT_EQ_STATUS(zkpipe_engine_await_any(e, 20, &r), ZKPIPE_ERR_TIMEOUT);
+    zkpipe_witness wv[1] = {{wtns, NULL, 0}};
+    ASSERT_OK(zkpipe_engine_set_paused(e, 1));
+    uint64_t ids[4];
+    for (int i = 0; i < 4; i++) ids[i] = submit_(e, key, wv, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    /* A cancelled job that never started is final at once. */
+    ASSERT_OK(zkpipe_engine_cancel(e, ids[2]));
+    ASSERT_OK(zkpipe_engine_await_any(e, 10000, &r));
+    ASSERT_EQ_U64(r.job_id, ids[2]);
+    ASSERT_EQ_STATUS(r.status, ZKPIPE_ERR_CANCELLED);
+    zkpipe_job_result_clear(&r);
+    ASSERT_EQ_STATUS(zkpipe_engine_await(e, ids[2], 0, &r), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_OK(zkpipe_engine_set_paused(e, 0));
+    int seen[4] = {0, 0, 1, 0};
+    for (int n = 0; n < 3; n++) {
+        ASSERT_OK(zkpipe_engine_await_any(e, -1, &r));
+        ASSERT_OK(r.status);
+        int which = -1;
+        for (int i = 0; i < 4; i++)
+            if (r.job_id == ids[i]) which = i;
+        ASSERT(which >= 0 && !seen[which]);
+        seen[which] = 1;
+        zkpipe_job_result_clear(&r);
+    }
+    ASSERT_EQ_STATUS(zkpipe_engine_await_any(e, 0, &r), ZKPIPE_ERR_TIMEOUT);
+    assert_quiet_(e, 1);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(zkey);
+    free(wtns);
+}
+
 TEST_CASE(engine_destroy_with_live_jobs) {
     char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
     zkpipe_engine *e = engine_(64 * MIB, 2, 2);
