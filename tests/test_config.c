@@ -474,3 +474,17 @@ TEST_CASE(config_random_inputs_do_not_crash) {
         zkp_config_free(c);
     }
 }
+
+/* The example shipped for operators loads, and says what it claims. */
+TEST_CASE(config_example_file_loads) {
+    zkp_config *c = fresh();
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_config_load_file(c, ZKP_TEST_DATA_DIR "/../packaging/zkpipe.toml", &d);
+    ASSERT_MSG(st == ZKPIPE_OK, "packaging/zkpipe.toml: %s: %s", zkpipe_status_name(st), d.msg);
+    ASSERT(strcmp(zkp_config_str(c, ZKP_CFG_METRICS_HTTP), "127.0.0.1:9464") == 0);
+    ASSERT_EQ_U64(zkp_config_size(c, ZKP_CFG_SERVER_MAX_MESSAGE), (uint64_t)256 << 20);
+    const char *const *keys;
+    ASSERT_EQ_U64(zkp_config_strings(c, ZKP_CFG_SERVER_KEYS, &keys), 1);
+    ASSERT(strncmp(keys[0], "poseidon=", 9) == 0);
+    zkp_config_free(c);
+}

@@ -61,14 +61,14 @@ typedef enum {
     ZKP_CFG_SERVER_RUNTIME_DIR,  /* string */
     ZKP_CFG_SERVER_MAX_MESSAGE,  /* size, default 256 MiB */
     ZKP_CFG_SERVER_KEYS,         /* strings, each "name=path" */
-    ZKP_CFG_ENGINE_BUDGET,       /* size, 0 = detect */
-    ZKP_CFG_ENGINE_SYNTHESIS_WORKERS, /* int, 0 = auto */
-    ZKP_CFG_ENGINE_DEVICE_WORKERS,    /* int, 0 = auto */
-    ZKP_CFG_ENGINE_FINALIZE_WORKERS,  /* int, 0 = auto */
     ZKP_CFG_SERVER_DRAIN_TIMEOUT_MS, /* int: SIGTERM waits this long for live jobs */
     ZKP_CFG_SERVER_RESULT_TTL_MS,    /* int: results kept for awaiting */
     ZKP_CFG_SERVER_MAX_JOBS,     /* int: jobs in the table, live or awaiting collection */
+    ZKP_CFG_ENGINE_BUDGET,       /* size, 0 = detect */
+    ZKP_CFG_ENGINE_SYNTHESIS_WORKERS, /* int, 0 = auto */
+    ZKP_CFG_ENGINE_DEVICE_WORKERS,    /* int, 0 = auto */
     ZKP_CFG_ENGINE_DEVICE_THREADS,   /* int, 0 = every CPU */
+    ZKP_CFG_ENGINE_FINALIZE_WORKERS,  /* int, 0 = auto */
     ZKP_CFG_ENGINE_VERIFY,       /* bool */
     ZKP_CFG_METRICS_HTTP,        /* string: host:port, "" = off */
     ZKP_CFG_METRICS_POLL_MS,     /* int: RSS sampler period */
