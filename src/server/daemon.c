@@ -66,9 +66,16 @@ zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path,
         return ZKP_RPC_INVALID_ARGUMENT;
     }
     struct stat sb;
-    if (!path || !*path || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        snprintf(msg, msg_len, "%.200s: %s", path ? path : "", path && *path ? strerror(errno) : "no path");
-        if (path && *path && errno == 0) snprintf(msg, msg_len, "%.200s: not a regular file", path);
+    if (!path || !*path) {
+        snprintf(msg, msg_len, "key '%s': no path given", name);
+        return ZKP_RPC_INVALID_ARGUMENT;
+    }
+    if (stat(path, &sb) != 0) {
+        snprintf(msg, msg_len, "%.200s: %s", path, strerror(errno));
+        return ZKP_RPC_INVALID_ARGUMENT;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(msg, msg_len, "%.200s: not a regular file", path);
         return ZKP_RPC_INVALID_ARGUMENT;
     }
     *file_bytes = (uint64_t)sb.st_size;
@@ -327,8 +334,12 @@ int srv_job_wait(zkp_daemon *d, srv_job *j, int64_t timeout_ms, zkp_rpc_call *ca
 
 void srv_job_disown(zkp_daemon *d, srv_job *j, int cancel_if_last) {
     pthread_mutex_lock(&d->lk);
-    if (j->owners > 0 && --j->owners == 0 && cancel_if_last && !j->final && j->engine_id)
-        (void)zkpipe_engine_cancel(d->engine, j->engine_id);
+    if (j->owners > 0 && --j->owners == 0 && cancel_if_last) {
+        if (!j->final && j->engine_id) (void)zkpipe_engine_cancel(d->engine, j->engine_id);
+        /* Its callers are gone: nobody is left to collect the outcome, and a
+         * drain must not wait for them. */
+        j->delivered = 1;
+    }
     pthread_cond_broadcast(&d->cv);
     pthread_mutex_unlock(&d->lk);
 }
