@@ -58,6 +58,7 @@ typedef struct {
  *                                           key_load, synthesis, device,
  *                                           finalize, verify, total)
  *   rpc_total{method,code}                  counter
+ *   rpc_in_flight                           gauge
  *   queue_partitions{stage}                 gauge (admit, synth, device, finalize)
  *   running_partitions{stage}               gauge (synth, device, finalize)
  *   workers{role,state}                     gauge
@@ -77,7 +78,9 @@ char *zkp_metrics_prometheus(zkp_metrics *m, const zkpipe_engine_status *st,
  *  "queues":{...},"workers":[{"role":..,"state":..},...],
  *  "memory":{"budget_bytes":..,...,"categories":{"key":{"live":..,"peak":..},...}},
  *  "keys":[{"name":..,"tier":..,...}],"jobs_by_key":[{"key":..,"kind":..,
- *  "completed":..,"failed":..,"cancelled":..}]}
+ *  "completed":..,"failed":..,"cancelled":..}],
+ *  "stages":{"queue_wait":{"count":..,"sum_seconds":..},...},
+ *  "rpcs":[{"method":..,"code":"0","count":..}]}
  * Returns a malloc'd NUL-terminated string, NULL when out of memory. */
 char *zkp_metrics_status_json(zkp_metrics *m, const zkpipe_engine_status *st,
                               const zkp_server_view *view);
@@ -94,5 +97,9 @@ typedef struct zkp_http zkp_http;
 zkpipe_status zkp_http_start(zkp_http **out, const char *listen, zkp_metrics *m,
                              zkp_metrics_source source, void *source_ctx, zkp_diag *d);
 void zkp_http_stop(zkp_http **h); /* accepts *h == NULL */
+
+/* The port the endpoint listens on: the one asked for, or the one the
+ * system chose for port 0. */
+unsigned zkp_http_port(const zkp_http *h);
 
 #endif
