@@ -1,8 +1,10 @@
 /* zkpipe: the command line. See cli.h for the exit codes. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "util/cpu.h"
@@ -34,24 +36,24 @@ static const char usage[] =
     "\n"
     "exit codes: 0 success, 1 invalid or failed proof, 2 usage, 3 bad input file\n";
 
-int cli_fail(const char *cmd, zkpipe_status st, const zkp_diag *d, int code) {
-    const char *msg = d && d->msg[0] ? d->msg : zkpipe_strerror(st);
-    fprintf(stderr, "zkpipe %s: %s (%s)\n", cmd, msg, zkpipe_status_name(st));
-    return code;
-}
-
-int cli_parse_threads(const char *s, unsigned *out) {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < 1 || v > 4096) return -1;
-    *out = (unsigned)v;
-    return 0;
-}
-
-double cli_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+/* serve and client live in the sibling program zkpipe-daemon, so that this
+ * one does not load gRPC and its ~60 shared libraries for every proof.
+ * Like git's subcommands, the sibling is found next to this executable. */
+static int exec_daemon_(int argc, char **argv) {
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 32);
+    if (n <= 0) {
+        fprintf(stderr, "zkpipe: cannot find my own executable: %s\n", strerror(errno));
+        return CLI_USAGE;
+    }
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    strcpy(slash ? slash + 1 : self, "zkpipe-daemon");
+    argv[0] = self;
+    (void)argc;
+    execv(self, argv);
+    fprintf(stderr, "zkpipe: cannot run %s: %s\n", self, strerror(errno));
+    return CLI_USAGE;
 }
 
 int main(int argc, char **argv) {
@@ -66,8 +68,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "zkey")) return cli_zkey(argc - 2, argv + 2);
     if (!strcmp(cmd, "info")) return cli_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench")) return cli_bench(argc - 2, argv + 2);
-    if (!strcmp(cmd, "serve")) return cli_serve(argc - 2, argv + 2);
-    if (!strcmp(cmd, "client")) return cli_client(argc - 2, argv + 2);
+    if (!strcmp(cmd, "serve") || !strcmp(cmd, "client")) return exec_daemon_(argc, argv);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("zkpipe %s (%s arithmetic)\n", ZKPIPE_VERSION, zkp_cpu_path_name());
         return CLI_OK;
