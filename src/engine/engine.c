@@ -21,9 +21,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "curve/encoding.h"
 #include "engine/engine_internal.h"
@@ -313,7 +310,8 @@ zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_conf
         return st;
     }
     /* The baseline: everything the engine is before its first job,
-     * threads included. */
+     * threads and the code a proof will run included. */
+    (void)zkp_mem_prefault_code();
     uint64_t rss = 0;
     (void)zkp_mem_read_rss(&rss);
     pthread_mutex_lock(&e->lk);
@@ -693,11 +691,9 @@ void zkpipe_job_result_clear(zkpipe_job_result *r) {
 zkpipe_status zkpipe_engine_trim(zkpipe_engine *e, uint64_t keep_idle_bytes) {
     if (!e) return ZKPIPE_ERR_INVALID_ARGUMENT;
     zkpipe_status st = zkp_mem_pool_trim(e->pool, keep_idle_bytes);
-#if defined(__GLIBC__)
     /* Small buffers (witnesses of small circuits, public inputs, results)
      * come from malloc; its arenas keep freed pages until asked. */
-    (void)malloc_trim(0);
-#endif
+    zkp_mem_trim_heap();
     return st;
 }
 

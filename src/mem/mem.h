@@ -353,6 +353,17 @@ zkpipe_status zkp_mem_read_peak_rss(uint64_t *out);
  * /proc/self/clear_refs). ZKPIPE_ERR_IO where the kernel does not allow it. */
 zkpipe_status zkp_mem_reset_peak_rss(void);
 
+/* Pages in the code of every executable mapping (the program and its
+ * shared libraries), so that code first run by a proof is resident before
+ * the baseline RSS is taken rather than showing up later as memory no
+ * category accounts for. ZKPIPE_ERR_IO when /proc/self/maps is unreadable. */
+zkpipe_status zkp_mem_prefault_code(void);
+
+/* Returns the C library's free heap pages to the operating system
+ * (glibc's malloc_trim; a no-op elsewhere). Small allocations of many
+ * threads otherwise leave freed pages resident in per-thread arenas. */
+void zkp_mem_trim_heap(void);
+
 typedef struct zkp_mem_sampler zkp_mem_sampler;
 
 typedef struct {
