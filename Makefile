@@ -96,7 +96,8 @@ test-sanitize: js-deps
 test-tsan: js-deps
 	cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=Debug -DZKPIPE_ENABLE_TSAN=ON -DCMAKE_C_FLAGS=-O1 $(CMAKE_FLAGS)
 	cmake --build build/tsan -j $(JOBS)
-	cd build/tsan && ZKPIPE_TEST_ITERS=0.25 ctest -j $(JOBS) $(CTEST_FLAGS)
+	cd build/tsan && TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp $(TSAN_OPTIONS)" \
+	  ZKPIPE_TEST_ITERS=0.25 ctest -j $(JOBS) $(CTEST_FLAGS)
 
 test-fuzz: fuzz-deps
 	cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-O1 \
