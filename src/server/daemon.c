@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "server/daemon_internal.h"
+#include "server/svc_common.h"
 
 static const char *const KIND_NAMES[SRV_KIND_COUNT] = {
     "circom", "porep_seal_commit", "snap_deals_update", "window_post_partition", "winning_post"};
@@ -175,6 +176,12 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     *out = NULL;
     *queue_position = 0;
     const char *rid = r->request_id && *r->request_id ? r->request_id : NULL;
+    if (rid && (strlen(rid) > SRV_REQUEST_ID_MAX || !svc_utf8_ok(rid))) {
+        if (r->payload_free) r->payload_free(r->payload);
+        snprintf(msg, msg_len, "request_id must be valid UTF-8 of at most %d bytes",
+                 SRV_REQUEST_ID_MAX);
+        return ZKP_RPC_INVALID_ARGUMENT;
+    }
     uint32_t key_id = 0;
     if (r->kind == SRV_KIND_CIRCOM) {
         if (r->n_witnesses == 0 || r->n_witnesses > UINT32_MAX) {

@@ -15,6 +15,7 @@
 
 #define SRV_KEY_NAME_MAX 64
 #define SRV_MAX_KEYS ZKPIPE_ENGINE_STATUS_MAX_KEYS
+#define SRV_REQUEST_ID_MAX 256
 #define SRV_MAX_BLOCKING_CALLS 1024 /* calls answered from threads of their own */
 
 /* What a job proves. Filecoin kinds take the cuzk numbering. */

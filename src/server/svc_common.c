@@ -15,6 +15,38 @@ int svc_priority(int wire, zkpipe_priority *out) {
     }
 }
 
+int svc_utf8_ok(const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p, n;
+        uint32_t cp;
+        if (c < 0x80) {
+            p++;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            n = 1;
+            cp = c & 0x1f;
+        } else if ((c & 0xf0) == 0xe0) {
+            n = 2;
+            cp = c & 0x0f;
+        } else if ((c & 0xf8) == 0xf0) {
+            n = 3;
+            cp = c & 0x07;
+        } else {
+            return 0;
+        }
+        for (unsigned i = 1; i <= n; i++) {
+            if ((p[i] & 0xc0) != 0x80) return 0;
+            cp = (cp << 6) | (p[i] & 0x3f);
+        }
+        /* Overlong forms, surrogates and values past U+10FFFF. */
+        static const uint32_t min_cp[4] = {0, 0x80, 0x800, 0x10000};
+        if (cp < min_cp[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+        p += n + 1;
+    }
+    return 1;
+}
+
 uint64_t svc_ms(double seconds) { return seconds > 0 ? (uint64_t)(seconds * 1000.0 + 0.5) : 0; }
 
 /* ------------------------------------------------------------------------

@@ -9,6 +9,11 @@
  * 2 NORMAL, 3 HIGH, 4 CRITICAL. 0 for a value outside them. */
 int svc_priority(int wire, zkpipe_priority *out);
 
+/* 1 when s is valid UTF-8. protobuf-c does not check the proto3 string
+ * fields it decodes, and a string echoed back with bad UTF-8 would make a
+ * strict client (grpc-go, C++) reject the whole response. */
+int svc_utf8_ok(const char *s);
+
 /* Seconds to whole milliseconds, rounded; negative reads as 0. */
 uint64_t svc_ms(double seconds);
 

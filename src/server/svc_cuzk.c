@@ -121,7 +121,7 @@ static void await_thread_(zkp_daemon *d, zkp_rpc_call *call, void *arg) {
     srv_job *j = srv_job_get(d, m->job_id);
     if (!j) {
         Cuzk__V1__AwaitProofResponse resp = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-        resp.job_id = m->job_id;
+        resp.job_id = svc_utf8_ok(m->job_id) ? m->job_id : (char *)"";
         resp.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__UNKNOWN;
         resp.error_message = (char *)"no such job (unknown id, or its result was collected and dropped)";
         srv_reply_message(call, &resp.base);

@@ -237,24 +237,21 @@ static void list_jobs_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t
         return;
     }
     zkpipe__v1__list_jobs_request__free_unpacked(m, NULL);
-    /* Copied under the lock, packed after it. */
+    /* Copied under the lock, packed after it. Strings are copied whole: a
+     * cut could split a UTF-8 sequence, which proto3 clients reject. */
     pthread_mutex_lock(&d->lk);
-    size_t n = d->n_jobs;
+    size_t n = d->n_jobs, i = 0;
     Zkpipe__V1__JobInfo *info = calloc(n ? n : 1, sizeof *info);
     Zkpipe__V1__JobInfo **infop = calloc(n ? n : 1, sizeof *infop);
-    char *strings = calloc(n ? n : 1, 3 * 96);
-    size_t i = 0;
+    int ok = info && infop;
     double now = srv_now();
     static const int wire_priority[] = {1, 2, 3, 4};
-    for (srv_job *j = d->jobs; j && info && infop && strings; j = j->next, i++) {
-        char *s = strings + i * 3 * 96;
+    for (srv_job *j = d->jobs; j && ok; j = j->next, i++) {
         zkpipe__v1__job_info__init(&info[i]);
-        snprintf(s, 96, "%s", j->id_text);
-        snprintf(s + 96, 96, "%s", j->key);
-        snprintf(s + 192, 96, "%s", j->request_id ? j->request_id : "");
-        info[i].job_id = s;
-        info[i].key = s + 96;
-        info[i].request_id = s + 192;
+        info[i].job_id = strdup(j->id_text);
+        info[i].key = strdup(j->key);
+        info[i].request_id = strdup(j->request_id ? j->request_id : "");
+        ok = info[i].job_id && info[i].key && info[i].request_id;
         info[i].kind = (char *)srv_kind_name(j->kind);
         info[i].state = j->final ? state_(j) : ZKPIPE__V1__JOB_STATE__LIVE;
         info[i].priority = (Zkpipe__V1__Priority)wire_priority[j->priority];
@@ -263,17 +260,21 @@ static void list_jobs_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t
         infop[i] = &info[i];
     }
     pthread_mutex_unlock(&d->lk);
-    if (!info || !infop || !strings) {
+    if (!ok) {
         zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
     } else {
         Zkpipe__V1__ListJobsResponse resp = ZKPIPE__V1__LIST_JOBS_RESPONSE__INIT;
-        resp.n_jobs = n;
+        resp.n_jobs = i;
         resp.jobs = infop;
         srv_reply_message(call, &resp.base);
     }
+    for (size_t k = 0; info && k < i; k++) {
+        free(info[k].job_id);
+        free(info[k].key);
+        free(info[k].request_id);
+    }
     free(info);
     free(infop);
-    free(strings);
 }
 
 static void status_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
