@@ -191,8 +191,9 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
         }
         key_id = srv_key_lookup(d, r->key ? r->key : "");
         if (!key_id) {
-            if (r->payload_free) r->payload_free(r->payload);
+            /* The name lives in the payload: the message first. */
             snprintf(msg, msg_len, "no key is registered as '%.80s'", r->key ? r->key : "");
+            if (r->payload_free) r->payload_free(r->payload);
             return ZKP_RPC_NOT_FOUND;
         }
         zkpipe_engine_status st;

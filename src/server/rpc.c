@@ -386,7 +386,6 @@ static int wait_until_(zkp_rpc_server *s, int *flag, int64_t ms) {
 void zkp_rpc_server_destroy(zkp_rpc_server **sp, int64_t grace_ms) {
     zkp_rpc_server *s = *sp;
     if (!s) return;
-    *sp = NULL;
     atomic_store(&s->shutting_down, 1);
     if (s->started) {
         /* Shutdown completes once every call in flight has ended. */
@@ -410,6 +409,8 @@ void zkp_rpc_server_destroy(zkp_rpc_server **sp, int64_t grace_ms) {
     pthread_cond_destroy(&s->cv);
     pthread_mutex_destroy(&s->lk);
     free(s);
+    /* Only now: handlers, which may read the caller's pointer, have all run. */
+    *sp = NULL;
 }
 
 /* ------------------------------------------------------------------------
