@@ -25,6 +25,7 @@
 #include "curve/encoding.h"
 #include "engine/engine_internal.h"
 #include "formats/snarkjs_json.h"
+#include "util/clock.h"
 
 double eng_now(void) {
     struct timespec ts;
@@ -621,15 +622,7 @@ static eng_job *find_final_locked_(zkpipe_engine *e) {
 static zkpipe_status await_(zkpipe_engine *e, uint64_t job_id, int64_t timeout_ms,
                             zkpipe_job_result *out) {
     struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    if (timeout_ms > 0) {
-        dl.tv_sec += timeout_ms / 1000;
-        dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-        if (dl.tv_nsec >= 1000000000L) {
-            dl.tv_sec++;
-            dl.tv_nsec -= 1000000000L;
-        }
-    }
+    zkp_realtime_after_ms(&dl, timeout_ms > 0 ? timeout_ms : 0);
     pthread_mutex_lock(&e->lk);
     eng_job *j;
     for (;;) {

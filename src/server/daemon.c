@@ -23,6 +23,7 @@
 
 #include "server/daemon_internal.h"
 #include "server/svc_common.h"
+#include "util/clock.h"
 
 static const char *const KIND_NAMES[SRV_KIND_COUNT] = {
     "circom", "porep_seal_commit", "snap_deals_update", "window_post_partition", "winning_post"};
@@ -330,10 +331,7 @@ int srv_job_wait(zkp_daemon *d, srv_job *j, int64_t timeout_ms, zkp_rpc_call *ca
          * thread that does not take the daemon lock. */
         double until = timeout_ms >= 0 && end - now < 1.0 ? end - now : 1.0;
         struct timespec dl;
-        clock_gettime(CLOCK_REALTIME, &dl);
-        long ns = dl.tv_nsec + (long)(until * 1e9);
-        dl.tv_sec += ns / 1000000000L;
-        dl.tv_nsec = ns % 1000000000L;
+        zkp_realtime_after_ms(&dl, (int64_t)(until * 1000.0) + 1);
         pthread_cond_timedwait(&d->cv, &d->lk, &dl);
     }
     pthread_mutex_unlock(&d->lk);

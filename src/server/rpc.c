@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/clock.h"
+
 #define MAX_METHODS 32
 
 /* What a completion-queue event is about. */
@@ -70,6 +72,16 @@ struct zkp_rpc_call {
     void *on_gone_arg;
     pthread_mutex_t lk; /* on_gone registration against the close event */
 };
+
+/* The message size limit, both ways, as channel arguments (in args). */
+static grpc_channel_args size_args_(grpc_arg args[2], size_t max_message) {
+    memset(args, 0, 2 * sizeof *args);
+    args[0].type = args[1].type = GRPC_ARG_INTEGER;
+    args[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+    args[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+    args[0].value.integer = args[1].value.integer = (int)max_message;
+    return (grpc_channel_args){2, args};
+}
 
 static pthread_once_t grpc_once = PTHREAD_ONCE_INIT;
 static void grpc_init_once_(void) { grpc_init(); }
@@ -176,12 +188,7 @@ zkpipe_status zkp_rpc_server_create(zkp_rpc_server **out, size_t max_message, zk
     if (!s) return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "out of memory");
     s->max_message = max_message;
     grpc_arg args[2];
-    memset(args, 0, sizeof args);
-    args[0].type = args[1].type = GRPC_ARG_INTEGER;
-    args[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
-    args[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
-    args[0].value.integer = args[1].value.integer = (int)max_message;
-    grpc_channel_args cargs = {2, args};
+    grpc_channel_args cargs = size_args_(args, max_message);
     s->server = grpc_server_create(&cargs, NULL);
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->server, s->cq, NULL);
@@ -368,13 +375,7 @@ size_t zkp_rpc_server_in_flight(zkp_rpc_server *s) { return atomic_load(&s->in_f
 
 static int wait_until_(zkp_rpc_server *s, int *flag, int64_t ms) {
     struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    dl.tv_sec += ms / 1000;
-    dl.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L) {
-        dl.tv_sec++;
-        dl.tv_nsec -= 1000000000L;
-    }
+    zkp_realtime_after_ms(&dl, ms);
     pthread_mutex_lock(&s->lk);
     while (!*flag)
         if (pthread_cond_timedwait(&s->cv, &s->lk, &dl) != 0) break;
@@ -426,12 +427,7 @@ zkpipe_status zkp_rpc_client_call(const char *target, const char *method, const 
     if (max_message == 0 || max_message > (size_t)INT32_MAX) return ZKPIPE_ERR_OUT_OF_RANGE;
     pthread_once(&grpc_once, grpc_init_once_);
     grpc_arg args[2];
-    memset(args, 0, sizeof args);
-    args[0].type = args[1].type = GRPC_ARG_INTEGER;
-    args[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
-    args[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
-    args[0].value.integer = args[1].value.integer = (int)max_message;
-    grpc_channel_args cargs = {2, args};
+    grpc_channel_args cargs = size_args_(args, max_message);
     grpc_channel_credentials *creds = grpc_insecure_credentials_create();
     grpc_channel *ch = grpc_channel_create(target, creds, &cargs);
     grpc_channel_credentials_release(creds);

@@ -177,3 +177,13 @@ char *svc_render(zkp_daemon *d, int json) {
     free(st);
     return text;
 }
+
+zkpipe_status svc_register(zkp_daemon *d, const char *prefix, const svc_method *m, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s%s", prefix, m[i].name);
+        zkpipe_status st = zkp_rpc_server_add_method(d->rpc, path, m[i].fn, d);
+        if (st != ZKPIPE_OK) return st;
+    }
+    return ZKPIPE_OK;
+}

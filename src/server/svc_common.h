@@ -36,6 +36,13 @@ zkp_rpc_code svc_key_load(zkp_daemon *d, const char *name, int *was_hot, double 
  * run. *was_loaded and *freed describe what was resident. */
 zkp_rpc_code svc_key_evict(zkp_daemon *d, const char *name, int *was_loaded, uint64_t *freed);
 
+/* Routes prefix + name to fn (with the daemon as context) for each row. */
+typedef struct {
+    const char *name;
+    zkp_rpc_handler fn;
+} svc_method;
+zkpipe_status svc_register(zkp_daemon *d, const char *prefix, const svc_method *m, size_t n);
+
 /* Prometheus text (json == 0) or the status document (json == 1);
  * malloc'd, NULL on failure. */
 char *svc_render(zkp_daemon *d, int json);

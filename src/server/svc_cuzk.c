@@ -320,19 +320,10 @@ static void evict_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len
 }
 
 zkpipe_status srv_cuzk_register(zkp_daemon *d) {
-    static const struct {
-        const char *name;
-        zkp_rpc_handler fn;
-    } methods[] = {
+    static const svc_method methods[] = {
         {"SubmitProof", submit_}, {"AwaitProof", await_},      {"Prove", prove_},
         {"CancelProof", cancel_}, {"GetStatus", get_status_},  {"GetMetrics", get_metrics_},
         {"PreloadSRS", preload_}, {"EvictSRS", evict_},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
-        char path[96];
-        snprintf(path, sizeof path, PATH_PREFIX "%s", methods[i].name);
-        zkpipe_status st = zkp_rpc_server_add_method(d->rpc, path, methods[i].fn, d);
-        if (st != ZKPIPE_OK) return st;
-    }
-    return ZKPIPE_OK;
+    return svc_register(d, PATH_PREFIX, methods, sizeof methods / sizeof methods[0]);
 }

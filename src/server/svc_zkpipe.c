@@ -296,19 +296,10 @@ static void status_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t le
 }
 
 zkpipe_status srv_zkpipe_register(zkp_daemon *d) {
-    static const struct {
-        const char *name;
-        zkp_rpc_handler fn;
-    } methods[] = {
+    static const svc_method methods[] = {
         {"RegisterKey", register_key_}, {"Prove", prove_},         {"Submit", submit_},
         {"Await", await_},              {"Cancel", cancel_},       {"ListJobs", list_jobs_},
         {"Status", status_},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
-        char path[96];
-        snprintf(path, sizeof path, PATH_PREFIX "%s", methods[i].name);
-        zkpipe_status st = zkp_rpc_server_add_method(d->rpc, path, methods[i].fn, d);
-        if (st != ZKPIPE_OK) return st;
-    }
-    return ZKPIPE_OK;
+    return svc_register(d, PATH_PREFIX, methods, sizeof methods / sizeof methods[0]);
 }
