@@ -5,6 +5,10 @@
 # the sources are configure dependencies, so a new case re-runs it.
 function(zkpipe_discover_tests)
   file(GLOB test_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/*.c)
+  # The daemon's tests need its library (ZKPIPE_ENABLE_SERVER).
+  if(NOT ZKPIPE_ENABLE_SERVER)
+    list(FILTER test_sources EXCLUDE REGEX "/tests/test_(config|metrics|server)\\.c$")
+  endif()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${test_sources})
   set(list_content "")
   set(names "")
@@ -24,7 +28,10 @@ function(zkpipe_discover_tests)
   target_include_directories(zkp_tests PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/tests
     ${CMAKE_BINARY_DIR}/generated)
   target_compile_definitions(zkp_tests PRIVATE ZKP_TEST_DATA_DIR="${CMAKE_SOURCE_DIR}/tests")
-  target_link_libraries(zkp_tests PRIVATE zkpipe zkpipe_server)
+  target_link_libraries(zkp_tests PRIVATE zkpipe)
+  if(ZKPIPE_ENABLE_SERVER)
+    target_link_libraries(zkp_tests PRIVATE zkpipe_server)
+  endif()
 
   foreach(name ${names})
     add_test(NAME ${name} COMMAND zkp_tests ${name})
