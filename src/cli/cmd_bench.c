@@ -1,12 +1,18 @@
 /* zkpipe bench pipeline: J jobs of P partitions through the engine, then
  * the same proofs one after another through the plain prover (what
  * `zkpipe prove` does), with throughput, per-stage times and the memory
- * story: peak RSS against the budget, tracked bytes against RSS. */
+ * story: peak RSS against the budget, tracked bytes against RSS. The key
+ * and witnesses are files, or a synthetic workload (src/synthetic: an
+ * INSECURE key of any size) made in a temporary directory for the run.
+ *
+ * zkpipe bench synthetic: writes such a workload's files, for `zkpipe
+ * prove` and other benchmarks. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -14,14 +20,23 @@
 #include "formats/zkey.h"
 #include "groth16/groth16.h"
 #include "mem/mem.h"
+#include "synthetic/synthetic.h"
 #include "zkpipe/engine.h"
 
 static const char bench_usage[] =
     "usage: zkpipe bench pipeline --key <circuit.zkey> --witness <witness.wtns> [--witness ...]\n"
     "                             [--key ... --witness ...] [--partitions P] [--jobs J]\n"
     "                             [--budget SIZE] [options]\n"
+    "       zkpipe bench pipeline --synthetic <curve>:<log2> [--seed S] [options]\n"
+    "       zkpipe bench synthetic <curve>:<log2> <out-dir> [--witnesses N] [--seed S]\n"
+    "                             [--threads N]\n"
     "  --key K --witness W   a key and its witnesses; repeat --key (up to 8) for jobs that\n"
     "                        alternate between keys, each followed by its own witnesses\n"
+    "  --synthetic C:L       instead of --key/--witness: a built-in squaring-chain circuit\n"
+    "                        of 2^L rows on curve C (bn254, bn128, bls12381, bls12_381),\n"
+    "                        its key and one witness per partition made in a temporary\n"
+    "                        directory (removed afterwards); INSECURE key, benchmarks only\n"
+    "  --seed S              the synthetic key's toxic waste and witnesses (default 1)\n"
     "  --partitions P        partitions per job (default 4); witnesses are used in turn\n"
     "  --jobs J              jobs (default 2)\n"
     "  --budget SIZE         memory budget, e.g. 64MiB, 2GiB (default: detect)\n"
@@ -35,7 +50,173 @@ static const char bench_usage[] =
     "  --period-ms N         RSS sampling period (default 20)\n"
     "  --no-verify           do not verify proofs (engine and baseline)\n"
     "  --no-baseline         skip the sequential run\n"
-    "  --json                print one JSON object\n";
+    "  --json                print one JSON object\n"
+    "bench synthetic writes <out-dir>/circuit.zkey and witness_<i>.wtns (i < N, default 1)\n"
+    "for `zkpipe prove` and prints their paths. The circuit: x_{i+1} = x_i^2 + (i + 1),\n"
+    "public input x_0, public output the last x, 2^L - 3 constraints plus snarkjs's 3\n"
+    "public-input rows, so the domain is exactly 2^L. The toxic waste comes from the seed:\n"
+    "anyone can forge proofs for these keys; never use them but to benchmark and test.\n";
+
+/* A synthetic workload in a directory: the key and witness paths, and
+ * whether the directory is ours to remove. */
+typedef struct {
+    char *dir;
+    char *zkey;
+    char **wtns;
+    size_t nwtns;
+    int made_dir;
+    double key_seconds, wtns_seconds;
+    zkp_synthetic_shape shape;
+} bench_synth_;
+
+static char *path_join_(const char *dir, const char *name) {
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+static int parse_seed_(const char *v, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (!*v || *v == '-' || *end || errno) return -1;
+    *out = x;
+    return 0;
+}
+
+/* mkdir -p: every missing directory of path, in place (path is restored). */
+static int mkdir_p_(char *path) {
+    for (char *c = path + 1;; c++) {
+        if (*c != '/' && *c) continue;
+        char saved = *c;
+        *c = 0;
+        int rc = mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+        *c = saved;
+        if (rc || !saved) return rc;
+    }
+}
+
+/* Removes the files made (every one that exists) and, when it made the
+ * directory, the directory. Accepts a half-made workload. */
+static void bench_synth_clear_(bench_synth_ *s) {
+    if (s->made_dir && s->zkey) unlink(s->zkey);
+    for (size_t i = 0; i < s->nwtns; i++) {
+        if (s->made_dir && s->wtns[i]) unlink(s->wtns[i]);
+        free(s->wtns[i]);
+    }
+    if (s->made_dir && s->dir && rmdir(s->dir) != 0)
+        fprintf(stderr, "zkpipe bench: cannot remove %s: %s\n", s->dir, strerror(errno));
+    free(s->wtns);
+    free(s->zkey);
+    free(s->dir);
+    memset(s, 0, sizeof *s);
+}
+
+/* Writes the key and nwtns witnesses of p into dir (made with mkdtemp from
+ * a template when tmp is set, else created if missing). Returns a CLI exit
+ * code; on failure what was written stays listed in s for
+ * bench_synth_clear_. */
+static int bench_synth_make_(bench_synth_ *s, const zkp_synthetic_params *p, const char *dir,
+                             int tmp, size_t nwtns) {
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_synthetic_shape_of(p, &s->shape, &d);
+    if (st != ZKPIPE_OK) return cli_fail("bench", st, &d, CLI_USAGE);
+    s->dir = strdup(dir);
+    if (!s->dir) return cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    if (tmp) {
+        if (!mkdtemp(s->dir)) {
+            fprintf(stderr, "zkpipe bench: cannot make a directory like %s: %s\n", dir,
+                    strerror(errno));
+            return CLI_INVALID;
+        }
+        s->made_dir = 1;
+    } else if (mkdir_p_(s->dir) != 0) {
+        fprintf(stderr, "zkpipe bench: cannot make %s: %s\n", dir, strerror(errno));
+        return CLI_INVALID;
+    }
+    s->zkey = path_join_(s->dir, "circuit.zkey");
+    s->wtns = calloc(nwtns, sizeof *s->wtns);
+    if (!s->zkey || !s->wtns) return cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    double t0 = cli_now();
+    if ((st = zkp_synthetic_write_zkey(p, s->zkey, &d)) != ZKPIPE_OK)
+        return cli_fail("bench", st, &d, CLI_INVALID);
+    double t1 = cli_now();
+    for (size_t i = 0; i < nwtns; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "witness_%zu.wtns", i);
+        s->wtns[i] = path_join_(s->dir, name);
+        s->nwtns = i + 1;
+        if (!s->wtns[i]) return cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+        if ((st = zkp_synthetic_write_wtns(p, i, s->wtns[i], &d)) != ZKPIPE_OK)
+            return cli_fail("bench", st, &d, CLI_INVALID);
+    }
+    s->key_seconds = t1 - t0;
+    s->wtns_seconds = cli_now() - t1;
+    return CLI_OK;
+}
+
+static const char *curve_label_(zkpipe_curve c) {
+    return c == ZKPIPE_CURVE_BN254 ? "bn254" : "bls12_381";
+}
+
+/* One line on the workload and the time it took to make. */
+static void bench_synth_report_(FILE *f, const bench_synth_ *s, const zkp_synthetic_params *p) {
+    const double M = 1048576.0;
+    char threads[32] = "every CPU";
+    if (p->nthreads) snprintf(threads, sizeof threads, "%u threads", p->nthreads);
+    fprintf(f,
+            "synthetic workload (INSECURE key): %s 2^%u rows, %u constraints, %u variables; "
+            "key %.1f MiB made and written in %.3f s on %s, %zu witness(es) in %.3f s\n",
+            curve_label_(p->curve), p->log_n, (unsigned)s->shape.n_constraints,
+            (unsigned)s->shape.n_vars, (double)s->shape.zkey_bytes / M, s->key_seconds, threads,
+            s->nwtns, s->wtns_seconds);
+}
+
+static int bench_synthetic_(int argc, char **argv) {
+    const char *spec = NULL, *dir = NULL;
+    zkp_synthetic_params p = {ZKPIPE_CURVE_BN254, 0, 1, 0};
+    unsigned nwtns = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--witnesses") || !strcmp(a, "--seed") || !strcmp(a, "--threads")) {
+            if (!v) goto usage;
+            i++;
+            if (!strcmp(a, "--seed") ? parse_seed_(v, &p.seed)
+                                     : cli_parse_threads(v, !strcmp(a, "--threads") ? &p.nthreads
+                                                                                   : &nwtns))
+                goto usage;
+        } else if (a[0] == '-' && a[1] == '-') {
+            goto usage;
+        } else if (!spec) {
+            spec = a;
+        } else if (!dir) {
+            dir = a;
+        } else {
+            goto usage;
+        }
+    }
+    if (!spec || !dir) goto usage;
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_synthetic_parse_spec(spec, &p.curve, &p.log_n, &d);
+    if (st != ZKPIPE_OK) {
+        cli_fail("bench", st, &d, CLI_USAGE);
+        goto usage;
+    }
+    bench_synth_ s;
+    memset(&s, 0, sizeof s);
+    int rc = bench_synth_make_(&s, &p, dir, 0, nwtns);
+    if (rc == CLI_OK) {
+        bench_synth_report_(stderr, &s, &p);
+        printf("%s\n", s.zkey);
+        for (size_t i = 0; i < s.nwtns; i++) printf("%s\n", s.wtns[i]);
+    }
+    bench_synth_clear_(&s);
+    return rc;
+usage:
+    fputs(bench_usage, stderr);
+    return CLI_USAGE;
+}
 
 static int parse_size_(const char *s, uint64_t *out) {
     char *end;
@@ -254,14 +435,19 @@ static int sequential_(const bench_key_ *keys, size_t nkeys, unsigned jobs, unsi
     return rc;
 }
 
-static int bench_pipeline_(int argc, char **argv) {
-    const char *timeline = NULL;
-    char **wit = calloc((size_t)argc + 1, sizeof *wit);
+static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
+    const char *timeline = NULL, *synth_spec = NULL;
+    /* Made on every CPU whatever --device-threads says: making the workload
+     * is not part of what is measured. */
+    zkp_synthetic_params sp = {ZKPIPE_CURVE_BN254, 0, 1, 0};
+    /* Room for every --witness, or for the synthetic witnesses (one per
+     * partition, at most 4096). */
+    char **wit = calloc((size_t)argc + 4097, sizeof *wit);
     size_t nwit = 0, nkeys = 0;
     bench_key_ keys[BENCH_MAX_KEYS];
     memset(keys, 0, sizeof keys);
     unsigned parts = 4, jobs = 2, period = 20;
-    int json = 0, baseline = 1, prio = 1, verify = 1;
+    int json = 0, baseline = 1, prio = 1, verify = 1, seed_given = 0;
     zkpipe_engine_config cfg;
     (void)zkpipe_engine_config_default(&cfg);
     if (!wit) return CLI_INVALID;
@@ -281,6 +467,11 @@ static int bench_pipeline_(int argc, char **argv) {
             wit[nwit++] = (char *)v;
             keys[nkeys - 1].nwit++;
         }
+        else if (!strcmp(a, "--synthetic")) synth_spec = v;
+        else if (!strcmp(a, "--seed")) {
+            if (parse_seed_(v, &sp.seed)) goto usage;
+            seed_given = 1;
+        }
         else if (!strcmp(a, "--timeline")) timeline = v;
         else if (!strcmp(a, "--budget")) {
             if (parse_size_(v, &cfg.budget_bytes)) goto usage;
@@ -296,6 +487,33 @@ static int bench_pipeline_(int argc, char **argv) {
         else if (!strcmp(a, "--period-ms")) num = &period;
         else goto usage;
         if (num && cli_parse_threads(v, num)) goto usage;
+    }
+    if (seed_given && !synth_spec) goto usage;
+    if (synth_spec) {
+        if (nkeys) goto usage;
+        zkp_diag d = {{0}};
+        zkpipe_status sst = zkp_synthetic_parse_spec(synth_spec, &sp.curve, &sp.log_n, &d);
+        if (sst != ZKPIPE_OK) {
+            cli_fail("bench", sst, &d, CLI_USAGE);
+            goto usage;
+        }
+        const char *tmp = getenv("TMPDIR");
+        char *templ = path_join_(tmp && *tmp ? tmp : "/tmp", "zkpipe-synthetic-XXXXXX");
+        if (!templ) {
+            free(wit);
+            return CLI_INVALID;
+        }
+        int rc = bench_synth_make_(synth, &sp, templ, 1, parts);
+        free(templ);
+        if (rc != CLI_OK) {
+            free(wit);
+            return rc;
+        }
+        if (!json) bench_synth_report_(stdout, synth, &sp);
+        keys[0] = (bench_key_){synth->zkey, wit, 0, 0};
+        for (size_t i = 0; i < synth->nwtns; i++) wit[nwit++] = synth->wtns[i];
+        keys[0].nwit = synth->nwtns;
+        nkeys = 1;
     }
     if (!nkeys) goto usage;
     for (size_t k = 0; k < nkeys; k++)
@@ -414,7 +632,14 @@ static int bench_pipeline_(int argc, char **argv) {
     (void)zkp_mem_read_rss(&after_seq);
     size_t total = (size_t)jobs * parts;
     if (json) {
-        printf("{\"proofs\":%u,\"partitions\":%zu,\"seconds\":%.6f,\"sequential_seconds\":%.6f,"
+        if (synth_spec)
+            printf("{\"synthetic\":{\"curve\":\"%s\",\"log_n\":%u,\"constraints\":%u,"
+                   "\"zkey_bytes\":%zu,\"key_seconds\":%.6f,\"witness_seconds\":%.6f},",
+                   curve_label_(sp.curve), sp.log_n, (unsigned)synth->shape.n_constraints,
+                   synth->shape.zkey_bytes, synth->key_seconds, synth->wtns_seconds);
+        else
+            printf("{");
+        printf("\"proofs\":%u,\"partitions\":%zu,\"seconds\":%.6f,\"sequential_seconds\":%.6f,"
                "\"speedup\":%.4f,\"partitions_per_second\":%.4f,\"budget_bytes\":%llu,"
                "\"peak_rss_bytes\":%llu,\"baseline_rss_bytes\":%llu,\"final_rss_bytes\":%llu,"
                "\"idle_rss_bytes\":%llu,\"trimmed_rss_bytes\":%llu,"
@@ -467,8 +692,18 @@ usage:
     return CLI_USAGE;
 }
 
+/* The synthetic workload's directory goes whichever way the run ends. */
+static int bench_pipeline_(int argc, char **argv) {
+    bench_synth_ synth;
+    memset(&synth, 0, sizeof synth);
+    int rc = bench_pipeline_main_(argc, argv, &synth);
+    bench_synth_clear_(&synth);
+    return rc;
+}
+
 int cli_bench(int argc, char **argv) {
     if (argc >= 1 && !strcmp(argv[0], "pipeline")) return bench_pipeline_(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "synthetic")) return bench_synthetic_(argc - 1, argv + 1);
     fputs(bench_usage, argc >= 1 && !strcmp(argv[0], "--help") ? stdout : stderr);
     return argc >= 1 && !strcmp(argv[0], "--help") ? CLI_OK : CLI_USAGE;
 }
