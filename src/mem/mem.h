@@ -353,10 +353,11 @@ zkpipe_status zkp_mem_read_peak_rss(uint64_t *out);
  * /proc/self/clear_refs). ZKPIPE_ERR_IO where the kernel does not allow it. */
 zkpipe_status zkp_mem_reset_peak_rss(void);
 
-/* Pages in the code of every executable mapping (the program and its
- * shared libraries), so that code first run by a proof is resident before
- * the baseline RSS is taken rather than showing up later as memory no
- * category accounts for. ZKPIPE_ERR_IO when /proc/self/maps is unreadable. */
+/* Pages in the code a proof runs (the executable mappings of the object
+ * the engine lives in, and of the C and math libraries), so that code first
+ * run by a proof is resident before the baseline RSS is taken rather than
+ * showing up later as memory no category accounts for. ZKPIPE_ERR_IO when
+ * /proc/self/maps is unreadable. */
 zkpipe_status zkp_mem_prefault_code(void);
 
 /* Returns the C library's free heap pages to the operating system

@@ -114,10 +114,8 @@ static void write_csv_header(zkp_mem_sampler *s) {
     if (!ok) s->csv_error = 1;
 }
 
-static void write_csv_line(zkp_mem_sampler *s, uint64_t rss) {
-    zkp_mem_snapshot snap;
-    memset(&snap, 0, sizeof snap);
-    if (s->tracker) (void)zkp_mem_tracker_snapshot(s->tracker, &snap);
+static void write_csv_line(zkp_mem_sampler *s, uint64_t rss, const zkp_mem_snapshot *snapp) {
+    const zkp_mem_snapshot snap = *snapp;
     zkp_mem_budget_stats budget;
     memset(&budget, 0, sizeof budget);
     if (s->budget) (void)zkp_mem_budget_stats_get(s->budget, &budget);
@@ -132,9 +130,26 @@ static void write_csv_line(zkp_mem_sampler *s, uint64_t rss) {
     if (!ok) s->csv_error = 1;
 }
 
+/* A timeline line pairs RSS with the tracked bytes, so both are read as
+ * one: the tracker before and after the RSS, again (a few times at most)
+ * when a buffer came or went in between. Otherwise a megabyte freed between
+ * the two reads shows up as a megabyte of RSS nobody tracks. */
 static void sample_and_record(zkp_mem_sampler *s) {
-    uint64_t rss = take_sample(s);
-    if (s->csv) write_csv_line(s, rss);
+    if (!s->csv) {
+        (void)take_sample(s);
+        return;
+    }
+    zkp_mem_snapshot before, after;
+    memset(&before, 0, sizeof before);
+    memset(&after, 0, sizeof after);
+    uint64_t rss = 0;
+    for (int tries = 0; tries < 4; tries++) {
+        if (s->tracker) (void)zkp_mem_tracker_snapshot(s->tracker, &before);
+        rss = take_sample(s);
+        if (s->tracker) (void)zkp_mem_tracker_snapshot(s->tracker, &after);
+        if (before.total_live_bytes == after.total_live_bytes) break;
+    }
+    write_csv_line(s, rss, &after);
 }
 
 static void *sampler_main(void *arg) {
@@ -254,6 +269,15 @@ zkpipe_status zkp_mem_sampler_stop(zkp_mem_sampler **sp, zkp_mem_sampler_stats *
     return csv_failed ? ZKPIPE_ERR_IO : ZKPIPE_OK;
 }
 
+/* Whether a /proc/self/maps line names code a proof runs: the object this
+ * function is in (the program, or libzkpipe.so), or the C and math
+ * libraries. Other libraries (a daemon's gRPC, say) stay as lazy as ever. */
+static int is_prover_code_(const char *line, uintptr_t lo, uintptr_t hi) {
+    uintptr_t self = (uintptr_t)(const void *)is_prover_code_;
+    if (self >= lo && self < hi) return 1;
+    return strstr(line, "/libc.so") != NULL || strstr(line, "/libm.so") != NULL;
+}
+
 zkpipe_status zkp_mem_prefault_code(void) {
     FILE *f = fopen("/proc/self/maps", "re");
     if (!f) return ZKPIPE_ERR_IO;
@@ -265,8 +289,7 @@ zkpipe_status zkp_mem_prefault_code(void) {
         uintptr_t lo, hi;
         char perm[8];
         if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s", &lo, &hi, perm) != 3) continue;
-        /* Readable code only: [vsyscall] and the like are execute-only. */
-        if (perm[0] != 'r' || perm[2] != 'x') continue;
+        if (perm[0] != 'r' || perm[2] != 'x' || !is_prover_code_(line, lo, hi)) continue;
         /* One read per page maps it; the xor keeps the reads from being
          * optimised away. */
         volatile unsigned char sink = 0;
