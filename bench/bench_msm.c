@@ -1,7 +1,11 @@
 /* MSM benchmarks: bls12_381_g1, bn254_g1 and bn254_g2 at 2^12, 2^14 and 2^16 points with
  * uniform scalars below r, on 1 and 2 threads, and the split path
  * (zeros skipped, ones batch-added, Pippenger on the rest) at 2^16 on
- * witness-like scalars (about 70% zeros, 20% ones, 10% uniform).
+ * witness-like scalars (about 70% zeros, 20% ones, 10% uniform), and on
+ * signed witness-like scalars (70% zeros, 10% ones, 10% small values below
+ * 2^40, 10% small negatives r - v): circuits hold many negatives, which are
+ * full-width as integers, and the GLV split of the G1 groups turns them
+ * back into short ones.
  *
  * One operation is one whole MSM, so the reported ns/op divided by the n in
  * the case name is the cost per point. Inputs are built once per case from a
@@ -39,7 +43,7 @@ enum { BENCH_MSM_LOG_MAX = 16 };
 
 #define MSM_BENCHES(G, FR)                                                                   \
     static G##_affine_t *G##_bm_bases_;                                                     \
-    static uint64_t *G##_bm_scalars_, *G##_bm_witness_;                                     \
+    static uint64_t *G##_bm_scalars_, *G##_bm_witness_, *G##_bm_signed_;                    \
     static void G##_bm_setup_(void) {                                                       \
         if (G##_bm_bases_) return;                                                          \
         static const uint64_t r[4] = FR##_MODULUS;                                          \
@@ -50,7 +54,9 @@ enum { BENCH_MSM_LOG_MAX = 16 };
         G##_bm_bases_ = malloc(n * sizeof *G##_bm_bases_);                                  \
         G##_bm_scalars_ = malloc(4 * n * sizeof(uint64_t));                                 \
         G##_bm_witness_ = calloc(4 * n, sizeof(uint64_t));                                  \
-        if (!tmp || !G##_bm_bases_ || !G##_bm_scalars_ || !G##_bm_witness_) abort();        \
+        G##_bm_signed_ = calloc(4 * n, sizeof(uint64_t));                                   \
+        if (!tmp || !G##_bm_bases_ || !G##_bm_scalars_ || !G##_bm_witness_ || !G##_bm_signed_) \
+            abort();                                                                        \
         uint64_t k[4];                                                                      \
         G##_generator(&g);                                                                  \
         G##_from_affine(&gj, &g);                                                           \
@@ -72,6 +78,19 @@ enum { BENCH_MSM_LOG_MAX = 16 };
             else if (x >= 7)                                                                \
                 G##_bm_witness_[4 * i] = 1;                                                 \
         }                                                                                   \
+        /* Drawn after the others, so their inputs stay as they were. */                    \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            uint64_t x = bench_msm_u64() % 10, v = bench_msm_u64() >> 24;                   \
+            uint64_t *w = G##_bm_signed_ + 4 * i;                                           \
+            if (x == 9) {                                                                   \
+                for (int j = 0; j < 4; j++) w[j] = r[j];                                    \
+                w[0] -= v + 1; /* r[0] > 2^40 for both fields: no borrow */                 \
+            } else if (x == 8) {                                                            \
+                w[0] = v;                                                                   \
+            } else if (x == 7) {                                                            \
+                w[0] = 1;                                                                   \
+            }                                                                               \
+        }                                                                                   \
     }                                                                                       \
     static void G##_bm_run_(uint64_t iters, unsigned logn, unsigned nthreads, int split) {  \
         G##_bm_setup_();                                                                    \
@@ -83,8 +102,9 @@ enum { BENCH_MSM_LOG_MAX = 16 };
         zkpipe_status s = ZKPIPE_OK;                                                        \
         for (uint64_t it = 0; it < iters && s == ZKPIPE_OK; it++) {                         \
             if (split)                                                                      \
-                s = G##_msm_split_var(&out, NULL, G##_bm_bases_, G##_bm_witness_, n, nthreads,  \
-                                  scratch, len);                                            \
+                s = G##_msm_split_var(&out, NULL, G##_bm_bases_,                            \
+                                      split == 2 ? G##_bm_signed_ : G##_bm_witness_, n,      \
+                                      nthreads, scratch, len);                              \
             else                                                                            \
                 s = G##_msm_mt_var(&out, G##_bm_bases_, G##_bm_scalars_, n, nthreads, scratch,  \
                                len);                                                        \
@@ -100,7 +120,9 @@ enum { BENCH_MSM_LOG_MAX = 16 };
     static void bench_##G##_msm_16_t1(uint64_t it) { G##_bm_run_(it, 16, 1, 0); }          \
     static void bench_##G##_msm_16_t2(uint64_t it) { G##_bm_run_(it, 16, 2, 0); }          \
     static void bench_##G##_msm_split_16_t1(uint64_t it) { G##_bm_run_(it, 16, 1, 1); }    \
-    static void bench_##G##_msm_split_16_t2(uint64_t it) { G##_bm_run_(it, 16, 2, 1); }
+    static void bench_##G##_msm_split_16_t2(uint64_t it) { G##_bm_run_(it, 16, 2, 1); }    \
+    static void bench_##G##_msm_signed_16_t1(uint64_t it) { G##_bm_run_(it, 16, 1, 2); }   \
+    static void bench_##G##_msm_signed_16_t2(uint64_t it) { G##_bm_run_(it, 16, 2, 2); }
 
 MSM_BENCHES(bls12_381_g1, BLS12_381_FR)
 MSM_BENCHES(bn254_g1, BN254_FR)
@@ -114,7 +136,9 @@ MSM_BENCHES(bn254_g2, BN254_FR)
         {"msm", #G "_msm_n65536_t1", bench_##G##_msm_16_t1},                \
         {"msm", #G "_msm_n65536_t2", bench_##G##_msm_16_t2},                \
         {"msm", #G "_msm_split_witness_n65536_t1", bench_##G##_msm_split_16_t1}, \
-        {"msm", #G "_msm_split_witness_n65536_t2", bench_##G##_msm_split_16_t2}
+        {"msm", #G "_msm_split_witness_n65536_t2", bench_##G##_msm_split_16_t2}, \
+        {"msm", #G "_msm_split_signed_n65536_t1", bench_##G##_msm_signed_16_t1}, \
+        {"msm", #G "_msm_split_signed_n65536_t2", bench_##G##_msm_signed_16_t2}
 
 const bench_case bench_msm_cases[] = {MSM_CASES(bls12_381_g1), MSM_CASES(bn254_g1),
                                       MSM_CASES(bn254_g2)};

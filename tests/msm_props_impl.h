@@ -9,6 +9,14 @@
  *                             additions per window, too slow for G2)
  *   #define G_EXH 8           bits (and widest c) of the exhaustive test
  *
+ * and, for a group with the GLV endomorphism (curve/glv.h), also
+ *
+ *   #define G_GLV zkp_glv_bn254_g1   its decomposition constants
+ *   #define G_GLV_K BN254_G1_GLV     prefix of its BETA and LAMBDA
+ *   #define GFQ bn254_fq             the coordinate field
+ *   #define GFR bn254_fr             the scalar field
+ *   #define G_GLV_MAX_HI 0x...       bound on |k1|, |k2| >> 64 (glv.h)
+ *
  * Every result is checked against the naive sum of G_mul_var products, or
  * against another MSM path that is itself checked that way. */
 #define TG(op) ZKP_CAT(ZKP_CAT(test_msm_, G), ZKP_CAT(_, op))
@@ -414,6 +422,382 @@ static void TG(scratch_and_arguments_refused)(void) {
     ASSERT(GFN(is_infinity)(&r));
 }
 
+#ifdef G_GLV
+#define FQ(op) ZKP_CAT(ZKP_CAT(GFQ, _), op)
+#define FR(op) ZKP_CAT(ZKP_CAT(GFR, _), op)
+#define FQT ZKP_CAT(GFQ, _t)
+#define FRT ZKP_CAT(GFR, _t)
+#define GLVK(k) ZKP_CAT(ZKP_CAT(G_GLV_K, _), k)
+
+/* k mod r for k < 2r, in Montgomery form. */
+static void TG(fr_of_)(FRT *out, const uint64_t *k) {
+    static const uint64_t r[NL] = SK(MODULUS);
+    FRT t;
+    int ge = 1;
+    for (int i = NL - 1; i >= 0; i--) {
+        if (k[i] != r[i]) {
+            ge = k[i] > r[i];
+            break;
+        }
+    }
+    uint64_t borrow = 0;
+    for (int i = 0; i < NL; i++) {
+        unsigned __int128 d = (unsigned __int128)k[i] - (ge ? r[i] : 0) - borrow;
+        t.l[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+    FR(to_mont)(out, &t);
+}
+
+/* A 128-bit two's complement half-scalar in Fr. */
+static void TG(fr_of_s128_)(FRT *out, const uint64_t *h) {
+    uint64_t m[NL] = {h[0], h[1], 0, 0};
+    int neg = (int)(h[1] >> 63);
+    if (neg) {
+        m[0] = ~h[0] + 1;
+        m[1] = ~h[1] + (m[0] == 0);
+    }
+    FRT t;
+    memcpy(t.l, m, sizeof m);
+    FR(to_mont)(out, &t);
+    if (neg) FR(neg)(out, out);
+}
+
+/* |h| >> 64 of a 128-bit two's complement value. */
+static uint64_t TG(abs_hi_)(const uint64_t *h) {
+    if (!(h[1] >> 63)) return h[1];
+    return ~h[1] + (h[0] == 0);
+}
+
+/* beta^3 = 1 != beta, lambda^2 + lambda + 1 = 0 mod r, and phi(P) = [lambda] P
+ * (not [lambda^2] P) on random points: beta and lambda belong together. */
+static void TG(glv_constants)(void) {
+    static const FQT beta = GLVK(BETA);
+    static const uint64_t lambda[NL] = GLVK(LAMBDA);
+    FQT b3;
+    FQ(sqr)(&b3, &beta);
+    FQ(mul)(&b3, &b3, &beta);
+    ASSERT(FQ(is_one)(&b3));
+    ASSERT(!FQ(is_one)(&beta));
+    FRT l, t, one;
+    TG(fr_of_)(&l, lambda);
+    FR(sqr)(&t, &l);
+    FR(add)(&t, &t, &l);
+    FR(set_one)(&one);
+    FR(add)(&t, &t, &one);
+    ASSERT(FR(is_zero)(&t));
+    ASSERT(!FR(is_one)(&l));
+    /* The scalar lambda^2 mod r, canonical. */
+    FRT l2;
+    uint64_t lambda2[NL];
+    FR(sqr)(&l2, &l);
+    FR(from_mont)(&l2, &l2);
+    memcpy(lambda2, l2.l, sizeof lambda2);
+    enum { NP = 16 };
+    AFF pts[NP];
+    TG(rand_bases)(pts, NP);
+    for (size_t i = 0; i < NP; i++) {
+        AFF ph;
+        JAC p, phj, lp;
+        GFN(affine_glv_phi)(&ph, &pts[i]);
+        ASSERT(GFN(affine_is_on_curve)(&ph));
+        GFN(from_affine)(&phj, &ph);
+        GFN(from_affine)(&p, &pts[i]);
+        GFN(mul_var)(&lp, &p, lambda, SBITS);
+        ASSERT_PT_EQ("phi(P) == [lambda] P", &phj, &lp);
+        GFN(mul_var)(&lp, &p, lambda2, SBITS);
+        ASSERT(!GFN(eq)(&phj, &lp));
+    }
+    AFF inf, ph;
+    GFN(affine_set_infinity)(&inf);
+    GFN(affine_glv_phi)(&ph, &inf);
+    ASSERT(GFN(affine_is_infinity)(&ph));
+}
+
+/* k1 + lambda k2 = k mod r and |k1|, |k2| within the bound of glv.h, for
+ * edge scalars, random ones and ones in [r, 2^SBITS); exact halves for
+ * k = a + lambda b with short a, b of either sign. */
+static void TG(glv_decompose)(void) {
+    static const uint64_t r[NL] = SK(MODULUS), lambda[NL] = GLVK(LAMBDA);
+    FRT l;
+    TG(fr_of_)(&l, lambda);
+    enum { NE = 16, NR = 3000 };
+    uint64_t edge[NE][NL];
+    memset(edge, 0, sizeof edge);
+    size_t ne = 0;
+    ne++;                                             /* 0 */
+    edge[ne++][0] = 1;                                /* 1 */
+    edge[ne++][0] = 2;
+    memcpy(edge[ne], r, sizeof r), edge[ne++][0] -= 1; /* r - 1 */
+    memcpy(edge[ne], r, sizeof r), edge[ne++][0] -= 2;
+    memcpy(edge[ne++], lambda, sizeof lambda);        /* lambda: (0, 1) */
+    {
+        /* r - lambda: (0, -1); lambda + 1; (r - 1) / 2 */
+        FRT t, one;
+        FR(neg)(&t, &l);
+        FR(from_mont)(&t, &t);
+        memcpy(edge[ne++], t.l, sizeof t.l);
+        FR(set_one)(&one);
+        FR(add)(&t, &l, &one);
+        FR(from_mont)(&t, &t);
+        memcpy(edge[ne++], t.l, sizeof t.l);
+        memcpy(edge[ne], r, sizeof r);
+        for (int i = 0; i < NL; i++) edge[ne][i] = (edge[ne][i] >> 1) | (i + 1 < NL ? edge[ne][i + 1] << 63 : 0);
+        ne++;
+    }
+    memset(edge[ne], 0xff, NL * 8), edge[ne][NL - 1] >>= 64 * NL - SBITS, ne++; /* 2^SBITS - 1 >= r */
+    edge[ne][(SBITS - 1) / 64] = (uint64_t)1 << ((SBITS - 1) % 64), ne++;       /* 2^(SBITS - 1) */
+    memcpy(edge[ne], r, sizeof r), edge[ne++][0] += 5;                          /* r + 5 < 2^SBITS */
+    edge[ne++][1] = (uint64_t)1 << 63;                                          /* 2^127 */
+    edge[ne++][2] = 1;                                                          /* 2^128 */
+    edge[ne][0] = edge[ne][1] = ~(uint64_t)0, ne++;                             /* 2^128 - 1 */
+    ASSERT(ne <= NE);
+    static const uint64_t zero2[2] = {0, 0}, one2[2] = {1, 0}, mone2[2] = {~(uint64_t)0, ~(uint64_t)0};
+    for (size_t e = 0; e < ne + NR; e++) {
+        uint64_t k[NL], h[4];
+        if (e < ne) {
+            memcpy(k, edge[e], sizeof k);
+        } else if (e % 10 == 0) {
+            /* In [r, 2^SBITS): the contract allows such scalars. */
+            for (;;) {
+                for (int i = 0; i < NL; i++) k[i] = test_rng_u64();
+                k[NL - 1] &= (~(uint64_t)0) >> (64 * NL - SBITS);
+                int ge = 1;
+                for (int i = NL - 1; i >= 0; i--)
+                    if (k[i] != r[i]) {
+                        ge = k[i] > r[i];
+                        break;
+                    }
+                if (ge) break;
+            }
+        } else {
+            TG(rand_scalar)(k);
+        }
+        zkp_glv_decompose(h, k, &G_GLV);
+        FRT want, k1, k2;
+        TG(fr_of_)(&want, k);
+        TG(fr_of_s128_)(&k1, h);
+        TG(fr_of_s128_)(&k2, h + 2);
+        FR(mul)(&k2, &k2, &l);
+        FR(add)(&k1, &k1, &k2);
+        if (!FR(eq)(&k1, &want)) test_fail(__FILE__, __LINE__, "k1 + lambda k2 != k (case %zu)", e);
+        ASSERT(TG(abs_hi_)(h) <= G_GLV_MAX_HI);
+        ASSERT(TG(abs_hi_)(h + 2) <= G_GLV_MAX_HI);
+        if (e == 0) ASSERT(!memcmp(h, zero2, 16) && !memcmp(h + 2, zero2, 16));
+        if (e == 1) ASSERT(!memcmp(h, one2, 16) && !memcmp(h + 2, zero2, 16));
+        if (e == 3) ASSERT(!memcmp(h, mone2, 16) && !memcmp(h + 2, zero2, 16));
+        if (e == 5) ASSERT(!memcmp(h, zero2, 16) && !memcmp(h + 2, one2, 16));
+        if (e == 6) ASSERT(!memcmp(h, zero2, 16) && !memcmp(h + 2, mone2, 16));
+    }
+    /* k = a + lambda b with |a|, |b| < 2^100 lies deep inside the rounding
+     * cell, so the decomposition returns a and b themselves. */
+    for (int it = 0; it < 500; it++) {
+        uint64_t ab[2][2], h[4], k[NL];
+        for (int j = 0; j < 2; j++) {
+            uint64_t lo = test_rng_u64(), hi = test_rng_u64() & ((1u << 30) - 1);
+            int mode = (int)((test_rng_u64() >> 7) % 4); /* 0: zero, 1: positive, else negative */
+            if (it < 8) mode = (it >> j) & 1 ? 2 : 0;
+            if (mode == 0) lo = hi = 0;
+            if (mode >= 2) {
+                lo = ~lo + 1;
+                hi = ~hi + (lo == 0);
+            }
+            ab[j][0] = lo;
+            ab[j][1] = hi;
+        }
+        FRT a, b;
+        TG(fr_of_s128_)(&a, ab[0]);
+        TG(fr_of_s128_)(&b, ab[1]);
+        FR(mul)(&b, &b, &l);
+        FR(add)(&a, &a, &b);
+        FR(from_mont)(&a, &a);
+        memcpy(k, a.l, sizeof k);
+        zkp_glv_decompose(h, k, &G_GLV);
+        if (memcmp(h, ab[0], 16) || memcmp(h + 2, ab[1], 16))
+            test_fail(__FILE__, __LINE__, "short a + lambda b not recovered (it %d)", it);
+    }
+}
+
+/* GLV Pippenger with a forced c. */
+static void TG(check_glv_c)(const char *what, const AFF *bases, const uint64_t *scalars, const uint32_t *idx,
+                            size_t n, unsigned c, unsigned nthreads, const JAC *expect) {
+    size_t len = GFN(msm_pippenger_glv_scratch_bytes)(n, c, nthreads);
+    unsigned char *base = malloc(len + 1);
+    ASSERT(base != NULL);
+    JAC r;
+    ASSERT_EQ_STATUS(GFN(msm_pippenger_glv_var)(&r, bases, scalars, idx, n, c, nthreads, base + 1, len - 1),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_OK(GFN(msm_pippenger_glv_var)(&r, bases, scalars, idx, n, c, nthreads, base + 1, len));
+    if (!GFN(eq)(&r, expect))
+        test_fail(__FILE__, __LINE__, "%s: n = %zu, c = %u, nthreads = %u", what, n, c, nthreads);
+    free(base);
+}
+
+/* Scalars whose halves are zero, one-signed or extreme: a + lambda b for
+ * short a, b of each sign (b = 0: k2 = 0; a = 0: k1 = 0), r - small
+ * (k1 < 0), the edge values, and uniform ones. */
+static void TG(glv_scalar_)(uint64_t *k, size_t i) {
+    static const uint64_t r[NL] = SK(MODULUS), lambda[NL] = GLVK(LAMBDA);
+    memset(k, 0, NL * sizeof *k);
+    switch (i % 8) {
+    case 0: TG(rand_scalar)(k); break;
+    case 1: k[0] = test_rng_u64() % 5; break;                      /* 0 .. 4: (k, 0) */
+    case 2: memcpy(k, r, sizeof r), k[0] -= 1 + test_rng_u64() % 4; break; /* (-small, 0) */
+    case 3: memcpy(k, lambda, sizeof lambda); break;               /* (0, 1) */
+    case 4: {                                                      /* (0, +-b) and (+-a, +-b) */
+        FRT l, a, b;
+        uint64_t s[NL] = {test_rng_u64(), test_rng_u64() >> 28, 0, 0};
+        TG(fr_of_)(&l, lambda);
+        TG(fr_of_)(&b, s);
+        FR(mul)(&b, &b, &l);
+        if (test_rng_u64() & 1) FR(neg)(&b, &b);
+        s[0] = test_rng_u64();
+        s[1] = test_rng_u64() >> 29;
+        TG(fr_of_)(&a, s);
+        if (test_rng_u64() & 1) FR(neg)(&a, &a);
+        if (test_rng_u64() & 1) FR(set_zero)(&a);
+        FR(add)(&a, &a, &b);
+        FR(from_mont)(&a, &a);
+        memcpy(k, a.l, sizeof a.l);
+        break;
+    }
+    case 5: memset(k, 0xff, NL * 8), k[NL - 1] >>= 64 * NL - SBITS; break; /* >= r */
+    default: TG(rand_scalar)(k); break;
+    }
+}
+
+static void TG(glv_msm)(void) {
+    static const size_t sizes[] = {1, 2, 33, 1000, 16384};
+    for (size_t s = 0; s < ZKP_ARRAY_LEN(sizes); s++) {
+        size_t n = sizes[s];
+        AFF *bases = malloc(n * sizeof *bases);
+        uint64_t *scalars = malloc(n * NL * sizeof *scalars);
+        uint32_t *idx = malloc(n * sizeof *idx);
+        ASSERT(bases && scalars && idx);
+        TG(rand_bases)(bases, n);
+        for (size_t i = 0; i < n; i++) {
+            TG(glv_scalar_)(scalars + NL * i, i + s);
+            if (i % 7 == 3) GFN(affine_set_infinity)(&bases[i]);
+            idx[i] = (uint32_t)(n - 1 - i);
+        }
+        JAC expect;
+        if (n <= 1000) {
+            TG(naive)(&expect, bases, scalars, n);
+        } else {
+            size_t len = GFN(msm_pippenger_scratch_bytes)(n, 13, 1);
+            void *mem = malloc(len);
+            ASSERT(mem != NULL);
+            ASSERT_OK(GFN(msm_pippenger_var)(&expect, bases, scalars, NULL, n, 13, 1, mem, len));
+            free(mem);
+        }
+        if (n <= 33) {
+            for (unsigned c = 1; c <= G_MAXC; c++) TG(check_glv_c)("glv, every c", bases, scalars, NULL, n, c, 1, &expect);
+        } else if (n <= 1000) {
+            for (unsigned c = 1; c <= 12; c += 1 + (c > 4)) TG(check_glv_c)("glv", bases, scalars, NULL, n, c, 1, &expect);
+        }
+        /* Reversed through idx: the same sum. */
+        TG(check_glv_c)("glv through idx", bases, scalars, idx, n, 7, 2, &expect);
+        for (unsigned t = 1; t <= 4; t++) {
+            unsigned c = zkp_msm_choose_glv_c(n, t, ZKP_GLV_BITS);
+            TG(check_glv_c)("glv, threads", bases, scalars, NULL, n, c, t, &expect);
+            if (n >= ZKP_MSM_SMALL_N) {
+                TG(check_mt)("msm_mt, glv scalars", bases, scalars, n, t, &expect);
+                size_t len;
+                void *base, *sc = TG(scratch)(n, t, &len, &base);
+                JAC r;
+                ASSERT_OK(GFN(msm_split_var)(&r, NULL, bases, scalars, n, t, sc, len));
+                ASSERT_PT_EQ("msm_split, glv scalars", &r, &expect);
+                free(base);
+            }
+        }
+        free(bases);
+        free(scalars);
+        free(idx);
+    }
+}
+
+/* P, phi(P), -phi(P), phi^2(P), -P and infinity as bases, with scalars
+ * 1, lambda, -1, -lambda: the two halves of different points land in one
+ * bucket as equal points (the doubling branch) or as opposite ones. */
+static void TG(glv_duplicates)(void) {
+    static const uint64_t r[NL] = SK(MODULUS), lambda[NL] = GLVK(LAMBDA);
+    enum { N = 96 };
+    AFF p, forms[6], bases[N];
+    uint64_t vals[4][NL], scalars[N * NL];
+    TG(rand_bases)(&p, 1);
+    forms[0] = p;
+    GFN(affine_glv_phi)(&forms[1], &p);
+    GFN(affine_neg)(&forms[2], &forms[1]);
+    GFN(affine_glv_phi)(&forms[3], &forms[1]);
+    GFN(affine_neg)(&forms[4], &p);
+    GFN(affine_set_infinity)(&forms[5]);
+    memset(vals, 0, sizeof vals);
+    vals[0][0] = 1;
+    memcpy(vals[1], lambda, sizeof lambda);
+    memcpy(vals[2], r, sizeof r), vals[2][0] -= 1;
+    {
+        FRT l;
+        TG(fr_of_)(&l, lambda);
+        FR(neg)(&l, &l);
+        FR(from_mont)(&l, &l);
+        memcpy(vals[3], l.l, sizeof l.l);
+    }
+    for (int round = 0; round < 4; round++) {
+        for (size_t i = 0; i < N; i++) {
+            uint64_t x = test_rng_u64();
+            bases[i] = forms[x % 6];
+            memcpy(scalars + NL * i, vals[(x >> 8) % 4], sizeof vals[0]);
+        }
+        JAC expect;
+        TG(naive)(&expect, bases, scalars, N);
+        for (unsigned c = 1; c <= 12; c++) TG(check_glv_c)("glv duplicates", bases, scalars, NULL, N, c, 1, &expect);
+        TG(check_glv_c)("glv duplicates, 3 threads", bases, scalars, NULL, N, 4, 3, &expect);
+    }
+}
+
+/* The entry points' scratch covers the GLV form at its chosen width for as
+ * many points as it may take (the split path may run it on a tail of any
+ * size up to ZKP_MSM_GLV_MAX_N), the form is never chosen past that, and
+ * the arguments are refused as for the plain form. */
+static void TG(glv_scratch)(void) {
+    static const size_t ns[] = {32, 33, 100, 1000, 4096, 65536, ZKP_MSM_GLV_MAX_N, ZKP_MSM_GLV_MAX_N + 1,
+                                (size_t)1 << 20, (size_t)1 << 24};
+    for (size_t i = 0; i < ZKP_ARRAY_LEN(ns); i++)
+        for (unsigned t = 1; t <= 8; t++) {
+            size_t m = ns[i] < ZKP_MSM_GLV_MAX_N ? ns[i] : ZKP_MSM_GLV_MAX_N;
+            size_t g = GFN(msm_pippenger_glv_scratch_bytes)(m, zkp_msm_choose_glv_c(m, t, ZKP_GLV_BITS), t);
+            ASSERT(g <= GFN(msm_scratch_bytes)(ns[i], t));
+            ASSERT(g >= 32 * m);
+            zkp_msm_plan plan = zkp_msm_choose(ns[i], t, SBITS, ZKP_GLV_BITS);
+            if (ns[i] > ZKP_MSM_GLV_MAX_N) ASSERT(!plan.glv);
+            ASSERT(plan.c >= 1 && plan.c <= (plan.glv ? ZKP_MSM_GLV_MAX_C : ZKP_MSM_MAX_C));
+        }
+    AFF b[4];
+    uint64_t k[4 * NL];
+    TG(rand_bases)(b, 4);
+    for (int i = 0; i < 4; i++) TG(rand_scalar)(k + NL * i);
+    size_t len = GFN(msm_pippenger_glv_scratch_bytes)(4, 8, 1);
+    void *mem = malloc(len);
+    ASSERT(mem != NULL);
+    JAC r;
+    ASSERT_EQ_STATUS(GFN(msm_pippenger_glv_var)(&r, b, k, NULL, 4, 0, 1, mem, len), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(GFN(msm_pippenger_glv_var)(&r, b, k, NULL, 4, ZKP_MSM_MAX_C + 1, 1, mem, len),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(GFN(msm_pippenger_glv_var)(&r, b, k, NULL, 4, 8, 0, mem, len), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(GFN(msm_pippenger_glv_var)(&r, NULL, k, NULL, 4, 8, 1, mem, len), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(GFN(msm_pippenger_glv_var)(&r, b, k, NULL, 4, 8, 1, NULL, len), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_OK(GFN(msm_pippenger_glv_var)(&r, b, k, NULL, 0, 8, 1, mem, len));
+    ASSERT(GFN(is_infinity)(&r));
+    free(mem);
+}
+
+#undef FQ
+#undef FR
+#undef FQT
+#undef FRT
+#undef GLVK
+#endif
+
 #undef ASSERT_PT_EQ
 #undef TG
 #undef GFN
@@ -427,3 +811,8 @@ static void TG(scratch_and_arguments_refused)(void) {
 #undef G_N
 #undef G_MAXC
 #undef G_EXH
+#undef G_GLV
+#undef G_GLV_K
+#undef GFQ
+#undef GFR
+#undef G_GLV_MAX_HI

@@ -22,11 +22,27 @@
  * Groth16 provers run their MSMs this way; a caller that needs constant time
  * must use G_mul per point instead.
  *
+ * The GLV form (bn254_g1 and bls12_381_g1; see curve/glv.h). These groups
+ * have an endomorphism phi(x, y) = (beta x, y) that acts as a scalar lambda,
+ * and each k_i splits as k1 + lambda k2 mod r with |k1|, |k2| < 2^127. The
+ * MSM then runs over 2n points, P_i with k1 and phi(P_i) with k2, in half
+ * as many windows: each window adds twice the points (phi costs one field
+ * multiplication per point and window, so the bases are read as they are
+ * and nothing is stored per base), and the bucket reductions per point
+ * halve. Where that pays depends on n and the thread count; the cost model
+ * (zkp_msm_choose) decides per call, so every entry point below may run
+ * either form. The decomposed scalars, 32 bytes per point, live in the
+ * caller's scratch. The G2 groups keep the plain form: their 2-dimensional
+ * split would use psi (BN254, eigenvalue 6x^2) or psi^2 (BLS12-381, x^2),
+ * which cost Fp2 multiplications per use and are not wired up here.
+ *
  * Scratch memory. The caller owns it (the engine hands pool memory):
  *   G_msm_scratch_bytes(n, nthreads)  bytes that G_msm_var, G_msm_mt_var and
  *                     G_msm_split_var need for n points on nthreads threads; any
  *                     alignment is accepted (the functions align inside).
- *                     0 when n is small enough for the straight path.
+ *                     0 when n is small enough for the straight path. For
+ *                     the G1 groups it includes 32 bytes per point (of one
+ *                     split block) for the GLV form.
  * A scratch_len below that value is refused with ZKPIPE_ERR_INVALID_ARGUMENT
  * before any work, as is nthreads = 0 or a NULL pointer with n > 0.
  *
@@ -62,9 +78,18 @@
  *                     out = sum_w 2^(w c) sums[w], by doubling (Horner)
  *   G_msm_sum_affine_var(acc, bases, idx, lo, hi)
  *                     acc += sum of the bases j in [lo, hi) (the batch add)
+ * and for the G1 groups the GLV form's counterparts:
+ *   G_msm_pippenger_glv_scratch_bytes(n, c, nthreads)
+ *   G_msm_pippenger_glv_var(out, bases, scalars, idx, n, c, nthreads, scratch, len)
+ *                     the same contract as G_msm_pippenger_var, c being the
+ *                     width of the windows over the 128-bit halves
+ *   G_msm_glv_num_windows(c)
+ *   G_msm_window_glv_batch_var(out, work, bases, ks, idx, lo, hi, c, w)
+ *                     the work unit over decomposed scalars ks
  *
  * Window size. zkp_msm_choose_c(n, nthreads, nbits) picks c from a cost
- * model, documented at its definition in msm_util.c. */
+ * model, documented at its definition in msm_util.c; zkp_msm_choose_glv_c
+ * does the same for the GLV form and zkp_msm_choose picks the form. */
 #ifndef ZKP_MSM_MSM_H
 #define ZKP_MSM_MSM_H
 

@@ -138,10 +138,66 @@ static void MSM_FN(msm_batch_flush_)(MSM_FN(msm_batch_work_) *wk, size_t k) {
     }
 }
 
+/* The per-window state of the batch kernel between the pushes. */
+typedef struct {
+    size_t k;       /* pending additions in the batch */
+    uint32_t batch; /* the current batch number; tag 1 marks a bucket that
+                     * holds a point with nothing pending, so numbers start at 2 */
+} MSM_FN(msm_batch_state_);
+
+static inline void MSM_FN(msm_batch_begin_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(msm_batch_state_) *st,
+                                            size_t top) {
+    memset(wk->side, 0, top * sizeof *wk->side);
+    memset(wk->tag, 0, top * sizeof *wk->tag);
+    st->k = 0;
+    st->batch = 2;
+}
+
+/* Bucket b (0-based) += p, p not at infinity. */
+static inline void MSM_FN(msm_batch_push_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(msm_batch_state_) *st,
+                                           size_t b, const MSM_AFF *p) {
+    if (wk->tag[b] == 0) {
+        wk->aff[b] = *p;
+        wk->tag[b] = 1;
+        return;
+    }
+    if (wk->tag[b] == st->batch || MSM_FF(eq)(&wk->aff[b].x, &p->x)) {
+        MSM_FN(xyzz_add_affine_var)(&wk->side[b], &wk->side[b], p);
+        return;
+    }
+    size_t k = st->k;
+    wk->tag[b] = st->batch;
+    wk->bidx[k] = (uint32_t)b;
+    wk->pts[k] = *p;
+    MSM_FF(sub)(&wk->den[k], &p->x, &wk->aff[b].x);
+    if (++k == ZKP_MSM_BATCH) {
+        MSM_FN(msm_batch_flush_)(wk, k);
+        k = 0;
+        st->batch++;
+    }
+    st->k = k;
+}
+
+/* Completes the batch and reduces buckets [0, top) into out. */
+static void MSM_FN(msm_batch_end_)(MSM_JAC *out, MSM_FN(msm_batch_work_) *wk,
+                                   const MSM_FN(msm_batch_state_) *st, size_t top) {
+    MSM_FN(msm_batch_flush_)(wk, st->k);
+    MSM_XYZZ run, sum;
+    MSM_FN(xyzz_set_infinity)(&run);
+    MSM_FN(xyzz_set_infinity)(&sum);
+    for (size_t b = top; b >= 1; b--) {
+        if (wk->tag[b - 1]) MSM_FN(xyzz_add_affine_var)(&run, &run, &wk->aff[b - 1]);
+        MSM_FN(xyzz_add_var)(&run, &run, &wk->side[b - 1]);
+        MSM_FN(xyzz_add_var)(&sum, &sum, &run);
+    }
+    MSM_FN(xyzz_to_jacobian)(out, &sum);
+}
+
 void MSM_FN(msm_window_batch_var)(MSM_JAC *out, void *work, const MSM_AFF *bases,
                                   const uint64_t *scalars, const uint32_t *idx, size_t lo, size_t hi,
                                   unsigned c, unsigned w) {
     MSM_FN(msm_batch_work_) wk;
+    MSM_FN(msm_batch_state_) st;
     MSM_FN(msm_batch_layout_)(&wk, work, c);
     size_t top = 0;
     for (size_t j = lo; j < hi; j++) {
@@ -150,49 +206,55 @@ void MSM_FN(msm_window_batch_var)(MSM_JAC *out, void *work, const MSM_AFF *bases
         size_t b = (size_t)(d < 0 ? -(int64_t)d : d);
         if (b > top) top = b;
     }
-    memset(wk.side, 0, top * sizeof *wk.side);
-    memset(wk.tag, 0, top * sizeof *wk.tag);
-    /* tag 1 marks a bucket that holds a point with nothing pending; batch
-     * numbers start at 2. */
-    uint32_t batch = 2;
-    size_t k = 0;
+    MSM_FN(msm_batch_begin_)(&wk, &st, top);
     for (size_t j = lo; j < hi; j++) {
         size_t i = idx ? idx[j] : j;
         int32_t d = zkp_msm_digit(scalars + ZKP_MSM_SCALAR_LIMBS * i, c, w);
         if (d == 0 || MSM_FN(affine_is_infinity)(&bases[i])) continue;
-        size_t b = (size_t)(d < 0 ? -(int64_t)d : d) - 1;
         MSM_AFF p = bases[i];
         if (d < 0) MSM_FN(affine_neg)(&p, &p);
-        if (wk.tag[b] == 0) {
-            wk.aff[b] = p;
-            wk.tag[b] = 1;
-            continue;
-        }
-        if (wk.tag[b] == batch || MSM_FF(eq)(&wk.aff[b].x, &p.x)) {
-            MSM_FN(xyzz_add_affine_var)(&wk.side[b], &wk.side[b], &p);
-            continue;
-        }
-        wk.tag[b] = batch;
-        wk.bidx[k] = (uint32_t)b;
-        wk.pts[k] = p;
-        MSM_FF(sub)(&wk.den[k], &p.x, &wk.aff[b].x);
-        if (++k == ZKP_MSM_BATCH) {
-            MSM_FN(msm_batch_flush_)(&wk, k);
-            k = 0;
-            batch++;
-        }
+        MSM_FN(msm_batch_push_)(&wk, &st, (size_t)(d < 0 ? -(int64_t)d : d) - 1, &p);
     }
-    MSM_FN(msm_batch_flush_)(&wk, k);
-    MSM_XYZZ run, sum;
-    MSM_FN(xyzz_set_infinity)(&run);
-    MSM_FN(xyzz_set_infinity)(&sum);
-    for (size_t b = top; b >= 1; b--) {
-        if (wk.tag[b - 1]) MSM_FN(xyzz_add_affine_var)(&run, &run, &wk.aff[b - 1]);
-        MSM_FN(xyzz_add_var)(&run, &run, &wk.side[b - 1]);
-        MSM_FN(xyzz_add_var)(&sum, &sum, &run);
-    }
-    MSM_FN(xyzz_to_jacobian)(out, &sum);
+    MSM_FN(msm_batch_end_)(out, &wk, &st, top);
 }
+
+#ifdef MSM_GLV
+/* Each point feeds two buckets per window: P_j by the digit of k1 and
+ * phi(P_j) by the digit of k2, phi computed here (one multiplication)
+ * rather than stored, so the bases are read as they are. */
+void MSM_FN(msm_window_glv_batch_var)(MSM_JAC *out, void *work, const MSM_AFF *bases,
+                                      const uint64_t *ks, const uint32_t *idx, size_t lo, size_t hi,
+                                      unsigned c, unsigned w) {
+    MSM_FN(msm_batch_work_) wk;
+    MSM_FN(msm_batch_state_) st;
+    MSM_FN(msm_batch_layout_)(&wk, work, c);
+    size_t top = 0;
+    for (size_t j = lo; j < hi; j++) {
+        int32_t d1 = zkp_msm_digit_s128(ks + 4 * j, c, w), d2 = zkp_msm_digit_s128(ks + 4 * j + 2, c, w);
+        size_t b1 = (size_t)(d1 < 0 ? -(int64_t)d1 : d1), b2 = (size_t)(d2 < 0 ? -(int64_t)d2 : d2);
+        if (b1 > top) top = b1;
+        if (b2 > top) top = b2;
+    }
+    MSM_FN(msm_batch_begin_)(&wk, &st, top);
+    for (size_t j = lo; j < hi; j++) {
+        size_t i = idx ? idx[j] : j;
+        int32_t d1 = zkp_msm_digit_s128(ks + 4 * j, c, w), d2 = zkp_msm_digit_s128(ks + 4 * j + 2, c, w);
+        if ((d1 | d2) == 0 || MSM_FN(affine_is_infinity)(&bases[i])) continue;
+        MSM_AFF p;
+        if (d1 != 0) {
+            p = bases[i];
+            if (d1 < 0) MSM_FN(affine_neg)(&p, &p);
+            MSM_FN(msm_batch_push_)(&wk, &st, (size_t)(d1 < 0 ? -(int64_t)d1 : d1) - 1, &p);
+        }
+        if (d2 != 0) {
+            MSM_FN(affine_glv_phi)(&p, &bases[i]);
+            if (d2 < 0) MSM_FN(affine_neg)(&p, &p);
+            MSM_FN(msm_batch_push_)(&wk, &st, (size_t)(d2 < 0 ? -(int64_t)d2 : d2) - 1, &p);
+        }
+    }
+    MSM_FN(msm_batch_end_)(out, &wk, &st, top);
+}
+#endif
 
 size_t MSM_FN(msm_window_work_bytes)(unsigned c) {
     if (c < 1 || c > ZKP_MSM_MAX_C) return 0;
@@ -238,6 +300,12 @@ static void MSM_FN(msm_straight_)(MSM_JAC *out, const MSM_AFF *bases, const uint
 
 /* ---------------------------------------------------------------- scratch */
 
+#ifdef MSM_GLV
+#define MSM_GLV_BITS_ ZKP_GLV_BITS
+#else
+#define MSM_GLV_BITS_ 0
+#endif
+
 /* Partial sums: one per (window, chunk) unit. Units never exceed
  * W ceil(T / W) <= W + T - 1, and W <= ZKP_MSM_MAX_WINDOWS for any c. */
 static size_t MSM_FN(msm_slots_bytes_)(unsigned nthreads) {
@@ -251,6 +319,33 @@ size_t MSM_FN(msm_pippenger_scratch_bytes)(size_t n, unsigned c, unsigned nthrea
     if (c < 1 || c > ZKP_MSM_MAX_C || nthreads == 0) return 0;
     /* 64 bytes of slack let the caller's buffer start anywhere. */
     return 64 + MSM_FN(msm_slots_bytes_)(nthreads) + (size_t)nthreads * MSM_FN(msm_bucket_stride_)(c);
+}
+
+#ifdef MSM_GLV
+/* The decomposed scalars follow Pippenger's part: k1 and k2 of each point,
+ * 32 bytes, as zkp_glv_decompose writes them. */
+size_t MSM_FN(msm_pippenger_glv_scratch_bytes)(size_t n, unsigned c, unsigned nthreads) {
+    size_t a = MSM_FN(msm_pippenger_scratch_bytes)(n, c, nthreads), ks, total;
+    if (a == 0) return 0;
+    if (zkp_mul_overflow(n, 4 * sizeof(uint64_t), &ks) || zkp_add_overflow(a, ks, &total)) return SIZE_MAX;
+    return total;
+}
+#endif
+
+/* Scratch for Pippenger over at most n points as the entry points run it,
+ * which may take either form: enough for the plain form at the width chosen
+ * for n and, with the endomorphism, for the GLV form at its width for as
+ * many points as it may take. Widths are nondecreasing in n, so any smaller
+ * set of points fits as well. */
+static size_t MSM_FN(msm_pip_any_bytes_)(size_t n, unsigned nthreads) {
+    size_t a = MSM_FN(msm_pippenger_scratch_bytes)(n, zkp_msm_choose_c(n, nthreads, MSM_BITS), nthreads);
+#ifdef MSM_GLV
+    size_t m = n < ZKP_MSM_GLV_MAX_N ? n : ZKP_MSM_GLV_MAX_N;
+    size_t g = MSM_FN(msm_pippenger_glv_scratch_bytes)(m, zkp_msm_choose_glv_c(m, nthreads, MSM_GLV_BITS_),
+                                                       nthreads);
+    if (g > a) a = g;
+#endif
+    return a;
 }
 
 /* The split path lays out, after aligning: the index array (ones from the
@@ -269,15 +364,16 @@ size_t MSM_FN(msm_scratch_bytes)(size_t n, unsigned nthreads) {
     if (n < ZKP_MSM_SMALL_N) return 0;
     if (nthreads == 0) nthreads = 1;
     size_t block = n > ZKP_MSM_SPLIT_BLOCK ? ZKP_MSM_SPLIT_BLOCK : n;
-    unsigned c = zkp_msm_choose_c(block, nthreads, MSM_BITS);
-    size_t a = MSM_FN(msm_pippenger_scratch_bytes)(block, c, nthreads);
+    size_t a = MSM_FN(msm_pip_any_bytes_)(block, nthreads);
     size_t total;
     /* The split path aligns the buffer once more before Pippenger's part,
      * hence another 64 bytes of slack. */
-    if (zkp_add_overflow(a + 64, MSM_FN(msm_split_index_bytes_)(n), &total) ||
+    if (a == SIZE_MAX || zkp_add_overflow(a + 64, MSM_FN(msm_split_index_bytes_)(n), &total) ||
         zkp_add_overflow(total, MSM_FN(msm_ones_bytes_)(nthreads), &total))
         return SIZE_MAX;
-    /* G_msm_mt_var on more than one block chooses c for all n points. */
+    /* G_msm_mt_var on more than one block runs Pippenger over all n points,
+     * in the plain form (n is past ZKP_MSM_GLV_MAX_N) at the width chosen
+     * for n. */
     if (n > block) {
         size_t b = MSM_FN(msm_pippenger_scratch_bytes)(n, zkp_msm_choose_c(n, nthreads, MSM_BITS),
                                                        nthreads);
@@ -290,7 +386,7 @@ size_t MSM_FN(msm_scratch_bytes)(size_t n, unsigned nthreads) {
 
 typedef struct {
     const MSM_AFF *bases;
-    const uint64_t *scalars;
+    const uint64_t *scalars; /* the plain form's scalars, or the decomposed ones */
     const uint32_t *idx;
     size_t n, ch, stride;
     unsigned c;
@@ -307,6 +403,25 @@ static void MSM_FN(msm_pip_unit_)(void *arg, unsigned tid, size_t unit) {
                                  x->scalars, x->idx, lo, hi, x->c, (unsigned)w);
 }
 
+/* Lays out Pippenger's part of the scratch, runs every (window, chunk)
+ * unit and combines the windows. */
+static void MSM_FN(msm_pip_run_)(MSM_JAC *out, MSM_FN(msm_pip_ctx_) *x, unsigned nwin, unsigned nthreads,
+                                 void *scratch, zkp_unit_fn unit) {
+    x->ch = zkp_msm_chunks_per_window(nwin, nthreads);
+    x->stride = MSM_FN(msm_bucket_stride_)(x->c);
+    x->slots = (MSM_JAC *)zkp_msm_align64((uintptr_t)scratch);
+    x->buckets = (unsigned char *)x->slots + MSM_FN(msm_slots_bytes_)(nthreads);
+    zkp_parallel_for(nthreads, (size_t)nwin * x->ch, unit, x);
+    /* Fold the chunks of each window into slot w, in a fixed order. Slot w
+     * is free by then: it held a chunk of window w / ch <= w, already read. */
+    for (size_t w = 0; w < nwin; w++) {
+        MSM_JAC s = x->slots[w * x->ch];
+        for (size_t j = 1; j < x->ch; j++) MSM_FN(add)(&s, &s, &x->slots[w * x->ch + j]);
+        x->slots[w] = s;
+    }
+    MSM_FN(msm_combine_windows)(out, x->slots, nwin, x->c);
+}
+
 zkpipe_status MSM_FN(msm_pippenger_var)(MSM_JAC *out, const MSM_AFF *bases, const uint64_t *scalars,
                                     const uint32_t *idx, size_t n, unsigned c, unsigned nthreads,
                                     void *scratch, size_t scratch_len) {
@@ -314,27 +429,95 @@ zkpipe_status MSM_FN(msm_pippenger_var)(MSM_JAC *out, const MSM_AFF *bases, cons
     if (n > 0 && (!bases || !scalars)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     size_t need = MSM_FN(msm_pippenger_scratch_bytes)(n, c, nthreads);
     if (!scratch || scratch_len < need) return ZKPIPE_ERR_INVALID_ARGUMENT;
-    unsigned nwin = MSM_FN(msm_num_windows)(c);
     MSM_FN(msm_pip_ctx_) x;
     x.bases = bases;
     x.scalars = scalars;
     x.idx = idx;
     x.n = n;
     x.c = c;
-    x.ch = zkp_msm_chunks_per_window(nwin, nthreads);
-    x.stride = MSM_FN(msm_bucket_stride_)(c);
-    x.slots = (MSM_JAC *)zkp_msm_align64((uintptr_t)scratch);
-    x.buckets = (unsigned char *)x.slots + MSM_FN(msm_slots_bytes_)(nthreads);
-    zkp_parallel_for(nthreads, (size_t)nwin * x.ch, MSM_FN(msm_pip_unit_), &x);
-    /* Fold the chunks of each window into slot w, in a fixed order. Slot w
-     * is free by then: it held a chunk of window w / ch <= w, already read. */
-    for (size_t w = 0; w < nwin; w++) {
-        MSM_JAC s = x.slots[w * x.ch];
-        for (size_t j = 1; j < x.ch; j++) MSM_FN(add)(&s, &s, &x.slots[w * x.ch + j]);
-        x.slots[w] = s;
-    }
-    MSM_FN(msm_combine_windows)(out, x.slots, nwin, c);
+    MSM_FN(msm_pip_run_)(out, &x, MSM_FN(msm_num_windows)(c), nthreads, scratch, MSM_FN(msm_pip_unit_));
     return ZKPIPE_OK;
+}
+
+#ifdef MSM_GLV
+static void MSM_FN(msm_glv_unit_)(void *arg, unsigned tid, size_t unit) {
+    MSM_FN(msm_pip_ctx_) *x = arg;
+    size_t w = unit / x->ch, j = unit % x->ch;
+    size_t lo = (size_t)((unsigned __int128)x->n * j / x->ch);
+    size_t hi = (size_t)((unsigned __int128)x->n * (j + 1) / x->ch);
+    MSM_FN(msm_window_glv_batch_var)(&x->slots[unit], x->buckets + (size_t)tid * x->stride, x->bases,
+                                     x->scalars, x->idx, lo, hi, x->c, (unsigned)w);
+}
+
+/* Points per unit of the decomposition: enough to dwarf a unit's hand-out,
+ * few enough to spread 2^16 points over several threads. */
+#define MSM_GLV_DEC_UNIT_ 4096
+
+typedef struct {
+    const uint64_t *scalars;
+    const uint32_t *idx;
+    uint64_t *ks;
+    size_t n;
+} MSM_FN(msm_glv_dec_ctx_);
+
+static void MSM_FN(msm_glv_dec_unit_)(void *arg, unsigned tid, size_t unit) {
+    MSM_FN(msm_glv_dec_ctx_) *x = arg;
+    (void)tid;
+    size_t lo = unit * MSM_GLV_DEC_UNIT_, hi = lo + MSM_GLV_DEC_UNIT_;
+    if (hi > x->n) hi = x->n;
+    for (size_t j = lo; j < hi; j++) {
+        size_t i = x->idx ? x->idx[j] : j;
+        zkp_glv_decompose(x->ks + 4 * j, x->scalars + ZKP_MSM_SCALAR_LIMBS * i, &MSM_GLV);
+    }
+}
+
+zkpipe_status MSM_FN(msm_pippenger_glv_var)(MSM_JAC *out, const MSM_AFF *bases, const uint64_t *scalars,
+                                        const uint32_t *idx, size_t n, unsigned c, unsigned nthreads,
+                                        void *scratch, size_t scratch_len) {
+    if (!out || c < 1 || c > ZKP_MSM_MAX_C || nthreads == 0) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (n > 0 && (!bases || !scalars)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    size_t need = MSM_FN(msm_pippenger_glv_scratch_bytes)(n, c, nthreads);
+    if (!scratch || scratch_len < need || need == SIZE_MAX) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    /* The decomposed scalars go after Pippenger's part, whose 64 bytes of
+     * slack pay for aligning the start. */
+    unsigned char *base = (unsigned char *)zkp_msm_align64((uintptr_t)scratch);
+    MSM_FN(msm_glv_dec_ctx_) sp;
+    sp.scalars = scalars;
+    sp.idx = idx;
+    sp.ks = (uint64_t *)(void *)(base + MSM_FN(msm_slots_bytes_)(nthreads) +
+                                 (size_t)nthreads * MSM_FN(msm_bucket_stride_)(c));
+    sp.n = n;
+    zkp_parallel_for(nthreads, (n + MSM_GLV_DEC_UNIT_ - 1) / MSM_GLV_DEC_UNIT_,
+                     MSM_FN(msm_glv_dec_unit_), &sp);
+    MSM_FN(msm_pip_ctx_) x;
+    x.bases = bases;
+    x.scalars = sp.ks;
+    x.idx = idx;
+    x.n = n;
+    x.c = c;
+    MSM_FN(msm_pip_run_)(out, &x, MSM_FN(msm_glv_num_windows)(c), nthreads, scratch, MSM_FN(msm_glv_unit_));
+    return ZKPIPE_OK;
+}
+#endif
+
+/* Pippenger over n points (bases[idx[j]] when idx is given) in the form and
+ * width the cost model picks, with c never above the widths that scratch
+ * was sized for (msm_pip_any_bytes_ of sized_n points). */
+static zkpipe_status MSM_FN(msm_pip_auto_)(MSM_JAC *out, const MSM_AFF *bases, const uint64_t *scalars,
+                                           const uint32_t *idx, size_t n, size_t sized_n,
+                                           unsigned nthreads, void *scratch, size_t scratch_len) {
+    zkp_msm_plan plan = zkp_msm_choose(n, nthreads, MSM_BITS, MSM_GLV_BITS_);
+#ifdef MSM_GLV
+    if (plan.glv) {
+        unsigned cmax = zkp_msm_choose_glv_c(sized_n < ZKP_MSM_GLV_MAX_N ? sized_n : ZKP_MSM_GLV_MAX_N,
+                                             nthreads, MSM_GLV_BITS_);
+        return MSM_FN(msm_pippenger_glv_var)(out, bases, scalars, idx, n, plan.c < cmax ? plan.c : cmax,
+                                             nthreads, scratch, scratch_len);
+    }
+#endif
+    unsigned cmax = zkp_msm_choose_c(sized_n, nthreads, MSM_BITS);
+    return MSM_FN(msm_pippenger_var)(out, bases, scalars, idx, n, plan.c < cmax ? plan.c : cmax, nthreads,
+                                     scratch, scratch_len);
 }
 
 /* ---------------------------------------------------------------- entry points */
@@ -348,8 +531,7 @@ zkpipe_status MSM_FN(msm_mt_var)(MSM_JAC *out, const MSM_AFF *bases, const uint6
         MSM_FN(msm_straight_)(out, bases, scalars, n, 0);
         return ZKPIPE_OK;
     }
-    unsigned c = zkp_msm_choose_c(n, nthreads, MSM_BITS);
-    return MSM_FN(msm_pippenger_var)(out, bases, scalars, NULL, n, c, nthreads, scratch, scratch_len);
+    return MSM_FN(msm_pip_auto_)(out, bases, scalars, NULL, n, n, nthreads, scratch, scratch_len);
 }
 
 zkpipe_status MSM_FN(msm_var)(MSM_JAC *out, const MSM_AFF *bases, const uint64_t *scalars, size_t n,
@@ -449,13 +631,11 @@ static zkpipe_status MSM_FN(msm_split_block_)(MSM_JAC *out, zkp_msm_stats *st, c
                 MSM_FN(add)(&t, &t, &q);
             }
         } else {
-            /* c is chosen for the tail, but never wider than for the whole
-             * input, whose scratch size the caller was told. */
-            unsigned c = zkp_msm_choose_c(tail, nthreads, MSM_BITS);
-            unsigned cmax = zkp_msm_choose_c(n_total > ZKP_MSM_SPLIT_BLOCK ? ZKP_MSM_SPLIT_BLOCK : n_total,
-                                              nthreads, MSM_BITS);
-            if (c > cmax) c = cmax;
-            zkpipe_status s = MSM_FN(msm_pippenger_var)(&t, bases, scalars, tidx, tail, c, nthreads, pip, pip_len);
+            /* The form and c are chosen for the tail, but c never wider than
+             * for the whole input, whose scratch size the caller was told. */
+            zkpipe_status s = MSM_FN(msm_pip_auto_)(&t, bases, scalars, tidx, tail,
+                                                    n_total > ZKP_MSM_SPLIT_BLOCK ? ZKP_MSM_SPLIT_BLOCK : n_total,
+                                                    nthreads, pip, pip_len);
             if (s != ZKPIPE_OK) return s;
         }
         MSM_FN(add)(&acc, &acc, &t);
@@ -489,6 +669,10 @@ zkpipe_status MSM_FN(msm_split_var)(MSM_JAC *out, zkp_msm_stats *stats, const MS
     return ZKPIPE_OK;
 }
 
+#ifdef MSM_GLV
+#undef MSM_GLV_DEC_UNIT_
+#endif
+#undef MSM_GLV_BITS_
 #undef MSM_AFF
 #undef MSM_JAC
 #undef MSM_XYZZ

@@ -3,6 +3,10 @@
  *
  *     #define MSM_G    bn254_g1       (the group: its types and operations)
  *     #define MSM_BITS BN254_FR_BITS  (bit length of the scalar field modulus)
+ *     #define MSM_FIELD bn254_fq      (the coordinate field)
+ *     #define MSM_GLV  zkp_glv_bn254_g1  (optional: the decomposition
+ *                                      constants of curve/glv.h, for a group
+ *                                      with the endomorphism G_affine_glv_phi)
  *     #include "msm/msm_impl.h"
  *
  * and in exactly one .c file per group, msm_body.h after it with the same
@@ -60,6 +64,29 @@ void MSM_FN(msm_window_batch_var)(MSM_JAC *out, void *work, const MSM_AFF *bases
                                   unsigned c, unsigned w);
 
 void MSM_FN(msm_combine_windows)(MSM_JAC *out, const MSM_JAC *sums, unsigned nwin, unsigned c);
+
+#ifdef MSM_GLV
+/* The GLV form (msm.h): windows of width c over the 128-bit halves. */
+static inline unsigned MSM_FN(msm_glv_num_windows)(unsigned c) { return (ZKP_GLV_BITS + c - 1) / c; }
+
+/* Bytes of scratch G_msm_pippenger_glv_var needs: Pippenger's for width c
+ * plus 32 bytes per point for the decomposed scalars. */
+size_t MSM_FN(msm_pippenger_glv_scratch_bytes)(size_t n, unsigned c, unsigned nthreads);
+
+ZKP_WARN_UNUSED zkpipe_status MSM_FN(msm_pippenger_glv_var)(MSM_JAC *out, const MSM_AFF *bases,
+                                                        const uint64_t *scalars, const uint32_t *idx,
+                                                        size_t n, unsigned c, unsigned nthreads,
+                                                        void *scratch, size_t scratch_len);
+
+/* The work unit of the GLV form: out = sum over points j in [lo, hi) of
+ * [d_w(k1_j)] P_j + [d_w(k2_j)] phi(P_j), where ks[4 j .. 4 j + 3] holds
+ * k1_j and k2_j as zkp_glv_decompose writes them (indexed by j, not by
+ * idx[j]), P_j = bases[idx ? idx[j] : j] and w < G_msm_glv_num_windows(c).
+ * work as for G_msm_window_batch_var. */
+void MSM_FN(msm_window_glv_batch_var)(MSM_JAC *out, void *work, const MSM_AFF *bases,
+                                      const uint64_t *ks, const uint32_t *idx, size_t lo, size_t hi,
+                                      unsigned c, unsigned w);
+#endif
 
 void MSM_FN(msm_sum_affine_var)(MSM_XYZZ *acc, const MSM_AFF *bases, const uint32_t *idx, size_t lo,
                                 size_t hi);
