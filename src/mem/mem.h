@@ -80,6 +80,10 @@ zkpipe_status zkp_mem_tracker_destroy(zkp_mem_tracker **t);
  * (a key mapped from its file, pinned host memory for a GPU). */
 ZKP_WARN_UNUSED zkpipe_status zkp_mem_tracker_charge(zkp_mem_tracker *t, zkp_mem_category cat,
                                                      uint64_t bytes);
+/* Adds bytes to an allocation already charged (its count unchanged): for a
+ * buffer whose pages become resident in steps. */
+ZKP_WARN_UNUSED zkpipe_status zkp_mem_tracker_charge_more(zkp_mem_tracker *t,
+                                                          zkp_mem_category cat, uint64_t bytes);
 /* Removes one buffer of bytes from cat. ZKPIPE_ERR_INVALID_ARGUMENT, with
  * nothing changed, when cat holds fewer bytes or no buffer: the books would
  * no longer balance, which is a bug in the caller. */

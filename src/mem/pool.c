@@ -36,6 +36,8 @@
 #else
 #define ZKP_MADV_POPULATE_WRITE 23 /* Linux 5.14 */
 #endif
+/* How much of a new region is made resident, and charged, at a time. */
+#define POPULATE_STEP ((size_t)4 << 20)
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -357,7 +359,18 @@ static zkpipe_status alloc_from_malloc(zkp_mem_pool *pool, size_t bytes, size_t 
 /* A region of class_size bytes: an idle one of the class if there is one,
  * else a fresh mapping, after the exchange rule has made room. NULL when
  * the OS refuses. */
-static void *take_region(zkp_mem_pool *pool, size_t class_size, unsigned class_index) {
+/* Charges part of a new region: the first step counts the buffer, the
+ * rest add bytes to it. */
+static void charge_step(zkp_mem_pool *pool, zkp_mem_category cat, uint64_t bytes, int first) {
+    zkpipe_status st = first ? zkp_mem_tracker_charge(pool->tracker, cat, bytes)
+                             : zkp_mem_tracker_charge_more(pool->tracker, cat, bytes);
+    ZKP_VERIFY_CHECK(st == ZKPIPE_OK);
+    (void)st;
+}
+
+/* A region of the class for a buffer of category cat, charged to it. */
+static void *take_region(zkp_mem_pool *pool, size_t class_size, unsigned class_index,
+                         zkp_mem_category cat) {
     pthread_mutex_lock(&pool->mu);
     zkp_mem_region *r = pool->idle_by_class[class_index];
     if (r) {
@@ -368,6 +381,7 @@ static void *take_region(zkp_mem_pool *pool, size_t class_size, unsigned class_i
         void *base = r->base;
         free(r);
         books_discharge(pool, ZKP_MEM_POOL_IDLE, class_size);
+        books_charge(pool, cat, class_size);
         return base;
     }
     for (uint64_t retired = 0; retired < class_size && pool->oldest_idle;)
@@ -399,12 +413,21 @@ static void *take_region(zkp_mem_pool *pool, size_t class_size, unsigned class_i
     /* Huge pages: fewer TLB misses in the MSM and NTT passes, and far
      * fewer page faults while the buffer is first filled. A hint only. */
     (void)madvise(base, class_size, MADV_HUGEPAGE);
-    /* The region is charged whole, so it is made resident whole, now: RSS
-     * then moves with the tracked bytes at allocation, not page by page as
-     * the buffer is first written (nor never, for a tail the buffer does
-     * not use). The zeroing is work the first writes would do anyway.
-     * Kernels before 5.14 refuse the advice; the region then fills lazily. */
-    (void)madvise(base, class_size, ZKP_MADV_POPULATE_WRITE);
+    /* The region is charged whole, so it is made resident whole, now, and
+     * charged step by step as it becomes resident: RSS and the tracked
+     * bytes then rise together (a step apart at most) instead of the
+     * tracked bytes jumping while RSS follows page by page as the buffer is
+     * first written, or never for a tail it does not use. The zeroing is
+     * work the first writes would do anyway. Kernels before 5.14 refuse the
+     * advice; the region is then charged at once and fills lazily. */
+    size_t charged = 0;
+    for (size_t off = 0; off < class_size; off += POPULATE_STEP) {
+        size_t n = class_size - off < POPULATE_STEP ? class_size - off : POPULATE_STEP;
+        if (madvise((char *)base + off, n, ZKP_MADV_POPULATE_WRITE) != 0) break;
+        charge_step(pool, cat, n, charged == 0);
+        charged += n;
+    }
+    if (charged < class_size) charge_step(pool, cat, class_size - charged, charged == 0);
     return base;
 }
 
@@ -422,11 +445,10 @@ zkpipe_status zkp_mem_pool_alloc(zkp_mem_pool *pool, size_t bytes, zkp_mem_categ
     unsigned class_index;
     size_t class_size;
     if (!size_class(bytes, &class_size, &class_index)) return ZKPIPE_ERR_OUT_OF_RANGE;
-    void *base = take_region(pool, class_size, class_index);
+    void *base = take_region(pool, class_size, class_index, cat);
     if (!base) return ZKPIPE_ERR_NO_MEMORY;
     atomic_fetch_add(&pool->live_buffers, 1);
     *out = base;
-    books_charge(pool, cat, class_size);
     return ZKPIPE_OK;
 }
 

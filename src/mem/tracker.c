@@ -76,6 +76,18 @@ zkpipe_status zkp_mem_tracker_charge(zkp_mem_tracker *t, zkp_mem_category cat, u
     return ZKPIPE_OK;
 }
 
+zkpipe_status zkp_mem_tracker_charge_more(zkp_mem_tracker *t, zkp_mem_category cat,
+                                          uint64_t bytes) {
+    if (!t || !category_valid(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkp_mem_counter *c = &t->cat[cat];
+    uint64_t live = atomic_fetch_add_explicit(&c->live_bytes, bytes, memory_order_relaxed) + bytes;
+    raise_peak(&c->peak_bytes, live);
+    uint64_t total =
+        atomic_fetch_add_explicit(&t->total_live_bytes, bytes, memory_order_relaxed) + bytes;
+    raise_peak(&t->total_peak_bytes, total);
+    return ZKPIPE_OK;
+}
+
 zkpipe_status zkp_mem_tracker_discharge(zkp_mem_tracker *t, zkp_mem_category cat, uint64_t bytes) {
     if (!t || !category_valid(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     zkp_mem_counter *c = &t->cat[cat];
