@@ -280,7 +280,7 @@ static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
     for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof(double));
     char line[1024];
     int ok = t && v[0] && v[1] && v[2] && v[3] && fgets(line, sizeof line, f);
-    double tmax = 0, vmax = 1;
+    double tmax = 0, vmax = 1, bmax = 0;
     while (ok && fgets(line, sizeof line, f)) {
         double ts;
         unsigned long long c[13];
@@ -306,8 +306,12 @@ static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
         v[1][n] = (baseline + c[1]) / M;
         v[2][n] = (baseline + c[10]) / M;
         v[3][n] = (baseline + c[11]) / M;
-        for (int k = 0; k < 4; k++)
+        /* The scale follows the memory in use; the budget line is drawn
+         * only when it fits (a detected budget can be a hundred times the
+         * work). */
+        for (int k = 0; k < 3; k++)
             if (v[k][n] > vmax) vmax = v[k][n];
+        if (v[3][n] > bmax) bmax = v[3][n];
         if (ts > tmax) tmax = ts;
         n++;
     }
@@ -318,6 +322,8 @@ static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
         const char *color[4] = {"#d62728", "#1f77b4", "#2ca02c", "#7f7f7f"};
         const char *label[4] = {"RSS", "baseline + tracked", "baseline + reserved",
                                 "baseline + budget"};
+        int draw_budget = bmax <= 2 * vmax;
+        if (draw_budget && bmax > vmax) vmax = bmax;
         vmax *= 1.05;
         if (tmax <= 0) tmax = 1;
         fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -339,6 +345,11 @@ static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
         fprintf(o, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
                    "text-anchor=\"middle\">MiB</text>\n", (H - B + T) / 2, (H - B + T) / 2);
         for (int k = 3; k >= 0; k--) {
+            if (k == 3 && !draw_budget) {
+                fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\">budget %.0f MiB, off scale</text>\n",
+                        L + 10 + 190 * k, 18, color[k], bmax);
+                continue;
+            }
             fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
                     color[k]);
             for (size_t i = 0; i < n; i++)
