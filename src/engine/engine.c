@@ -311,8 +311,11 @@ zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_conf
         return st;
     }
     /* The baseline: everything the engine is before its first job,
-     * threads and the code a proof will run included. */
+     * threads and the code a proof will run included, ... */
     (void)zkp_mem_prefault_code();
+    /* Nor free heap pages left by whatever ran before: they would count in
+     * the baseline and then vanish at the first trim. */
+    zkp_mem_trim_heap();
     uint64_t rss = 0;
     (void)zkp_mem_read_rss(&rss);
     pthread_mutex_lock(&e->lk);
