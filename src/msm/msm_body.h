@@ -71,12 +71,20 @@ void MSM_FN(msm_window_var)(MSM_JAC *out, MSM_XYZZ *buckets, const MSM_AFF *base
  * and additions into them are gathered into batches of up to
  * ZKP_MSM_BATCH distinct buckets: one inversion (Montgomery's trick) serves
  * the whole batch, so an addition costs about 5M + 1S instead of the mixed
- * XYZZ addition's 8M + 2S. Two cases leave the batch for an XYZZ side
- * bucket, the same per bucket index: a bucket that already has an addition
- * pending in the batch (its affine value is not known yet), and a point
- * with the bucket's x (doubling or cancelling, which the affine formula
- * cannot take). Both are rare for n >> 2^c. The reduction then sums affine
- * and side bucket of each index. */
+ * XYZZ addition's 8M + 2S.
+ *
+ * A point whose bucket already has an addition pending in the batch (its
+ * affine value is not known yet) waits in a deferred list of up to
+ * ZKP_MSM_BATCH points and joins the next batch. This is not rare: with
+ * 2^(c-1) buckets the j-th addition of a batch finds its bucket pending with
+ * probability about j / 2^(c-1), so at c = 11 one point in six meets a
+ * pending bucket. Sending those to an XYZZ side bucket instead cost a mixed
+ * addition each and, since most side buckets then held something, one more
+ * XYZZ addition per bucket in the reduction: about a sixth of the window's
+ * work at 2^14 points. A point with the bucket's x (doubling or
+ * cancelling, which the affine formula cannot take), or one that finds the
+ * deferred list full, still goes to the side bucket of the same index; the
+ * reduction sums affine and side bucket of each index. */
 #define MSM_F ZKP_CAT(MSM_FIELD, _t)
 #define MSM_FF(op) ZKP_CAT(ZKP_CAT(MSM_FIELD, _), op)
 
@@ -87,6 +95,8 @@ typedef struct {
     uint32_t *bidx;   /* the batch: bucket of each pending addition */
     MSM_AFF *pts;     /* the point each pending addition adds */
     MSM_F *den, *pre; /* x differences and their prefix products */
+    uint32_t *dbidx;  /* the deferred list: bucket of each waiting point */
+    MSM_AFF *dpts;    /* the waiting points */
 } MSM_FN(msm_batch_work_);
 
 static size_t MSM_FN(msm_batch_layout_)(MSM_FN(msm_batch_work_) *wk, unsigned char *mem, unsigned c) {
@@ -103,6 +113,8 @@ static size_t MSM_FN(msm_batch_layout_)(MSM_FN(msm_batch_work_) *wk, unsigned ch
     MSM_CARVE_(pts, ZKP_MSM_BATCH);
     MSM_CARVE_(den, ZKP_MSM_BATCH);
     MSM_CARVE_(pre, ZKP_MSM_BATCH);
+    MSM_CARVE_(dbidx, ZKP_MSM_BATCH);
+    MSM_CARVE_(dpts, ZKP_MSM_BATCH);
 #undef MSM_CARVE_
     return at;
 }
@@ -141,6 +153,7 @@ static void MSM_FN(msm_batch_flush_)(MSM_FN(msm_batch_work_) *wk, size_t k) {
 /* The per-window state of the batch kernel between the pushes. */
 typedef struct {
     size_t k;       /* pending additions in the batch */
+    size_t ndefer;  /* points in the deferred list */
     uint32_t batch; /* the current batch number; tag 1 marks a bucket that
                      * holds a point with nothing pending, so numbers start at 2 */
 } MSM_FN(msm_batch_state_);
@@ -150,37 +163,74 @@ static inline void MSM_FN(msm_batch_begin_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(
     memset(wk->side, 0, top * sizeof *wk->side);
     memset(wk->tag, 0, top * sizeof *wk->tag);
     st->k = 0;
+    st->ndefer = 0;
     st->batch = 2;
 }
 
-/* Bucket b (0-based) += p, p not at infinity. */
-static inline void MSM_FN(msm_batch_push_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(msm_batch_state_) *st,
-                                           size_t b, const MSM_AFF *p) {
+/* Bucket b (0-based) += p, p not at infinity, for a bucket with nothing
+ * pending: into the empty bucket, the side bucket, or the batch. The batch
+ * may be left full; the callers flush it. */
+static inline void MSM_FN(msm_batch_place_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(msm_batch_state_) *st,
+                                            size_t b, const MSM_AFF *p) {
     if (wk->tag[b] == 0) {
         wk->aff[b] = *p;
         wk->tag[b] = 1;
         return;
     }
-    if (wk->tag[b] == st->batch || MSM_FF(eq)(&wk->aff[b].x, &p->x)) {
+    if (MSM_FF(eq)(&wk->aff[b].x, &p->x)) {
         MSM_FN(xyzz_add_affine_var)(&wk->side[b], &wk->side[b], p);
         return;
     }
-    size_t k = st->k;
+    size_t k = st->k++;
     wk->tag[b] = st->batch;
     wk->bidx[k] = (uint32_t)b;
     wk->pts[k] = *p;
     MSM_FF(sub)(&wk->den[k], &p->x, &wk->aff[b].x);
-    if (++k == ZKP_MSM_BATCH) {
-        MSM_FN(msm_batch_flush_)(wk, k);
-        k = 0;
-        st->batch++;
-    }
-    st->k = k;
 }
 
-/* Completes the batch and reduces buckets [0, top) into out. */
-static void MSM_FN(msm_batch_end_)(MSM_JAC *out, MSM_FN(msm_batch_work_) *wk,
-                                   const MSM_FN(msm_batch_state_) *st, size_t top) {
+/* Completes the batch, opens the next one and moves the deferred points
+ * into it. None of their buckets is pending once the batch is complete, so
+ * the first of them always gets in and the list shrinks; the ones that meet
+ * a bucket another of them has just made pending wait again. The list holds
+ * at most ZKP_MSM_BATCH points, so the new batch cannot overflow. */
+static void MSM_FN(msm_batch_next_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(msm_batch_state_) *st) {
+    MSM_FN(msm_batch_flush_)(wk, st->k);
+    st->k = 0;
+    st->batch++;
+    size_t keep = 0;
+    for (size_t j = 0; j < st->ndefer; j++) {
+        size_t b = wk->dbidx[j];
+        if (wk->tag[b] == st->batch) {
+            wk->dbidx[keep] = (uint32_t)b;
+            wk->dpts[keep++] = wk->dpts[j];
+        } else {
+            MSM_FN(msm_batch_place_)(wk, st, b, &wk->dpts[j]);
+        }
+    }
+    st->ndefer = keep;
+}
+
+/* Bucket b (0-based) += p, p not at infinity. */
+static inline void MSM_FN(msm_batch_push_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(msm_batch_state_) *st,
+                                           size_t b, const MSM_AFF *p) {
+    if (wk->tag[b] == st->batch) {
+        if (st->ndefer == ZKP_MSM_BATCH) {
+            MSM_FN(xyzz_add_affine_var)(&wk->side[b], &wk->side[b], p);
+        } else {
+            wk->dbidx[st->ndefer] = (uint32_t)b;
+            wk->dpts[st->ndefer++] = *p;
+        }
+        return;
+    }
+    MSM_FN(msm_batch_place_)(wk, st, b, p);
+    while (st->k == ZKP_MSM_BATCH) MSM_FN(msm_batch_next_)(wk, st);
+}
+
+/* Completes the batch and the deferred points, and reduces buckets
+ * [0, top) into out. */
+static void MSM_FN(msm_batch_end_)(MSM_JAC *out, MSM_FN(msm_batch_work_) *wk, MSM_FN(msm_batch_state_) *st,
+                                   size_t top) {
+    while (st->ndefer > 0) MSM_FN(msm_batch_next_)(wk, st);
     MSM_FN(msm_batch_flush_)(wk, st->k);
     MSM_XYZZ run, sum;
     MSM_FN(xyzz_set_infinity)(&run);
