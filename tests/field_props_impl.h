@@ -134,6 +134,43 @@ static void TFN(inversion)(void) {
     }
 }
 
+/* zkp_modinv_var on raw integers a in [1, p): a r = 1 mod p, checked as
+ * Montgomery products (mont(a, r) = a r R^-1 must equal mont(1, 1) = R^-1),
+ * and r < p. The inputs cover the short and the long ends of the gcd:
+ * 1, 2, 3, every power of two below p, p - 1, p - 2, (p + 1) / 2, numbers
+ * with one limb set, and random values. */
+static void TFN(modinv_raw)(void) {
+    static const T_ p = {K(MODULUS)};
+    T_ one_raw = {{1}}, expect, got, a, r;
+    FN(mul)(&expect, &one_raw, &one_raw);
+    unsigned iters = test_iters(2000);
+    size_t bits = K(BITS);
+    for (size_t it = 0; it < bits + 16 + iters; it++) {
+        memset(&a, 0, sizeof a);
+        if (it < bits) {
+            a.l[it / 64] = (uint64_t)1 << (it % 64); /* 2^it < p */
+        } else if (it < bits + 3) {
+            a.l[0] = it - bits + 1; /* 1, 2 (again) and 3 */
+        } else if (it < bits + 5) {
+            a = p;
+            a.l[0] -= it - bits - 2; /* p - 1, p - 2 */
+        } else if (it == bits + 5) {
+            a = p; /* (p + 1) / 2 */
+            zkp_limbs_shr1(a.l, 0, K(LIMBS));
+            a.l[0] += 1;
+        } else if (it < bits + 5 + K(LIMBS) + 1) {
+            a.l[it - bits - 6] = 0x9e3779b97f4a7c15ULL >> 3;
+        } else {
+            TFN(rand)(&a);
+            if (FN(is_zero)(&a)) continue;
+        }
+        zkp_modinv_var(r.l, a.l, p.l, K(LIMBS));
+        ASSERT(zkp_limbs_lt(r.l, p.l, K(LIMBS)));
+        FN(mul)(&got, &a, &r);
+        TFN(assert_eq)("a * modinv(a)", &got, &expect);
+    }
+}
+
 static void TFN(sqrt_legendre)(void) {
     unsigned iters = test_iters(100);
     int squares = 0, non_squares = 0;

@@ -2,6 +2,7 @@
  * field's .c file, after the field's header (which sets FP_NAME/FP_PARAM). */
 #include <string.h>
 
+#include "field/modinv.h"
 #include "util/rand.h"
 
 #define FP_T ZKP_CAT(FP_NAME, _t)
@@ -32,42 +33,17 @@ void FP_FN(inv)(FP_T *r, const FP_T *a) {
     FP_FN(pow)(r, a, e, FP_N);
 }
 
-/* Binary extended gcd on the Montgomery representative m = aR. It keeps
- * x1·m = u and x2·m = v (mod p); when u or v reaches 1 the matching x is
+/* Divsteps (field/modinv.h) on the Montgomery representative m = aR give
  * m^-1 = a^-1 R^-1, and one Montgomery product by R^3 turns that into
- * a^-1 R, the Montgomery form of the inverse. The spare top bit of p keeps
- * x + p inside N limbs when halving an odd x. */
+ * a^-1 R, the Montgomery form of the inverse. */
 void FP_FN(inv_var)(FP_T *r, const FP_T *a) {
     static const FP_T r3 = {FP_K(R3)};
-    const uint64_t *p = FP_FN(modulus).l;
     if (FP_FN(is_zero)(a)) {
         FP_FN(set_zero)(r);
         return;
     }
-    uint64_t u[FP_N], v[FP_N], x1[FP_N] = {1}, x2[FP_N] = {0}, one[FP_N] = {1};
-    memcpy(u, a->l, sizeof u);
-    memcpy(v, p, sizeof v);
-    while (!zkp_limbs_eq(u, one, FP_N) && !zkp_limbs_eq(v, one, FP_N)) {
-        while ((u[0] & 1) == 0) {
-            zkp_limbs_shr1(u, 0, FP_N);
-            if (x1[0] & 1) (void)zkp_limbs_add(x1, x1, p, FP_N);
-            zkp_limbs_shr1(x1, 0, FP_N);
-        }
-        while ((v[0] & 1) == 0) {
-            zkp_limbs_shr1(v, 0, FP_N);
-            if (x2[0] & 1) (void)zkp_limbs_add(x2, x2, p, FP_N);
-            zkp_limbs_shr1(x2, 0, FP_N);
-        }
-        if (!zkp_limbs_lt(u, v, FP_N)) {
-            (void)zkp_limbs_sub(u, u, v, FP_N);
-            if (zkp_limbs_sub(x1, x1, x2, FP_N)) (void)zkp_limbs_add(x1, x1, p, FP_N);
-        } else {
-            (void)zkp_limbs_sub(v, v, u, FP_N);
-            if (zkp_limbs_sub(x2, x2, x1, FP_N)) (void)zkp_limbs_add(x2, x2, p, FP_N);
-        }
-    }
     FP_T m_inv;
-    memcpy(m_inv.l, zkp_limbs_eq(u, one, FP_N) ? x1 : x2, sizeof m_inv.l);
+    zkp_modinv_var(m_inv.l, a->l, FP_FN(modulus).l, FP_N);
     FP_FN(mul)(r, &m_inv, &r3);
 }
 
