@@ -13,7 +13,8 @@
  *
  *   #define G_GLV zkp_glv_bn254_g1   its decomposition constants
  *   #define G_GLV_K BN254_G1_GLV     prefix of its BETA and LAMBDA
- *   #define GFQ bn254_fq             the coordinate field
+ *   #define GFQ bn254_fq             the field of beta (G1's coordinate field,
+ *                                    the base field under G2's Fq2)
  *   #define GFR bn254_fr             the scalar field
  *   #define G_GLV_MAX_HI 0x...       bound on |k1|, |k2| >> 64 (glv.h)
  *

@@ -22,6 +22,11 @@
 #define G_N 257
 #define G_MAXC 12
 #define G_EXH 7
+#define G_GLV zkp_glv_bn254_g2
+#define G_GLV_K BN254_G2_GLV
+#define GFQ bn254_fq
+#define GFR bn254_fr
+#define G_GLV_MAX_HI 0x422bd38c880b8c00ULL
 #include "msm_props_impl.h"
 
 #define G bls12_381_g1
@@ -89,6 +94,11 @@ TEST_CASE(msm_signed_128_digits_telescope) {
 #define G_N 257
 #define G_MAXC 12
 #define G_EXH 7
+#define G_GLV zkp_glv_bls12_381_g2
+#define G_GLV_K BLS12_381_G2_GLV
+#define GFQ bls12_381_fp
+#define GFR bls12_381_fr
+#define G_GLV_MAX_HI 0x7d246cdfd640b000ULL
 #include "msm_props_impl.h"
 
 TEST_CASE(bn254_g1_msm_matches_naive) { test_msm_bn254_g1_matches_naive(); }
@@ -106,6 +116,11 @@ TEST_CASE(bn254_g2_msm_window_logic_exhaustive) { test_msm_bn254_g2_window_logic
 TEST_CASE(bn254_g2_msm_split_matches_plain) { test_msm_bn254_g2_split_matches_plain(); }
 TEST_CASE(bn254_g2_msm_thread_counts_agree) { test_msm_bn254_g2_thread_counts_agree(); }
 TEST_CASE(bn254_g2_msm_scratch_and_arguments_refused) { test_msm_bn254_g2_scratch_and_arguments_refused(); }
+TEST_CASE(bn254_g2_glv_constants) { test_msm_bn254_g2_glv_constants(); }
+TEST_CASE(bn254_g2_glv_decompose) { test_msm_bn254_g2_glv_decompose(); }
+TEST_CASE(bn254_g2_glv_msm) { test_msm_bn254_g2_glv_msm(); }
+TEST_CASE(bn254_g2_glv_duplicates) { test_msm_bn254_g2_glv_duplicates(); }
+TEST_CASE(bn254_g2_glv_scratch) { test_msm_bn254_g2_glv_scratch(); }
 
 TEST_CASE(bls12_381_g1_msm_matches_naive) { test_msm_bls12_381_g1_matches_naive(); }
 TEST_CASE(bls12_381_g1_msm_edge_scalars) { test_msm_bls12_381_g1_edge_scalars(); }
@@ -133,4 +148,9 @@ TEST_CASE(bls12_381_g2_msm_window_logic_exhaustive) { test_msm_bls12_381_g2_wind
 TEST_CASE(bls12_381_g2_msm_split_matches_plain) { test_msm_bls12_381_g2_split_matches_plain(); }
 TEST_CASE(bls12_381_g2_msm_thread_counts_agree) { test_msm_bls12_381_g2_thread_counts_agree(); }
 TEST_CASE(bls12_381_g2_msm_scratch_and_arguments_refused) { test_msm_bls12_381_g2_scratch_and_arguments_refused(); }
+TEST_CASE(bls12_381_g2_glv_constants) { test_msm_bls12_381_g2_glv_constants(); }
+TEST_CASE(bls12_381_g2_glv_decompose) { test_msm_bls12_381_g2_glv_decompose(); }
+TEST_CASE(bls12_381_g2_glv_msm) { test_msm_bls12_381_g2_glv_msm(); }
+TEST_CASE(bls12_381_g2_glv_duplicates) { test_msm_bls12_381_g2_glv_duplicates(); }
+TEST_CASE(bls12_381_g2_glv_scratch) { test_msm_bls12_381_g2_glv_scratch(); }
 

@@ -1,5 +1,5 @@
-/* The GLV endomorphism of the G1 groups (Gallant, Lambert and Vanstone,
- * "Faster point multiplication on elliptic curves with efficient
+/* The GLV endomorphism of the G1 and G2 groups (Gallant, Lambert and
+ * Vanstone, "Faster point multiplication on elliptic curves with efficient
  * endomorphisms", CRYPTO 2001).
  *
  * On y^2 = x^3 + b over Fq with q = 1 mod 3, phi(x, y) = (beta x, y) for a
@@ -38,14 +38,24 @@
  * curve_params.h (sigma), lambda = -x^2 mod r, and the basis is
  * (1, -(x^2 - 1)), (x^2, 1). tests/test_msm.c checks phi(P) = [lambda] P on
  * random points, beta^3 = 1, lambda^2 + lambda + 1 = 0 mod r and the
- * decomposition. */
+ * decomposition.
+ *
+ * G2 lies on the twist y^2 = x^3 + b' over Fq2, where the same map with a
+ * cube root of unity of Fq (both coefficients of x multiplied by it) is an
+ * automorphism too, and it preserves G2 (r divides the twist's order only
+ * once), so it acts there as lambda or lambda^2. On both curves it is the
+ * other root, beta^2, that acts as the lambda above, so G2 shares G1's
+ * decomposition constants and only beta differs: phi then costs two Fq
+ * multiplications against an Fq2 addition's dozens. */
 #ifndef ZKP_CURVE_GLV_H
 #define ZKP_CURVE_GLV_H
 
 #include <stdint.h>
 
 #include "curve/bls12_381_g1.h"
+#include "curve/bls12_381_g2.h"
 #include "curve/bn254_g1.h"
+#include "curve/bn254_g2.h"
 
 /* Bits of a signed half-scalar: -2^127 <= k1, k2 < 2^127. */
 #define ZKP_GLV_BITS 128
@@ -78,6 +88,14 @@
      {0x0000000100000000ULL, 0xac45a4010001a402ULL},                                             \
      {0x0000000000000001ULL, 0x0000000000000000ULL}}
 
+/* G2: beta^2 of the G1 root (Montgomery form), with G1's lambda and basis. */
+#define BN254_G2_GLV_BETA {{0x71930c11d782e155ULL, 0xa6bb947cffbe3323ULL, 0xaa303344d4741444ULL, 0x2c3b3f0d26594943ULL}}
+#define BN254_G2_GLV_LAMBDA BN254_G1_GLV_LAMBDA
+#define BLS12_381_G2_GLV_BETA                                                                       \
+    {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL, 0x8eb60ebe01bacb9eULL, \
+      0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}}
+#define BLS12_381_G2_GLV_LAMBDA BLS12_381_G1_GLV_LAMBDA
+
 /* The decomposition constants of one group; limbs little-endian. */
 typedef struct {
     uint64_t r[4];          /* the group order */
@@ -88,6 +106,9 @@ typedef struct {
 
 extern const zkp_glv_params zkp_glv_bn254_g1;
 extern const zkp_glv_params zkp_glv_bls12_381_g1;
+/* G2 shares them (see above). */
+#define zkp_glv_bn254_g2 zkp_glv_bn254_g1
+#define zkp_glv_bls12_381_g2 zkp_glv_bls12_381_g1
 
 /* k1 and k2 with k1 + lambda k2 = k mod r, as 128-bit two's complement
  * integers: out[0], out[1] hold k1 and out[2], out[3] hold k2, low limb
@@ -106,6 +127,18 @@ static inline void bn254_g1_affine_glv_phi(bn254_g1_affine_t *r, const bn254_g1_
 static inline void bls12_381_g1_affine_glv_phi(bls12_381_g1_affine_t *r, const bls12_381_g1_affine_t *p) {
     static const bls12_381_fp_t beta = BLS12_381_G1_GLV_BETA;
     bls12_381_fp_mul(&r->x, &p->x, &beta);
+    r->y = p->y;
+}
+
+static inline void bn254_g2_affine_glv_phi(bn254_g2_affine_t *r, const bn254_g2_affine_t *p) {
+    static const bn254_fq_t beta = BN254_G2_GLV_BETA;
+    bn254_fq2_mul_base(&r->x, &p->x, &beta);
+    r->y = p->y;
+}
+
+static inline void bls12_381_g2_affine_glv_phi(bls12_381_g2_affine_t *r, const bls12_381_g2_affine_t *p) {
+    static const bls12_381_fp_t beta = BLS12_381_G2_GLV_BETA;
+    bls12_381_fp2_mul_base(&r->x, &p->x, &beta);
     r->y = p->y;
 }
 

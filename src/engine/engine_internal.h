@@ -81,7 +81,7 @@ struct eng_key {
     zkpipe_curve curve;
     uint32_t n_vars, n_public, domain;
     /* Charges of one partition's buffers (zkp_mem_charge_size of each). */
-    uint64_t c_witness, c_abc, c_ntt, c_g1_scratch, c_g2_scratch;
+    uint64_t c_witness, c_abc, c_ntt, c_scratch;
     uint64_t part_bytes;     /* reservation of one partition */
     uint64_t part_after_start; /* what stays reserved after prove_start */
     uint32_t running;        /* partitions in flight */

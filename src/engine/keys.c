@@ -19,10 +19,6 @@
 #include <string.h>
 
 #include "engine/engine_internal.h"
-#include "msm/bls12_381_g1_msm.h"
-#include "msm/bls12_381_g2_msm.h"
-#include "msm/bn254_g1_msm.h"
-#include "msm/bn254_g2_msm.h"
 #include "ntt/bls12_381_ntt.h"
 #include "ntt/bn254_ntt.h"
 
@@ -38,35 +34,33 @@ static uint64_t charge_(uint64_t bytes) {
  * prover's own size functions, as the sum of the charges its buffers will
  * make (see workers.c for when each is live):
  *   synthesis:     witness + abc
- *   prove_start:   witness + abc + NTT tables + G1 MSM scratch (the peak)
- *   finalize:      witness + G2 MSM scratch
- * The reservation is witness + abc + ntt + max(g1, g2) scratch; after
- * prove_start everything but witness + g2 scratch goes back. */
+ *   prove_start:   witness + abc + NTT tables + MSM scratch (the peak)
+ *   finalize:      witness + MSM scratch
+ * The reservation is witness + abc + ntt + scratch; after prove_start
+ * everything but witness + scratch goes back. Both halves take scratch of
+ * one size (G_g16_msm_scratch_bytes), so the pool hands finalize the region
+ * prove_start gave back. */
 static void part_estimate_(eng_key *k, unsigned threads) {
-    size_t n = k->domain, nv = k->n_vars, msm_n = n > nv ? n : nv;
+    size_t n = k->domain, nv = k->n_vars;
     unsigned log_n = 0;
     while (((size_t)1 << log_n) < n) log_n++;
-    size_t ntt = 0, g1 = 0, g2 = 0;
+    size_t ntt = 0, scratch = 0;
     switch (k->curve) {
     case ZKPIPE_CURVE_BN254:
         ntt = bn254_fr_ntt_domain_bytes(log_n);
-        g1 = bn254_g1_msm_scratch_bytes(msm_n, threads);
-        g2 = bn254_g2_msm_scratch_bytes(nv, threads);
+        scratch = bn254_g16_msm_scratch_bytes(n, nv, threads);
         break;
     case ZKPIPE_CURVE_BLS12_381:
         ntt = bls12_381_fr_ntt_domain_bytes(log_n);
-        g1 = bls12_381_g1_msm_scratch_bytes(msm_n, threads);
-        g2 = bls12_381_g2_msm_scratch_bytes(nv, threads);
+        scratch = bls12_381_g16_msm_scratch_bytes(n, nv, threads);
         break;
     }
     k->c_witness = charge_((uint64_t)nv * 32);
     k->c_abc = charge_((uint64_t)3 * n * 32);
     k->c_ntt = charge_(ntt);
-    k->c_g1_scratch = charge_(g1);
-    k->c_g2_scratch = charge_(g2);
-    uint64_t scratch = k->c_g1_scratch > k->c_g2_scratch ? k->c_g1_scratch : k->c_g2_scratch;
-    k->part_bytes = k->c_witness + k->c_abc + k->c_ntt + scratch;
-    k->part_after_start = k->c_witness + k->c_g2_scratch;
+    k->c_scratch = charge_(scratch);
+    k->part_bytes = k->c_witness + k->c_abc + k->c_ntt + k->c_scratch;
+    k->part_after_start = k->c_witness + k->c_scratch;
 }
 
 /* Takes a hot key's data out (lock held) so it can be freed outside it. */

@@ -181,6 +181,12 @@ static zkpipe_status G16_FN(pending_new_)(G16_T(pending_t) **out, const G16_T(pk
     return ZKPIPE_OK;
 }
 
+size_t G16_FN(msm_scratch_bytes)(size_t domain_size, size_t n_vars, unsigned nthreads) {
+    size_t g1 = G1_(msm_scratch_bytes)(domain_size > n_vars ? domain_size : n_vars, nthreads);
+    size_t g2 = G2_(msm_scratch_bytes)(n_vars, nthreads);
+    return g1 > g2 ? g1 : g2;
+}
+
 /* From a, b, c on the domain: the H values on the coset (written over a),
  * then the four G1 MSMs. abc is released once h no longer needs b and c. */
 static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *abc,
@@ -190,8 +196,7 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     size_t n_vars = pk->n_vars, n = pk->domain_size;
     const uint64_t *wl = ((const G16_FRT *)p->witness.ptr)[0].l;
     G16_FRT *a = abc->ptr, *b = a + n, *c = a + 2 * n;
-    size_t msm_n = n > n_vars ? n : n_vars;
-    size_t scratch_bytes = G1_(msm_scratch_bytes)(msm_n, p->nthreads);
+    size_t scratch_bytes = G16_FN(msm_scratch_bytes)(n, n_vars, p->nthreads);
     void *scratch = zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH);
     zkp_msm_stats stats;
     zkpipe_status st;
@@ -315,7 +320,7 @@ zkpipe_status G16_FN(prove_finalize)(G16_T(proof_t) *proof, G16_T(pending_t) *p,
     const G16_T(pk_t) *pk = p->pk;
     const zkp_allocator *al = p->opts.alloc;
     G16_T(clock_t) ck = {&p->timings, &p->opts, -1, 0};
-    size_t scratch_bytes = G2_(msm_scratch_bytes)(pk->n_vars, p->nthreads);
+    size_t scratch_bytes = G16_FN(msm_scratch_bytes)(pk->domain_size, pk->n_vars, p->nthreads);
     void *scratch = zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH);
     zkpipe_status st = ZKPIPE_OK;
     if (scratch_bytes && !scratch) {

@@ -98,6 +98,13 @@ ZKP_WARN_UNUSED zkpipe_status G16_FN(prove_start_abc)(G16_T(pending_t) **out, co
                                                       const zkp_g16_prove_opts *opts,
                                                       zkp_diag *diag);
 
+/* The MSM scratch both halves take from opts->alloc, in bytes, for a key
+ * with this domain size and variable count, on nthreads threads: the larger
+ * of what the G1 MSMs and the G2 MSM need. One size for both means one size
+ * class, so a pool recycles the region prove_start gives back for
+ * prove_finalize instead of exchanging two regions on every proof. */
+size_t G16_FN(msm_scratch_bytes)(size_t domain_size, size_t n_vars, unsigned nthreads);
+
 /* The G2 MSM, fresh r and s from the OS CSPRNG, and the assembly. Always
  * consumes p (freed on every path). timings (optional) receives the time
  * of every stage of the proof. */

@@ -22,8 +22,8 @@
  * Groth16 provers run their MSMs this way; a caller that needs constant time
  * must use G_mul per point instead.
  *
- * The GLV form (bn254_g1 and bls12_381_g1; see curve/glv.h). These groups
- * have an endomorphism phi(x, y) = (beta x, y) that acts as a scalar lambda,
+ * The GLV form (every group here; see curve/glv.h). These groups have an
+ * endomorphism phi(x, y) = (beta x, y), beta in Fq, that acts as a scalar lambda,
  * and each k_i splits as k1 + lambda k2 mod r with |k1|, |k2| < 2^127. The
  * MSM then runs over 2n points, P_i with k1 and phi(P_i) with k2, in half
  * as many windows: each window adds twice the points (phi costs one field
@@ -32,17 +32,16 @@
  * halve. Where that pays depends on n and the thread count; the cost model
  * (zkp_msm_choose) decides per call, so every entry point below may run
  * either form. The decomposed scalars, 32 bytes per point, live in the
- * caller's scratch. The G2 groups keep the plain form: their 2-dimensional
- * split would use psi (BN254, eigenvalue 6x^2) or psi^2 (BLS12-381, x^2),
- * which cost Fp2 multiplications per use and are not wired up here.
+ * caller's scratch. On G2, phi multiplies both coefficients of x by beta:
+ * two Fq multiplications against the dozens of an Fq2 bucket addition.
  *
  * Scratch memory. The caller owns it (the engine hands pool memory):
  *   G_msm_scratch_bytes(n, nthreads)  bytes that G_msm_var, G_msm_mt_var and
  *                     G_msm_split_var need for n points on nthreads threads; any
  *                     alignment is accepted (the functions align inside).
  *                     0 when n is small enough for the straight path. For
- *                     the G1 groups it includes 32 bytes per point (of one
- *                     split block) for the GLV form.
+ *                     every group it includes 32 bytes per point (of one
+ *                     split block, up to ZKP_MSM_GLV_MAX_N) for the GLV form.
  * A scratch_len below that value is refused with ZKPIPE_ERR_INVALID_ARGUMENT
  * before any work, as is nthreads = 0 or a NULL pointer with n > 0.
  *
