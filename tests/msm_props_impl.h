@@ -229,6 +229,39 @@ static void TG(duplicate_and_infinity_bases)(void) {
     TG(check_mt)("all infinity", bases, scalars, N, 1, &inf);
 }
 
+/* The lane reduction (msm_body.h) where every bucket holds the same point:
+ * scalar j + 1 (j < 2^(c-1)) puts it alone into bucket j of window 0, so a
+ * lane's running sum meets the next bucket's x (a doubling) and its total
+ * meets its running sum (another). With alternating signs the running sum
+ * cancels to infinity every other bucket and starts again. */
+static void TG(reduction_lanes_equal_points)(void) {
+    enum { C = 10, N = 1 << (C - 1) };
+    AFF p, *bases = malloc(N * sizeof *bases);
+    uint64_t *scalars = calloc((size_t)N * NL, sizeof *scalars);
+    ASSERT(bases && scalars);
+    TG(rand_bases)(&p, 1);
+    for (int alternate = 0; alternate < 2; alternate++) {
+        int64_t total = 0;
+        for (size_t i = 0; i < N; i++) {
+            int neg = alternate && (i & 1);
+            bases[i] = p;
+            if (neg) GFN(affine_neg)(&bases[i], &p);
+            scalars[NL * i] = i + 1;
+            total += neg ? -(int64_t)(i + 1) : (int64_t)(i + 1);
+        }
+        AFF q = p;
+        if (total < 0) GFN(affine_neg)(&q, &p);
+        uint64_t k[NL] = {(uint64_t)(total < 0 ? -total : total), 0, 0, 0};
+        JAC pj, expect;
+        GFN(from_affine)(&pj, &q);
+        GFN(mul_var)(&expect, &pj, k, 64);
+        TG(check_c)(alternate ? "alternating points in every bucket" : "one point in every bucket", bases,
+                    scalars, N, C, 1, &expect);
+    }
+    free(bases);
+    free(scalars);
+}
+
 /* Every scalar below 2^KB, alone, at the bottom and at the top of the scalar
  * (shifted to end at bit SBITS - 1), for every window width c in 1..KB: the
  * digit and carry logic of the low windows and of the top window,

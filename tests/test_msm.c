@@ -104,6 +104,7 @@ TEST_CASE(msm_signed_128_digits_telescope) {
 TEST_CASE(bn254_g1_msm_matches_naive) { test_msm_bn254_g1_matches_naive(); }
 TEST_CASE(bn254_g1_msm_edge_scalars) { test_msm_bn254_g1_edge_scalars(); }
 TEST_CASE(bn254_g1_msm_duplicate_and_infinity_bases) { test_msm_bn254_g1_duplicate_and_infinity_bases(); }
+TEST_CASE(bn254_g1_msm_reduction_lanes_equal_points) { test_msm_bn254_g1_reduction_lanes_equal_points(); }
 TEST_CASE(bn254_g1_msm_window_logic_exhaustive) { test_msm_bn254_g1_window_logic_exhaustive(); }
 TEST_CASE(bn254_g1_msm_split_matches_plain) { test_msm_bn254_g1_split_matches_plain(); }
 TEST_CASE(bn254_g1_msm_thread_counts_agree) { test_msm_bn254_g1_thread_counts_agree(); }
@@ -112,6 +113,7 @@ TEST_CASE(bn254_g1_msm_scratch_and_arguments_refused) { test_msm_bn254_g1_scratc
 TEST_CASE(bn254_g2_msm_matches_naive) { test_msm_bn254_g2_matches_naive(); }
 TEST_CASE(bn254_g2_msm_edge_scalars) { test_msm_bn254_g2_edge_scalars(); }
 TEST_CASE(bn254_g2_msm_duplicate_and_infinity_bases) { test_msm_bn254_g2_duplicate_and_infinity_bases(); }
+TEST_CASE(bn254_g2_msm_reduction_lanes_equal_points) { test_msm_bn254_g2_reduction_lanes_equal_points(); }
 TEST_CASE(bn254_g2_msm_window_logic_exhaustive) { test_msm_bn254_g2_window_logic_exhaustive(); }
 TEST_CASE(bn254_g2_msm_split_matches_plain) { test_msm_bn254_g2_split_matches_plain(); }
 TEST_CASE(bn254_g2_msm_thread_counts_agree) { test_msm_bn254_g2_thread_counts_agree(); }
@@ -125,6 +127,7 @@ TEST_CASE(bn254_g2_glv_scratch) { test_msm_bn254_g2_glv_scratch(); }
 TEST_CASE(bls12_381_g1_msm_matches_naive) { test_msm_bls12_381_g1_matches_naive(); }
 TEST_CASE(bls12_381_g1_msm_edge_scalars) { test_msm_bls12_381_g1_edge_scalars(); }
 TEST_CASE(bls12_381_g1_msm_duplicate_and_infinity_bases) { test_msm_bls12_381_g1_duplicate_and_infinity_bases(); }
+TEST_CASE(bls12_381_g1_msm_reduction_lanes_equal_points) { test_msm_bls12_381_g1_reduction_lanes_equal_points(); }
 TEST_CASE(bls12_381_g1_msm_window_logic_exhaustive) { test_msm_bls12_381_g1_window_logic_exhaustive(); }
 TEST_CASE(bls12_381_g1_msm_split_matches_plain) { test_msm_bls12_381_g1_split_matches_plain(); }
 TEST_CASE(bls12_381_g1_msm_thread_counts_agree) { test_msm_bls12_381_g1_thread_counts_agree(); }
@@ -144,6 +147,7 @@ TEST_CASE(bls12_381_g1_glv_scratch) { test_msm_bls12_381_g1_glv_scratch(); }
 TEST_CASE(bls12_381_g2_msm_matches_naive) { test_msm_bls12_381_g2_matches_naive(); }
 TEST_CASE(bls12_381_g2_msm_edge_scalars) { test_msm_bls12_381_g2_edge_scalars(); }
 TEST_CASE(bls12_381_g2_msm_duplicate_and_infinity_bases) { test_msm_bls12_381_g2_duplicate_and_infinity_bases(); }
+TEST_CASE(bls12_381_g2_msm_reduction_lanes_equal_points) { test_msm_bls12_381_g2_reduction_lanes_equal_points(); }
 TEST_CASE(bls12_381_g2_msm_window_logic_exhaustive) { test_msm_bls12_381_g2_window_logic_exhaustive(); }
 TEST_CASE(bls12_381_g2_msm_split_matches_plain) { test_msm_bls12_381_g2_split_matches_plain(); }
 TEST_CASE(bls12_381_g2_msm_thread_counts_agree) { test_msm_bls12_381_g2_thread_counts_agree(); }

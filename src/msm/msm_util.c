@@ -7,15 +7,22 @@
 #include "msm/msm_util.h"
 
 
-/* Cost model for the window width c, in units of one field multiplication.
+/* Cost model for the window width c, in relative units: 10 for one bucket
+ * addition.
  *
  * With signed digits a window of width c has 2^(c-1) buckets, and
  * W = ceil((nbits + 1) / c) windows cover an nbits-bit scalar (one bit more
  * than the scalar because the top window must absorb the last carry). One
  * window over m points costs
- *   - m mixed XYZZ bucket additions, about 8M + 2S ~ 10 units each, and
- *   - the running-sum reduction: two XYZZ additions per bucket,
- *     12M + 2S ~ 14 units each, so 2^(c-1) * 28 = 14 * 2^c units.
+ *   - m bucket additions, 10 units each (batch-affine, about 6.5
+ *     multiplications), and
+ *   - the reduction, about 28 units per bucket, so 2^(c-1) * 28 = 14 * 2^c.
+ *     The model was first written for XYZZ buckets (an addition 8M + 2S,
+ *     the reduction two XYZZ additions of 12M + 2S per bucket); the
+ *     batch-affine kernel made both cheaper in about the same proportion
+ *     (the reduction, in lanes, costs two affine additions per bucket plus a
+ *     share of the lanes' inversions, about 17 multiplications); 20 and
+ *     14 in its place moved prove times on 2 cores by less than the noise.
  * The final combination (nbits doublings, W additions) does not depend on c
  * enough to matter. With T threads the windows are the work units; when
  * T > W each window is cut into ch = ceil(T / W) point ranges, each range
