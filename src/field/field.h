@@ -21,7 +21,7 @@
  *   F_add, F_sub, F_dbl, F_neg, F_mul, F_sqr, F_half
  *   F_to_mont(r, canonical), F_from_mont(canonical, a)
  *   F_inv(r, a)          constant time (Fermat); inverse of 0 is 0
- *   F_inv_var(r, a)      binary extended gcd; inverse of 0 is 0
+ *   F_inv_var(r, a)      divsteps (field/modinv.h); inverse of 0 is 0
  *   F_batch_inv_var(out, in, n)  Montgomery's trick; zeros map to zero
  *   F_pow(r, a, exp, exp_limbs)  exp little-endian limbs, public
  *   F_sqrt_var(r, a)     1 and a root if a is a square, else 0

@@ -77,7 +77,7 @@
  *                     out = sum_w 2^(w c) sums[w], by doubling (Horner)
  *   G_msm_sum_affine_var(acc, bases, idx, lo, hi)
  *                     acc += sum of the bases j in [lo, hi) (the batch add)
- * and for the G1 groups the GLV form's counterparts:
+ * and for every group the GLV form's counterparts:
  *   G_msm_pippenger_glv_scratch_bytes(n, c, nthreads)
  *   G_msm_pippenger_glv_var(out, bases, scalars, idx, n, c, nthreads, scratch, len)
  *                     the same contract as G_msm_pippenger_var, c being the
