@@ -359,13 +359,16 @@ TEST_CASE(engine_rss_equals_baseline_plus_tracked) {
     ASSERT_MSG(n >= 10, "only %zu samples", n);
     ASSERT_MSG(dev <= 0.05, "RSS differs from baseline + tracked by %.2f %%", 100 * dev);
     /* Back to the baseline: what is left once idle and trimmed is the
-     * arenas the worker threads made (about 150 KiB, 0.9 % here). 2 % keeps
-     * that from being a coin toss; growth per partition is checked to 1 %
-     * by engine_rss_within_budget_and_back_to_baseline. */
-    ASSERT_MSG(idle_rss <= baseline + baseline / 50,
-               "RSS %" PRIu64 " KiB once idle and trimmed, more than 2 %% over the baseline %" PRIu64
-               " KiB",
-               idle_rss / KIB, baseline / KIB);
+     * arenas the worker threads made, about 150 KiB whatever the baseline
+     * (0.9 % of the 17 MiB baseline with the daemon linked in, 2.2 % of the
+     * 7 MiB one of a build without it). So the bound is 2 % or 512 KiB,
+     * whichever is larger; growth per partition is checked to 1 % by
+     * engine_rss_within_budget_and_back_to_baseline. */
+    const uint64_t slack = baseline / 50 > 512 * KIB ? baseline / 50 : 512 * KIB;
+    ASSERT_MSG(idle_rss <= baseline + slack,
+               "RSS %" PRIu64 " KiB once idle and trimmed, more than %" PRIu64
+               " KiB over the baseline %" PRIu64 " KiB",
+               idle_rss / KIB, slack / KIB, baseline / KIB);
     ASSERT_EQ_U64(s.reservation_violations, 0);
     unlink(csv);
     unlink(zkey);
