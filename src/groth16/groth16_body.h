@@ -7,6 +7,7 @@
 
 #include "msm/msm.h"
 #include "ntt/ntt.h"
+#include "util/parallel.h"
 #include "util/rand.h"
 
 #define G16_FN(op) ZKP_CAT(ZKP_CAT(G16_CURVE, _g16_), op)
@@ -115,6 +116,28 @@ static zkpipe_status G16_FN(to_coset_)(const ZKP_CAT(G16_FR, _ntt_domain_t) * do
     return NTT_(transform)(dom, v, dom->n, ZKP_NTT_FORWARD_RN, g, nthreads);
 }
 
+/* h_j = a_j b_j - c_j on the coset, as canonical MSM scalars, over a: in
+ * ranges of this many elements, spread over the threads. */
+#define G16_H_UNIT_ 4096
+
+typedef struct {
+    G16_FRT *a;
+    const G16_FRT *b, *c;
+    size_t n;
+} G16_T(h_ctx_);
+
+static void G16_FN(h_unit_)(void *arg, unsigned tid, size_t unit) {
+    G16_T(h_ctx_) *x = arg;
+    (void)tid;
+    size_t lo = unit * G16_H_UNIT_, hi = lo + G16_H_UNIT_ < x->n ? lo + G16_H_UNIT_ : x->n;
+    for (size_t i = lo; i < hi; i++) {
+        G16_FRT h;
+        FR_(mul)(&h, &x->a[i], &x->b[i]);
+        FR_(sub)(&h, &h, &x->c[i]);
+        FR_(from_mont)(&x->a[i], &h);
+    }
+}
+
 /* h_j on the coset, as canonical MSM scalars, written over a. */
 static zkpipe_status G16_FN(h_evals_)(G16_FRT *a, G16_FRT *b, G16_FRT *c, const G16_T(pk_t) *pk,
                                       const zkp_g16_prove_opts *opts, unsigned nthreads) {
@@ -136,12 +159,8 @@ static zkpipe_status G16_FN(h_evals_)(G16_FRT *a, G16_FRT *b, G16_FRT *c, const 
     NTT_(domain_clear)(&dom);
     zkp_free(opts->alloc, dmem, dbytes, ZKP_MEM_SCRATCH);
     if (s != ZKPIPE_OK) return s;
-    for (size_t i = 0; i < pk->domain_size; i++) {
-        G16_FRT h;
-        FR_(mul)(&h, &a[i], &b[i]);
-        FR_(sub)(&h, &h, &c[i]);
-        FR_(from_mont)(&a[i], &h);
-    }
+    G16_T(h_ctx_) x = {a, b, c, pk->domain_size};
+    zkp_parallel_for(nthreads, (x.n + G16_H_UNIT_ - 1) / G16_H_UNIT_, G16_FN(h_unit_), &x);
     return ZKPIPE_OK;
 }
 
@@ -458,6 +477,7 @@ zkpipe_status G16_FN(verify)(const G16_T(vk_t) *vk, const uint64_t *pub, size_t 
     return ZKPIPE_OK;
 }
 
+#undef G16_H_UNIT_
 #undef G16_FN
 #undef G16_T
 #undef G16_G1A
