@@ -37,6 +37,7 @@ void FP_FN(inv)(FP_T *r, const FP_T *a) {
  * m^-1 = a^-1 R^-1, and one Montgomery product by R^3 turns that into
  * a^-1 R, the Montgomery form of the inverse. */
 void FP_FN(inv_var)(FP_T *r, const FP_T *a) {
+    _Static_assert(FP_N <= ZKP_MODINV_MAX_LIMBS, "zkp_modinv_var takes this many limbs");
     static const FP_T r3 = {FP_K(R3)};
     if (FP_FN(is_zero)(a)) {
         FP_FN(set_zero)(r);

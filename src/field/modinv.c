@@ -7,11 +7,9 @@
 
 #include <string.h>
 
-#include "util/util.h"
-
 #define S62_MASK (UINT64_MAX >> 2)
-/* Limbs for 6 64-bit limbs and a sign: 7 x 62 = 434 > 385 bits. */
-#define S62_MAX_LIMBS 7
+/* Signed 62-bit limbs for n 64-bit limbs and a sign (s62_limbs). */
+#define S62_MAX_LIMBS (ZKP_MODINV_MAX_LIMBS * 64 / 62 + 1)
 
 typedef __int128 s62_wide;
 

@@ -308,28 +308,34 @@ static void MSM_FN(msm_reduce_lanes_)(MSM_JAC *out, MSM_FN(msm_batch_work_) *wk,
     MSM_FN(add)(out, &t, &scaled);
 }
 
+/* Folds each non-empty side bucket into its affine bucket, one inversion
+ * each: the lanes add affine buckets only. Side buckets are rare since
+ * conflicts wait for the next batch. */
+static void MSM_FN(msm_fold_side_)(MSM_FN(msm_batch_work_) *wk, size_t top) {
+    for (size_t b = 0; b < top; b++) {
+        if (MSM_FN(xyzz_is_infinity)(&wk->side[b])) continue;
+        MSM_XYZZ t = wk->side[b];
+        if (wk->tag[b]) MSM_FN(xyzz_add_affine_var)(&t, &t, &wk->aff[b]);
+        MSM_JAC j;
+        MSM_FN(xyzz_to_jacobian)(&j, &t);
+        MSM_FN(batch_to_affine_var)(&wk->aff[b], &j, 1);
+        wk->tag[b] = !MSM_FN(is_infinity)(&j);
+    }
+}
+
 /* Completes the batch and the deferred points, and reduces buckets
- * [0, top) into out. Side buckets, rare now, are first folded into their
- * affine buckets, one inversion each. Few buckets take the plain XYZZ
- * running sum: the lanes pay off once each lane has a few steps. */
+ * [0, top) into out: in lanes, or, for few buckets, where the lanes would
+ * have only a few steps each, by the plain XYZZ running sum. */
 static void MSM_FN(msm_batch_end_)(MSM_JAC *out, MSM_FN(msm_batch_work_) *wk, MSM_FN(msm_batch_state_) *st,
                                    size_t top) {
     while (st->ndefer > 0) MSM_FN(msm_batch_next_)(wk, st);
     MSM_FN(msm_batch_flush_)(wk, st->k);
-    MSM_XYZZ run, sum;
     if (top >= 8 * MSM_LANES_) {
-        for (size_t b = 0; b < top; b++) {
-            if (MSM_FN(xyzz_is_infinity)(&wk->side[b])) continue;
-            MSM_XYZZ t = wk->side[b];
-            if (wk->tag[b]) MSM_FN(xyzz_add_affine_var)(&t, &t, &wk->aff[b]);
-            MSM_JAC j;
-            MSM_FN(xyzz_to_jacobian)(&j, &t);
-            MSM_FN(batch_to_affine_var)(&wk->aff[b], &j, 1);
-            wk->tag[b] = !MSM_FN(is_infinity)(&j);
-        }
+        MSM_FN(msm_fold_side_)(wk, top);
         MSM_FN(msm_reduce_lanes_)(out, wk, top);
         return;
     }
+    MSM_XYZZ run, sum;
     MSM_FN(xyzz_set_infinity)(&run);
     MSM_FN(xyzz_set_infinity)(&sum);
     for (size_t b = top; b >= 1; b--) {
