@@ -17,6 +17,8 @@
  * (or P and -P) takes the doubling (or infinity) branch. */
 #include <string.h>
 
+#include "msm/msm_ifma.h"
+#include "util/cpu.h"
 #include "util/parallel.h"
 
 #define MSM_AFF ZKP_CAT(MSM_G, _affine_t)
@@ -129,6 +131,12 @@ static size_t MSM_FN(msm_batch_layout_)(MSM_FN(msm_batch_work_) *wk, unsigned ch
  * differences den[j] = src.x - dst.x are in place and nonzero. */
 static void MSM_FN(msm_batch_flush_)(MSM_FN(msm_batch_work_) *wk, size_t k) {
     if (k == 0) return;
+#if defined(MSM_IFMA) && defined(ZKP_HAVE_X86_ASM)
+    if (zkp_cpu_use_ifma && k >= ZKP_MSM_IFMA_MIN_BATCH) {
+        MSM_FN(msm_ifma_batch_add)(wk->dst, wk->src, wk->den, k);
+        return;
+    }
+#endif
     wk->pre[0] = wk->den[0];
     for (size_t j = 1; j < k; j++) MSM_FF(mul)(&wk->pre[j], &wk->pre[j - 1], &wk->den[j]);
     MSM_F inv, dinv, lam, t;

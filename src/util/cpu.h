@@ -5,16 +5,25 @@
  * environment variable ZKPIPE_FORCE_PORTABLE=1 forces the portable C path,
  * which is how the test suite runs every case on both paths. The flag is
  * written only during start-up and read everywhere after, so reading it
- * needs no synchronisation. */
+ * needs no synchronisation.
+ *
+ * zkp_cpu_use_ifma, decided the same way, selects the eight-lane AVX-512
+ * IFMA kernels (msm/msm_ifma.h): it needs avx512f and avx512ifma from CPUID
+ * and the OS saving the zmm state (XCR0). ZKPIPE_FORCE_PORTABLE clears it
+ * too; ZKPIPE_NO_IFMA=1 clears only it, to measure the kernels against the
+ * scalar ones in one build. */
 #ifndef ZKP_UTIL_CPU_H
 #define ZKP_UTIL_CPU_H
 
 extern int zkp_cpu_use_adx;
+extern int zkp_cpu_use_ifma;
 
-/* Re-run detection (honouring ZKPIPE_FORCE_PORTABLE). Returns the new value. */
+/* Re-run detection (honouring the variables above). Returns the new
+ * zkp_cpu_use_adx. */
 int zkp_cpu_detect(void);
 
-/* A short description of the selected arithmetic path: "x86-64 adx" or "portable". */
+/* A short description of the selected arithmetic path: "x86-64 adx",
+ * "x86-64 adx avx512ifma" or "portable". */
 const char *zkp_cpu_path_name(void);
 
 #endif

@@ -1,0 +1,60 @@
+/* The AVX-512 IFMA bucket kernels: see msm_ifma.h. This file alone is
+ * compiled for avx512f and avx512ifma (CMakeLists.txt); nothing in it runs
+ * unless zkp_cpu_use_ifma is set. */
+#include "msm/msm_ifma.h"
+
+#ifdef ZKP_HAVE_X86_ASM
+
+#include "msm/msm_util.h"
+
+#define FP8_NAME bn254_fq8
+#define FP8_FIELD bn254_fq
+#define FP8_PARAM BN254_FQ
+#define FP8_N 5
+#include "field/fp8_ifma_body.h"
+#undef FP8_FIELD
+#undef FP8_PARAM
+#undef FP8_N
+
+#define MSM_G bn254_g1
+#define MSM_FIELD bn254_fq
+#include "msm/msm_ifma_body.h"
+#undef MSM_G
+#undef MSM_FIELD
+#undef FP8_NAME
+
+#define FP8_NAME bls12_381_fp8
+#define FP8_FIELD bls12_381_fp
+#define FP8_PARAM BLS12_381_FP
+#define FP8_N 8
+#include "field/fp8_ifma_body.h"
+#undef FP8_FIELD
+#undef FP8_PARAM
+#undef FP8_N
+
+#define MSM_G bls12_381_g1
+#define MSM_FIELD bls12_381_fp
+#include "msm/msm_ifma_body.h"
+#undef MSM_G
+#undef MSM_FIELD
+#undef FP8_NAME
+
+#define ZKP_IFMA_MUL_SUB8_(field, v)                                                                    \
+    void zkp_ifma_##field##_mul_sub8(field##_t r[8], field##_t s[8], const field##_t a[8],              \
+                                     const field##_t b[8]) {                                            \
+        v##_ctx c;                                                                                      \
+        v##_ctx_init(&c);                                                                               \
+        const long long fs = (long long)sizeof(field##_t);                                              \
+        const __m512i off = _mm512_set_epi64(7 * fs, 6 * fs, 5 * fs, 4 * fs, 3 * fs, 2 * fs, fs, 0);   \
+        v##_t va, vb, vr, vs;                                                                           \
+        v##_gather(&va, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)a), off), &c);         \
+        v##_gather(&vb, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)b), off), &c);         \
+        v##_mul(&vr, &va, &vb, &c);                                                                     \
+        v##_sub(&vs, &va, &vb, &c);                                                                     \
+        v##_scatter(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)r), off), &vr);            \
+        v##_scatter(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)s), off), &vs);            \
+    }
+ZKP_IFMA_MUL_SUB8_(bn254_fq, bn254_fq8)
+ZKP_IFMA_MUL_SUB8_(bls12_381_fp, bls12_381_fp8)
+
+#endif

@@ -1,0 +1,168 @@
+/* The eight-lane AVX-512 IFMA arithmetic and the bucket additions built on
+ * it (src/msm/msm_ifma.c) against the scalar field and curve code, which
+ * their own tests check against independent references. Skipped where the
+ * IFMA path is not selected (no avx512ifma, or ZKPIPE_FORCE_PORTABLE). */
+#include <stdint.h>
+#include <string.h>
+
+#include "curve/bls12_381_g1.h"
+#include "curve/bn254_g1.h"
+#include "msm/msm_ifma.h"
+#include "msm/msm_util.h"
+#include "test.h"
+#include "util/cpu.h"
+
+static void ifma_require(void) {
+#ifdef ZKP_HAVE_X86_ASM
+    if (!zkp_cpu_use_ifma) test_skip("AVX-512 IFMA path not selected on this machine");
+#else
+    test_skip("built without ZKP_HAVE_X86_ASM");
+#endif
+}
+
+#ifdef ZKP_HAVE_X86_ASM
+
+/* Instantiated per field: F (the field), FK (its constant prefix), G (its
+ * G1 group). */
+#define IF_(op) ZKP_CAT(ZKP_CAT(test_ifma_, F), ZKP_CAT(_, op))
+#define FT ZKP_CAT(F, _t)
+#define FF(op) ZKP_CAT(ZKP_CAT(F, _), op)
+#define GA ZKP_CAT(G, _affine_t)
+#define GJ ZKP_CAT(G, _jacobian_t)
+#define GF(op) ZKP_CAT(ZKP_CAT(G, _), op)
+#define IF_W ((int)(sizeof(FT) / sizeof(uint64_t)))
+
+#define IFMA_FIELD_TESTS                                                                             \
+    /* A uniform value below p, limbs from the test's seeded generator. */                           \
+    static void IF_(rand)(FT *r) {                                                                   \
+        static const uint64_t p[] = ZKP_CAT(FK, _MODULUS);                                           \
+        unsigned top = ZKP_CAT(FK, _BITS) % 64;                                                      \
+        do {                                                                                         \
+            for (int i = 0; i < IF_W; i++) r->l[i] = test_rng_u64();                                 \
+            if (top) r->l[IF_W - 1] &= (1ULL << top) - 1;                                            \
+        } while (!zkp_limbs_lt(r->l, p, (size_t)IF_W));                                              \
+    }                                                                                                \
+    /* Edge values: 0, 1, 2, R mod p, p - 1, p - 2, (p - 1) / 2, and values whose 52-bit limbs      \
+     * are all ones below p's top limb. */                                                           \
+    static void IF_(edge)(FT *r, unsigned e) {                                                       \
+        static const uint64_t p[] = ZKP_CAT(FK, _MODULUS), half[] = ZKP_CAT(FK, _P_MINUS_1_HALF);     \
+        memset(r, 0, sizeof *r);                                                                     \
+        switch (e % 8) {                                                                             \
+        case 0: break;                                                                               \
+        case 1: r->l[0] = 1; break;                                                                  \
+        case 2: r->l[0] = 2; break;                                                                  \
+        case 3: *r = FF(one_mont); break;                                                            \
+        case 4: memcpy(r->l, p, sizeof r->l); r->l[0] -= 1; break;                                   \
+        case 5: memcpy(r->l, p, sizeof r->l); r->l[0] -= 2; break;                                   \
+        case 6: memcpy(r->l, half, sizeof r->l); break;                                              \
+        default:                                                                                     \
+            for (int i = 0; i < IF_W - 1; i++) r->l[i] = ~0ULL;                                      \
+            r->l[IF_W - 1] = p[IF_W - 1] - 1;                                                        \
+            break;                                                                                   \
+        }                                                                                            \
+    }                                                                                                \
+    static void IF_(check_mul_sub)(const FT a[8], const FT b[8]) {                                   \
+        FT r[8], s[8], want;                                                                         \
+        ZKP_CAT(zkp_ifma_, ZKP_CAT(F, _mul_sub8))(r, s, a, b);                                       \
+        for (int e = 0; e < 8; e++) {                                                                \
+            FF(mul)(&want, &a[e], &b[e]);                                                            \
+            ASSERT_MSG(memcmp(&want, &r[e], sizeof want) == 0, "lane %d: a b differs", e);           \
+            FF(sub)(&want, &a[e], &b[e]);                                                            \
+            ASSERT_MSG(memcmp(&want, &s[e], sizeof want) == 0, "lane %d: a - b differs", e);         \
+        }                                                                                            \
+    }                                                                                                \
+    static void IF_(field)(void) {                                                                   \
+        ifma_require();                                                                              \
+        FT a[8], b[8];                                                                               \
+        for (unsigned ea = 0; ea < 8; ea++)                                                          \
+            for (unsigned e = 0; e < 8; e++) {                                                       \
+                IF_(edge)(&a[e], ea);                                                                \
+                IF_(edge)(&b[e], e);                                                                 \
+            }                                                                                        \
+        for (unsigned ea = 0; ea < 8; ea++) {                                                        \
+            for (unsigned e = 0; e < 8; e++) {                                                       \
+                IF_(edge)(&a[e], ea);                                                                \
+                IF_(edge)(&b[e], e);                                                                 \
+            }                                                                                        \
+            IF_(check_mul_sub)(a, b);                                                                \
+        }                                                                                            \
+        unsigned iters = test_iters(2000);                                                           \
+        for (unsigned it = 0; it < iters; it++) {                                                    \
+            for (int e = 0; e < 8; e++) {                                                            \
+                IF_(rand)(&a[e]);                                                                    \
+                if (it % 4 == 1) IF_(edge)(&b[e], (unsigned)test_rng_u64());                         \
+                else if (it % 4 == 2) b[e] = a[e];                                                   \
+                else IF_(rand)(&b[e]);                                                               \
+            }                                                                                        \
+            IF_(check_mul_sub)(a, b);                                                                \
+        }                                                                                            \
+    }                                                                                                \
+    /* k random bucket additions through the kernel against one Jacobian                            \
+     * addition each. */                                                                             \
+    static void IF_(batch_add)(size_t k) {                                                           \
+        GA pts[2 * ZKP_MSM_BATCH], want[ZKP_MSM_BATCH], *dst[ZKP_MSM_BATCH];                         \
+        const GA *src[ZKP_MSM_BATCH];                                                                \
+        FT den[ZKP_MSM_BATCH];                                                                       \
+        GJ cur, step, jw[ZKP_MSM_BATCH];                                                             \
+        GA g;                                                                                        \
+        uint64_t s[4] = {test_rng_u64(), test_rng_u64(), 0, 0};                                      \
+        GF(generator)(&g);                                                                           \
+        GF(from_affine)(&cur, &g);                                                                   \
+        GF(mul_var)(&step, &cur, s, 128);                                                            \
+        GJ walk[2 * ZKP_MSM_BATCH];                                                                  \
+        for (size_t i = 0; i < 2 * k; i++) {                                                         \
+            GF(add)(&cur, &cur, &step);                                                              \
+            walk[i] = cur;                                                                           \
+        }                                                                                            \
+        GF(batch_to_affine_var)(pts, walk, 2 * k);                                                   \
+        for (size_t j = 0; j < k; j++) {                                                             \
+            /* dst and src interleaved in memory, in a shuffled pairing. */                          \
+            size_t d = (j * 37) % k;                                                                 \
+            dst[j] = &pts[2 * d];                                                                    \
+            src[j] = &pts[2 * d + 1];                                                                \
+            FF(sub)(&den[j], &src[j]->x, &dst[j]->x);                                                \
+            GJ a;                                                                                    \
+            GF(from_affine)(&a, dst[j]);                                                             \
+            GF(add_affine)(&jw[j], &a, src[j]);                                                      \
+        }                                                                                            \
+        GF(batch_to_affine_var)(want, jw, k);                                                        \
+        ZKP_CAT(G, _msm_ifma_batch_add)(dst, src, den, k);                                           \
+        for (size_t j = 0; j < k; j++) {                                                             \
+            ASSERT_MSG(GF(affine_eq)(dst[j], &want[j]), "k = %zu: addition %zu differs", k, j);      \
+            ASSERT_MSG(memcmp(&pts[2 * ((j * 37) % k) + 1], src[j], sizeof(GA)) == 0, "src moved");  \
+        }                                                                                            \
+    }
+
+#define F bn254_fq
+#define FK BN254_FQ
+#define G bn254_g1
+IFMA_FIELD_TESTS
+#undef F
+#undef FK
+#undef G
+#define F bls12_381_fp
+#define FK BLS12_381_FP
+#define G bls12_381_g1
+IFMA_FIELD_TESTS
+#undef F
+#undef FK
+#undef G
+
+static const size_t ifma_batch_sizes[] = {ZKP_MSM_IFMA_MIN_BATCH, 33, 39, 64, 255, ZKP_MSM_BATCH};
+#define IFMA_RUN(body) body
+#else
+#define IFMA_RUN(body) ifma_require()
+#endif
+
+TEST_CASE(ifma_field_bn254_fq) { IFMA_RUN(test_ifma_bn254_fq_field()); }
+TEST_CASE(ifma_field_bls12_381_fp) { IFMA_RUN(test_ifma_bls12_381_fp_field()); }
+TEST_CASE(ifma_batch_add_bn254_g1) {
+    ifma_require();
+    IFMA_RUN(for (size_t i = 0; i < ZKP_ARRAY_LEN(ifma_batch_sizes); i++)
+                 test_ifma_bn254_fq_batch_add(ifma_batch_sizes[i]));
+}
+TEST_CASE(ifma_batch_add_bls12_381_g1) {
+    ifma_require();
+    IFMA_RUN(for (size_t i = 0; i < ZKP_ARRAY_LEN(ifma_batch_sizes); i++)
+                 test_ifma_bls12_381_fp_batch_add(ifma_batch_sizes[i]));
+}
