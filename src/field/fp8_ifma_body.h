@@ -184,6 +184,22 @@ static inline void FP8_FN(mul)(FP8_T *r, const FP8_T *a, const FP8_T *b, const F
     FP8_FN(reduce_once_)(r, &u, c);
 }
 
+static inline void FP8_FN(sqr)(FP8_T *r, const FP8_T *a, const FP8_CTX *c) { FP8_FN(mul)(r, a, a, c); }
+
+/* r = a + b mod p. r may alias a and/or b. */
+static inline void FP8_FN(add)(FP8_T *r, const FP8_T *a, const FP8_T *b, const FP8_CTX *c) {
+    FP8_T s;
+    __m512i carry = _mm512_setzero_si512();
+#pragma GCC unroll 8
+    for (int i = 0; i < FP8_N; i++) {
+        __m512i x = _mm512_add_epi64(_mm512_add_epi64(a->l[i], b->l[i]), carry);
+        s.l[i] = _mm512_and_si512(x, c->mask);
+        carry = _mm512_srli_epi64(x, 52);
+    }
+    /* a + b < 2p < 2^(52 N): no carry leaves the top limb. */
+    FP8_FN(reduce_once_)(r, &s, c);
+}
+
 /* r = a - b mod p. r may alias a and/or b. */
 static inline void FP8_FN(sub)(FP8_T *r, const FP8_T *a, const FP8_T *b, const FP8_CTX *c) {
     FP8_T d;

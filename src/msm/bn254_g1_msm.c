@@ -4,5 +4,4 @@
 #define MSM_BITS BN254_FR_BITS
 #define MSM_FIELD bn254_fq
 #define MSM_GLV zkp_glv_bn254_g1
-#define MSM_IFMA 1
 #include "msm/msm_body.h"

@@ -131,7 +131,7 @@ static size_t MSM_FN(msm_batch_layout_)(MSM_FN(msm_batch_work_) *wk, unsigned ch
  * differences den[j] = src.x - dst.x are in place and nonzero. */
 static void MSM_FN(msm_batch_flush_)(MSM_FN(msm_batch_work_) *wk, size_t k) {
     if (k == 0) return;
-#if defined(MSM_IFMA) && defined(ZKP_HAVE_X86_ASM)
+#ifdef ZKP_HAVE_X86_ASM
     if (zkp_cpu_use_ifma && k >= ZKP_MSM_IFMA_MIN_BATCH) {
         MSM_FN(msm_ifma_batch_add)(wk->dst, wk->src, wk->den, k);
         return;

@@ -1,7 +1,8 @@
 /* The batch-affine bucket additions of msm_body.h, eight at a time with
  * AVX-512 IFMA. Included once per group by msm_ifma.c, with MSM_G (the
- * group), MSM_FIELD (its coordinate field) and FP8_NAME (that field's
- * eight-lane form, already instantiated from field/fp8_ifma_body.h) set.
+ * group), MSM_FIELD (its coordinate field) and MSM_VEC (that field's
+ * eight-lane form, already instantiated from field/fp8_ifma_body.h or
+ * field/fp2x8_ifma_body.h, which share their names) set.
  *
  * Addition j of the k goes to lane j mod 8 of row j / 8. Each lane runs its
  * own chain of Montgomery's trick over its rows, so a row is one vector
@@ -11,27 +12,29 @@
 #define MSMI_AFF ZKP_CAT(MSM_G, _affine_t)
 #define MSMI_F ZKP_CAT(MSM_FIELD, _t)
 #define MSMI_FF(op) ZKP_CAT(ZKP_CAT(MSM_FIELD, _), op)
-#define MSMI_V ZKP_CAT(FP8_NAME, _t)
-#define MSMI_V_FN(op) ZKP_CAT(ZKP_CAT(FP8_NAME, _), op)
+#define MSMI_V ZKP_CAT(MSM_VEC, _t)
+#define MSMI_V_FN(op) ZKP_CAT(ZKP_CAT(MSM_VEC, _), op)
 
 void ZKP_CAT(MSM_G, _msm_ifma_batch_add)(MSMI_AFF *const *dst, const MSMI_AFF *const *src, const MSMI_F *den,
                                          size_t k) {
     enum { ROWS = ZKP_MSM_BATCH / 8 };
     if (k == 0 || k > ZKP_MSM_BATCH) return;
-    ZKP_CAT(FP8_NAME, _ctx) c;
+    ZKP_CAT(MSM_VEC, _ctx) c;
     MSMI_V_FN(ctx_init)(&c);
     size_t rows = (k + 7) / 8;
     MSMI_V d[ROWS], pre[ROWS];
 
     /* The last row's pointers and x differences, padded. */
-    MSMI_AFF dummy = {MSMI_FF(one_mont), MSMI_FF(one_mont)};
-    MSMI_F pden[8];
+    MSMI_AFF dummy;
+    MSMI_F one, pden[8];
+    MSMI_FF(set_one)(&one);
+    dummy.x = dummy.y = one;
     const void *pdst[8], *psrc[8];
     for (size_t l = 0; l < 8; l++) {
         size_t j = 8 * (rows - 1) + l;
         pdst[l] = j < k ? (const void *)dst[j] : (const void *)&dummy;
         psrc[l] = j < k ? (const void *)src[j] : (const void *)&dummy;
-        pden[l] = j < k ? den[j] : MSMI_FF(one_mont);
+        pden[l] = j < k ? den[j] : one;
     }
     const long long fs = (long long)sizeof(MSMI_F);
     const __m512i lane_off = _mm512_set_epi64(7 * fs, 6 * fs, 5 * fs, 4 * fs, 3 * fs, 2 * fs, fs, 0);
@@ -73,7 +76,7 @@ void ZKP_CAT(MSM_G, _msm_ifma_batch_add)(MSMI_AFF *const *dst, const MSMI_AFF *c
          * y3 = lambda (x1 - x3) - y1 */
         MSMI_V_FN(sub)(&lam, &py, &by, &c);
         MSMI_V_FN(mul)(&lam, &lam, &dinv, &c);
-        MSMI_V_FN(mul)(&t, &lam, &lam, &c);
+        MSMI_V_FN(sqr)(&t, &lam, &c);
         MSMI_V_FN(sub)(&t, &t, &bx, &c);
         MSMI_V_FN(sub)(&t, &t, &px, &c);
         MSMI_V_FN(sub)(&u, &bx, &t, &c);
