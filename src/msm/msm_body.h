@@ -168,6 +168,7 @@ static void MSM_FN(msm_batch_flush_)(MSM_FN(msm_batch_work_) *wk, size_t k) {
 /* The per-window state of the batch kernel between the pushes. */
 typedef struct {
     size_t k;       /* pending additions in the batch */
+    size_t limit;   /* the batch is completed when k reaches this */
     size_t ndefer;  /* points in the deferred list */
     uint32_t batch; /* the current batch number; tag 1 marks a bucket that
                      * holds a point with nothing pending, so numbers start at 2 */
@@ -180,6 +181,11 @@ static inline void MSM_FN(msm_batch_begin_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(
     st->k = 0;
     st->ndefer = 0;
     st->batch = 2;
+    /* A window with few buckets (the top window, where the digits take few
+     * values) meets a pending bucket more often the fuller the batch is.
+     * Completing the batch at half the buckets keeps that near one point
+     * in four. */
+    st->limit = top / 2 < ZKP_MSM_BATCH_MIN ? ZKP_MSM_BATCH_MIN : top / 2 > ZKP_MSM_BATCH ? ZKP_MSM_BATCH : top / 2;
 }
 
 /* Bucket b (0-based) += p, p not at infinity, for a bucket with nothing
@@ -229,6 +235,17 @@ static void MSM_FN(msm_batch_next_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(msm_batc
 /* Bucket b (0-based) += p, p not at infinity. */
 static inline void MSM_FN(msm_batch_push_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(msm_batch_state_) *st,
                                            size_t b, const MSM_AFF *p) {
+    /* With the deferred list full, a batch that has gathered enough
+     * additions to be worth its inversion is completed early, which frees
+     * the bucket and most of the list. Where the digits take only a handful
+     * of values (the top window of the GLV half-scalars), the list fills
+     * with points that wait on the same few buckets, and sending them all
+     * to the side buckets cost a third of that window's points an XYZZ
+     * addition. A smaller batch still goes to the side bucket. */
+    if (wk->tag[b] == st->batch && st->ndefer == ZKP_MSM_BATCH && st->k >= ZKP_MSM_BATCH_MIN / 2) {
+        do MSM_FN(msm_batch_next_)(wk, st);
+        while (st->k >= st->limit);
+    }
     if (wk->tag[b] == st->batch) {
         if (st->ndefer == ZKP_MSM_BATCH) {
             MSM_FN(xyzz_add_affine_var)(&wk->side[b], &wk->side[b], p);
@@ -239,7 +256,7 @@ static inline void MSM_FN(msm_batch_push_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(m
         return;
     }
     MSM_FN(msm_batch_place_)(wk, st, b, p);
-    while (st->k == ZKP_MSM_BATCH) MSM_FN(msm_batch_next_)(wk, st);
+    while (st->k >= st->limit) MSM_FN(msm_batch_next_)(wk, st);
 }
 
 /* acc += p on affine points, either of which may be infinity (*acc_inf

@@ -28,6 +28,9 @@
 #ifndef ZKP_MSM_BATCH
 #define ZKP_MSM_BATCH 256
 #endif
+/* The smallest batch a window with few buckets completes at: below it the
+ * inversion outweighs what the affine form saves. */
+#define ZKP_MSM_BATCH_MIN 32
 /* The split path indexes its tail with 32-bit indices, so it works through
  * blocks of at most this many points. */
 #define ZKP_MSM_SPLIT_BLOCK ((size_t)1 << 31)
