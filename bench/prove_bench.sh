@@ -10,6 +10,9 @@
 #                     built there; rapidsnark is never part of this tree)
 #   SKIP_SNARKJS=1    leave snarkjs out (it is slow)
 #
+# Where zkpipe runs its AVX-512 IFMA kernels, a row "zkpipe-scalar" runs the
+# same binary with ZKPIPE_NO_IFMA=1 (the scalar kernels), for comparison.
+#
 # Prints one row per fixture and prover: median wall seconds, median CPU
 # seconds (user + system: on a loaded machine the steadier measure), peak RSS
 # (MiB), and the wall and CPU ratios to zkpipe's medians measured in the same
@@ -48,14 +51,16 @@ printf '%-28s %-11s %9s %9s %9s %9s %9s\n' fixture prover "wall s" "cpu s" "rss 
 for d in "${dirs[@]}"; do
     d=${d%/}
     name=$(basename "$d")
-    rm -f "$OUT"/zkpipe "$OUT"/snarkjs "$OUT"/rapidsnark
+    rm -f "$OUT"/zkpipe "$OUT"/zkpipe-scalar "$OUT"/snarkjs "$OUT"/rapidsnark
     provers=(zkpipe)
+    "$ZKPIPE" --version | grep -q avx512ifma && provers+=(zkpipe-scalar)
     [ -z "${SKIP_SNARKJS:-}" ] && [ -x "$SNARKJS" ] && provers+=(snarkjs)
     case "$name" in *bn128) [ -n "$RAPIDSNARK" ] && provers+=(rapidsnark) ;; esac
     for ((i = 0; i < RUNS; i++)); do
         for p in "${provers[@]}"; do
             case $p in
             zkpipe) run_timed zkpipe "$ZKPIPE" prove "$d/circuit.zkey" "$d/witness.wtns" "$OUT/proof.json" "$OUT/public.json" --quiet "${threads_arg[@]}" ;;
+            zkpipe-scalar) run_timed zkpipe-scalar env ZKPIPE_NO_IFMA=1 "$ZKPIPE" prove "$d/circuit.zkey" "$d/witness.wtns" "$OUT/proof.json" "$OUT/public.json" --quiet "${threads_arg[@]}" ;;
             snarkjs) run_timed snarkjs "$SNARKJS" groth16 prove "$d/circuit.zkey" "$d/witness.wtns" "$OUT/proof.json" "$OUT/public.json" ;;
             rapidsnark) run_timed rapidsnark "$RAPIDSNARK" "$d/circuit.zkey" "$d/witness.wtns" "$OUT/proof.json" "$OUT/public.json" ;;
             esac

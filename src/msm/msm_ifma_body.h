@@ -22,7 +22,9 @@ void ZKP_CAT(MSM_G, _msm_ifma_batch_add)(MSMI_AFF *const *dst, const MSMI_AFF *c
     ZKP_CAT(MSM_VEC, _ctx) c;
     MSMI_V_FN(ctx_init)(&c);
     size_t rows = (k + 7) / 8;
-    MSMI_V d[ROWS], pre[ROWS];
+    /* The prefix products stay here, 32 KiB at most (Fp2 of BLS12-381); the
+     * x differences are gathered again on the way back rather than kept. */
+    MSMI_V pre[ROWS], d;
 
     /* The last row's pointers and x differences, padded. */
     MSMI_AFF dummy;
@@ -44,12 +46,10 @@ void ZKP_CAT(MSM_G, _msm_ifma_batch_add)(MSMI_AFF *const *dst, const MSMI_AFF *c
 #define MSMI_ROW_PTRS_(arr, parr, q) _mm512_loadu_si512((q) + 1 < rows ? (const void *)((arr) + 8 * (q)) : (const void *)(parr))
 
     /* pre[q] = d[0] d[1] ... d[q], lane by lane. */
-    for (size_t q = 0; q < rows; q++) {
-        MSMI_V_FN(gather)(&d[q], MSMI_ROW_DEN_(q), &c);
-        if (q == 0)
-            pre[0] = d[0];
-        else
-            MSMI_V_FN(mul)(&pre[q], &pre[q - 1], &d[q], &c);
+    MSMI_V_FN(gather)(&pre[0], MSMI_ROW_DEN_(0), &c);
+    for (size_t q = 1; q < rows; q++) {
+        MSMI_V_FN(gather)(&d, MSMI_ROW_DEN_(q), &c);
+        MSMI_V_FN(mul)(&pre[q], &pre[q - 1], &d, &c);
     }
     MSMI_F tot[8], tinv[8];
     MSMI_V_FN(scatter)(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)tot), lane_off), &pre[rows - 1]);
@@ -62,7 +62,8 @@ void ZKP_CAT(MSM_G, _msm_ifma_batch_add)(MSMI_AFF *const *dst, const MSMI_AFF *c
         /* inv = 1 / (d[0] ... d[q]) per lane here. */
         if (q > 0) {
             MSMI_V_FN(mul)(&dinv, &inv, &pre[q - 1], &c);
-            MSMI_V_FN(mul)(&inv, &inv, &d[q], &c);
+            MSMI_V_FN(gather)(&d, MSMI_ROW_DEN_(q), &c);
+            MSMI_V_FN(mul)(&inv, &inv, &d, &c);
         } else {
             dinv = inv;
         }
