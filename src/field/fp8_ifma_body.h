@@ -94,6 +94,17 @@ static inline void FP8_FN(to_words_)(__m512i *w, const FP8_T *a) {
     }
 }
 
+/* r = a in every lane. */
+static inline void FP8_FN(set1)(FP8_T *r, const FP8_SF *a) {
+#pragma GCC unroll 8
+    for (int i = 0; i < FP8_N; i++) {
+        int q = 52 * i / 64, s = 52 * i % 64;
+        uint64_t v = a->l[q] >> s;
+        if (s > 12 && q + 1 < FP8_W) v |= a->l[q + 1] << (64 - s);
+        r->l[i] = _mm512_set1_epi64((long long)(v & FP8_MASK_));
+    }
+}
+
 /* r = the eight elements at the byte addresses in addr. */
 static inline void FP8_FN(gather)(FP8_T *r, __m512i addr, const FP8_CTX *c) {
     __m512i w[FP8_W];

@@ -64,6 +64,9 @@
  * of its only pass. */
 #include <string.h>
 
+#include "ntt/ntt_ifma.h"
+#include "util/cpu.h"
+
 #define NTT_T ZKP_CAT(NTT_FIELD, _t)
 #define NTT_DOM ZKP_CAT(NTT_FIELD, _ntt_domain_t)
 #define NTT_PLAN ZKP_CAT(NTT_FIELD, _ntt_plan_t)
@@ -371,6 +374,9 @@ static void NTT_FN(dif_)(NTT_T *x, size_t S, size_t ncols, unsigned d, const NTT
     unsigned j = d;
     for (; j >= 2; j -= 2) {
         const size_t q = (size_t)1 << (j - 2);
+#ifdef ZKP_HAVE_X86_ASM
+        if (zkp_cpu_use_ifma && NTT_FN(ifma_stage)(x, S, ncols, len, q, tw, 0)) continue;
+#endif
         for (size_t b = 0; b < len; b += 4 * q) {
             NTT_T *r0 = x + b * S, *r1 = r0 + q * S, *r2 = r1 + q * S, *r3 = r2 + q * S;
             for (size_t c = 0; c < ncols; c++)
@@ -400,6 +406,9 @@ static void NTT_FN(dit_)(NTT_T *x, size_t S, size_t ncols, unsigned d, const NTT
     }
     for (; j <= d; j += 2) {
         const size_t q = (size_t)1 << (j - 2);
+#ifdef ZKP_HAVE_X86_ASM
+        if (zkp_cpu_use_ifma && NTT_FN(ifma_stage)(x, S, ncols, len, q, tw, 1)) continue;
+#endif
         for (size_t b = 0; b < len; b += 4 * q) {
             NTT_T *r0 = x + b * S, *r1 = r0 + q * S, *r2 = r1 + q * S, *r3 = r2 + q * S;
             for (size_t c = 0; c < ncols; c++)

@@ -1,0 +1,112 @@
+/* The NTT's radix-4 stages with AVX-512 IFMA: see ntt_ifma.h. Included once
+ * per field by ntt_ifma.c, with NTT_FIELD (the scalar field) and NTT_VEC
+ * (its eight-lane form from field/fp8_ifma_body.h) set. The butterflies are
+ * ntt_body.h's dif4_ and dit4_, lane by lane. */
+#define NI_T ZKP_CAT(NTT_FIELD, _t)
+#define NI_V ZKP_CAT(NTT_VEC, _t)
+#define NI_VF(op) ZKP_CAT(ZKP_CAT(NTT_VEC, _), op)
+#define NI_CTX ZKP_CAT(NTT_VEC, _ctx)
+
+/* (0, step, 2 step, ..., 7 step). */
+static inline __m512i ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)(long long step) {
+    return _mm512_set_epi64(7 * step, 6 * step, 5 * step, 4 * step, 3 * step, 2 * step, step, 0);
+}
+
+/* The butterfly on the eight lanes whose elements lie at the byte
+ * addresses a0..a3. */
+static inline void ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(__m512i a0, __m512i a1, __m512i a2, __m512i a3,
+                                                      const NI_V *w1, const NI_V *w2, const NI_V *w3,
+                                                      int dit, const NI_CTX *c) {
+    NI_V x0, x1, x2, x3, u0, u1, u2, u3;
+    NI_VF(gather)(&x0, a0, c);
+    NI_VF(gather)(&x1, a1, c);
+    NI_VF(gather)(&x2, a2, c);
+    NI_VF(gather)(&x3, a3, c);
+    if (!dit) {
+        NI_VF(add)(&u0, &x0, &x2, c);
+        NI_VF(sub)(&u2, &x0, &x2, c);
+        NI_VF(mul)(&u2, &u2, w1, c);
+        NI_VF(add)(&u1, &x1, &x3, c);
+        NI_VF(sub)(&u3, &x1, &x3, c);
+        NI_VF(mul)(&u3, &u3, w2, c);
+        NI_VF(add)(&x0, &u0, &u1, c);
+        NI_VF(sub)(&x1, &u0, &u1, c);
+        NI_VF(mul)(&x1, &x1, w3, c);
+        NI_VF(add)(&x2, &u2, &u3, c);
+        NI_VF(sub)(&x3, &u2, &u3, c);
+        NI_VF(mul)(&x3, &x3, w3, c);
+    } else {
+        NI_VF(mul)(&u1, &x1, w3, c);
+        NI_VF(add)(&u0, &x0, &u1, c);
+        NI_VF(sub)(&u1, &x0, &u1, c);
+        NI_VF(mul)(&u3, &x3, w3, c);
+        NI_VF(add)(&u2, &x2, &u3, c);
+        NI_VF(sub)(&u3, &x2, &u3, c);
+        NI_VF(mul)(&u2, &u2, w1, c);
+        NI_VF(add)(&x0, &u0, &u2, c);
+        NI_VF(sub)(&x2, &u0, &u2, c);
+        NI_VF(mul)(&u3, &u3, w2, c);
+        NI_VF(add)(&x1, &u1, &u3, c);
+        NI_VF(sub)(&x3, &u1, &u3, c);
+    }
+    NI_VF(scatter)(a0, &x0);
+    NI_VF(scatter)(a1, &x1);
+    NI_VF(scatter)(a2, &x2);
+    NI_VF(scatter)(a3, &x3);
+}
+
+int ZKP_CAT(NTT_FIELD, _ntt_ifma_stage)(NI_T *x, size_t S, size_t ncols, size_t len, size_t q, const NI_T *tw,
+                                        int dit) {
+    const long long es = (long long)sizeof(NI_T);
+    NI_CTX c;
+    NI_VF(ctx_init)(&c);
+    /* The twiddles at p = 0 are 1, w4 and 1 (the table holds them), so
+     * the general butterfly serves there too. */
+    if (ncols % 8 == 0) {
+        /* Lane l: column c + l; the twiddles are the same in every lane. */
+        const __m512i off = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)(es);
+        const __m512i span = _mm512_set1_epi64((long long)(q * S) * es);
+        for (size_t b = 0; b < len; b += 4 * q)
+            for (size_t p = 0; p < q; p++) {
+                NI_V w1, w2, w3;
+                NI_VF(set1)(&w1, &tw[2 * q + p]);
+                NI_VF(set1)(&w2, &tw[3 * q + p]);
+                NI_VF(set1)(&w3, &tw[q + p]);
+                NI_T *r0 = x + (b + p) * S;
+                for (size_t col = 0; col < ncols; col += 8) {
+                    __m512i a0 = _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)(r0 + col)), off);
+                    __m512i a1 = _mm512_add_epi64(a0, span), a2 = _mm512_add_epi64(a1, span);
+                    __m512i a3 = _mm512_add_epi64(a2, span);
+                    ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(a0, a1, a2, a3, &w1, &w2, &w3, dit, &c);
+                }
+            }
+        return 1;
+    }
+    if (q % 8 == 0) {
+        /* Lane l: position p + l, rows S apart; the twiddles are adjacent. */
+        const __m512i off = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)((long long)S * es);
+        const __m512i woff = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)(es);
+        const __m512i span = _mm512_set1_epi64((long long)(q * S) * es);
+        for (size_t b = 0; b < len; b += 4 * q)
+            for (size_t p = 0; p < q; p += 8) {
+                NI_V w1, w2, w3;
+                NI_VF(gather)(&w1, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)&tw[2 * q + p]), woff), &c);
+                NI_VF(gather)(&w2, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)&tw[3 * q + p]), woff), &c);
+                NI_VF(gather)(&w3, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)&tw[q + p]), woff), &c);
+                for (size_t col = 0; col < ncols; col++) {
+                    NI_T *r0 = x + (b + p) * S + col;
+                    __m512i a0 = _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)r0), off);
+                    __m512i a1 = _mm512_add_epi64(a0, span), a2 = _mm512_add_epi64(a1, span);
+                    __m512i a3 = _mm512_add_epi64(a2, span);
+                    ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(a0, a1, a2, a3, &w1, &w2, &w3, dit, &c);
+                }
+            }
+        return 1;
+    }
+    return 0;
+}
+
+#undef NI_T
+#undef NI_V
+#undef NI_VF
+#undef NI_CTX
