@@ -434,6 +434,9 @@ static void NTT_FN(twiddle_)(const NTT_PLAN *pl, NTT_T *x, unsigned d, size_t S,
     const NTT_DOM *dm = pl->dom;
     const NTT_T *lo = dm->lo_tab, *hi = scaled ? dm->hi_inv_n : dm->hi_tab;
     const unsigned sb = dm->split_bits;
+#ifdef ZKP_HAVE_X86_ASM
+    if (zkp_cpu_use_ifma && NTT_FN(ifma_twiddle)(x, d, S, ncols, c0, top, pl->inverse, dm->n, lo, hi, sb)) return;
+#endif
     const uint64_t nmask = (uint64_t)dm->n - 1, lmask = ((uint64_t)1 << sb) - 1;
     const size_t rows = (size_t)1 << d;
     for (size_t r = 0; r < rows; r++) {

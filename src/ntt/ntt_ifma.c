@@ -5,6 +5,8 @@
 
 #ifdef ZKP_HAVE_X86_ASM
 
+#include "ntt/ntt_common.h"
+
 #define FP8_NAME bn254_fr8
 #define FP8_FIELD bn254_fr
 #define FP8_PARAM BN254_FR

@@ -24,5 +24,19 @@ int bn254_fr_ntt_ifma_stage(bn254_fr_t *x, size_t S, size_t ncols, size_t len, s
 int bls12_381_fr_ntt_ifma_stage(bls12_381_fr_t *x, size_t S, size_t ncols, size_t len, size_t q,
                                 const bls12_381_fr_t *tw, int dit);
 
+/* ntt_body.h's twiddle step on eight adjacent columns at a time: the
+ * element at bit-reversed row r, column c of the d-bit level is multiplied
+ * by hi[e >> split_bits] lo[e mod 2^split_bits], e = c k 2^top with
+ * k = rev_d(r) (n - e mod n for the inverse). hi is the domain's hi_tab, or
+ * hi_inv_n for the scaled step; e = 0 and a zero high part multiply by
+ * the tables' ones, so the results equal the scalar step's. Returns 0,
+ * having done nothing, unless ncols is a multiple of 8. */
+int bn254_fr_ntt_ifma_twiddle(bn254_fr_t *x, unsigned d, size_t S, size_t ncols, size_t c0, unsigned top,
+                              int inverse, uint64_t n, const bn254_fr_t *lo, const bn254_fr_t *hi,
+                              unsigned split_bits);
+int bls12_381_fr_ntt_ifma_twiddle(bls12_381_fr_t *x, unsigned d, size_t S, size_t ncols, size_t c0,
+                                  unsigned top, int inverse, uint64_t n, const bls12_381_fr_t *lo,
+                                  const bls12_381_fr_t *hi, unsigned split_bits);
+
 #endif
 #endif

@@ -106,6 +106,43 @@ int ZKP_CAT(NTT_FIELD, _ntt_ifma_stage)(NI_T *x, size_t S, size_t ncols, size_t 
     return 0;
 }
 
+int ZKP_CAT(NTT_FIELD, _ntt_ifma_twiddle)(NI_T *x, unsigned d, size_t S, size_t ncols, size_t c0, unsigned top,
+                                          int inverse, uint64_t n, const NI_T *lo, const NI_T *hi,
+                                          unsigned split_bits) {
+    if (ncols % 8 != 0) return 0;
+    _Static_assert((sizeof(NI_T) & (sizeof(NI_T) - 1)) == 0, "element size a power of two");
+    const unsigned es_log = (unsigned)__builtin_ctzll(sizeof(NI_T));
+    const __m512i nv = _mm512_set1_epi64((long long)n), nmask = _mm512_set1_epi64((long long)(n - 1));
+    const __m512i lmask = _mm512_set1_epi64((long long)(((uint64_t)1 << split_bits) - 1));
+    const __m512i lo_base = _mm512_set1_epi64((long long)(uintptr_t)lo);
+    const __m512i hi_base = _mm512_set1_epi64((long long)(uintptr_t)hi);
+    const __m512i off = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)((long long)sizeof(NI_T));
+    NI_CTX c;
+    NI_VF(ctx_init)(&c);
+    const size_t rows = (size_t)1 << d;
+    for (size_t r = 0; r < rows; r++) {
+        const uint64_t k = zkp_ntt_bitrev(r, d);
+        /* Exponents of eight adjacent columns: e, e + s, ..., e + 7 s. */
+        const long long s = (long long)(k << top);
+        const __m512i step = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)(s);
+        NI_T *row = x + r * S;
+        for (size_t col = 0; col < ncols; col += 8) {
+            __m512i e = _mm512_add_epi64(_mm512_set1_epi64((long long)(((c0 + col) * k) << top)), step);
+            if (inverse) e = _mm512_and_si512(_mm512_sub_epi64(nv, e), nmask);
+            __m512i eh = _mm512_srli_epi64(e, split_bits), el = _mm512_and_si512(e, lmask);
+            NI_V fh, fl, v;
+            NI_VF(gather)(&fh, _mm512_add_epi64(hi_base, _mm512_slli_epi64(eh, es_log)), &c);
+            NI_VF(gather)(&fl, _mm512_add_epi64(lo_base, _mm512_slli_epi64(el, es_log)), &c);
+            NI_VF(mul)(&fh, &fh, &fl, &c);
+            __m512i a = _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)(row + col)), off);
+            NI_VF(gather)(&v, a, &c);
+            NI_VF(mul)(&v, &v, &fh, &c);
+            NI_VF(scatter)(a, &v);
+        }
+    }
+    return 1;
+}
+
 #undef NI_T
 #undef NI_V
 #undef NI_VF
