@@ -37,9 +37,9 @@ static inline void FP28_FN(gather)(FP28_T *r, __m512i addr, const FP28_CTX *c) {
     FP28_B(gather)(&r->c1, _mm512_add_epi64(addr, _mm512_set1_epi64(FP28_C1_OFF_)), c);
 }
 
-static inline void FP28_FN(scatter)(__m512i addr, const FP28_T *a) {
-    FP28_B(scatter)(addr, &a->c0);
-    FP28_B(scatter)(_mm512_add_epi64(addr, _mm512_set1_epi64(FP28_C1_OFF_)), &a->c1);
+static inline void FP28_FN(scatter)(__m512i addr, const FP28_T *a, const FP28_CTX *c) {
+    FP28_B(scatter)(addr, &a->c0, c);
+    FP28_B(scatter)(_mm512_add_epi64(addr, _mm512_set1_epi64(FP28_C1_OFF_)), &a->c1, c);
 }
 
 static inline void FP28_FN(sub)(FP28_T *r, const FP28_T *a, const FP28_T *b, const FP28_CTX *c) {

@@ -25,6 +25,13 @@
  * round of the FP8_TOP_ bits that remain (48 for 4 limbs, 20 for 6), after
  * which the result is shifted down by FP8_TOP_ bits once.
  *
+ * Lazy reduction. Where 4p < R (every field here but BLS12-381's Fr, whose
+ * p has 255 bits), values between operations are only kept below 2p: the
+ * Montgomery product of two such values is below (4p^2 + R p) / R < 2p
+ * without the final subtraction, and add and sub reduce by 2p. scatter
+ * subtracts p once more where needed, so memory only ever holds the
+ * canonical form. With a 255-bit p every result is reduced below p.
+ *
  * Not constant time in the sense of the scalar field's guarantees: the
  * arithmetic has no branches on values, but the loads and stores gather
  * from and scatter to addresses the caller gives (the MSM's buckets). */
@@ -40,14 +47,16 @@
 #define FP8_W ((int)(sizeof(FP8_SF) / sizeof(uint64_t)))
 #define FP8_TOP_ (64 * FP8_W - 52 * (FP8_N - 1))
 #define FP8_MASK_ ((1ULL << 52) - 1)
+#define FP8_LAZY_ (ZKP_CAT(FP8_PARAM, _BITS) <= 64 * FP8_W - 2)
 
 typedef struct {
     __m512i l[FP8_N];
 } FP8_T;
 
-/* The modulus in 52-bit limbs, and n0 = -p^(-1) mod 2^52, broadcast. */
+/* The modulus in 52-bit limbs, the bound values are kept below (2p, or p
+ * where the lazy form does not fit) and n0 = -p^(-1) mod 2^52, broadcast. */
 typedef struct {
-    __m512i p[FP8_N];
+    __m512i p[FP8_N], bound[FP8_N];
     __m512i n0, mask, top_mask;
 } FP8_CTX;
 
@@ -55,11 +64,17 @@ static inline void FP8_FN(ctx_init)(FP8_CTX *c) {
     _Static_assert(52 * FP8_N >= 64 * FP8_W && FP8_TOP_ > 0 && FP8_TOP_ < 52,
                    "the 52-bit limbs must cover the 64-bit ones with a partial last round");
     const uint64_t *p = ZKP_CAT(FP8_FIELD, _modulus).l;
+    uint64_t p52[FP8_N];
     for (int i = 0; i < FP8_N; i++) {
         int q = 52 * i / 64, s = 52 * i % 64;
         uint64_t v = p[q] >> s;
         if (s > 12 && q + 1 < FP8_W) v |= p[q + 1] << (64 - s);
-        c->p[i] = _mm512_set1_epi64((long long)(v & FP8_MASK_));
+        p52[i] = v & FP8_MASK_;
+        c->p[i] = _mm512_set1_epi64((long long)p52[i]);
+    }
+    for (int i = 0; i < FP8_N; i++) {
+        uint64_t v = FP8_LAZY_ ? ((p52[i] << 1) | (i > 0 ? p52[i - 1] >> 51 : 0)) & FP8_MASK_ : p52[i];
+        c->bound[i] = _mm512_set1_epi64((long long)v);
     }
     /* -p^(-1) mod 2^52 is the 64-bit n0 reduced. */
     c->n0 = _mm512_set1_epi64((long long)(ZKP_CAT(FP8_PARAM, _N0) & FP8_MASK_));
@@ -114,29 +129,35 @@ static inline void FP8_FN(gather)(FP8_T *r, __m512i addr, const FP8_CTX *c) {
     FP8_FN(from_words_)(r, w, c);
 }
 
-/* The eight elements at the byte addresses in addr = a. Lanes that share an
- * address leave the value of the highest of them. */
-static inline void FP8_FN(scatter)(__m512i addr, const FP8_T *a) {
-    __m512i w[FP8_W];
-    FP8_FN(to_words_)(w, a);
-#pragma GCC unroll 8
-    for (int q = 0; q < FP8_W; q++)
-        _mm512_i64scatter_epi64(NULL, _mm512_add_epi64(addr, _mm512_set1_epi64(8 * q)), w[q], 1);
-}
-
-/* r = a - p where that is >= 0, else a; on input a < 2p in 52-bit limbs. */
-static inline void FP8_FN(reduce_once_)(FP8_T *r, const FP8_T *a, const FP8_CTX *c) {
+/* r = a - m where that is >= 0, else a; on input a < 2m in 52-bit limbs. */
+static inline void FP8_FN(reduce_once_)(FP8_T *r, const FP8_T *a, const __m512i *m, const FP8_CTX *c) {
     FP8_T s;
     __m512i borrow = _mm512_setzero_si512();
 #pragma GCC unroll 8
     for (int i = 0; i < FP8_N; i++) {
-        __m512i x = _mm512_add_epi64(_mm512_sub_epi64(a->l[i], c->p[i]), borrow);
+        __m512i x = _mm512_add_epi64(_mm512_sub_epi64(a->l[i], m[i]), borrow);
         s.l[i] = _mm512_and_si512(x, c->mask);
         borrow = _mm512_srai_epi64(x, 52);
     }
     __mmask8 ge = _mm512_cmpeq_epi64_mask(borrow, _mm512_setzero_si512());
 #pragma GCC unroll 8
     for (int i = 0; i < FP8_N; i++) r->l[i] = _mm512_mask_blend_epi64(ge, a->l[i], s.l[i]);
+}
+
+/* The eight elements at the byte addresses in addr = a. Lanes that share an
+ * address leave the value of the highest of them. */
+static inline void FP8_FN(scatter)(__m512i addr, const FP8_T *a, const FP8_CTX *c) {
+    __m512i w[FP8_W];
+    if (FP8_LAZY_) {
+        FP8_T t;
+        FP8_FN(reduce_once_)(&t, a, c->p, c);
+        FP8_FN(to_words_)(w, &t);
+    } else {
+        FP8_FN(to_words_)(w, a);
+    }
+#pragma GCC unroll 8
+    for (int q = 0; q < FP8_W; q++)
+        _mm512_i64scatter_epi64(NULL, _mm512_add_epi64(addr, _mm512_set1_epi64(8 * q)), w[q], 1);
 }
 
 /* r = a b / R mod p. r may alias a and/or b. */
@@ -191,13 +212,17 @@ static inline void FP8_FN(mul)(FP8_T *r, const FP8_T *a, const FP8_T *b, const F
         __m512i hi = _mm512_slli_epi64(t[FP8_N + i], 52 - FP8_TOP_);
         u.l[i] = _mm512_and_si512(_mm512_or_si512(lo, hi), c->mask);
     }
-    /* (a b + m p) / R < p^2 / R + p < 2p. */
-    FP8_FN(reduce_once_)(r, &u, c);
+    /* (a b + m p) / R < a b / R + p: below 2p, and reduced below p unless
+     * the lazy form keeps it below 2p as it is. */
+    if (FP8_LAZY_)
+        *r = u;
+    else
+        FP8_FN(reduce_once_)(r, &u, c->p, c);
 }
 
 static inline void FP8_FN(sqr)(FP8_T *r, const FP8_T *a, const FP8_CTX *c) { FP8_FN(mul)(r, a, a, c); }
 
-/* r = a + b mod p. r may alias a and/or b. */
+/* r = a + b mod p, below the bound. r may alias a and/or b. */
 static inline void FP8_FN(add)(FP8_T *r, const FP8_T *a, const FP8_T *b, const FP8_CTX *c) {
     FP8_T s;
     __m512i carry = _mm512_setzero_si512();
@@ -207,11 +232,11 @@ static inline void FP8_FN(add)(FP8_T *r, const FP8_T *a, const FP8_T *b, const F
         s.l[i] = _mm512_and_si512(x, c->mask);
         carry = _mm512_srli_epi64(x, 52);
     }
-    /* a + b < 2p < 2^(52 N): no carry leaves the top limb. */
-    FP8_FN(reduce_once_)(r, &s, c);
+    /* a + b < 2 bound <= 4p < 2^(52 N): no carry leaves the top limb. */
+    FP8_FN(reduce_once_)(r, &s, c->bound, c);
 }
 
-/* r = a - b mod p. r may alias a and/or b. */
+/* r = a - b mod p, below the bound. r may alias a and/or b. */
 static inline void FP8_FN(sub)(FP8_T *r, const FP8_T *a, const FP8_T *b, const FP8_CTX *c) {
     FP8_T d;
     __m512i borrow = _mm512_setzero_si512();
@@ -221,12 +246,12 @@ static inline void FP8_FN(sub)(FP8_T *r, const FP8_T *a, const FP8_T *b, const F
         d.l[i] = _mm512_and_si512(x, c->mask);
         borrow = _mm512_srai_epi64(x, 52);
     }
-    /* borrow is all ones where a < b: add p there; the carry out of the
-     * top limb cancels the 2^(52 N) the subtraction borrowed. */
+    /* borrow is all ones where a < b: add the bound there; the carry out
+     * of the top limb cancels the 2^(52 N) the subtraction borrowed. */
     __m512i carry = _mm512_setzero_si512();
 #pragma GCC unroll 8
     for (int i = 0; i < FP8_N; i++) {
-        __m512i x = _mm512_add_epi64(_mm512_add_epi64(d.l[i], _mm512_and_si512(c->p[i], borrow)), carry);
+        __m512i x = _mm512_add_epi64(_mm512_add_epi64(d.l[i], _mm512_and_si512(c->bound[i], borrow)), carry);
         r->l[i] = _mm512_and_si512(x, c->mask);
         carry = _mm512_srli_epi64(x, 52);
     }
@@ -239,3 +264,4 @@ static inline void FP8_FN(sub)(FP8_T *r, const FP8_T *a, const FP8_T *b, const F
 #undef FP8_W
 #undef FP8_TOP_
 #undef FP8_MASK_
+#undef FP8_LAZY_

@@ -87,8 +87,8 @@
         v##_gather(&vb, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)b), off), &c);         \
         v##_mul(&vr, &va, &vb, &c);                                                                     \
         v##_sub(&vs, &va, &vb, &c);                                                                     \
-        v##_scatter(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)r), off), &vr);            \
-        v##_scatter(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)s), off), &vs);            \
+        v##_scatter(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)r), off), &vr, &c);            \
+        v##_scatter(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)s), off), &vs, &c);            \
     }
 ZKP_IFMA_MUL_SUB8_(bn254_fq, bn254_fq8)
 ZKP_IFMA_MUL_SUB8_(bls12_381_fp, bls12_381_fp8)

@@ -52,7 +52,7 @@ void ZKP_CAT(MSM_G, _msm_ifma_batch_add)(MSMI_AFF *const *dst, const MSMI_AFF *c
         MSMI_V_FN(mul)(&pre[q], &pre[q - 1], &d, &c);
     }
     MSMI_F tot[8], tinv[8];
-    MSMI_V_FN(scatter)(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)tot), lane_off), &pre[rows - 1]);
+    MSMI_V_FN(scatter)(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)tot), lane_off), &pre[rows - 1], &c);
     MSMI_FF(batch_inv_var)(tinv, tot, 8);
     MSMI_V inv, dinv, lam, t, u;
     MSMI_V_FN(gather)(&inv, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)tinv), lane_off), &c);
@@ -83,8 +83,8 @@ void ZKP_CAT(MSM_G, _msm_ifma_batch_add)(MSMI_AFF *const *dst, const MSMI_AFF *c
         MSMI_V_FN(sub)(&u, &bx, &t, &c);
         MSMI_V_FN(mul)(&u, &u, &lam, &c);
         MSMI_V_FN(sub)(&u, &u, &by, &c);
-        MSMI_V_FN(scatter)(bp, &t);
-        MSMI_V_FN(scatter)(_mm512_add_epi64(bp, yoff), &u);
+        MSMI_V_FN(scatter)(bp, &t, &c);
+        MSMI_V_FN(scatter)(_mm512_add_epi64(bp, yoff), &u, &c);
     }
 #undef MSMI_ROW_DEN_
 #undef MSMI_ROW_PTRS_

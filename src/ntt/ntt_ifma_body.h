@@ -49,10 +49,10 @@ static inline void ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(__m512i a0, __m512i a1, _
         NI_VF(add)(&x1, &u1, &u3, c);
         NI_VF(sub)(&x3, &u1, &u3, c);
     }
-    NI_VF(scatter)(a0, &x0);
-    NI_VF(scatter)(a1, &x1);
-    NI_VF(scatter)(a2, &x2);
-    NI_VF(scatter)(a3, &x3);
+    NI_VF(scatter)(a0, &x0, c);
+    NI_VF(scatter)(a1, &x1, c);
+    NI_VF(scatter)(a2, &x2, c);
+    NI_VF(scatter)(a3, &x3, c);
 }
 
 int ZKP_CAT(NTT_FIELD, _ntt_ifma_stage)(NI_T *x, size_t S, size_t ncols, size_t len, size_t q, const NI_T *tw,
@@ -137,7 +137,7 @@ int ZKP_CAT(NTT_FIELD, _ntt_ifma_twiddle)(NI_T *x, unsigned d, size_t S, size_t 
             __m512i a = _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)(row + col)), off);
             NI_VF(gather)(&v, a, &c);
             NI_VF(mul)(&v, &v, &fh, &c);
-            NI_VF(scatter)(a, &v);
+            NI_VF(scatter)(a, &v, &c);
         }
     }
     return 1;
