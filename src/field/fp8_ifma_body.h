@@ -129,6 +129,7 @@ static inline void FP8_FN(gather)(FP8_T *r, __m512i addr, const FP8_CTX *c) {
     FP8_FN(from_words_)(r, w, c);
 }
 
+
 /* r = a - m where that is >= 0, else a; on input a < 2m in 52-bit limbs. */
 static inline void FP8_FN(reduce_once_)(FP8_T *r, const FP8_T *a, const __m512i *m, const FP8_CTX *c) {
     FP8_T s;
@@ -159,6 +160,47 @@ static inline void FP8_FN(scatter)(__m512i addr, const FP8_T *a, const FP8_CTX *
     for (int q = 0; q < FP8_W; q++)
         _mm512_i64scatter_epi64(NULL, _mm512_add_epi64(addr, _mm512_set1_epi64(8 * q)), w[q], 1);
 }
+
+#if ZKP_CAT(FP8_PARAM, _LIMBS) == 4
+/* The same for eight elements that lie one after the other at p: four
+ * loads and a transpose by two rounds of two-source permutes, where the
+ * gathers would load each limb of each element on its own. */
+static inline void FP8_FN(load_seq)(FP8_T *r, const FP8_SF *p, const FP8_CTX *c) {
+    const __m512i lo4 = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0), hi4 = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
+    const __m512i lo8 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi8 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+    const __m512i *v = (const __m512i *)(const void *)p;
+    __m512i v0 = _mm512_loadu_si512(v), v1 = _mm512_loadu_si512(v + 1);
+    __m512i v2 = _mm512_loadu_si512(v + 2), v3 = _mm512_loadu_si512(v + 3);
+    /* t0: limbs 0, 1 of elements 0-3; t1: limbs 2, 3; t2, t3 the same for 4-7. */
+    __m512i t0 = _mm512_permutex2var_epi64(v0, lo4, v1), t1 = _mm512_permutex2var_epi64(v0, hi4, v1);
+    __m512i t2 = _mm512_permutex2var_epi64(v2, lo4, v3), t3 = _mm512_permutex2var_epi64(v2, hi4, v3);
+    __m512i w[4] = {_mm512_permutex2var_epi64(t0, lo8, t2), _mm512_permutex2var_epi64(t0, hi8, t2),
+                    _mm512_permutex2var_epi64(t1, lo8, t3), _mm512_permutex2var_epi64(t1, hi8, t3)};
+    FP8_FN(from_words_)(r, w, c);
+}
+
+/* The inverse of load_seq. */
+static inline void FP8_FN(store_seq)(FP8_SF *p, const FP8_T *a, const FP8_CTX *c) {
+    const __m512i lo4 = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0), hi4 = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    __m512i w[4];
+    if (FP8_LAZY_) {
+        FP8_T t;
+        FP8_FN(reduce_once_)(&t, a, c->p, c);
+        FP8_FN(to_words_)(w, &t);
+    } else {
+        FP8_FN(to_words_)(w, a);
+    }
+    /* Interleave limbs 0 and 1 (and 2 and 3) of each element, then pairs. */
+    __m512i t0 = _mm512_permutex2var_epi64(w[0], lo4, w[1]), t1 = _mm512_permutex2var_epi64(w[0], hi4, w[1]);
+    __m512i t2 = _mm512_permutex2var_epi64(w[2], lo4, w[3]), t3 = _mm512_permutex2var_epi64(w[2], hi4, w[3]);
+    const __m512i plo = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), phi = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+    __m512i *v = (__m512i *)(void *)p;
+    _mm512_storeu_si512(v, _mm512_permutex2var_epi64(t0, plo, t2));
+    _mm512_storeu_si512(v + 1, _mm512_permutex2var_epi64(t0, phi, t2));
+    _mm512_storeu_si512(v + 2, _mm512_permutex2var_epi64(t1, plo, t3));
+    _mm512_storeu_si512(v + 3, _mm512_permutex2var_epi64(t1, phi, t3));
+}
+#endif
 
 /* r = a b / R mod p. r may alias a and/or b. */
 static inline void FP8_FN(mul)(FP8_T *r, const FP8_T *a, const FP8_T *b, const FP8_CTX *c) {

@@ -12,43 +12,67 @@ static inline __m512i ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)(long long step) {
     return _mm512_set_epi64(7 * step, 6 * step, 5 * step, 4 * step, 3 * step, 2 * step, step, 0);
 }
 
-/* The butterfly on the eight lanes whose elements lie at the byte
- * addresses a0..a3. */
-static inline void ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(__m512i a0, __m512i a1, __m512i a2, __m512i a3,
-                                                      const NI_V *w1, const NI_V *w2, const NI_V *w3,
-                                                      int dit, const NI_CTX *c) {
-    NI_V x0, x1, x2, x3, u0, u1, u2, u3;
+/* dif4_ or dit4_ of ntt_body.h on the eight lanes of x0..x3. */
+static inline void ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(NI_V *x0, NI_V *x1, NI_V *x2, NI_V *x3, const NI_V *w1,
+                                                      const NI_V *w2, const NI_V *w3, int dit, const NI_CTX *c) {
+    NI_V u0, u1, u2, u3;
+    if (!dit) {
+        NI_VF(add)(&u0, x0, x2, c);
+        NI_VF(sub)(&u2, x0, x2, c);
+        NI_VF(mul)(&u2, &u2, w1, c);
+        NI_VF(add)(&u1, x1, x3, c);
+        NI_VF(sub)(&u3, x1, x3, c);
+        NI_VF(mul)(&u3, &u3, w2, c);
+        NI_VF(add)(x0, &u0, &u1, c);
+        NI_VF(sub)(x1, &u0, &u1, c);
+        NI_VF(mul)(x1, x1, w3, c);
+        NI_VF(add)(x2, &u2, &u3, c);
+        NI_VF(sub)(x3, &u2, &u3, c);
+        NI_VF(mul)(x3, x3, w3, c);
+    } else {
+        NI_VF(mul)(&u1, x1, w3, c);
+        NI_VF(add)(&u0, x0, &u1, c);
+        NI_VF(sub)(&u1, x0, &u1, c);
+        NI_VF(mul)(&u3, x3, w3, c);
+        NI_VF(add)(&u2, x2, &u3, c);
+        NI_VF(sub)(&u3, x2, &u3, c);
+        NI_VF(mul)(&u2, &u2, w1, c);
+        NI_VF(add)(x0, &u0, &u2, c);
+        NI_VF(sub)(x2, &u0, &u2, c);
+        NI_VF(mul)(&u3, &u3, w2, c);
+        NI_VF(add)(x1, &u1, &u3, c);
+        NI_VF(sub)(x3, &u1, &u3, c);
+    }
+}
+
+/* The butterflies of the eight adjacent elements at each of r0..r3
+ * (rows span elements apart). */
+static inline void ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_seq_)(NI_T *r0, size_t span, const NI_V *w1, const NI_V *w2,
+                                                          const NI_V *w3, int dit, const NI_CTX *c) {
+    NI_V x0, x1, x2, x3;
+    NI_VF(load_seq)(&x0, r0, c);
+    NI_VF(load_seq)(&x1, r0 + span, c);
+    NI_VF(load_seq)(&x2, r0 + 2 * span, c);
+    NI_VF(load_seq)(&x3, r0 + 3 * span, c);
+    ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(&x0, &x1, &x2, &x3, w1, w2, w3, dit, c);
+    NI_VF(store_seq)(r0, &x0, c);
+    NI_VF(store_seq)(r0 + span, &x1, c);
+    NI_VF(store_seq)(r0 + 2 * span, &x2, c);
+    NI_VF(store_seq)(r0 + 3 * span, &x3, c);
+}
+
+/* The same for lanes whose elements lie at the byte addresses in a0 (row 0)
+ * and span bytes further per row. */
+static inline void ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_at_)(__m512i a0, __m512i span, const NI_V *w1,
+                                                         const NI_V *w2, const NI_V *w3, int dit,
+                                                         const NI_CTX *c) {
+    __m512i a1 = _mm512_add_epi64(a0, span), a2 = _mm512_add_epi64(a1, span), a3 = _mm512_add_epi64(a2, span);
+    NI_V x0, x1, x2, x3;
     NI_VF(gather)(&x0, a0, c);
     NI_VF(gather)(&x1, a1, c);
     NI_VF(gather)(&x2, a2, c);
     NI_VF(gather)(&x3, a3, c);
-    if (!dit) {
-        NI_VF(add)(&u0, &x0, &x2, c);
-        NI_VF(sub)(&u2, &x0, &x2, c);
-        NI_VF(mul)(&u2, &u2, w1, c);
-        NI_VF(add)(&u1, &x1, &x3, c);
-        NI_VF(sub)(&u3, &x1, &x3, c);
-        NI_VF(mul)(&u3, &u3, w2, c);
-        NI_VF(add)(&x0, &u0, &u1, c);
-        NI_VF(sub)(&x1, &u0, &u1, c);
-        NI_VF(mul)(&x1, &x1, w3, c);
-        NI_VF(add)(&x2, &u2, &u3, c);
-        NI_VF(sub)(&x3, &u2, &u3, c);
-        NI_VF(mul)(&x3, &x3, w3, c);
-    } else {
-        NI_VF(mul)(&u1, &x1, w3, c);
-        NI_VF(add)(&u0, &x0, &u1, c);
-        NI_VF(sub)(&u1, &x0, &u1, c);
-        NI_VF(mul)(&u3, &x3, w3, c);
-        NI_VF(add)(&u2, &x2, &u3, c);
-        NI_VF(sub)(&u3, &x2, &u3, c);
-        NI_VF(mul)(&u2, &u2, w1, c);
-        NI_VF(add)(&x0, &u0, &u2, c);
-        NI_VF(sub)(&x2, &u0, &u2, c);
-        NI_VF(mul)(&u3, &u3, w2, c);
-        NI_VF(add)(&x1, &u1, &u3, c);
-        NI_VF(sub)(&x3, &u1, &u3, c);
-    }
+    ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(&x0, &x1, &x2, &x3, w1, w2, w3, dit, c);
     NI_VF(scatter)(a0, &x0, c);
     NI_VF(scatter)(a1, &x1, c);
     NI_VF(scatter)(a2, &x2, c);
@@ -63,9 +87,8 @@ int ZKP_CAT(NTT_FIELD, _ntt_ifma_stage)(NI_T *x, size_t S, size_t ncols, size_t 
     /* The twiddles at p = 0 are 1, w4 and 1 (the table holds them), so
      * the general butterfly serves there too. */
     if (ncols % 8 == 0) {
-        /* Lane l: column c + l; the twiddles are the same in every lane. */
-        const __m512i off = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)(es);
-        const __m512i span = _mm512_set1_epi64((long long)(q * S) * es);
+        /* Lane l: column c + l, adjacent in memory; the twiddles are the
+         * same in every lane. */
         for (size_t b = 0; b < len; b += 4 * q)
             for (size_t p = 0; p < q; p++) {
                 NI_V w1, w2, w3;
@@ -73,32 +96,30 @@ int ZKP_CAT(NTT_FIELD, _ntt_ifma_stage)(NI_T *x, size_t S, size_t ncols, size_t 
                 NI_VF(set1)(&w2, &tw[3 * q + p]);
                 NI_VF(set1)(&w3, &tw[q + p]);
                 NI_T *r0 = x + (b + p) * S;
-                for (size_t col = 0; col < ncols; col += 8) {
-                    __m512i a0 = _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)(r0 + col)), off);
-                    __m512i a1 = _mm512_add_epi64(a0, span), a2 = _mm512_add_epi64(a1, span);
-                    __m512i a3 = _mm512_add_epi64(a2, span);
-                    ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(a0, a1, a2, a3, &w1, &w2, &w3, dit, &c);
-                }
+                for (size_t col = 0; col < ncols; col += 8)
+                    ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_seq_)(r0 + col, q * S, &w1, &w2, &w3, dit, &c);
             }
         return 1;
     }
     if (q % 8 == 0) {
-        /* Lane l: position p + l, rows S apart; the twiddles are adjacent. */
+        /* Lane l: position p + l, rows S apart (adjacent when S = 1); the
+         * twiddles are adjacent. */
         const __m512i off = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)((long long)S * es);
-        const __m512i woff = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)(es);
         const __m512i span = _mm512_set1_epi64((long long)(q * S) * es);
         for (size_t b = 0; b < len; b += 4 * q)
             for (size_t p = 0; p < q; p += 8) {
                 NI_V w1, w2, w3;
-                NI_VF(gather)(&w1, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)&tw[2 * q + p]), woff), &c);
-                NI_VF(gather)(&w2, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)&tw[3 * q + p]), woff), &c);
-                NI_VF(gather)(&w3, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)&tw[q + p]), woff), &c);
+                NI_VF(load_seq)(&w1, &tw[2 * q + p], &c);
+                NI_VF(load_seq)(&w2, &tw[3 * q + p], &c);
+                NI_VF(load_seq)(&w3, &tw[q + p], &c);
                 for (size_t col = 0; col < ncols; col++) {
                     NI_T *r0 = x + (b + p) * S + col;
-                    __m512i a0 = _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)r0), off);
-                    __m512i a1 = _mm512_add_epi64(a0, span), a2 = _mm512_add_epi64(a1, span);
-                    __m512i a3 = _mm512_add_epi64(a2, span);
-                    ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(a0, a1, a2, a3, &w1, &w2, &w3, dit, &c);
+                    if (S == 1)
+                        ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_seq_)(r0, q, &w1, &w2, &w3, dit, &c);
+                    else
+                        ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_at_)(
+                            _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)r0), off), span, &w1, &w2,
+                            &w3, dit, &c);
                 }
             }
         return 1;
@@ -116,7 +137,6 @@ int ZKP_CAT(NTT_FIELD, _ntt_ifma_twiddle)(NI_T *x, unsigned d, size_t S, size_t 
     const __m512i lmask = _mm512_set1_epi64((long long)(((uint64_t)1 << split_bits) - 1));
     const __m512i lo_base = _mm512_set1_epi64((long long)(uintptr_t)lo);
     const __m512i hi_base = _mm512_set1_epi64((long long)(uintptr_t)hi);
-    const __m512i off = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)((long long)sizeof(NI_T));
     NI_CTX c;
     NI_VF(ctx_init)(&c);
     const size_t rows = (size_t)1 << d;
@@ -134,10 +154,9 @@ int ZKP_CAT(NTT_FIELD, _ntt_ifma_twiddle)(NI_T *x, unsigned d, size_t S, size_t 
             NI_VF(gather)(&fh, _mm512_add_epi64(hi_base, _mm512_slli_epi64(eh, es_log)), &c);
             NI_VF(gather)(&fl, _mm512_add_epi64(lo_base, _mm512_slli_epi64(el, es_log)), &c);
             NI_VF(mul)(&fh, &fh, &fl, &c);
-            __m512i a = _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)(row + col)), off);
-            NI_VF(gather)(&v, a, &c);
+            NI_VF(load_seq)(&v, row + col, &c);
             NI_VF(mul)(&v, &v, &fh, &c);
-            NI_VF(scatter)(a, &v, &c);
+            NI_VF(store_seq)(row + col, &v, &c);
         }
     }
     return 1;
