@@ -8,8 +8,8 @@
  * needs no synchronisation.
  *
  * zkp_cpu_use_ifma, decided the same way, selects the eight-lane AVX-512
- * IFMA kernels (msm/msm_ifma.h): it needs avx512f and avx512ifma from CPUID
- * and the OS saving the zmm state (XCR0). ZKPIPE_FORCE_PORTABLE clears it
+ * IFMA kernels (msm/msm_ifma.h, ntt/ntt_ifma.h): it needs avx512f and
+ * avx512ifma from CPUID and the OS saving the zmm state (XCR0). ZKPIPE_FORCE_PORTABLE clears it
  * too; ZKPIPE_NO_IFMA=1 clears only it, to measure the kernels against the
  * scalar ones in one build. */
 #ifndef ZKP_UTIL_CPU_H
