@@ -208,8 +208,9 @@ IFMA_BATCH_TEST
 #undef GFIELD
 
 static const size_t ifma_batch_sizes[] = {ZKP_MSM_IFMA_MIN_BATCH, 33, 39, 64, 255, ZKP_MSM_BATCH};
-#define IFMA_BATCH_RUN(g)                                                                  \
-    for (size_t i = 0; i < ZKP_ARRAY_LEN(ifma_batch_sizes); i++) ZKP_CAT(ZKP_CAT(test_ifma_, g), _batch_add)(ifma_batch_sizes[i])
+#define IFMA_BATCH_RUN(g)                                          \
+    for (size_t i = 0; i < ZKP_ARRAY_LEN(ifma_batch_sizes); i++) \
+    ZKP_CAT(ZKP_CAT(test_ifma_, g), _batch_add)(ifma_batch_sizes[i])
 #define IFMA_RUN(body) \
     do {               \
         ifma_require(); \

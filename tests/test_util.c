@@ -35,14 +35,32 @@ TEST_CASE(cpu_path_follows_environment) {
     char saved[64] = "";
     if (orig) snprintf(saved, sizeof saved, "%s", orig);
     int detected = zkp_cpu_detect();
+    int detected_ifma = zkp_cpu_use_ifma;
     setenv("ZKPIPE_FORCE_PORTABLE", "1", 1);
-    int forced = zkp_cpu_detect();
+    int forced = zkp_cpu_detect(), forced_ifma = zkp_cpu_use_ifma;
     const char *name = zkp_cpu_path_name();
     if (orig)
         setenv("ZKPIPE_FORCE_PORTABLE", saved, 1);
     else
         unsetenv("ZKPIPE_FORCE_PORTABLE");
     ASSERT_EQ_INT(zkp_cpu_detect(), detected);
+    ASSERT_EQ_INT(zkp_cpu_use_ifma, detected_ifma);
     ASSERT_EQ_INT(forced, 0);
+    ASSERT_EQ_INT(forced_ifma, 0);
     ASSERT_STR_EQ(name, "portable");
+    /* IFMA needs the ADX path under it, and ZKPIPE_NO_IFMA turns off only it. */
+    ASSERT(!detected_ifma || detected);
+    const char *orig_no = getenv("ZKPIPE_NO_IFMA");
+    char saved_no[64] = "";
+    if (orig_no) snprintf(saved_no, sizeof saved_no, "%s", orig_no);
+    setenv("ZKPIPE_NO_IFMA", "1", 1);
+    int adx_no_ifma = zkp_cpu_detect(), no_ifma = zkp_cpu_use_ifma;
+    if (orig_no)
+        setenv("ZKPIPE_NO_IFMA", saved_no, 1);
+    else
+        unsetenv("ZKPIPE_NO_IFMA");
+    (void)zkp_cpu_detect();
+    ASSERT_EQ_INT(adx_no_ifma, detected);
+    ASSERT_EQ_INT(no_ifma, 0);
+    ASSERT_EQ_INT(zkp_cpu_use_ifma, detected_ifma);
 }

@@ -38,6 +38,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "field/ifma_lanes.h"
 #include "util/util.h"
 
 #define FP8_T ZKP_CAT(FP8_NAME, _t)

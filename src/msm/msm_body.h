@@ -128,7 +128,9 @@ static size_t MSM_FN(msm_batch_layout_)(MSM_FN(msm_batch_work_) *wk, unsigned ch
 }
 
 /* Completes the k pending additions *dst[j] += *src[j], whose x
- * differences den[j] = src.x - dst.x are in place and nonzero. */
+ * differences den[j] = src.x - dst.x are in place and nonzero: eight at a
+ * time with AVX-512 IFMA where the CPU has it (msm_ifma.h), for batches
+ * large enough that the padding of the last row does not dominate. */
 static void MSM_FN(msm_batch_flush_)(MSM_FN(msm_batch_work_) *wk, size_t k) {
     if (k == 0) return;
 #ifdef ZKP_HAVE_X86_ASM
@@ -185,7 +187,9 @@ static inline void MSM_FN(msm_batch_begin_)(MSM_FN(msm_batch_work_) *wk, MSM_FN(
      * values) meets a pending bucket more often the fuller the batch is.
      * Completing the batch at half the buckets keeps that near one point
      * in four. */
-    st->limit = top / 2 < ZKP_MSM_BATCH_MIN ? ZKP_MSM_BATCH_MIN : top / 2 > ZKP_MSM_BATCH ? ZKP_MSM_BATCH : top / 2;
+    st->limit = top / 2;
+    if (st->limit < ZKP_MSM_BATCH_MIN) st->limit = ZKP_MSM_BATCH_MIN;
+    if (st->limit > ZKP_MSM_BATCH) st->limit = ZKP_MSM_BATCH;
 }
 
 /* Bucket b (0-based) += p, p not at infinity, for a bucket with nothing

@@ -75,20 +75,19 @@
 #undef MSM_FIELD
 #undef MSM_VEC
 
-#define ZKP_IFMA_MUL_SUB8_(field, v)                                                                    \
-    void zkp_ifma_##field##_mul_sub8(field##_t r[8], field##_t s[8], const field##_t a[8],              \
-                                     const field##_t b[8]) {                                            \
-        v##_ctx c;                                                                                      \
-        v##_ctx_init(&c);                                                                               \
-        const long long fs = (long long)sizeof(field##_t);                                              \
-        const __m512i off = _mm512_set_epi64(7 * fs, 6 * fs, 5 * fs, 4 * fs, 3 * fs, 2 * fs, fs, 0);   \
-        v##_t va, vb, vr, vs;                                                                           \
-        v##_gather(&va, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)a), off), &c);         \
-        v##_gather(&vb, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)b), off), &c);         \
-        v##_mul(&vr, &va, &vb, &c);                                                                     \
-        v##_sub(&vs, &va, &vb, &c);                                                                     \
-        v##_scatter(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)r), off), &vr, &c);            \
-        v##_scatter(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)s), off), &vs, &c);            \
+#define ZKP_IFMA_MUL_SUB8_(field, v)                                                                \
+    void zkp_ifma_##field##_mul_sub8(field##_t r[8], field##_t s[8], const field##_t a[8],          \
+                                     const field##_t b[8]) {                                        \
+        v##_ctx c;                                                                                  \
+        v##_ctx_init(&c);                                                                           \
+        const long long fs = (long long)sizeof(field##_t);                                          \
+        v##_t va, vb, vr, vs;                                                                       \
+        v##_gather(&va, zkp_ifma_lanes(a, fs), &c);                                                 \
+        v##_gather(&vb, zkp_ifma_lanes(b, fs), &c);                                                 \
+        v##_mul(&vr, &va, &vb, &c);                                                                 \
+        v##_sub(&vs, &va, &vb, &c);                                                                 \
+        v##_scatter(zkp_ifma_lanes(r, fs), &vr, &c);                                                \
+        v##_scatter(zkp_ifma_lanes(s, fs), &vs, &c);                                                \
     }
 ZKP_IFMA_MUL_SUB8_(bn254_fq, bn254_fq8)
 ZKP_IFMA_MUL_SUB8_(bls12_381_fp, bls12_381_fp8)

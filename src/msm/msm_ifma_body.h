@@ -39,11 +39,9 @@ void ZKP_CAT(MSM_G, _msm_ifma_batch_add)(MSMI_AFF *const *dst, const MSMI_AFF *c
         pden[l] = j < k ? den[j] : one;
     }
     const long long fs = (long long)sizeof(MSMI_F);
-    const __m512i lane_off = _mm512_set_epi64(7 * fs, 6 * fs, 5 * fs, 4 * fs, 3 * fs, 2 * fs, fs, 0);
-#define MSMI_ROW_DEN_(q)                                                                        \
-    _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)((q) + 1 < rows ? den + 8 * (q) : pden)), \
-                     lane_off)
-#define MSMI_ROW_PTRS_(arr, parr, q) _mm512_loadu_si512((q) + 1 < rows ? (const void *)((arr) + 8 * (q)) : (const void *)(parr))
+#define MSMI_ROW_DEN_(q) zkp_ifma_lanes((q) + 1 < rows ? den + 8 * (q) : pden, fs)
+#define MSMI_ROW_PTRS_(arr, parr, q) \
+    _mm512_loadu_si512((q) + 1 < rows ? (const void *)((arr) + 8 * (q)) : (const void *)(parr))
 
     /* pre[q] = d[0] d[1] ... d[q], lane by lane. */
     MSMI_V_FN(gather)(&pre[0], MSMI_ROW_DEN_(0), &c);
@@ -52,10 +50,10 @@ void ZKP_CAT(MSM_G, _msm_ifma_batch_add)(MSMI_AFF *const *dst, const MSMI_AFF *c
         MSMI_V_FN(mul)(&pre[q], &pre[q - 1], &d, &c);
     }
     MSMI_F tot[8], tinv[8];
-    MSMI_V_FN(scatter)(_mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)tot), lane_off), &pre[rows - 1], &c);
+    MSMI_V_FN(scatter)(zkp_ifma_lanes(tot, fs), &pre[rows - 1], &c);
     MSMI_FF(batch_inv_var)(tinv, tot, 8);
     MSMI_V inv, dinv, lam, t, u;
-    MSMI_V_FN(gather)(&inv, _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)tinv), lane_off), &c);
+    MSMI_V_FN(gather)(&inv, zkp_ifma_lanes(tinv, fs), &c);
 
     const __m512i yoff = _mm512_set1_epi64((long long)sizeof(MSMI_F));
     for (size_t q = rows; q-- > 0;) {

@@ -7,11 +7,6 @@
 #define NI_VF(op) ZKP_CAT(ZKP_CAT(NTT_VEC, _), op)
 #define NI_CTX ZKP_CAT(NTT_VEC, _ctx)
 
-/* (0, step, 2 step, ..., 7 step). */
-static inline __m512i ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)(long long step) {
-    return _mm512_set_epi64(7 * step, 6 * step, 5 * step, 4 * step, 3 * step, 2 * step, step, 0);
-}
-
 /* dif4_ or dit4_ of ntt_body.h on the eight lanes of x0..x3. */
 static inline void ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_)(NI_V *x0, NI_V *x1, NI_V *x2, NI_V *x3, const NI_V *w1,
                                                       const NI_V *w2, const NI_V *w3, int dit, const NI_CTX *c) {
@@ -104,7 +99,6 @@ int ZKP_CAT(NTT_FIELD, _ntt_ifma_stage)(NI_T *x, size_t S, size_t ncols, size_t 
     if (q % 8 == 0) {
         /* Lane l: position p + l, rows S apart (adjacent when S = 1); the
          * twiddles are adjacent. */
-        const __m512i off = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)((long long)S * es);
         const __m512i span = _mm512_set1_epi64((long long)(q * S) * es);
         for (size_t b = 0; b < len; b += 4 * q)
             for (size_t p = 0; p < q; p += 8) {
@@ -117,9 +111,8 @@ int ZKP_CAT(NTT_FIELD, _ntt_ifma_stage)(NI_T *x, size_t S, size_t ncols, size_t 
                     if (S == 1)
                         ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_seq_)(r0, q, &w1, &w2, &w3, dit, &c);
                     else
-                        ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_at_)(
-                            _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)r0), off), span, &w1, &w2,
-                            &w3, dit, &c);
+                        ZKP_CAT(NTT_FIELD, _ntt_ifma_bfly_at_)(zkp_ifma_lanes(r0, (long long)S * es), span,
+                                                               &w1, &w2, &w3, dit, &c);
                 }
             }
         return 1;
@@ -144,7 +137,7 @@ int ZKP_CAT(NTT_FIELD, _ntt_ifma_twiddle)(NI_T *x, unsigned d, size_t S, size_t 
         const uint64_t k = zkp_ntt_bitrev(r, d);
         /* Exponents of eight adjacent columns: e, e + s, ..., e + 7 s. */
         const long long s = (long long)(k << top);
-        const __m512i step = ZKP_CAT(NTT_FIELD, _ntt_ifma_lanes_)(s);
+        const __m512i step = zkp_ifma_steps(s);
         NI_T *row = x + r * S;
         for (size_t col = 0; col < ncols; col += 8) {
             __m512i e = _mm512_add_epi64(_mm512_set1_epi64((long long)(((c0 + col) * k) << top)), step);
