@@ -146,10 +146,8 @@ static inline void FP8_FN(reduce_once_)(FP8_T *r, const FP8_T *a, const __m512i 
     for (int i = 0; i < FP8_N; i++) r->l[i] = _mm512_mask_blend_epi64(ge, a->l[i], s.l[i]);
 }
 
-/* The eight elements at the byte addresses in addr = a. Lanes that share an
- * address leave the value of the highest of them. */
-static inline void FP8_FN(scatter)(__m512i addr, const FP8_T *a, const FP8_CTX *c) {
-    __m512i w[FP8_W];
+/* w = a below p, in 64-bit limbs: what memory holds. */
+static inline void FP8_FN(canonical_words_)(__m512i *w, const FP8_T *a, const FP8_CTX *c) {
     if (FP8_LAZY_) {
         FP8_T t;
         FP8_FN(reduce_once_)(&t, a, c->p, c);
@@ -157,6 +155,13 @@ static inline void FP8_FN(scatter)(__m512i addr, const FP8_T *a, const FP8_CTX *
     } else {
         FP8_FN(to_words_)(w, a);
     }
+}
+
+/* The eight elements at the byte addresses in addr = a. Lanes that share an
+ * address leave the value of the highest of them. */
+static inline void FP8_FN(scatter)(__m512i addr, const FP8_T *a, const FP8_CTX *c) {
+    __m512i w[FP8_W];
+    FP8_FN(canonical_words_)(w, a, c);
 #pragma GCC unroll 8
     for (int q = 0; q < FP8_W; q++)
         _mm512_i64scatter_epi64(NULL, _mm512_add_epi64(addr, _mm512_set1_epi64(8 * q)), w[q], 1);
@@ -184,13 +189,7 @@ static inline void FP8_FN(load_seq)(FP8_T *r, const FP8_SF *p, const FP8_CTX *c)
 static inline void FP8_FN(store_seq)(FP8_SF *p, const FP8_T *a, const FP8_CTX *c) {
     const __m512i lo4 = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0), hi4 = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
     __m512i w[4];
-    if (FP8_LAZY_) {
-        FP8_T t;
-        FP8_FN(reduce_once_)(&t, a, c->p, c);
-        FP8_FN(to_words_)(w, &t);
-    } else {
-        FP8_FN(to_words_)(w, a);
-    }
+    FP8_FN(canonical_words_)(w, a, c);
     /* Interleave limbs 0 and 1 (and 2 and 3) of each element, then pairs. */
     __m512i t0 = _mm512_permutex2var_epi64(w[0], lo4, w[1]), t1 = _mm512_permutex2var_epi64(w[0], hi4, w[1]);
     __m512i t2 = _mm512_permutex2var_epi64(w[2], lo4, w[3]), t3 = _mm512_permutex2var_epi64(w[2], hi4, w[3]);
