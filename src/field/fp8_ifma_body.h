@@ -37,8 +37,10 @@
  * from and scatter to addresses the caller gives (the MSM's buckets). */
 #include <immintrin.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "field/ifma_lanes.h"
+#include "field/limbs.h"
 #include "util/util.h"
 
 #define FP8_T ZKP_CAT(FP8_NAME, _t)
@@ -61,22 +63,28 @@ typedef struct {
     __m512i n0, mask, top_mask;
 } FP8_CTX;
 
+/* r = a in every lane. */
+static inline void FP8_FN(set1)(FP8_T *r, const FP8_SF *a) {
+#pragma GCC unroll 8
+    for (int i = 0; i < FP8_N; i++) {
+        int q = 52 * i / 64, s = 52 * i % 64;
+        uint64_t v = a->l[q] >> s;
+        if (s > 12 && q + 1 < FP8_W) v |= a->l[q + 1] << (64 - s);
+        r->l[i] = _mm512_set1_epi64((long long)(v & FP8_MASK_));
+    }
+}
+
 static inline void FP8_FN(ctx_init)(FP8_CTX *c) {
     _Static_assert(52 * FP8_N >= 64 * FP8_W && FP8_TOP_ > 0 && FP8_TOP_ < 52,
                    "the 52-bit limbs must cover the 64-bit ones with a partial last round");
-    const uint64_t *p = ZKP_CAT(FP8_FIELD, _modulus).l;
-    uint64_t p52[FP8_N];
-    for (int i = 0; i < FP8_N; i++) {
-        int q = 52 * i / 64, s = 52 * i % 64;
-        uint64_t v = p[q] >> s;
-        if (s > 12 && q + 1 < FP8_W) v |= p[q + 1] << (64 - s);
-        p52[i] = v & FP8_MASK_;
-        c->p[i] = _mm512_set1_epi64((long long)p52[i]);
-    }
-    for (int i = 0; i < FP8_N; i++) {
-        uint64_t v = FP8_LAZY_ ? ((p52[i] << 1) | (i > 0 ? p52[i - 1] >> 51 : 0)) & FP8_MASK_ : p52[i];
-        c->bound[i] = _mm512_set1_epi64((long long)v);
-    }
+    FP8_T t;
+    FP8_FN(set1)(&t, &ZKP_CAT(FP8_FIELD, _modulus));
+    memcpy(c->p, t.l, sizeof c->p);
+    /* 2p fits the 64-bit limbs wherever the lazy form is used. */
+    FP8_SF bound = ZKP_CAT(FP8_FIELD, _modulus);
+    if (FP8_LAZY_) (void)zkp_limbs_add(bound.l, bound.l, bound.l, (size_t)FP8_W);
+    FP8_FN(set1)(&t, &bound);
+    memcpy(c->bound, t.l, sizeof c->bound);
     /* -p^(-1) mod 2^52 is the 64-bit n0 reduced. */
     c->n0 = _mm512_set1_epi64((long long)(ZKP_CAT(FP8_PARAM, _N0) & FP8_MASK_));
     c->mask = _mm512_set1_epi64((long long)FP8_MASK_);
@@ -107,17 +115,6 @@ static inline void FP8_FN(to_words_)(__m512i *w, const FP8_T *a) {
                                            : _mm512_srli_epi64(a->l[i], (unsigned)-lo));
         }
         w[q] = v;
-    }
-}
-
-/* r = a in every lane. */
-static inline void FP8_FN(set1)(FP8_T *r, const FP8_SF *a) {
-#pragma GCC unroll 8
-    for (int i = 0; i < FP8_N; i++) {
-        int q = 52 * i / 64, s = 52 * i % 64;
-        uint64_t v = a->l[q] >> s;
-        if (s > 12 && q + 1 < FP8_W) v |= a->l[q + 1] << (64 - s);
-        r->l[i] = _mm512_set1_epi64((long long)(v & FP8_MASK_));
     }
 }
 
