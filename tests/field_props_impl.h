@@ -7,14 +7,8 @@
 #define K(k) ZKP_CAT(ZKP_CAT(FK, _), k)
 #define TFN(op) ZKP_CAT(ZKP_CAT(test_, F), ZKP_CAT(_, op))
 
-/* A random element drawn from the seeded test generator (replayable). */
-static void TFN(rand)(T_ *r) {
-    static const T_ p = {K(MODULUS)};
-    do {
-        test_rng_bytes(r->l, sizeof r->l);
-        r->l[K(LIMBS) - 1] &= (~(uint64_t)0) >> (64 * K(LIMBS) - K(BITS));
-    } while (!zkp_limbs_lt(r->l, p.l, K(LIMBS)));
-}
+/* TFN(rand): a random element drawn from the seeded test generator. */
+#include "field_sample_impl.h"
 
 static void TFN(assert_eq)(const char *what, const T_ *a, const T_ *b) {
     if (!FN(eq)(a, b)) {

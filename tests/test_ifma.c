@@ -23,22 +23,15 @@ static void ifma_require(void) {
 #ifdef ZKP_HAVE_X86_ASM
 
 /* Instantiated per prime field: F (the field), FK (its constant prefix),
- * F2 (its quadratic extension). */
+ * F2 (its quadratic extension), after field_sample_impl.h for the same
+ * field (test_<F>_rand). */
 #define IF_(op) ZKP_CAT(ZKP_CAT(test_ifma_, F), ZKP_CAT(_, op))
 #define FT ZKP_CAT(F, _t)
 #define FF(op) ZKP_CAT(ZKP_CAT(F, _), op)
 #define IF_W ((int)(sizeof(FT) / sizeof(uint64_t)))
+#define IF_RAND ZKP_CAT(ZKP_CAT(test_, F), _rand)
 
 #define IFMA_FIELD_TESTS                                                                             \
-    /* A uniform value below p, limbs from the test's seeded generator. */                           \
-    static void IF_(rand)(FT *r) {                                                                   \
-        static const uint64_t p[] = ZKP_CAT(FK, _MODULUS);                                           \
-        unsigned top = ZKP_CAT(FK, _BITS) % 64;                                                      \
-        do {                                                                                         \
-            for (int i = 0; i < IF_W; i++) r->l[i] = test_rng_u64();                                 \
-            if (top) r->l[IF_W - 1] &= (1ULL << top) - 1;                                            \
-        } while (!zkp_limbs_lt(r->l, p, (size_t)IF_W));                                              \
-    }                                                                                                \
     /* Edge values: 0, 1, 2, R mod p, p - 1, p - 2, (p - 1) / 2, and values whose 52-bit limbs      \
      * are all ones below p's top limb. */                                                           \
     static void IF_(edge)(FT *r, unsigned e) {                                                       \
@@ -86,10 +79,10 @@ static void ifma_require(void) {
         unsigned iters = test_iters(2000);                                                           \
         for (unsigned it = 0; it < iters; it++) {                                                    \
             for (int e = 0; e < 8; e++) {                                                            \
-                IF_(rand)(&a[e]);                                                                    \
+                IF_RAND(&a[e]);                                                                      \
                 if (it % 4 == 1) IF_(edge)(&b[e], (unsigned)test_rng_u64());                         \
                 else if (it % 4 == 2) b[e] = a[e];                                                   \
-                else IF_(rand)(&b[e]);                                                               \
+                else IF_RAND(&b[e]);                                                                 \
             }                                                                                        \
             IF_(check_mul_sub)(a, b);                                                                \
         }                                                                                            \
@@ -142,16 +135,16 @@ static void ifma_require(void) {
         unsigned iters = test_iters(500);                                                            \
         for (unsigned it = 0; it < iters; it++) {                                                    \
             for (int e = 0; e < 8; e++) {                                                            \
-                IF_(rand)(&a[e].c0);                                                                 \
-                IF_(rand)(&a[e].c1);                                                                 \
+                IF_RAND(&a[e].c0);                                                                   \
+                IF_RAND(&a[e].c1);                                                                   \
                 if (it % 3 == 1) {                                                                   \
                     IF_(edge)(&b[e].c0, (unsigned)test_rng_u64());                                   \
                     IF_(edge)(&b[e].c1, (unsigned)test_rng_u64());                                   \
                 } else if (it % 3 == 2) {                                                            \
                     b[e] = a[e];                                                                     \
                 } else {                                                                             \
-                    IF_(rand)(&b[e].c0);                                                             \
-                    IF_(rand)(&b[e].c1);                                                             \
+                    IF_RAND(&b[e].c0);                                                               \
+                    IF_RAND(&b[e].c1);                                                               \
                 }                                                                                    \
             }                                                                                        \
             ZKP_CAT(zkp_ifma_, ZKP_CAT(F2, _mul_sub8))(r, d, a, b);                                  \
@@ -167,6 +160,7 @@ static void ifma_require(void) {
 #define F bn254_fq
 #define FK BN254_FQ
 #define F2 bn254_fq2
+#include "field_sample_impl.h"
 IFMA_FIELD_TESTS
 IFMA_FP2_TEST
 #undef F
@@ -175,6 +169,7 @@ IFMA_FP2_TEST
 #define F bls12_381_fp
 #define FK BLS12_381_FP
 #define F2 bls12_381_fp2
+#include "field_sample_impl.h"
 IFMA_FIELD_TESTS
 IFMA_FP2_TEST
 #undef F
