@@ -44,7 +44,9 @@ extern "C" {
     X(ERR_PROOF_INVALID, "the proof does not verify")                                 \
     X(ERR_CANCELLED, "the operation was cancelled")                                   \
     X(ERR_TIMEOUT, "the operation did not complete in the time allowed")              \
-    X(ERR_RESERVATION_EXCEEDED, "the request exceeds the memory reservation")
+    X(ERR_RESERVATION_EXCEEDED, "the request exceeds the memory reservation")        \
+    X(ERR_NO_DEVICE, "no usable GPU")                                                 \
+    X(ERR_DEVICE, "the GPU reported an error")
 
 typedef enum {
 #define ZKPIPE_STATUS_ENUM_(name, msg) ZKPIPE_##name,

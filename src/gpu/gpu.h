@@ -1,0 +1,176 @@
+/* The GPU layer: the device half of the prover on NVIDIA GPUs, in CUDA.
+ *
+ * This header is the whole surface of src/gpu/ for the rest of the tree,
+ * and it is plain C: the CUDA code stays in the .cu files behind it, so
+ * nothing above this layer includes a CUDA header. A build without CUDA
+ * (ZKPIPE_ENABLE_CUDA=OFF, or AUTO with no nvcc) compiles gpu_none.c
+ * instead, where every entry point answers ZKPIPE_ERR_UNSUPPORTED with a
+ * message that says so.
+ *
+ * Data crosses in the CPU's own layouts: a field element is the four or
+ * six little-endian 64-bit limbs of field/field.h in Montgomery form, an
+ * affine point is (x, y) with (0, 0) for infinity as in curve/ec_impl.h,
+ * and an XYZZ point is (X, Y, ZZ, ZZZ) as there. Scalars are canonical,
+ * four limbs each, as the MSMs on the CPU take them.
+ *
+ * Errors. Every CUDA call is checked. A failure returns ZKPIPE_ERR_DEVICE
+ * (ZKPIPE_ERR_NO_MEMORY when the device is out of memory) with diag naming
+ * the call and CUDA's message, frees what the failing call had allocated,
+ * and leaves the context usable for the next call; no exception and no
+ * abort crosses this boundary.
+ *
+ * Threads. A context belongs to one device. Calls on one context must not
+ * overlap (the engine's device lock serialises them); distinct contexts,
+ * on one device or several, are independent. */
+#ifndef ZKP_GPU_GPU_H
+#define ZKP_GPU_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "util/diag.h"
+
+/* 1 when this build has the CUDA backend, else 0. */
+int zkp_gpu_built(void);
+
+/* The number of CUDA devices. ZKPIPE_ERR_NO_DEVICE, with diag saying why
+ * (no driver, no device), when there is none; ZKPIPE_ERR_UNSUPPORTED in a
+ * build without CUDA. */
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_device_count(unsigned *count, zkp_diag *diag);
+
+typedef struct {
+    unsigned ordinal;
+    char name[128];
+    int cc_major, cc_minor; /* compute capability */
+    unsigned multiprocessors;
+    uint64_t total_bytes, free_bytes; /* device memory, as the driver reports it */
+} zkp_gpu_info;
+
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_device_info(zkp_gpu_info *info, unsigned ordinal,
+                                                  zkp_diag *diag);
+
+/* Device memory a context holds, by what it holds. */
+typedef enum {
+    ZKP_GPU_MEM_BASES = 0, /* resident key bases (and their precomputed multiples) */
+    ZKP_GPU_MEM_ABC,       /* a, b, c and the H values */
+    ZKP_GPU_MEM_SCALARS,   /* witness scalars of the MSMs */
+    ZKP_GPU_MEM_SCRATCH,   /* buckets, sort keys, twiddles */
+    ZKP_GPU_MEM_COUNT_
+} zkp_gpu_mem_category;
+
+const char *zkp_gpu_mem_category_name(zkp_gpu_mem_category c);
+
+typedef struct {
+    uint64_t live_bytes[ZKP_GPU_MEM_COUNT_];
+    uint64_t live_total, peak_total;
+    uint64_t h2d_bytes, d2h_bytes; /* copied so far, host to device and back */
+    double busy_seconds;           /* time inside this context's calls */
+} zkp_gpu_stats;
+
+/* A context on one device. */
+typedef struct zkp_gpu zkp_gpu;
+
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_open(zkp_gpu **out, unsigned ordinal, zkp_diag *diag);
+void zkp_gpu_close(zkp_gpu *g); /* NULL is a no-op; frees every buffer of g */
+unsigned zkp_gpu_ordinal(const zkp_gpu *g);
+void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out);
+
+/* A buffer in device memory, owned by its context's accounting. */
+typedef struct zkp_gpu_buf zkp_gpu_buf;
+
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_buf_alloc(zkp_gpu *g, zkp_gpu_buf **out, size_t bytes,
+                                                zkp_gpu_mem_category cat, zkp_diag *diag);
+void zkp_gpu_buf_free(zkp_gpu_buf *b); /* NULL is a no-op */
+size_t zkp_gpu_buf_bytes(const zkp_gpu_buf *b);
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_buf_upload(zkp_gpu_buf *dst, size_t offset, const void *src,
+                                                 size_t bytes, zkp_diag *diag);
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_buf_download(void *dst, const zkp_gpu_buf *src,
+                                                   size_t offset, size_t bytes, zkp_diag *diag);
+
+/* ---- The NTT, per scalar field F in {bn254_fr, bls12_381_fr} ----
+ *
+ * F_gpu_ntt(g, a, log_n, kind, root, shift, diag): in place on the
+ * 2^log_n elements of a (host memory, Montgomery form), exactly the
+ * transform F_ntt_transform computes on a domain built on root (a
+ * primitive 2^log_n-th root of unity, Montgomery form; ntt/ntt.h gives the
+ * conventions), with shift NULL or the coset shift. Every zkp_ntt_kind but
+ * BIT_REVERSE. F_gpu_ntt_dev does the same on elements already in device
+ * memory.
+ *
+ * F_gpu_h_evals(g, h, abc, log_n, root, shift, diag): the H scalars of
+ * Groth16 as the CPU prover computes them (groth16/groth16_body.h): a, b
+ * and c (abc: 3·2^log_n elements of host memory, Montgomery form, a then b
+ * then c) are each interpolated (INVERSE_NR) and evaluated on the coset
+ * shift·H (FORWARD_RN), and h_j = a_j·b_j - c_j is written to *h, a new
+ * device buffer of 2^log_n canonical scalars (category ABC) for the H MSM. */
+#define ZKP_GPU_NTT_DECLARE_(F)                                                                  \
+    ZKP_WARN_UNUSED zkpipe_status F##_gpu_ntt(zkp_gpu *g, uint64_t *a, unsigned log_n, int kind,   \
+                                              const uint64_t *root, const uint64_t *shift,       \
+                                              zkp_diag *diag);                                   \
+    ZKP_WARN_UNUSED zkpipe_status F##_gpu_ntt_dev(zkp_gpu *g, zkp_gpu_buf *a, unsigned log_n,      \
+                                                  int kind, const uint64_t *root,                \
+                                                  const uint64_t *shift, zkp_diag *diag);        \
+    ZKP_WARN_UNUSED zkpipe_status F##_gpu_h_evals(zkp_gpu *g, zkp_gpu_buf **h, const uint64_t *abc, \
+                                                  unsigned log_n, const uint64_t *root,          \
+                                                  const uint64_t *shift, zkp_diag *diag);
+ZKP_GPU_NTT_DECLARE_(bn254_fr)
+ZKP_GPU_NTT_DECLARE_(bls12_381_fr)
+#undef ZKP_GPU_NTT_DECLARE_
+
+/* ---- The G1 MSM over resident bases, per group G in {bn254_g1, bls12_381_g1} ----
+ *
+ * G_gpu_bases_upload(g, out, bases, n, diag): n affine points (host, the
+ * CPU layout) copied to device memory once, with whatever precomputation
+ * the MSM uses, charged to category BASES. The bases are trusted: the key
+ * loader has checked them.
+ *
+ * G_gpu_msm(g, out, bases, first, scalars, n, diag): *out (an XYZZ point,
+ * CPU layout) = sum over i < n of scalars[i]·base[first + i], with the
+ * scalars canonical (4 limbs each, each < r) in host memory. G_gpu_msm_dev takes them
+ * from a device buffer (for example the H values). Zero scalars are
+ * skipped and scalars equal to one are summed without bucket work.
+ * ERR_OUT_OF_RANGE when first + n exceeds the base count. */
+typedef struct zkp_gpu_bases zkp_gpu_bases;
+void zkp_gpu_bases_free(zkp_gpu_bases *b); /* NULL is a no-op */
+size_t zkp_gpu_bases_count(const zkp_gpu_bases *b);
+
+#define ZKP_GPU_MSM_DECLARE_(G)                                                                  \
+    ZKP_WARN_UNUSED zkpipe_status G##_gpu_bases_upload(zkp_gpu *g, zkp_gpu_bases **out,          \
+                                                       const void *bases, size_t n,              \
+                                                       zkp_diag *diag);                          \
+    ZKP_WARN_UNUSED zkpipe_status G##_gpu_msm(zkp_gpu *g, void *out, const zkp_gpu_bases *bases,  \
+                                              size_t first, const uint64_t *scalars, size_t n,   \
+                                              zkp_diag *diag);                                   \
+    ZKP_WARN_UNUSED zkpipe_status G##_gpu_msm_dev(zkp_gpu *g, void *out,                          \
+                                                  const zkp_gpu_bases *bases, size_t first,      \
+                                                  const zkp_gpu_buf *scalars, size_t n,          \
+                                                  zkp_diag *diag);
+ZKP_GPU_MSM_DECLARE_(bn254_g1)
+ZKP_GPU_MSM_DECLARE_(bls12_381_g1)
+#undef ZKP_GPU_MSM_DECLARE_
+
+/* ---- The device arithmetic run on the host, for the unit tests ----
+ *
+ * The field and curve templates compile for the host too (same source,
+ * portable C in place of the PTX), so the tests compare them with field/
+ * and curve/ on machines without a GPU. field: 0 bn254_fq, 1 bn254_fr,
+ * 2 bls12_381_fp, 3 bls12_381_fr; op: 0 mul, 1 add, 2 sub, 3 from_mont,
+ * 4 to_mont. zkp_gpu_host_g1_madd(curve, acc, p): acc (XYZZ) += p
+ * (affine), curve 0 BN254, 1 BLS12-381. zkp_gpu_dev_field_op runs op on
+ * the device over n pairs (host arrays), for the GPU suite. */
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out,
+                                                    const uint64_t *a, const uint64_t *b);
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_g1_madd(int curve, uint64_t *acc, const uint64_t *p);
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out,
+                                                   const uint64_t *a, const uint64_t *b, size_t n,
+                                                   zkp_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,348 @@
+/* Devices, contexts, buffers and their books; the device arithmetic's
+ * entry points for the tests. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <new>
+
+#include "gpu/gpu_curve.cuh"
+#include "gpu/gpu_internal.cuh"
+
+namespace zkp_cuda {
+
+zkpipe_status cuda_fail(zkp_diag *diag, cudaError_t e, const char *call, const char *file,
+                        int line) {
+    (void)cudaGetLastError(); /* clear the error so the next call starts clean */
+    zkpipe_status st = e == cudaErrorMemoryAllocation ? ZKPIPE_ERR_NO_MEMORY
+                       : e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
+                               e == cudaErrorNotSupported
+                           ? ZKPIPE_ERR_NO_DEVICE
+                           : ZKPIPE_ERR_DEVICE;
+    const char *base = strrchr(file, '/');
+    return zkp_diag_fail(diag, st, "CUDA: %s failed: %s (%s, at %s:%d)", call, cudaGetErrorString(e),
+                         cudaGetErrorName(e), base ? base + 1 : file, line);
+}
+
+static uint64_t now_ns() {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+busy_scope::busy_scope(zkp_gpu *g_) : g(g_), t0(now_ns()) {}
+busy_scope::~busy_scope() { g->busy_ns.fetch_add(now_ns() - t0, std::memory_order_relaxed); }
+
+zkpipe_status bind(zkp_gpu *g, zkp_diag *diag) {
+    ZKP_CUDA_TRY(diag, cudaSetDevice((int)g->ordinal));
+    return ZKPIPE_OK;
+}
+
+zkpipe_status dev_alloc(zkp_gpu *g, void **p, size_t bytes, zkp_gpu_mem_category cat,
+                        zkp_diag *diag) {
+    *p = nullptr;
+    if (bytes == 0) return ZKPIPE_OK;
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e != cudaSuccess) {
+        *p = nullptr;
+        char what[96];
+        snprintf(what, sizeof what, "cudaMalloc of %zu bytes (%s)", bytes,
+                 zkp_gpu_mem_category_name(cat));
+        return cuda_fail(diag, e, what, __FILE__, __LINE__);
+    }
+    g->live[cat].fetch_add(bytes, std::memory_order_relaxed);
+    uint64_t total = g->live_total.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+    uint64_t peak = g->peak_total.load(std::memory_order_relaxed);
+    while (total > peak && !g->peak_total.compare_exchange_weak(peak, total)) {
+    }
+    return ZKPIPE_OK;
+}
+
+void dev_free(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category cat) {
+    if (!p) return;
+    /* A free cannot fail in a way the caller could act on; a sticky error
+     * from an earlier fault is reported by the next checked call. */
+    (void)cudaFree(p);
+    g->live[cat].fetch_sub(bytes, std::memory_order_relaxed);
+    g->live_total.fetch_sub(bytes, std::memory_order_relaxed);
+}
+
+zkpipe_status copy_h2d(zkp_gpu *g, void *dst, const void *src, size_t bytes, cudaStream_t s,
+                       zkp_diag *diag) {
+    ZKP_CUDA_TRY(diag, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
+    g->h2d.fetch_add(bytes, std::memory_order_relaxed);
+    return ZKPIPE_OK;
+}
+
+zkpipe_status copy_d2h(zkp_gpu *g, void *dst, const void *src, size_t bytes, cudaStream_t s,
+                       zkp_diag *diag) {
+    ZKP_CUDA_TRY(diag, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
+    g->d2h.fetch_add(bytes, std::memory_order_relaxed);
+    return ZKPIPE_OK;
+}
+
+} /* namespace zkp_cuda */
+
+using namespace zkp_cuda;
+
+extern "C" {
+
+int zkp_gpu_built(void) { return 1; }
+
+const char *zkp_gpu_mem_category_name(zkp_gpu_mem_category c) {
+    static const char *const names[ZKP_GPU_MEM_COUNT_] = {"bases", "abc", "scalars", "scratch"};
+    return (unsigned)c < ZKP_GPU_MEM_COUNT_ ? names[c] : "unknown";
+}
+
+zkpipe_status zkp_gpu_device_count(unsigned *count, zkp_diag *diag) {
+    *count = 0;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_DEVICE, "no usable GPU: %s (%s)",
+                             cudaGetErrorString(e), cudaGetErrorName(e));
+    }
+    if (n <= 0) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_DEVICE, "no usable GPU: the driver lists none");
+    *count = (unsigned)n;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_gpu_device_info(zkp_gpu_info *info, unsigned ordinal, zkp_diag *diag) {
+    memset(info, 0, sizeof *info);
+    unsigned n;
+    zkpipe_status st = zkp_gpu_device_count(&n, diag);
+    if (st != ZKPIPE_OK) return st;
+    if (ordinal >= n)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_DEVICE, "no GPU %u: the driver lists %u", ordinal, n);
+    cudaDeviceProp prop;
+    ZKP_CUDA_TRY(diag, cudaGetDeviceProperties(&prop, (int)ordinal));
+    info->ordinal = ordinal;
+    size_t len = strnlen(prop.name, sizeof prop.name);
+    if (len >= sizeof info->name) len = sizeof info->name - 1;
+    memcpy(info->name, prop.name, len);
+    info->name[len] = 0;
+    info->cc_major = prop.major;
+    info->cc_minor = prop.minor;
+    info->multiprocessors = (unsigned)prop.multiProcessorCount;
+    ZKP_CUDA_TRY(diag, cudaSetDevice((int)ordinal));
+    size_t free_b = 0, total_b = 0;
+    ZKP_CUDA_TRY(diag, cudaMemGetInfo(&free_b, &total_b));
+    info->free_bytes = free_b;
+    info->total_bytes = total_b;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_gpu_open(zkp_gpu **out, unsigned ordinal, zkp_diag *diag) {
+    *out = nullptr;
+    zkp_gpu_info info;
+    zkpipe_status st = zkp_gpu_device_info(&info, ordinal, diag);
+    if (st != ZKPIPE_OK) return st;
+    if (info.cc_major < 8)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_DEVICE,
+                             "GPU %u (%s) has compute capability %d.%d; zkpipe needs 8.0 or newer",
+                             ordinal, info.name, info.cc_major, info.cc_minor);
+    zkp_gpu *g = new (std::nothrow) zkp_gpu();
+    if (!g) return ZKPIPE_ERR_NO_MEMORY;
+    g->ordinal = ordinal;
+    g->multiprocessors = info.multiprocessors;
+    for (auto &l : g->live) l = 0;
+    g->live_total = g->peak_total = g->h2d = g->d2h = g->busy_ns = 0;
+    g->upload = g->compute = g->download = nullptr;
+    ZKP_CUDA_GOTO(diag, st, fail, cudaSetDevice((int)ordinal));
+    ZKP_CUDA_GOTO(diag, st, fail, cudaStreamCreateWithFlags(&g->upload, cudaStreamNonBlocking));
+    ZKP_CUDA_GOTO(diag, st, fail, cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking));
+    ZKP_CUDA_GOTO(diag, st, fail, cudaStreamCreateWithFlags(&g->download, cudaStreamNonBlocking));
+    *out = g;
+    return ZKPIPE_OK;
+fail:
+    zkp_gpu_close(g);
+    return st;
+}
+
+void zkp_gpu_close(zkp_gpu *g) {
+    if (!g) return;
+    (void)cudaSetDevice((int)g->ordinal);
+    for (cudaStream_t s : {g->upload, g->compute, g->download})
+        if (s) (void)cudaStreamDestroy(s);
+    delete g;
+}
+
+unsigned zkp_gpu_ordinal(const zkp_gpu *g) { return g->ordinal; }
+
+void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out) {
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < ZKP_GPU_MEM_COUNT_; i++) out->live_bytes[i] = g->live[i].load();
+    out->live_total = g->live_total.load();
+    out->peak_total = g->peak_total.load();
+    out->h2d_bytes = g->h2d.load();
+    out->d2h_bytes = g->d2h.load();
+    out->busy_seconds = (double)g->busy_ns.load() * 1e-9;
+}
+
+zkpipe_status zkp_gpu_buf_alloc(zkp_gpu *g, zkp_gpu_buf **out, size_t bytes,
+                                zkp_gpu_mem_category cat, zkp_diag *diag) {
+    *out = nullptr;
+    zkpipe_status st = bind(g, diag);
+    if (st != ZKPIPE_OK) return st;
+    zkp_gpu_buf *b = new (std::nothrow) zkp_gpu_buf();
+    if (!b) return ZKPIPE_ERR_NO_MEMORY;
+    b->g = g;
+    b->bytes = bytes;
+    b->cat = cat;
+    st = dev_alloc(g, &b->ptr, bytes, cat, diag);
+    if (st != ZKPIPE_OK) {
+        delete b;
+        return st;
+    }
+    *out = b;
+    return ZKPIPE_OK;
+}
+
+void zkp_gpu_buf_free(zkp_gpu_buf *b) {
+    if (!b) return;
+    (void)cudaSetDevice((int)b->g->ordinal);
+    dev_free(b->g, b->ptr, b->bytes, b->cat);
+    delete b;
+}
+
+size_t zkp_gpu_buf_bytes(const zkp_gpu_buf *b) { return b->bytes; }
+
+zkpipe_status zkp_gpu_buf_upload(zkp_gpu_buf *dst, size_t offset, const void *src, size_t bytes,
+                                 zkp_diag *diag) {
+    if (offset > dst->bytes || bytes > dst->bytes - offset)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
+                             "upload of %zu bytes at %zu into a device buffer of %zu", bytes,
+                             offset, dst->bytes);
+    zkp_gpu *g = dst->g;
+    zkpipe_status st = bind(g, diag);
+    if (st != ZKPIPE_OK) return st;
+    busy_scope busy(g);
+    st = copy_h2d(g, (char *)dst->ptr + offset, src, bytes, g->upload, diag);
+    if (st != ZKPIPE_OK) return st;
+    ZKP_CUDA_TRY(diag, cudaStreamSynchronize(g->upload));
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_gpu_buf_download(void *dst, const zkp_gpu_buf *src, size_t offset, size_t bytes,
+                                   zkp_diag *diag) {
+    if (offset > src->bytes || bytes > src->bytes - offset)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
+                             "download of %zu bytes at %zu from a device buffer of %zu", bytes,
+                             offset, src->bytes);
+    zkp_gpu *g = src->g;
+    zkpipe_status st = bind(g, diag);
+    if (st != ZKPIPE_OK) return st;
+    busy_scope busy(g);
+    st = copy_d2h(g, dst, (const char *)src->ptr + offset, bytes, g->download, diag);
+    if (st != ZKPIPE_OK) return st;
+    ZKP_CUDA_TRY(diag, cudaStreamSynchronize(g->download));
+    return ZKPIPE_OK;
+}
+
+} /* extern "C" */
+
+/* ---- The arithmetic on the host and on the device, for the tests ---- */
+
+namespace {
+
+template <class F>
+ZKP_GPU_HD F field_op(int op, const F &a, const F &b) {
+    switch (op) {
+    case 0: return a * b;
+    case 1: return a + b;
+    case 2: return a - b;
+    case 3: return a.from_mont();
+    default: return a.to_mont();
+    }
+}
+
+template <class F>
+void host_field_op(int op, uint64_t *out, const uint64_t *a, const uint64_t *b) {
+    F x, y;
+    memcpy(x.w, a, sizeof x.w);
+    memcpy(y.w, b, sizeof y.w);
+    F r = field_op(op, x, y);
+    memcpy(out, r.w, sizeof r.w);
+}
+
+template <class F>
+__global__ void field_op_kernel(int op, F *out, const F *a, const F *b, size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = field_op(op, a[i], b[i]);
+}
+
+template <class F>
+zkpipe_status dev_field_op(zkp_gpu *g, int op, uint64_t *out, const uint64_t *a,
+                           const uint64_t *b, size_t n, zkp_diag *diag) {
+    size_t bytes = n * sizeof(F);
+    void *d[3] = {nullptr, nullptr, nullptr};
+    zkpipe_status st = ZKPIPE_OK;
+    for (int i = 0; i < 3 && st == ZKPIPE_OK; i++) st = dev_alloc(g, &d[i], bytes, ZKP_GPU_MEM_SCRATCH, diag);
+    if (st == ZKPIPE_OK) st = copy_h2d(g, d[1], a, bytes, g->compute, diag);
+    if (st == ZKPIPE_OK) st = copy_h2d(g, d[2], b, bytes, g->compute, diag);
+    if (st == ZKPIPE_OK && n) {
+        field_op_kernel<F><<<blocks_for(n, 128), 128, 0, g->compute>>>(op, (F *)d[0], (const F *)d[1],
+                                                                       (const F *)d[2], n);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) st = cuda_fail(diag, e, "launch of field_op_kernel", __FILE__, __LINE__);
+    }
+    if (st == ZKPIPE_OK) st = copy_d2h(g, out, d[0], bytes, g->compute, diag);
+    if (st == ZKPIPE_OK) {
+        cudaError_t e = cudaStreamSynchronize(g->compute);
+        if (e != cudaSuccess) st = cuda_fail(diag, e, "cudaStreamSynchronize", __FILE__, __LINE__);
+    }
+    for (void *p : d) dev_free(g, p, bytes, ZKP_GPU_MEM_SCRATCH);
+    return st;
+}
+
+template <class F>
+void host_madd(uint64_t *acc, const uint64_t *p) {
+    xyzz<F> r;
+    affine<F> a;
+    memcpy(&r, acc, sizeof r);
+    memcpy(&a, p, sizeof a);
+    r.add_affine(a);
+    memcpy(acc, &r, sizeof r);
+}
+
+} /* namespace */
+
+extern "C" {
+
+zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out, const uint64_t *a,
+                                    const uint64_t *b) {
+    if (op < 0 || op > 4) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    switch (field) {
+    case 0: host_field_op<bn254_fq>(op, out, a, b); return ZKPIPE_OK;
+    case 1: host_field_op<bn254_fr>(op, out, a, b); return ZKPIPE_OK;
+    case 2: host_field_op<bls12_381_fp>(op, out, a, b); return ZKPIPE_OK;
+    case 3: host_field_op<bls12_381_fr>(op, out, a, b); return ZKPIPE_OK;
+    default: return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+}
+
+zkpipe_status zkp_gpu_host_g1_madd(int curve, uint64_t *acc, const uint64_t *p) {
+    switch (curve) {
+    case 0: host_madd<bn254_fq>(acc, p); return ZKPIPE_OK;
+    case 1: host_madd<bls12_381_fp>(acc, p); return ZKPIPE_OK;
+    default: return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+}
+
+zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out, const uint64_t *a,
+                                   const uint64_t *b, size_t n, zkp_diag *diag) {
+    if (op < 0 || op > 4) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkpipe_status st = bind(g, diag);
+    if (st != ZKPIPE_OK) return st;
+    busy_scope busy(g);
+    switch (field) {
+    case 0: return dev_field_op<bn254_fq>(g, op, out, a, b, n, diag);
+    case 1: return dev_field_op<bn254_fr>(g, op, out, a, b, n, diag);
+    case 2: return dev_field_op<bls12_381_fp>(g, op, out, a, b, n, diag);
+    case 3: return dev_field_op<bls12_381_fr>(g, op, out, a, b, n, diag);
+    default: return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+}
+
+} /* extern "C" */

@@ -1,0 +1,100 @@
+/* What the .cu files of the GPU layer share: the context, device buffers
+ * with their accounting, and the checked CUDA call.
+ *
+ * A context holds three streams, as the copy engines and the compute
+ * engine run side by side: upload, compute and download. Work on them is
+ * ordered with events, never with a device-wide synchronisation. */
+#ifndef ZKP_GPU_GPU_INTERNAL_CUH
+#define ZKP_GPU_GPU_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+
+#include "gpu/gpu.h"
+
+struct zkp_gpu {
+    unsigned ordinal;
+    cudaStream_t upload, compute, download;
+    unsigned multiprocessors;
+    std::atomic<uint64_t> live[ZKP_GPU_MEM_COUNT_];
+    std::atomic<uint64_t> live_total, peak_total;
+    std::atomic<uint64_t> h2d, d2h;
+    std::atomic<uint64_t> busy_ns;
+};
+
+struct zkp_gpu_buf {
+    zkp_gpu *g;
+    void *ptr;
+    size_t bytes;
+    zkp_gpu_mem_category cat;
+};
+
+namespace zkp_cuda {
+
+/* The failure of one CUDA call as a status and a message naming it. The
+ * sticky error state is read and cleared, so the context stays usable
+ * after a recoverable error (an allocation that did not fit). */
+zkpipe_status cuda_fail(zkp_diag *diag, cudaError_t e, const char *call, const char *file,
+                        int line);
+
+/* Device memory through the context's books. */
+zkpipe_status dev_alloc(zkp_gpu *g, void **p, size_t bytes, zkp_gpu_mem_category cat,
+                        zkp_diag *diag);
+void dev_free(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category cat);
+
+/* Makes the current thread's device g's, the first step of every entry
+ * point: the CUDA runtime keeps the current device per thread, and the
+ * engine's workers may call from any thread. */
+zkpipe_status bind(zkp_gpu *g, zkp_diag *diag);
+
+/* Charges the wall time of one entry point to the context's busy time. */
+struct busy_scope {
+    zkp_gpu *g;
+    uint64_t t0;
+    explicit busy_scope(zkp_gpu *g_);
+    ~busy_scope();
+};
+
+/* Host-to-device and back on the context's streams, counted. */
+zkpipe_status copy_h2d(zkp_gpu *g, void *dst, const void *src, size_t bytes, cudaStream_t s,
+                       zkp_diag *diag);
+zkpipe_status copy_d2h(zkp_gpu *g, void *dst, const void *src, size_t bytes, cudaStream_t s,
+                       zkp_diag *diag);
+
+/* Blocks of threads to cover n items, for a one-dimensional launch. */
+static inline unsigned blocks_for(size_t n, unsigned threads) {
+    return (unsigned)((n + threads - 1) / threads);
+}
+
+} /* namespace zkp_cuda */
+
+/* Runs a CUDA call and returns from the enclosing function with its
+ * failure; for functions that own nothing yet, or that free through a
+ * scope guard. */
+#define ZKP_CUDA_TRY(diag, call)                                                    \
+    do {                                                                            \
+        cudaError_t e_ = (call);                                                    \
+        if (e_ != cudaSuccess) return zkp_cuda::cuda_fail(diag, e_, #call, __FILE__, __LINE__); \
+    } while (0)
+
+/* The same, setting st and jumping to the function's cleanup label. */
+#define ZKP_CUDA_GOTO(diag, st, label, call)                                      \
+    do {                                                                          \
+        cudaError_t e_ = (call);                                                  \
+        if (e_ != cudaSuccess) {                                                  \
+            st = zkp_cuda::cuda_fail(diag, e_, #call, __FILE__, __LINE__);         \
+            goto label;                                                           \
+        }                                                                         \
+    } while (0)
+
+/* After a kernel launch: a bad configuration shows here, a fault at the
+ * next synchronisation. */
+#define ZKP_CUDA_LAUNCHED(diag, kernel)                                                      \
+    do {                                                                                     \
+        cudaError_t e_ = cudaGetLastError();                                                 \
+        if (e_ != cudaSuccess)                                                               \
+            return zkp_cuda::cuda_fail(diag, e_, "launch of " #kernel, __FILE__, __LINE__);   \
+    } while (0)
+
+#endif

@@ -1,0 +1,223 @@
+/* The GPU layer: its device arithmetic against field/ and curve/, on the
+ * host (every build with CUDA, GPU or not) and on the device (the GPU
+ * suite), and the context's behaviour without a device. */
+#include <string.h>
+
+#include "curve/curve.h"
+#include "field/field.h"
+#include "gpu_support.h"
+#include "field/limbs.h"
+
+#define F bn254_fq
+#define FK BN254_FQ
+#include "field_sample_impl.h"
+#undef F
+#undef FK
+#define F bn254_fr
+#define FK BN254_FR
+#include "field_sample_impl.h"
+#undef F
+#undef FK
+#define F bls12_381_fp
+#define FK BLS12_381_FP
+#include "field_sample_impl.h"
+#undef F
+#undef FK
+#define F bls12_381_fr
+#define FK BLS12_381_FR
+#include "field_sample_impl.h"
+#undef F
+#undef FK
+
+enum { OP_MUL, OP_ADD, OP_SUB, OP_FROM_MONT, OP_TO_MONT, OP_COUNT };
+
+/* The CPU's answer for one op of field f on 64-bit limbs. */
+#define CPU_OP_(F)                                              \
+    do {                                                        \
+        F##_t x, y, r;                                          \
+        memcpy(x.l, a, sizeof x.l);                             \
+        memcpy(y.l, b, sizeof y.l);                             \
+        switch (op) {                                           \
+        case OP_MUL: F##_mul(&r, &x, &y); break;                \
+        case OP_ADD: F##_add(&r, &x, &y); break;                \
+        case OP_SUB: F##_sub(&r, &x, &y); break;                \
+        case OP_FROM_MONT: F##_from_mont(&r, &x); break;        \
+        default: F##_to_mont(&r, &x); break;                    \
+        }                                                       \
+        memcpy(out, r.l, sizeof r.l);                           \
+        return (int)(sizeof r.l / 8);                           \
+    } while (0)
+
+static int cpu_field_op(int field, int op, uint64_t *out, const uint64_t *a, const uint64_t *b) {
+    switch (field) {
+    case 0: CPU_OP_(bn254_fq);
+    case 1: CPU_OP_(bn254_fr);
+    case 2: CPU_OP_(bls12_381_fp);
+    default: CPU_OP_(bls12_381_fr);
+    }
+}
+
+/* A random element of field f, and the edge values 0, 1 and p - 1. */
+static int sample(int field, uint64_t *out, unsigned i) {
+    uint64_t tmp[6] = {0};
+    int limbs;
+    switch (field) {
+    case 0: test_bn254_fq_rand((bn254_fq_t *)tmp); limbs = 4; break;
+    case 1: test_bn254_fr_rand((bn254_fr_t *)tmp); limbs = 4; break;
+    case 2: test_bls12_381_fp_rand((bls12_381_fp_t *)tmp); limbs = 6; break;
+    default: test_bls12_381_fr_rand((bls12_381_fr_t *)tmp); limbs = 4; break;
+    }
+    static const uint64_t p0[4] = BN254_FQ_MODULUS, p1[4] = BN254_FR_MODULUS,
+                          p2[6] = BLS12_381_FP_MODULUS, p3[4] = BLS12_381_FR_MODULUS;
+    const uint64_t *p = field == 0 ? p0 : field == 1 ? p1 : field == 2 ? p2 : p3;
+    if (i % 7 == 0) memset(tmp, 0, sizeof tmp);
+    if (i % 7 == 1) memset(tmp, 0, sizeof tmp), tmp[0] = 1;
+    if (i % 7 == 2) memcpy(tmp, p, 8 * (size_t)limbs), tmp[0] -= 1;
+    memcpy(out, tmp, 8 * (size_t)limbs);
+    return limbs;
+}
+
+static const char *const field_names[4] = {"bn254_fq", "bn254_fr", "bls12_381_fp", "bls12_381_fr"};
+
+TEST_CASE(gpu_host_field_matches_cpu) {
+    if (!zkp_gpu_built()) test_skip("this build has no CUDA backend");
+    unsigned iters = test_iters(2000);
+    for (int field = 0; field < 4; field++)
+        for (int op = 0; op < OP_COUNT; op++)
+            for (unsigned i = 0; i < iters; i++) {
+                uint64_t a[6], b[6], want[6], got[6];
+                int limbs = sample(field, a, i);
+                sample(field, b, i / 7);
+                cpu_field_op(field, op, want, a, b);
+                ASSERT_OK(zkp_gpu_host_field_op(field, op, got, a, b));
+                if (memcmp(want, got, 8 * (size_t)limbs) != 0)
+                    test_fail(__FILE__, __LINE__, "%s op %d, iteration %u: device code disagrees",
+                              field_names[field], op, i);
+            }
+}
+
+/* acc += p on the host with the device's madd, against curve/'s complete
+ * formulas, through the exceptional cases: infinity on either side, P + P
+ * and P + (-P). */
+#define MADD_CASE_(G, curve_id)                                                           \
+    do {                                                                                  \
+        G##_affine_t gen, q;                                                              \
+        G##_generator(&gen);                                                              \
+        G##_jacobian_t acc, want_j, got_j;                                                \
+        G##_xyzz_t acc_x;                                                                 \
+        G##_set_infinity(&acc);                                                           \
+        G##_xyzz_set_infinity(&acc_x);                                                    \
+        for (unsigned i = 0; i < iters; i++) {                                            \
+            uint64_t k[4] = {test_rng_u64() % 1000 + 1, 0, 0, 0};                         \
+            G##_jacobian_t qj;                                                            \
+            G##_affine_t acc_aff;                                                         \
+            G##_to_affine(&acc_aff, &acc);                                                \
+            switch (i % 5) {                                                              \
+            case 0: G##_affine_set_infinity(&q); break;                                   \
+            case 1: q = acc_aff; break;                                                   \
+            case 2: G##_affine_neg(&q, &acc_aff); break;                                  \
+            default:                                                                      \
+                G##_from_affine(&qj, &gen);                                               \
+                G##_mul_var(&qj, &qj, k, 64);                                             \
+                G##_to_affine(&q, &qj);                                                   \
+            }                                                                             \
+            G##_add_affine(&want_j, &acc, &q);                                            \
+            ASSERT_OK(zkp_gpu_host_g1_madd(curve_id, (uint64_t *)&acc_x, (const uint64_t *)&q)); \
+            G##_xyzz_to_jacobian(&got_j, &acc_x);                                         \
+            if (!G##_eq(&want_j, &got_j))                                                 \
+                test_fail(__FILE__, __LINE__, #G " madd, step %u (case %u) disagrees", i, i % 5); \
+            acc = want_j;                                                                 \
+        }                                                                                 \
+    } while (0)
+
+TEST_CASE(gpu_host_g1_madd_matches_cpu) {
+    if (!zkp_gpu_built()) test_skip("this build has no CUDA backend");
+    unsigned iters = test_iters(300);
+    MADD_CASE_(bn254_g1, 0);
+    MADD_CASE_(bls12_381_g1, 1);
+}
+
+TEST_CASE(gpu_without_device_says_why) {
+    zkp_diag diag = {{0}};
+    unsigned n = 99;
+    zkpipe_status st = zkp_gpu_device_count(&n, &diag);
+    if (st == ZKPIPE_OK) test_skip("this machine has a GPU");
+    ASSERT(st == ZKPIPE_ERR_NO_DEVICE || st == ZKPIPE_ERR_UNSUPPORTED);
+    ASSERT_EQ_U64(n, 0);
+    ASSERT(diag.msg[0] != 0);
+    zkp_gpu *g = (zkp_gpu *)&n;
+    memset(&diag, 0, sizeof diag);
+    ASSERT_EQ_STATUS(zkp_gpu_open(&g, 0, &diag), st);
+    ASSERT(g == NULL);
+    ASSERT(diag.msg[0] != 0);
+}
+
+/* The device's field arithmetic (the PTX multiply) against the CPU. */
+TEST_CASE(gpu_field_matches_cpu) {
+    zkp_gpu *g = test_gpu_open();
+    size_t n = 4096;
+    uint64_t *a = malloc(n * 48), *b = malloc(n * 48), *got = malloc(n * 48);
+    ASSERT(a && b && got);
+    for (int field = 0; field < 4; field++)
+        for (int op = 0; op < OP_COUNT; op++) {
+            int limbs = 4;
+            for (size_t i = 0; i < n; i++) {
+                limbs = sample(field, a + i * 6, (unsigned)i);
+                sample(field, b + i * 6, (unsigned)(i / 7));
+            }
+            /* Pack to the field's width. */
+            for (size_t i = 0; i < n; i++) {
+                memmove(a + i * (size_t)limbs, a + i * 6, 8 * (size_t)limbs);
+                memmove(b + i * (size_t)limbs, b + i * 6, 8 * (size_t)limbs);
+            }
+            zkp_diag diag = {{0}};
+            zkpipe_status st = zkp_gpu_dev_field_op(g, field, op, got, a, b, n, &diag);
+            ASSERT_MSG(st == ZKPIPE_OK, "%s", diag.msg);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t want[6];
+                cpu_field_op(field, op, want, a + i * (size_t)limbs, b + i * (size_t)limbs);
+                if (memcmp(want, got + i * (size_t)limbs, 8 * (size_t)limbs) != 0)
+                    test_fail(__FILE__, __LINE__, "%s op %d, element %zu: the GPU disagrees",
+                              field_names[field], op, i);
+            }
+        }
+    free(a);
+    free(b);
+    free(got);
+    zkp_gpu_close(g);
+}
+
+TEST_CASE(gpu_device_info_is_sane) {
+    zkp_gpu *g = test_gpu_open();
+    zkp_gpu_info info;
+    zkp_diag diag = {{0}};
+    ASSERT_OK(zkp_gpu_device_info(&info, zkp_gpu_ordinal(g), &diag));
+    printf("  GPU %u: %s, compute %d.%d, %u SMs, %.1f of %.1f GiB free\n", info.ordinal, info.name,
+           info.cc_major, info.cc_minor, info.multiprocessors,
+           (double)info.free_bytes / (1u << 30), (double)info.total_bytes / (1u << 30));
+    ASSERT(info.total_bytes > 0 && info.free_bytes <= info.total_bytes);
+    ASSERT(info.multiprocessors > 0);
+    /* A buffer is charged while it lives, and an upload comes back intact. */
+    zkp_gpu_buf *buf;
+    uint64_t data[512], back[512];
+    for (int i = 0; i < 512; i++) data[i] = test_rng_u64();
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &buf, sizeof data, ZKP_GPU_MEM_SCRATCH, &diag));
+    zkp_gpu_stats s;
+    zkp_gpu_stats_get(g, &s);
+    ASSERT_EQ_U64(s.live_bytes[ZKP_GPU_MEM_SCRATCH], sizeof data);
+    ASSERT_OK(zkp_gpu_buf_upload(buf, 0, data, sizeof data, &diag));
+    ASSERT_OK(zkp_gpu_buf_download(back, buf, 0, sizeof back, &diag));
+    ASSERT(memcmp(data, back, sizeof data) == 0);
+    ASSERT_EQ_STATUS(zkp_gpu_buf_upload(buf, 8, data, sizeof data, &diag), ZKPIPE_ERR_OUT_OF_RANGE);
+    zkp_gpu_buf_free(buf);
+    zkp_gpu_stats_get(g, &s);
+    ASSERT_EQ_U64(s.live_total, 0);
+    ASSERT(s.h2d_bytes >= sizeof data && s.d2h_bytes >= sizeof data);
+    /* Out of device memory is an error of that call, not of the context. */
+    ASSERT_EQ_STATUS(zkp_gpu_buf_alloc(g, &buf, (size_t)1 << 50, ZKP_GPU_MEM_SCRATCH, &diag),
+                     ZKPIPE_ERR_NO_MEMORY);
+    ASSERT(strstr(diag.msg, "cudaMalloc") != NULL);
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &buf, 4096, ZKP_GPU_MEM_SCRATCH, &diag));
+    zkp_gpu_buf_free(buf);
+    zkp_gpu_close(g);
+}
