@@ -1,5 +1,5 @@
 /* Generic Groth16 over one pairing curve: the code. Included once per curve,
- * after groth16_impl.h, with the same macros. See groth16.h for the
+ * after groth16_impl.h and groth16/backend.h, with the same macros. See groth16.h for the
  * conventions this follows. */
 #include <stdlib.h>
 #include <string.h>
@@ -138,30 +138,62 @@ static void G16_FN(h_unit_)(void *arg, unsigned tid, size_t unit) {
     }
 }
 
-/* h_j on the coset, as canonical MSM scalars, written over a. */
-static zkpipe_status G16_FN(h_evals_)(G16_FRT *a, G16_FRT *b, G16_FRT *c, const G16_T(pk_t) *pk,
-                                      const zkp_g16_prove_opts *opts, unsigned nthreads) {
+/* The CPU backend's H step (backend.h): h_j on the coset, as canonical MSM
+ * scalars, written over a. */
+zkpipe_status G16_FN(cpu_h_scalars)(const zkp_g16_rkey *k, zkp_g16_hvals *h, uint64_t *abc,
+                                    const uint64_t *root_l, const uint64_t *shift_l,
+                                    const zkp_g16_cpu_work *w, zkp_diag *diag) {
+    const G16_T(pk_t) *pk = &k->pk->u.G16_CURVE;
     unsigned log_n = pk->log_domain;
-    G16_FRT root, shift;
-    zkpipe_status s = G16_FN(snarkjs_root_)(&root, log_n);
-    if (s == ZKPIPE_OK) s = G16_FN(coset_shift_)(&shift, log_n);
-    if (s != ZKPIPE_OK) return s;
+    G16_FRT root, shift, *a = (G16_FRT *)abc, *b = a + pk->domain_size, *c = b + pk->domain_size;
+    memcpy(root.l, root_l, sizeof root.l);
+    memcpy(shift.l, shift_l, sizeof shift.l);
     ZKP_CAT(G16_FR, _ntt_options_t) o = {0};
     o.root = &root;
     size_t dbytes = NTT_(domain_bytes_opt)(log_n, &o);
-    void *dmem = zkp_alloc(opts->alloc, dbytes, ZKP_MEM_SCRATCH);
-    if (!dmem) return ZKPIPE_ERR_NO_MEMORY;
+    void *dmem = zkp_alloc(w->alloc, dbytes, ZKP_MEM_SCRATCH);
+    if (!dmem)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes of NTT tables",
+                             dbytes);
     ZKP_CAT(G16_FR, _ntt_domain_t) dom;
-    s = NTT_(domain_init_opt)(&dom, log_n, &o, dmem, dbytes);
-    if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, a, &shift, nthreads);
-    if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, b, &shift, nthreads);
-    if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, c, &shift, nthreads);
+    zkpipe_status s = NTT_(domain_init_opt)(&dom, log_n, &o, dmem, dbytes);
+    if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, a, &shift, w->nthreads);
+    if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, b, &shift, w->nthreads);
+    if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, c, &shift, w->nthreads);
     NTT_(domain_clear)(&dom);
-    zkp_free(opts->alloc, dmem, dbytes, ZKP_MEM_SCRATCH);
+    zkp_free(w->alloc, dmem, dbytes, ZKP_MEM_SCRATCH);
     if (s != ZKPIPE_OK) return s;
     G16_T(h_ctx_) x = {a, b, c, pk->domain_size};
-    zkp_parallel_for(nthreads, (x.n + G16_H_UNIT_ - 1) / G16_H_UNIT_, G16_FN(h_unit_), &x);
+    zkp_parallel_for(w->nthreads, (x.n + G16_H_UNIT_ - 1) / G16_H_UNIT_, G16_FN(h_unit_), &x);
+    h->host = abc;
+    h->dev = NULL;
     return ZKPIPE_OK;
+}
+
+/* The CPU backend's G1 MSMs (backend.h): Pippenger over the H values, and
+ * the 0/1/tail split over the witness, whose values are mostly 0 and 1. */
+zkpipe_status G16_FN(cpu_msm_g1)(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
+                                 const uint64_t *scalars, const zkp_g16_hvals *h, size_t n,
+                                 const zkp_g16_cpu_work *w, zkp_diag *diag) {
+    (void)diag;
+    const G16_T(pk_t) *pk = &k->pk->u.G16_CURVE;
+    zkp_msm_stats stats;
+    switch (set) {
+    case ZKP_G16_SET_H:
+        return G1_(msm_mt_var)(out, pk->h, scalars ? scalars : h->host, n, w->nthreads, w->scratch,
+                               w->scratch_bytes);
+    case ZKP_G16_SET_A:
+        return G1_(msm_split_var)(out, &stats, pk->a, scalars, n, w->nthreads, w->scratch,
+                                  w->scratch_bytes);
+    case ZKP_G16_SET_B1:
+        return G1_(msm_split_var)(out, &stats, pk->b1, scalars, n, w->nthreads, w->scratch,
+                                  w->scratch_bytes);
+    case ZKP_G16_SET_L:
+        return G1_(msm_split_var)(out, &stats, pk->c, scalars, n, w->nthreads, w->scratch,
+                                  w->scratch_bytes);
+    default:
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
 }
 
 void G16_FN(pending_free)(G16_T(pending_t) *p) {
@@ -206,52 +238,75 @@ size_t G16_FN(msm_scratch_bytes)(size_t domain_size, size_t n_vars, unsigned nth
     return g1 > g2 ? g1 : g2;
 }
 
-/* From a, b, c on the domain: the H values on the coset (written over a),
- * then the four G1 MSMs. abc is released once h no longer needs b and c. */
+/* From a, b, c on the domain: the H values on the coset, then the four G1
+ * MSMs, on the backend of opts->rkey (the CPU without one). abc is
+ * released once h no longer needs a, b and c. */
 static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *abc,
                                              G16_T(clock_t) *ck, zkp_diag *diag) {
     const G16_T(pk_t) *pk = p->pk;
     const zkp_allocator *al = p->opts.alloc;
     size_t n_vars = pk->n_vars, n = pk->domain_size;
     const uint64_t *wl = ((const G16_FRT *)p->witness.ptr)[0].l;
-    G16_FRT *a = abc->ptr, *b = a + n, *c = a + 2 * n;
-    size_t scratch_bytes = G16_FN(msm_scratch_bytes)(n, n_vars, p->nthreads);
-    void *scratch = zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH);
-    zkp_msm_stats stats;
+    /* The CPU's ready key is made here: the key is where the CPU reads it. */
+    zkp_g16_backend cpu_be = {&zkp_g16_cpu_ops, NULL, "cpu"};
+    zkp_g16_pk whole = {.curve = G16_CURVE_ID};
+    whole.u.G16_CURVE = *pk;
+    zkp_g16_rkey cpu_key = {&cpu_be, &whole, {NULL}};
+    const zkp_g16_rkey *rk = p->opts.rkey ? p->opts.rkey : &cpu_key;
+    const zkp_g16_backend_ops *ops = rk->be->ops;
+    int on_cpu = ops == &zkp_g16_cpu_ops;
+    /* The GPU needs no MSM scratch in host memory. */
+    size_t scratch_bytes = on_cpu ? G16_FN(msm_scratch_bytes)(n, n_vars, p->nthreads) : 0;
+    void *scratch = scratch_bytes ? zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH) : NULL;
+    zkp_g16_cpu_work work = {p->nthreads, scratch, scratch_bytes, al};
+    zkp_g16_hvals hv = {NULL, NULL};
     zkpipe_status st;
     if (scratch_bytes && !scratch) {
         st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes of MSM scratch",
                            scratch_bytes);
         goto done;
     }
+    if (rk != &cpu_key && (rk->pk->curve != G16_CURVE_ID || &rk->pk->u.G16_CURVE != pk)) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                           "prove_start: the ready key was made from another key");
+        goto done;
+    }
     if ((st = G16_FN(enter_)(ck, ZKP_G16_NTT, diag)) != ZKPIPE_OK) goto done;
-    if ((st = G16_FN(h_evals_)(a, b, c, pk, &p->opts, p->nthreads)) != ZKPIPE_OK) goto done;
+    G16_FRT root, shift;
+    if ((st = G16_FN(snarkjs_root_)(&root, pk->log_domain)) != ZKPIPE_OK ||
+        (st = G16_FN(coset_shift_)(&shift, pk->log_domain)) != ZKPIPE_OK)
+        goto done;
+    st = ops->h_scalars(rk, &hv, (uint64_t *)abc->ptr, root.l, shift.l, &work, diag);
+    if (st != ZKPIPE_OK) goto done;
+    /* A device holds its own copy of the H values: a, b and c go back now. */
+    if (hv.dev) zkp_buffer_release(abc);
 
     if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_H, diag)) != ZKPIPE_OK) goto done;
     G16_G1J hsum;
-    st = G1_(msm_mt_var)(&hsum, pk->h, a[0].l, n, p->nthreads, scratch, scratch_bytes);
-    if (st != ZKPIPE_OK) goto done;
+    if ((st = ops->msm_g1(rk, &hsum, ZKP_G16_SET_H, NULL, &hv, n, &work, diag)) != ZKPIPE_OK)
+        goto done;
     /* h is summed: a, b and c go back before the witness MSMs. */
+    ops->hvals_free(&hv);
     zkp_buffer_release(abc);
 
     if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_A, diag)) != ZKPIPE_OK) goto done;
-    st = G1_(msm_split_var)(&p->a, &stats, pk->a, wl, n_vars, p->nthreads, scratch, scratch_bytes);
-    if (st != ZKPIPE_OK) goto done;
+    if ((st = ops->msm_g1(rk, &p->a, ZKP_G16_SET_A, wl, NULL, n_vars, &work, diag)) != ZKPIPE_OK)
+        goto done;
     if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_B1, diag)) != ZKPIPE_OK) goto done;
-    st = G1_(msm_split_var)(&p->b1, &stats, pk->b1, wl, n_vars, p->nthreads, scratch,
-                            scratch_bytes);
-    if (st != ZKPIPE_OK) goto done;
+    if ((st = ops->msm_g1(rk, &p->b1, ZKP_G16_SET_B1, wl, NULL, n_vars, &work, diag)) != ZKPIPE_OK)
+        goto done;
     if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_C, diag)) != ZKPIPE_OK) goto done;
-    st = G1_(msm_split_var)(&p->c, &stats, pk->c, wl + 4 * (pk->n_public + 1),
-                            n_vars - pk->n_public - 1, p->nthreads, scratch, scratch_bytes);
+    st = ops->msm_g1(rk, &p->c, ZKP_G16_SET_L, wl + 4 * (pk->n_public + 1), NULL,
+                     n_vars - pk->n_public - 1, &work, diag);
     if (st != ZKPIPE_OK) goto done;
     G1_(add)(&p->c, &p->c, &hsum);
     G16_FN(leave_)(ck);
 done:
+    ops->hvals_free(&hv);
     zkp_free(al, scratch, scratch_bytes, ZKP_MEM_SCRATCH);
     zkp_buffer_release(abc);
     if (st == ZKPIPE_ERR_INVALID_ARGUMENT || st == ZKPIPE_ERR_NO_MEMORY)
-        st = zkp_diag_fail(diag, st, "prove_start: %s", zkpipe_strerror(st));
+        if (!diag || !diag->msg[0]) st = zkp_diag_fail(diag, st, "prove_start: %s", zkpipe_strerror(st));
     return st;
 }
 
@@ -356,8 +411,13 @@ zkpipe_status G16_FN(prove_finalize)(G16_T(proof_t) *proof, G16_T(pending_t) *p,
 
     if ((st = G16_FN(enter_)(&ck, ZKP_G16_ASSEMBLE, diag)) != ZKPIPE_OK) goto done;
     G16_FRT r, s, r_k, s_k, rs, rs_k;
-    if ((st = G16_FN(random_scalar_)(&r, &r_k)) != ZKPIPE_OK ||
-        (st = G16_FN(random_scalar_)(&s, &s_k)) != ZKPIPE_OK) {
+    if (p->opts.test_fixed_rs) {
+        memcpy(r_k.l, p->opts.test_fixed_rs, sizeof r_k.l);
+        memcpy(s_k.l, p->opts.test_fixed_rs + 4, sizeof s_k.l);
+        FR_(to_mont)(&r, &r_k);
+        FR_(to_mont)(&s, &s_k);
+    } else if ((st = G16_FN(random_scalar_)(&r, &r_k)) != ZKPIPE_OK ||
+               (st = G16_FN(random_scalar_)(&s, &s_k)) != ZKPIPE_OK) {
         st = zkp_diag_fail(diag, st, "cannot draw the blinding scalars r and s");
         goto done;
     }

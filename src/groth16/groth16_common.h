@@ -35,6 +35,18 @@ typedef struct {
     double seconds[ZKP_G16_STAGE_COUNT];
 } zkp_g16_timings;
 
+/* The G1 base sets of a proving key that prove_start sums over. */
+typedef enum {
+    ZKP_G16_SET_A = 0, /* A_j(tau), n_vars points */
+    ZKP_G16_SET_B1,    /* B_j(tau) in G1, n_vars points */
+    ZKP_G16_SET_L,     /* the L query of the private signals */
+    ZKP_G16_SET_H,     /* the H query, domain_size points */
+    ZKP_G16_SET_COUNT
+} zkp_g16_base_set;
+
+/* A key made ready for a backend (groth16/backend.h). */
+typedef struct zkp_g16_rkey zkp_g16_rkey;
+
 typedef struct {
     unsigned nthreads;          /* 0: every online CPU */
     const zkp_allocator *alloc; /* working buffers; NULL: zkp_default_allocator() */
@@ -45,6 +57,15 @@ typedef struct {
      * thread may set it at any time): nonzero stops the proof with
      * ZKPIPE_ERR_CANCELLED at the next boundary. */
     const atomic_int *cancel;
+    /* Where the H polynomial and the G1 MSMs run: a key made ready for a
+     * backend (a GPU) from the same key as prove_start's; NULL: the CPU. */
+    const zkp_g16_rkey *rkey;
+    /* Tests only: the blinding scalars r then s (canonical, four limbs
+     * each, nonzero and < r) instead of fresh ones from the OS, so that two
+     * backends' proofs of one witness can be compared bit for bit. A proof
+     * made with fixed blinding is not zero-knowledge; nothing but the tests
+     * sets this. */
+    const uint64_t *test_fixed_rs;
 } zkp_g16_prove_opts;
 
 /* A buffer handed from one owner to the next together with the allocator

@@ -1,0 +1,234 @@
+/* The two backends of prove_start's device half (backend.h): the CPU's
+ * table, whose work is in groth16_body.h, and the CUDA table, which hands
+ * the same work to src/gpu. */
+#include "groth16/backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curve/curve.h"
+
+/* ---- The CPU ---- */
+
+static zkpipe_status cpu_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
+    (void)k;
+    (void)diag;
+    return ZKPIPE_OK;
+}
+
+static void cpu_key_unload(zkp_g16_rkey *k) { (void)k; }
+
+static zkpipe_status cpu_h_scalars(const zkp_g16_rkey *k, zkp_g16_hvals *h, uint64_t *abc,
+                                   const uint64_t *root, const uint64_t *shift,
+                                   const zkp_g16_cpu_work *w, zkp_diag *diag) {
+    switch (k->pk->curve) {
+    case ZKPIPE_CURVE_BN254: return bn254_g16_cpu_h_scalars(k, h, abc, root, shift, w, diag);
+    case ZKPIPE_CURVE_BLS12_381: return bls12_381_g16_cpu_h_scalars(k, h, abc, root, shift, w, diag);
+    default: return ZKPIPE_ERR_UNSUPPORTED;
+    }
+}
+
+/* The H values lie over a, which the prover frees with a, b and c. */
+static void cpu_hvals_free(zkp_g16_hvals *h) { h->host = NULL; }
+
+static zkpipe_status cpu_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
+                                const uint64_t *scalars, const zkp_g16_hvals *h, size_t n,
+                                const zkp_g16_cpu_work *w, zkp_diag *diag) {
+    switch (k->pk->curve) {
+    case ZKPIPE_CURVE_BN254: return bn254_g16_cpu_msm_g1(k, out, set, scalars, h, n, w, diag);
+    case ZKPIPE_CURVE_BLS12_381:
+        return bls12_381_g16_cpu_msm_g1(k, out, set, scalars, h, n, w, diag);
+    default: return ZKPIPE_ERR_UNSUPPORTED;
+    }
+}
+
+const zkp_g16_backend_ops zkp_g16_cpu_ops = {"cpu", cpu_key_load, cpu_key_unload, cpu_h_scalars,
+                                             cpu_hvals_free, cpu_msm_g1};
+
+/* ---- CUDA ---- */
+
+/* A base set's points and count, from the key of either curve. */
+static void base_set(const zkp_g16_pk *pk, zkp_g16_base_set set, const void **pts, size_t *n) {
+#define BASE_SET_(C)                                                              \
+    do {                                                                          \
+        const C##_g16_pk_t *q = &pk->u.C;                                         \
+        switch (set) {                                                            \
+        case ZKP_G16_SET_A: *pts = q->a, *n = q->n_vars; break;                   \
+        case ZKP_G16_SET_B1: *pts = q->b1, *n = q->n_vars; break;                 \
+        case ZKP_G16_SET_L: *pts = q->c, *n = q->n_vars - q->n_public - 1; break; \
+        default: *pts = q->h, *n = q->domain_size; break;                         \
+        }                                                                         \
+    } while (0)
+    if (pk->curve == ZKPIPE_CURVE_BN254)
+        BASE_SET_(bn254);
+    else
+        BASE_SET_(bls12_381);
+#undef BASE_SET_
+}
+
+static const char *const set_names[ZKP_G16_SET_COUNT] = {"A", "B1", "L", "H"};
+
+static void cuda_key_unload(zkp_g16_rkey *k) {
+    for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
+        zkp_gpu_bases_free(k->bases[i]);
+        k->bases[i] = NULL;
+    }
+}
+
+static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
+    for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
+        const void *pts;
+        size_t n;
+        base_set(k->pk, (zkp_g16_base_set)i, &pts, &n);
+        zkpipe_status st = k->pk->curve == ZKPIPE_CURVE_BN254
+                               ? bn254_g1_gpu_bases_upload(k->be->gpu, &k->bases[i], pts, n, diag)
+                               : bls12_381_g1_gpu_bases_upload(k->be->gpu, &k->bases[i], pts, n, diag);
+        if (st != ZKPIPE_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "uploading the key's %s bases", set_names[i]);
+            zkp_diag_prefix(diag, what);
+            cuda_key_unload(k);
+            return st;
+        }
+    }
+    return ZKPIPE_OK;
+}
+
+static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_hvals *h, uint64_t *abc,
+                                    const uint64_t *root, const uint64_t *shift,
+                                    const zkp_g16_cpu_work *w, zkp_diag *diag) {
+    (void)w;
+    h->host = NULL;
+    h->dev = NULL;
+    if (k->pk->curve == ZKPIPE_CURVE_BN254)
+        return bn254_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, k->pk->u.bn254.log_domain, root,
+                                    shift, diag);
+    return bls12_381_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, k->pk->u.bls12_381.log_domain, root,
+                                    shift, diag);
+}
+
+static void cuda_hvals_free(zkp_g16_hvals *h) {
+    zkp_gpu_buf_free(h->dev);
+    h->dev = NULL;
+    h->host = NULL;
+}
+
+static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
+                                 const uint64_t *scalars, const zkp_g16_hvals *h, size_t n,
+                                 const zkp_g16_cpu_work *w, zkp_diag *diag) {
+    (void)w;
+    zkp_gpu *g = k->be->gpu;
+    const zkp_gpu_bases *b = k->bases[set];
+    zkpipe_status st;
+    if (k->pk->curve == ZKPIPE_CURVE_BN254) {
+        bn254_g1_xyzz_t r;
+        st = scalars ? bn254_g1_gpu_msm(g, &r, b, 0, scalars, n, diag)
+                     : bn254_g1_gpu_msm_dev(g, &r, b, 0, h->dev, n, diag);
+        if (st == ZKPIPE_OK) bn254_g1_xyzz_to_jacobian(out, &r);
+    } else {
+        bls12_381_g1_xyzz_t r;
+        st = scalars ? bls12_381_g1_gpu_msm(g, &r, b, 0, scalars, n, diag)
+                     : bls12_381_g1_gpu_msm_dev(g, &r, b, 0, h->dev, n, diag);
+        if (st == ZKPIPE_OK) bls12_381_g1_xyzz_to_jacobian(out, &r);
+    }
+    if (st != ZKPIPE_OK) {
+        char what[64];
+        snprintf(what, sizeof what, "MSM %s on the GPU", set_names[set]);
+        zkp_diag_prefix(diag, what);
+    }
+    return st;
+}
+
+static const zkp_g16_backend_ops cuda_ops = {"cuda", cuda_key_load, cuda_key_unload, cuda_h_scalars,
+                                             cuda_hvals_free, cuda_msm_g1};
+
+/* ---- Opening a backend, making a key ready ---- */
+
+static zkpipe_status open_cuda(zkp_g16_backend **out, unsigned ordinal, zkp_diag *diag) {
+    zkp_g16_backend *be = calloc(1, sizeof *be);
+    if (!be) return ZKPIPE_ERR_NO_MEMORY;
+    zkpipe_status st = zkp_gpu_open(&be->gpu, ordinal, diag);
+    if (st != ZKPIPE_OK) {
+        free(be);
+        return st;
+    }
+    zkp_gpu_info info;
+    if (zkp_gpu_device_info(&info, ordinal, NULL) == ZKPIPE_OK)
+        snprintf(be->name, sizeof be->name, "cuda:%u (%s)", ordinal, info.name);
+    else
+        snprintf(be->name, sizeof be->name, "cuda:%u", ordinal);
+    be->ops = &cuda_ops;
+    *out = be;
+    return ZKPIPE_OK;
+}
+
+static zkpipe_status open_cpu(zkp_g16_backend **out) {
+    zkp_g16_backend *be = calloc(1, sizeof *be);
+    if (!be) return ZKPIPE_ERR_NO_MEMORY;
+    be->ops = &zkp_g16_cpu_ops;
+    snprintf(be->name, sizeof be->name, "cpu");
+    *out = be;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_g16_backend_open(zkp_g16_backend **out, const char *device, char *fallback,
+                                   size_t fallback_len, zkp_diag *diag) {
+    *out = NULL;
+    if (fallback && fallback_len) fallback[0] = 0;
+    if (!device || strcmp(device, "cpu") == 0) return open_cpu(out);
+    if (strcmp(device, "auto") == 0) {
+        zkp_diag why = {{0}};
+        if (open_cuda(out, 0, &why) == ZKPIPE_OK) return ZKPIPE_OK;
+        if (fallback && fallback_len) snprintf(fallback, fallback_len, "%s", why.msg);
+        return open_cpu(out);
+    }
+    if (strncmp(device, "cuda", 4) == 0) {
+        unsigned long ordinal = 0;
+        const char *rest = device + 4;
+        if (*rest == ':') {
+            char *end;
+            ordinal = strtoul(rest + 1, &end, 10);
+            if (end == rest + 1 || *end || ordinal > 1024) rest = NULL;
+        } else if (*rest) {
+            rest = NULL;
+        }
+        if (rest) return open_cuda(out, (unsigned)ordinal, diag);
+    }
+    return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                         "unknown device \"%s\" (expected cpu, cuda, cuda:N or auto)", device);
+}
+
+void zkp_g16_backend_close(zkp_g16_backend *be) {
+    if (!be) return;
+    zkp_gpu_close(be->gpu);
+    free(be);
+}
+
+const char *zkp_g16_backend_name(const zkp_g16_backend *be) { return be->name; }
+int zkp_g16_backend_is_gpu(const zkp_g16_backend *be) { return be->gpu != NULL; }
+zkp_gpu *zkp_g16_backend_gpu(const zkp_g16_backend *be) { return be->gpu; }
+
+zkpipe_status zkp_g16_rkey_load(zkp_g16_rkey **out, zkp_g16_backend *be, const zkp_g16_pk *pk,
+                                zkp_diag *diag) {
+    *out = NULL;
+    if (pk->curve != ZKPIPE_CURVE_BN254 && pk->curve != ZKPIPE_CURVE_BLS12_381)
+        return ZKPIPE_ERR_UNSUPPORTED;
+    zkp_g16_rkey *k = calloc(1, sizeof *k);
+    if (!k) return ZKPIPE_ERR_NO_MEMORY;
+    k->be = be;
+    k->pk = pk;
+    zkpipe_status st = be->ops->key_load(k, diag);
+    if (st != ZKPIPE_OK) {
+        free(k);
+        return st;
+    }
+    *out = k;
+    return ZKPIPE_OK;
+}
+
+void zkp_g16_rkey_free(zkp_g16_rkey *k) {
+    if (!k) return;
+    k->be->ops->key_unload(k);
+    free(k);
+}
