@@ -30,6 +30,7 @@ static const char bench_usage[] =
     "       zkpipe bench pipeline --synthetic <curve>:<log2> [--seed S] [options]\n"
     "       zkpipe bench synthetic <curve>:<log2> <out-dir> [--witnesses N] [--seed S]\n"
     "                             [--threads N]\n"
+    "       zkpipe bench msm|ntt --curve C --log L[,L...] [--device D] (see bench msm --help)\n"
     "  --key K --witness W   a key and its witnesses; repeat --key (up to 8) for jobs that\n"
     "                        alternate between keys, each followed by its own witnesses\n"
     "  --synthetic C:L       instead of --key/--witness: a built-in squaring-chain circuit\n"
@@ -715,6 +716,8 @@ static int bench_pipeline_(int argc, char **argv) {
 int cli_bench(int argc, char **argv) {
     if (argc >= 1 && !strcmp(argv[0], "pipeline")) return bench_pipeline_(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "synthetic")) return bench_synthetic_(argc - 1, argv + 1);
+    if (argc >= 1 && (!strcmp(argv[0], "msm") || !strcmp(argv[0], "ntt")))
+        return cli_bench_kernel(argv[0], argc - 1, argv + 1);
     fputs(bench_usage, argc >= 1 && !strcmp(argv[0], "--help") ? stdout : stderr);
     return argc >= 1 && !strcmp(argv[0], "--help") ? CLI_OK : CLI_USAGE;
 }

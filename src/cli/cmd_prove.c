@@ -8,6 +8,7 @@
 #include "formats/snarkjs_json.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
+#include "groth16/backend.h"
 #include "groth16/groth16.h"
 #include "util/fileio.h"
 
@@ -24,8 +25,10 @@ static void on_stage(void *ctx, zkp_g16_stage stage) {
     fflush(stderr);
 }
 
-static void print_timings(const zkp_g16_timings *t, double load_s, double verify_s, double total_s) {
+static void print_timings(const zkp_g16_timings *t, double load_s, double upload_s, double verify_s,
+                          double total_s) {
     fprintf(stderr, "%-24s %8.3f s\n", "load key and witness", load_s);
+    if (upload_s > 0) fprintf(stderr, "%-24s %8.3f s\n", "key to the GPU", upload_s);
     for (int i = 0; i < ZKP_G16_STAGE_COUNT; i++)
         fprintf(stderr, "%-24s %8.3f s\n", zkp_g16_stage_label((zkp_g16_stage)i), t->seconds[i]);
     fprintf(stderr, "%-24s %8.3f s\n", "verify", verify_s);
@@ -63,6 +66,7 @@ static zkpipe_status render_public(const void *p, char **t, size_t *l) {
 int cli_prove(int argc, char **argv) {
     const char *paths[4];
     int npaths = 0, verify = 1, timings = 0, quiet = 0;
+    const char *device = "auto";
     zkp_zkey_options kopt = {0};
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
@@ -70,6 +74,8 @@ int cli_prove(int argc, char **argv) {
                 fprintf(stderr, "zkpipe prove: --threads wants a number from 1 to 4096\n");
                 return CLI_USAGE;
             }
+        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
+            device = argv[++i];
         } else if (!strcmp(argv[i], "--no-verify")) {
             verify = 0;
         } else if (!strcmp(argv[i], "--check-key")) {
@@ -89,8 +95,8 @@ int cli_prove(int argc, char **argv) {
     }
     if (npaths != 4) {
         fprintf(stderr, "usage: zkpipe prove <circuit.zkey> <witness.wtns> <proof.json> "
-                        "<public.json> [--threads N] [--no-verify] [--check-key] [--timings] "
-                        "[--quiet]\n");
+                        "<public.json> [--device cpu|cuda|cuda:N|auto] [--threads N] [--no-verify] "
+                        "[--check-key] [--timings] [--quiet]\n");
         return CLI_USAGE;
     }
     progress_state ps = {!quiet && isatty(2), cli_now()};
@@ -99,9 +105,19 @@ int cli_prove(int argc, char **argv) {
     zkp_wtns wtns = {0};
     zkp_g16_public pub = {0};
     zkp_g16_pending *pending = NULL;
+    zkp_g16_backend *be = NULL;
+    zkp_g16_rkey *rkey = NULL;
     int code = CLI_OK;
     zkpipe_status st;
 
+    /* The device first: a GPU that is not there fails before any work. */
+    char fallback[ZKP_DIAG_MAX];
+    if ((st = zkp_g16_backend_open(&be, device, fallback, sizeof fallback, &d)) != ZKPIPE_OK) {
+        code = cli_fail("prove", st, &d, st == ZKPIPE_ERR_INVALID_ARGUMENT ? CLI_USAGE : CLI_INVALID);
+        goto done;
+    }
+    if (fallback[0] && zkp_gpu_built() && !quiet)
+        fprintf(stderr, "zkpipe prove: proving on the CPU (--device auto): %s\n", fallback);
     if ((st = zkp_zkey_load(&key, paths[0], &kopt, &d)) != ZKPIPE_OK ||
         (st = zkp_wtns_load(&wtns, paths[1], NULL, &d)) != ZKPIPE_OK ||
         (st = zkp_wtns_check_zkey(&wtns, &key, &d)) != ZKPIPE_OK) {
@@ -111,13 +127,23 @@ int cli_prove(int argc, char **argv) {
     double load_s = cli_now() - ps.start;
     zkp_g16_pk pk;
     zkp_zkey_pk(&key, &pk);
+    double upload_s = 0;
+    if (zkp_g16_backend_is_gpu(be)) {
+        double t0 = cli_now();
+        if ((st = zkp_g16_rkey_load(&rkey, be, &pk, &d)) != ZKPIPE_OK) {
+            code = cli_fail("prove", st, &d, CLI_INVALID);
+            goto done;
+        }
+        upload_s = cli_now() - t0;
+    }
     if ((st = copy_public(&pub, &wtns, zkp_zkey_n_public(&key))) != ZKPIPE_OK) {
         code = cli_fail("prove", st, NULL, CLI_INVALID);
         goto done;
     }
     zkp_buffer wbuf = {wtns.values, wtns.values_bytes, ZKP_MEM_WITNESS, wtns.alloc};
     wtns.values = NULL; /* the prover owns it now */
-    zkp_g16_prove_opts popt = {.nthreads = kopt.nthreads, .progress = on_stage, .progress_ctx = &ps};
+    zkp_g16_prove_opts popt = {
+        .nthreads = kopt.nthreads, .progress = on_stage, .progress_ctx = &ps, .rkey = rkey};
     zkp_g16_proof proof;
     zkp_g16_timings t = {{0}};
     if ((st = zkp_g16_prove_start(&pending, &pk, &wbuf, &popt, &d)) != ZKPIPE_OK ||
@@ -148,9 +174,14 @@ int cli_prove(int argc, char **argv) {
         code = cli_fail("prove", st, &d, CLI_INVALID);
         goto done;
     }
-    if (timings) print_timings(&t, load_s, verify_s, cli_now() - ps.start);
+    if (timings) {
+        fprintf(stderr, "%-24s %s\n", "device", zkp_g16_backend_name(be));
+        print_timings(&t, load_s, upload_s, verify_s, cli_now() - ps.start);
+    }
 done:
     zkp_g16_pending_free(pending);
+    zkp_g16_rkey_free(rkey);
+    zkp_g16_backend_close(be);
     zkp_g16_public_release(&pub);
     zkp_wtns_free(&wtns);
     zkp_zkey_free(&key);
