@@ -45,7 +45,7 @@ typedef struct {
     uint64_t budget_bytes;     /* memory budget; 0: detect (cgroup limit or MemTotal, less a margin) */
     unsigned synth_workers;    /* synthesis workers; 0: 1 */
     unsigned synth_threads;    /* threads of one synthesis (SpMV); 0: 1 */
-    unsigned devices;          /* proving devices; 0: 1. Only the CPU backend exists: 1 */
+    unsigned devices;          /* proving devices; 0: every GPU (one CPU device without GPUs) */
     unsigned device_workers;   /* workers per device, sharing its lock; 0: 2 */
     unsigned device_threads;   /* threads of one prove_start and its finalize; 0: every CPU */
     unsigned finalize_workers; /* finalize + verify workers; 0: 1 */
@@ -53,6 +53,12 @@ typedef struct {
     unsigned rss_period_ms;    /* RSS sampler period; 0: 100 */
     const char *timeline_csv;  /* optional CSV timeline of RSS and tracked bytes; NULL: none */
     uint64_t pool_idle_max_bytes; /* idle pooled memory kept for reuse; 0: the pool's default */
+    /* Where prove_start runs: "cpu" (the default when NULL), "cuda" (GPUs 0
+     * .. devices-1, every GPU when devices is 0; creation fails without
+     * one), or "auto" (the GPUs if there are any, else the CPU). Each device
+     * has its own device workers and lock; a key's G1 bases are made
+     * resident on a GPU the first time a partition of it runs there. */
+    const char *device;
 } zkpipe_engine_config;
 
 /* The defaults above (verify = 1, everything else 0 / NULL). */
@@ -187,6 +193,19 @@ ZKPIPE_API void zkpipe_job_result_clear(zkpipe_job_result *r);
 #define ZKPIPE_ENGINE_MEM_CATEGORIES 8 /* key csr witness abc aux scratch pool_idle gpu_staging */
 #define ZKPIPE_ENGINE_STATUS_MAX_KEYS 32
 #define ZKPIPE_ENGINE_STATUS_MAX_WORKERS 64
+#define ZKPIPE_ENGINE_STATUS_MAX_DEVICES 16
+#define ZKPIPE_ENGINE_GPU_MEM_CATEGORIES 4 /* bases abc scalars scratch */
+
+typedef struct {
+    char name[160];    /* "cpu" or "cuda:N (model)" */
+    int is_gpu;
+    unsigned ordinal;  /* the GPU's CUDA ordinal */
+    uint64_t vram_total_bytes, vram_free_bytes; /* the driver's view, whole device */
+    uint64_t vram_tracked_bytes, vram_peak_bytes; /* this engine's allocations */
+    uint64_t vram_bytes[ZKPIPE_ENGINE_GPU_MEM_CATEGORIES];
+    uint64_t h2d_bytes, d2h_bytes; /* copied so far */
+    double busy_seconds;           /* inside device calls so far */
+} zkpipe_device_status;
 
 typedef enum {
     ZKPIPE_KEY_COLD = 0, /* registered; never loaded */
@@ -249,12 +268,18 @@ typedef struct {
     uint64_t reservation_refusals, reservation_violations;
     size_t n_keys; /* at most ZKPIPE_ENGINE_STATUS_MAX_KEYS listed */
     zkpipe_key_status keys[ZKPIPE_ENGINE_STATUS_MAX_KEYS];
+    /* The proving devices: the CPU, or each GPU with its memory as the
+     * driver reports it and as the engine has it allocated. */
+    size_t n_devices;
+    zkpipe_device_status devices[ZKPIPE_ENGINE_STATUS_MAX_DEVICES];
 } zkpipe_engine_status;
 
 ZKPIPE_API zkpipe_status zkpipe_engine_get_status(zkpipe_engine *e, zkpipe_engine_status *out);
 
 /* "key", "csr", ... for i < ZKPIPE_ENGINE_MEM_CATEGORIES; "?" otherwise. */
 ZKPIPE_API const char *zkpipe_engine_mem_category_name(unsigned i);
+/* The name of device memory category i (bases, abc, scalars, scratch). */
+ZKPIPE_API const char *zkpipe_engine_gpu_mem_category_name(unsigned i);
 
 /* Loads a key now (it becomes hot), waiting for budget as needed. */
 ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_load_key(zkpipe_engine *e, uint32_t key_id);

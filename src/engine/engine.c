@@ -202,6 +202,62 @@ static void free_job_(eng_job *j) {
     free(j);
 }
 
+static void close_backends_(zkp_g16_backend **b, unsigned n) {
+    if (!b) return;
+    for (unsigned i = 0; i < n; i++) zkp_g16_backend_close(b[i]);
+    free(b);
+}
+
+/* The devices cfg asks for, opened: one CPU device, or GPUs 0 .. devices-1
+ * (every GPU when devices is 0). Sets c->devices to their number. */
+static zkpipe_status open_backends_(zkpipe_engine_config *c, zkp_g16_backend ***out, char *errbuf,
+                                    size_t errbuf_len) {
+    *out = NULL;
+    const char *kind = c->device ? c->device : "cpu";
+    zkp_diag d = {{0}};
+    unsigned gpus = 0;
+    int cpu = !strcmp(kind, "cpu");
+    if (!cpu && strcmp(kind, "cuda") != 0 && strcmp(kind, "auto") != 0) {
+        set_err_(errbuf, errbuf_len, "unknown engine device (expected cpu, cuda or auto)");
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    if (!cpu) {
+        zkpipe_status st = zkp_gpu_device_count(&gpus, &d);
+        if (st != ZKPIPE_OK && !strcmp(kind, "cuda")) {
+            set_err_(errbuf, errbuf_len, d.msg);
+            return st;
+        }
+        cpu = st != ZKPIPE_OK;
+    }
+    unsigned n = cpu ? 1 : c->devices ? c->devices : gpus;
+    if (cpu && c->devices > 1 && !strcmp(kind, "cpu")) {
+        set_err_(errbuf, errbuf_len, "the CPU is one device: engine.devices must be 0 or 1");
+        return ZKPIPE_ERR_OUT_OF_RANGE;
+    }
+    if (!cpu && (n > gpus || n > ZKPIPE_ENGINE_STATUS_MAX_DEVICES)) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%u GPUs asked for; this machine has %u (at most %d are used)", n,
+                 gpus, ZKPIPE_ENGINE_STATUS_MAX_DEVICES);
+        set_err_(errbuf, errbuf_len, msg);
+        return ZKPIPE_ERR_OUT_OF_RANGE;
+    }
+    zkp_g16_backend **b = calloc(n, sizeof *b);
+    if (!b) return ZKPIPE_ERR_NO_MEMORY;
+    for (unsigned i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, cpu ? "cpu" : "cuda:%u", i);
+        zkpipe_status st = zkp_g16_backend_open(&b[i], name, NULL, 0, &d);
+        if (st != ZKPIPE_OK) {
+            set_err_(errbuf, errbuf_len, d.msg[0] ? d.msg : zkpipe_strerror(st));
+            close_backends_(b, i);
+            return st;
+        }
+    }
+    c->devices = n;
+    *out = b;
+    return ZKPIPE_OK;
+}
+
 static zkpipe_status start_thread_(eng_worker *w, void *(*fn)(void *)) {
     if (pthread_create(&w->thread, NULL, fn, w) != 0) return ZKPIPE_ERR_NO_MEMORY;
     w->started = 1;
@@ -217,22 +273,26 @@ zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_conf
         c = *cfg;
     else
         (void)zkpipe_engine_config_default(&c);
-    if (c.devices > 1) {
-        set_err_(errbuf, errbuf_len, "only one device (the CPU backend) is available");
-        return ZKPIPE_ERR_UNSUPPORTED;
-    }
+    zkp_g16_backend **backends = NULL;
+    zkpipe_status bst = open_backends_(&c, &backends, errbuf, errbuf_len);
+    if (bst != ZKPIPE_OK) return bst;
     if (!c.synth_workers) c.synth_workers = 1;
-    if (!c.devices) c.devices = 1;
     if (!c.device_workers) c.device_workers = 2;
     if (!c.finalize_workers) c.finalize_workers = 1;
     size_t nw = 1 + c.synth_workers + (size_t)c.devices * c.device_workers + c.finalize_workers;
     if (nw > ZKPIPE_ENGINE_STATUS_MAX_WORKERS) {
         set_err_(errbuf, errbuf_len, "too many workers");
+        close_backends_(backends, c.devices);
         return ZKPIPE_ERR_OUT_OF_RANGE;
     }
     zkpipe_engine *e = calloc(1, sizeof *e);
-    if (!e) return ZKPIPE_ERR_NO_MEMORY;
+    if (!e) {
+        close_backends_(backends, c.devices);
+        return ZKPIPE_ERR_NO_MEMORY;
+    }
     e->cfg = c;
+    e->cfg.device = NULL; /* not kept: the backends have it */
+    e->backends = backends;
     e->cfg.timeline_csv = NULL; /* not kept: the sampler has it */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     e->device_threads = c.device_threads ? c.device_threads : (unsigned)(ncpu > 0 ? ncpu : 1);
@@ -263,6 +323,7 @@ zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_conf
         (void)zkp_mem_budget_destroy(&e->budget);
         (void)zkp_mem_pool_destroy(&e->pool);
         (void)zkp_mem_tracker_destroy(&e->tracker);
+        close_backends_(e->backends, e->cfg.devices);
         free(e);
         return st;
     }
@@ -374,6 +435,7 @@ zkpipe_status zkpipe_engine_destroy(zkpipe_engine **ep) {
         for (unsigned i = 0; i < e->cfg.devices; i++) pthread_mutex_destroy(&e->dev_lock[i]);
     free(e->dev_lock);
     free(e->workers);
+    close_backends_(e->backends, e->cfg.devices);
     pthread_cond_destroy(&e->admit_cv);
     pthread_cond_destroy(&e->synth_cv);
     pthread_cond_destroy(&e->device_cv);
@@ -697,6 +759,40 @@ const char *zkpipe_engine_mem_category_name(unsigned i) {
     return i < ZKP_MEM_CATEGORY_COUNT ? zkp_mem_category_name((zkp_mem_category)i) : "?";
 }
 
+const char *zkpipe_engine_gpu_mem_category_name(unsigned i) {
+    return zkp_gpu_mem_category_name((zkp_gpu_mem_category)i);
+}
+
+/* Each device's line of the status: reads atomics of its context and asks
+ * the driver for free memory, which takes microseconds, with no engine
+ * lock held. */
+static void devices_status_(zkpipe_engine *e, zkpipe_engine_status *out) {
+    _Static_assert(ZKPIPE_ENGINE_GPU_MEM_CATEGORIES == ZKP_GPU_MEM_COUNT_, "GPU categories");
+    out->n_devices = e->cfg.devices;
+    for (unsigned i = 0; i < e->cfg.devices; i++) {
+        zkpipe_device_status *ds = &out->devices[i];
+        const zkp_g16_backend *b = e->backends[i];
+        snprintf(ds->name, sizeof ds->name, "%s", zkp_g16_backend_name(b));
+        zkp_gpu *g = zkp_g16_backend_gpu(b);
+        if (!g) continue;
+        ds->is_gpu = 1;
+        ds->ordinal = zkp_gpu_ordinal(g);
+        zkp_gpu_info info;
+        if (zkp_gpu_device_info(&info, ds->ordinal, NULL) == ZKPIPE_OK) {
+            ds->vram_total_bytes = info.total_bytes;
+            ds->vram_free_bytes = info.free_bytes;
+        }
+        zkp_gpu_stats gs;
+        zkp_gpu_stats_get(g, &gs);
+        for (int c = 0; c < ZKP_GPU_MEM_COUNT_; c++) ds->vram_bytes[c] = gs.live_bytes[c];
+        ds->vram_tracked_bytes = gs.live_total;
+        ds->vram_peak_bytes = gs.peak_total;
+        ds->h2d_bytes = gs.h2d_bytes;
+        ds->d2h_bytes = gs.d2h_bytes;
+        ds->busy_seconds = gs.busy_seconds;
+    }
+}
+
 zkpipe_status zkpipe_engine_get_status(zkpipe_engine *e, zkpipe_engine_status *out) {
     if (!e || !out) return ZKPIPE_ERR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
@@ -760,5 +856,6 @@ zkpipe_status zkpipe_engine_get_status(zkpipe_engine *e, zkpipe_engine_status *o
         out->rss_bytes = ss.rss_bytes;
         out->peak_rss_bytes = ss.peak_rss_bytes;
     }
+    devices_status_(e, out);
     return ZKPIPE_OK;
 }

@@ -35,6 +35,14 @@
  * key is evicted only with running == 0 and no admission pinning it; its
  * data is taken out of the key under the lock and freed outside it.
  *
+ * Devices. Each device has a backend (groth16/backend.h: the CPU, or one
+ * GPU's context) and a lock that its device workers take around
+ * prove_start, so calls on one GPU context never overlap. A key's ready
+ * form on device d (its G1 bases in that GPU's memory) is made by the
+ * first device worker of d that proves a partition of it, under d's lock,
+ * and lives until the key is evicted; only d's workers read it, and only
+ * while a partition of the key is running, which keeps eviction away.
+ *
  * Order. Every queue (and admission) is ordered by priority, then job
  * arrival (a sequence number), then partition index. */
 #ifndef ZKP_ENGINE_ENGINE_INTERNAL_H
@@ -46,6 +54,7 @@
 
 #include "circuit/circuit.h"
 #include "formats/zkey.h"
+#include "groth16/backend.h"
 #include "groth16/groth16.h"
 #include "mem/mem.h"
 #include "util/diag.h"
@@ -88,6 +97,8 @@ struct eng_key {
     uint32_t pinned;         /* admissions or loads using it right now */
     uint64_t last_use;       /* LRU clock */
     uint64_t loads, evictions;
+    /* The key made ready on each GPU device (NULL on the CPU, or not yet). */
+    zkp_g16_rkey *rkeys[ZKPIPE_ENGINE_STATUS_MAX_DEVICES];
 };
 
 typedef enum {
@@ -190,6 +201,7 @@ struct zkpipe_engine {
     size_t n_keys, cap_keys;
 
     pthread_mutex_t *dev_lock; /* one per device */
+    zkp_g16_backend **backends; /* one per device */
     eng_worker *workers;
     size_t n_workers;
 };

@@ -70,6 +70,7 @@ typedef struct {
     int circuit_built;
     zkp_mem_reservation *res;
     uint64_t map_charge;
+    zkp_g16_rkey *rkeys[ZKPIPE_ENGINE_STATUS_MAX_DEVICES];
 } key_data_;
 
 static void key_take_locked_(eng_key *k, key_data_ *d) {
@@ -78,6 +79,8 @@ static void key_take_locked_(eng_key *k, key_data_ *d) {
     d->circuit_built = k->circuit_built;
     d->res = k->res;
     d->map_charge = k->map_charge;
+    memcpy(d->rkeys, k->rkeys, sizeof d->rkeys);
+    memset(k->rkeys, 0, sizeof k->rkeys);
     memset(&k->zkey, 0, sizeof k->zkey);
     memset(&k->circuit, 0, sizeof k->circuit);
     k->circuit_built = 0;
@@ -87,6 +90,10 @@ static void key_take_locked_(eng_key *k, key_data_ *d) {
 }
 
 static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
+    /* The ready keys first: they borrow the key's points. Their device
+     * memory goes back to the driver, which is safe beside other work on
+     * the same GPU. */
+    for (int i = 0; i < ZKPIPE_ENGINE_STATUS_MAX_DEVICES; i++) zkp_g16_rkey_free(d->rkeys[i]);
     if (d->circuit_built) zkp_circuit_free(&d->circuit);
     zkp_zkey_free(&d->zkey);
     if (d->map_charge) ENG_IGNORE(zkp_mem_tracker_discharge(e->tracker, ZKP_MEM_KEY, d->map_charge));

@@ -144,10 +144,19 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
     w->state = ZKPIPE_WORKER_BUSY;
     pthread_mutex_unlock(&e->lk);
     double t0 = eng_now();
+    zkpipe_status st = ZKPIPE_OK;
+    /* The key's first partition on this GPU makes its bases resident. */
+    zkp_g16_backend *be = e->backends[w->device];
+    if (zkp_g16_backend_is_gpu(be) && !k->rkeys[w->device]) {
+        st = zkp_g16_rkey_load(&k->rkeys[w->device], be, &k->pk, d);
+        if (st != ZKPIPE_OK) zkp_diag_prefix(d, zkp_g16_backend_name(be));
+    }
     zkp_g16_prove_opts o = {.nthreads = e->device_threads,
                             .alloc = p->alloc,
-                            .cancel = &p->job->cancel};
-    zkpipe_status st = zkp_g16_prove_start_abc(&p->pending, &k->pk, &p->witness, &p->abc, &o, d);
+                            .cancel = &p->job->cancel,
+                            .rkey = k->rkeys[w->device]};
+    if (st == ZKPIPE_OK)
+        st = zkp_g16_prove_start_abc(&p->pending, &k->pk, &p->witness, &p->abc, &o, d);
     pthread_mutex_unlock(&e->dev_lock[w->device]);
     p->times.device = eng_now() - t0;
     if (st != ZKPIPE_OK) return st;

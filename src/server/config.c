@@ -48,6 +48,11 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
                               "host:port for HTTP /metrics and /status; empty = off"},
     [ZKP_CFG_METRICS_POLL_MS] = {"metrics.poll_ms", ZKP_CFG_INT, NULL, 1000, 10, 3600000, 0, 0,
                                  "period of the RSS sampler behind the memory metrics, in milliseconds"},
+    [ZKP_CFG_ENGINE_DEVICE] = {"engine.device", ZKP_CFG_STRING, "auto", 0, 0, 0, 0, 0,
+                               "where prove_start runs: cpu, cuda (fail without a GPU) or auto "
+                               "(the GPUs if there are any)"},
+    [ZKP_CFG_ENGINE_DEVICES] = {"engine.devices", ZKP_CFG_INT, NULL, 0, 0, 16, 0, 0,
+                                "GPUs to use, from ordinal 0; 0 = every GPU"},
 };
 
 static const char *const SECTIONS[] = {"server", "engine", "metrics"};

@@ -72,6 +72,8 @@ typedef enum {
     ZKP_CFG_ENGINE_VERIFY,       /* bool */
     ZKP_CFG_METRICS_HTTP,        /* string: host:port, "" = off */
     ZKP_CFG_METRICS_POLL_MS,     /* int: RSS sampler period */
+    ZKP_CFG_ENGINE_DEVICE,       /* string: cpu, cuda or auto */
+    ZKP_CFG_ENGINE_DEVICES,      /* int: GPUs to use, 0 = every one */
     ZKP_CFG_KEY_COUNT
 } zkp_cfg_id;
 

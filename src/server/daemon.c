@@ -599,6 +599,8 @@ static zkpipe_status engine_config_(const zkp_config *c, zkpipe_engine_config *e
     if (st != ZKPIPE_OK) return st;
     ec->budget_bytes = zkp_config_size(c, ZKP_CFG_ENGINE_BUDGET);
     ec->synth_workers = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_SYNTHESIS_WORKERS);
+    ec->device = zkp_config_str(c, ZKP_CFG_ENGINE_DEVICE);
+    ec->devices = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICES);
     ec->device_workers = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICE_WORKERS);
     ec->device_threads = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICE_THREADS);
     ec->finalize_workers = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_FINALIZE_WORKERS);

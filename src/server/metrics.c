@@ -640,6 +640,48 @@ char *zkp_metrics_prometheus(zkp_metrics *m, const zkpipe_engine_status *st,
     prom_sample(&b, "reservation_violations_total", NULL, 0,
                 fmt_u64(buf, st->reservation_violations));
 
+    /* The proving devices: each GPU's memory, as the driver sees it and by
+     * what the engine holds there, its busy time and its transfers. */
+    prom_family(&b, "device_info", "gauge", "1 for each proving device, named.");
+    for (size_t i = 0; i < st->n_devices; i++) {
+        const char *kv[] = {"device", st->devices[i].name};
+        prom_sample(&b, "device_info", kv, 1, "1");
+    }
+    prom_family(&b, "gpu_memory_total_bytes", "gauge", "Each GPU's memory, as its driver reports it.");
+    for (size_t i = 0; i < st->n_devices; i++)
+        if (st->devices[i].is_gpu)
+            prom_u64_1(&b, "gpu_memory_total_bytes", "device", st->devices[i].name,
+                       st->devices[i].vram_total_bytes);
+    prom_family(&b, "gpu_memory_free_bytes", "gauge", "Each GPU's free memory, as its driver reports it.");
+    for (size_t i = 0; i < st->n_devices; i++)
+        if (st->devices[i].is_gpu)
+            prom_u64_1(&b, "gpu_memory_free_bytes", "device", st->devices[i].name,
+                       st->devices[i].vram_free_bytes);
+    prom_family(&b, "gpu_memory_bytes", "gauge", "GPU memory the engine holds, by category.");
+    for (size_t i = 0; i < st->n_devices; i++)
+        for (unsigned cat = 0; cat < ZKPIPE_ENGINE_GPU_MEM_CATEGORIES && st->devices[i].is_gpu; cat++) {
+            const char *kv[] = {"device", st->devices[i].name, "category",
+                                zkpipe_engine_gpu_mem_category_name(cat)};
+            prom_sample(&b, "gpu_memory_bytes", kv, 2, fmt_u64(buf, st->devices[i].vram_bytes[cat]));
+        }
+    prom_family(&b, "gpu_busy_seconds_total", "counter", "Seconds each GPU spent in device calls.");
+    for (size_t i = 0; i < st->n_devices; i++)
+        if (st->devices[i].is_gpu) {
+            char dbuf[40];
+            const char *kv[] = {"device", st->devices[i].name};
+            prom_sample(&b, "gpu_busy_seconds_total", kv, 1,
+                        fmt_prom_double(dbuf, st->devices[i].busy_seconds));
+        }
+    prom_family(&b, "gpu_transfer_bytes_total", "counter", "Bytes copied to and from each GPU.");
+    for (size_t i = 0; i < st->n_devices; i++)
+        if (st->devices[i].is_gpu) {
+            const char *up[] = {"device", st->devices[i].name, "direction", "h2d"};
+            const char *down[] = {"device", st->devices[i].name, "direction", "d2h"};
+            prom_sample(&b, "gpu_transfer_bytes_total", up, 2, fmt_u64(buf, st->devices[i].h2d_bytes));
+            prom_sample(&b, "gpu_transfer_bytes_total", down, 2,
+                        fmt_u64(buf, st->devices[i].d2h_bytes));
+        }
+
     /* One series per tier with 1 on the current one, so that a tier change
      * shows as one series going to 0 rather than a series disappearing. */
     prom_family(&b, "key_tier", "gauge", "1 for the tier each key is in, 0 for the others.");
@@ -751,6 +793,34 @@ char *zkp_metrics_status_json(zkp_metrics *m, const zkpipe_engine_status *st,
         sb_putc(&b, '}');
     }
     sb_puts(&b, "}}");
+
+    json_key(&b, 0, "devices");
+    sb_putc(&b, '[');
+    for (size_t i = 0; i < st->n_devices; i++) {
+        const zkpipe_device_status *dv = &st->devices[i];
+        sb_puts(&b, i ? ",{" : "{");
+        json_key(&b, 1, "name");
+        json_str(&b, dv->name);
+        json_key(&b, 0, "gpu");
+        sb_puts(&b, dv->is_gpu ? "true" : "false");
+        if (dv->is_gpu) {
+            json_member_u64(&b, 0, "ordinal", dv->ordinal);
+            json_member_u64(&b, 0, "memory_total_bytes", dv->vram_total_bytes);
+            json_member_u64(&b, 0, "memory_free_bytes", dv->vram_free_bytes);
+            json_member_u64(&b, 0, "tracked_bytes", dv->vram_tracked_bytes);
+            json_member_u64(&b, 0, "tracked_peak_bytes", dv->vram_peak_bytes);
+            for (unsigned cat = 0; cat < ZKPIPE_ENGINE_GPU_MEM_CATEGORIES; cat++) {
+                char name[48];
+                snprintf(name, sizeof name, "%s_bytes", zkpipe_engine_gpu_mem_category_name(cat));
+                json_member_u64(&b, 0, name, dv->vram_bytes[cat]);
+            }
+            json_member_u64(&b, 0, "h2d_bytes", dv->h2d_bytes);
+            json_member_u64(&b, 0, "d2h_bytes", dv->d2h_bytes);
+            json_member_u64(&b, 0, "busy_ms", (uint64_t)(dv->busy_seconds * 1e3));
+        }
+        sb_putc(&b, '}');
+    }
+    sb_putc(&b, ']');
 
     json_key(&b, 0, "keys");
     sb_putc(&b, '[');

@@ -203,11 +203,20 @@ static void get_status_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_
     }
     Cuzk__V1__GetStatusResponse resp = CUZK__V1__GET_STATUS_RESPONSE__INIT;
 
-    /* The proving device: the CPU backend, one per engine device. */
-    Cuzk__V1__GPUStatus gpu = CUZK__V1__GPUSTATUS__INIT;
-    Cuzk__V1__GPUStatus *gpus[1] = {&gpu};
-    gpu.name = (char *)"cpu";
-    resp.n_gpus = 1;
+    /* The proving devices: each GPU with its memory as the driver reports
+     * it, or the CPU. */
+    Cuzk__V1__GPUStatus gpu[ZKPIPE_ENGINE_STATUS_MAX_DEVICES];
+    Cuzk__V1__GPUStatus *gpus[ZKPIPE_ENGINE_STATUS_MAX_DEVICES];
+    for (size_t i = 0; i < st->n_devices; i++) {
+        const zkpipe_device_status *dv = &st->devices[i];
+        cuzk__v1__gpustatus__init(&gpu[i]);
+        gpu[i].ordinal = dv->is_gpu ? dv->ordinal : 0;
+        gpu[i].name = (char *)dv->name;
+        gpu[i].vram_total_bytes = dv->vram_total_bytes;
+        gpu[i].vram_free_bytes = dv->vram_free_bytes;
+        gpus[i] = &gpu[i];
+    }
+    resp.n_gpus = st->n_devices;
     resp.gpus = gpus;
 
     Cuzk__V1__SRSStatus srs[ZKPIPE_ENGINE_STATUS_MAX_KEYS];
