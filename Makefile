@@ -14,6 +14,11 @@
 #                        Needs clang and the libFuzzer runtime (Debian 12:
 #                        clang libclang-rt-14-dev), installed like `make deps`.
 #                        Reproduce a crash: build/fuzz/fuzz_<name> <file>
+#   make test-gpu        the GPU suite (gpu_* cases) on a machine with an
+#                        NVIDIA GPU, in build/gpu (CUDA on, daemon off, so it
+#                        needs only a compiler, CMake and the CUDA toolkit);
+#                        a case that finds no GPU fails here instead of
+#                        skipping
 #   make bench           build and run the arithmetic benchmarks
 #   make demo            prove and verify the bundled circom circuits on both
 #                        curves with zkpipe, check them with snarkjs, print timings
@@ -39,7 +44,7 @@ FUZZ_TIME ?= 15
 FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey config
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 
-.PHONY: all deps js-deps fuzz-deps build test test-release test-sanitize test-tsan test-fuzz bench demo clean
+.PHONY: all deps js-deps fuzz-deps build test test-release test-sanitize test-tsan test-fuzz test-gpu bench demo clean
 
 all: build
 
@@ -88,20 +93,23 @@ build: deps
 test-release: build js-deps
 	cd build/release && ctest -j $(JOBS) $(CTEST_FLAGS)
 
+# The sanitizer builds leave the CUDA objects out: nvcc's host code is not
+# instrumented, so they would only add compile time; the release build
+# compiles every .cu file and runs the host-side checks of the device code.
 test-sanitize: js-deps
-	cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DZKPIPE_ENABLE_SANITIZE=ON -DZKPIPE_ENABLE_VERIFY=ON -DCMAKE_C_FLAGS=-O1 $(CMAKE_FLAGS)
+	cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DZKPIPE_ENABLE_SANITIZE=ON -DZKPIPE_ENABLE_VERIFY=ON -DZKPIPE_ENABLE_CUDA=OFF -DCMAKE_C_FLAGS=-O1 $(CMAKE_FLAGS)
 	cmake --build build/sanitize -j $(JOBS)
 	cd build/sanitize && ZKPIPE_TEST_ITERS=0.25 ctest -j $(JOBS) $(CTEST_FLAGS)
 
 test-tsan: js-deps
-	cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=Debug -DZKPIPE_ENABLE_TSAN=ON -DCMAKE_C_FLAGS=-O1 $(CMAKE_FLAGS)
+	cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=Debug -DZKPIPE_ENABLE_TSAN=ON -DZKPIPE_ENABLE_CUDA=OFF -DCMAKE_C_FLAGS=-O1 $(CMAKE_FLAGS)
 	cmake --build build/tsan -j $(JOBS)
 	cd build/tsan && TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp $(TSAN_OPTIONS)" \
 	  ZKPIPE_TEST_ITERS=0.25 ctest -j $(JOBS) $(CTEST_FLAGS)
 
 test-fuzz: fuzz-deps
 	cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-O1 \
-	  -DZKPIPE_ENABLE_FUZZ=ON -DZKPIPE_ENABLE_TESTS=OFF -DZKPIPE_ENABLE_BENCH=OFF $(CMAKE_FLAGS)
+	  -DZKPIPE_ENABLE_CUDA=OFF -DZKPIPE_ENABLE_FUZZ=ON -DZKPIPE_ENABLE_TESTS=OFF -DZKPIPE_ENABLE_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build build/fuzz -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
 	@mkdir -p build/fuzz/artifacts; \
 	for t in $(FUZZ_TARGETS); do \
@@ -115,6 +123,11 @@ test-fuzz: fuzz-deps
 	done
 
 test: test-release test-sanitize test-tsan test-fuzz
+
+test-gpu:
+	cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=RelWithDebInfo -DZKPIPE_ENABLE_CUDA=ON -DZKPIPE_ENABLE_SERVER=OFF $(CMAKE_FLAGS)
+	cmake --build build/gpu -j $(JOBS) --target zkp_tests zkpipe_cli
+	cd build/gpu && ZKPIPE_TEST_REQUIRE_GPU=1 ctest -j 1 -R '^gpu_' -E '[.]portable$$' $(CTEST_FLAGS)
 
 bench: build
 	./build/release/zkp_bench

@@ -1,0 +1,213 @@
+/* Whole proofs on a GPU: the CUDA backend of prove_start against the CPU's
+ * on the committed snarkjs fixtures and on synthetic keys of both curves,
+ * bit for bit with r and s fixed; the engine proving on a GPU; and, on
+ * machines without one, the clear refusals of "cuda" and the fallback of
+ * "auto". */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/wtns.h"
+#include "formats/zkey.h"
+#include "gpu_support.h"
+#include "groth16/backend.h"
+#include "synthetic/synthetic.h"
+#include "zkpipe/engine.h"
+
+static const char *const fixtures[] = {"poseidon_small_bn128", "merkle_small_bn128",
+                                       "poseidon_small_bls12381", "merkle_small_bls12381"};
+
+static void fixture_path_(char *out, size_t cap, const char *fixture, const char *file) {
+    int n = snprintf(out, cap, "%s/fixtures/%s/%s", ZKP_TEST_DATA_DIR, fixture, file);
+    ASSERT(n > 0 && (size_t)n < cap);
+}
+
+/* A proof of key/wtns with fixed r and s on rkey's backend (NULL: CPU);
+ * the witness is copied, since prove_start takes it over. */
+static void prove_fixed_(zkp_g16_proof *proof, const zkp_g16_pk *pk, const zkp_wtns *w,
+                         const zkp_g16_rkey *rkey) {
+    static const uint64_t rs[8] = {0x1234567, 0, 0, 1, 0x89abcdef, 7, 0, 2};
+    zkp_buffer wb = {malloc(w->values_bytes), w->values_bytes, ZKP_MEM_WITNESS, NULL};
+    ASSERT(wb.ptr);
+    memcpy(wb.ptr, w->values, w->values_bytes);
+    zkp_g16_prove_opts o = {.nthreads = 2, .rkey = rkey, .test_fixed_rs = rs};
+    zkp_g16_pending *p = NULL;
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_g16_prove_start(&p, pk, &wb, &o, &d);
+    ASSERT_MSG(st == ZKPIPE_OK, "prove_start: %s", d.msg);
+    st = zkp_g16_prove_finalize(proof, p, NULL, &d);
+    ASSERT_MSG(st == ZKPIPE_OK, "prove_finalize: %s", d.msg);
+}
+
+/* The GPU's proof equals the CPU's and verifies. */
+static void check_same_proof_(zkp_g16_backend *be, const zkp_zkey *key, const zkp_wtns *w,
+                              const char *what) {
+    zkp_g16_pk pk;
+    zkp_zkey_pk(key, &pk);
+    zkp_g16_rkey *rk = NULL;
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_g16_rkey_load(&rk, be, &pk, &d);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s: key to the GPU: %s", what, d.msg);
+    zkp_g16_proof cpu, gpu;
+    memset(&cpu, 0, sizeof cpu);
+    memset(&gpu, 0, sizeof gpu);
+    prove_fixed_(&cpu, &pk, w, NULL);
+    prove_fixed_(&gpu, &pk, w, rk);
+    zkp_g16_rkey_free(rk);
+    ASSERT_MSG(memcmp(&cpu, &gpu, sizeof cpu) == 0, "%s: the GPU's proof differs from the CPU's",
+               what);
+    zkp_g16_vk vk;
+    zkp_zkey_vk(key, &vk);
+    zkp_g16_public pub = {w->curve, zkp_zkey_n_public(key), malloc(32 * (size_t)zkp_zkey_n_public(key) + 1)};
+    ASSERT(pub.values);
+    memcpy(pub.values, w->values + 4, 32 * pub.n);
+    st = zkp_g16_verify(&vk, &pub, &gpu, &d);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s: the GPU's proof does not verify: %s", what, d.msg);
+    zkp_g16_public_release(&pub);
+    printf("  %s: identical proofs, verified\n", what);
+}
+
+static zkp_g16_backend *open_gpu_backend_(void) {
+    zkp_gpu *g = test_gpu_open(); /* skips without a GPU */
+    unsigned ordinal = zkp_gpu_ordinal(g);
+    zkp_gpu_close(g);
+    char name[32];
+    snprintf(name, sizeof name, "cuda:%u", ordinal);
+    zkp_g16_backend *be = NULL;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_g16_backend_open(&be, name, NULL, 0, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT(zkp_g16_backend_is_gpu(be));
+    return be;
+}
+
+TEST_CASE(gpu_prove_matches_cpu_on_fixtures) {
+    zkp_g16_backend *be = open_gpu_backend_();
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        char path[512];
+        zkp_diag d = {{0}};
+        zkp_zkey key = {0};
+        zkp_wtns w = {0};
+        fixture_path_(path, sizeof path, fixtures[i], "circuit.zkey");
+        ASSERT_MSG(zkp_zkey_load(&key, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+        fixture_path_(path, sizeof path, fixtures[i], "witness.wtns");
+        ASSERT_MSG(zkp_wtns_load(&w, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+        check_same_proof_(be, &key, &w, fixtures[i]);
+        zkp_wtns_free(&w);
+        zkp_zkey_free(&key);
+    }
+    zkp_g16_backend_close(be);
+}
+
+/* Synthetic keys: domains far beyond the fixtures', so the NTT runs its
+ * multi-pass path and the MSMs their bucket path, on both curves. */
+TEST_CASE(gpu_prove_matches_cpu_on_synthetic_keys) {
+    zkp_g16_backend *be = open_gpu_backend_();
+    static const unsigned logs[] = {5, 12, 16};
+    for (int c = 0; c < 2; c++)
+        for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+            zkp_synthetic_params sp = {c ? ZKPIPE_CURVE_BLS12_381 : ZKPIPE_CURVE_BN254, logs[i], 7, 0};
+            uint8_t *kb = NULL, *wb = NULL;
+            size_t kl = 0, wl = 0;
+            zkp_diag d = {{0}};
+            ASSERT_MSG(zkp_synthetic_zkey(&sp, &kb, &kl, &d) == ZKPIPE_OK, "%s", d.msg);
+            ASSERT_MSG(zkp_synthetic_wtns(&sp, 3, &wb, &wl, &d) == ZKPIPE_OK, "%s", d.msg);
+            zkp_zkey key = {0};
+            zkp_wtns w = {0};
+            ASSERT_MSG(zkp_zkey_parse(&key, kb, kl, "synthetic.zkey", NULL, &d) == ZKPIPE_OK, "%s",
+                       d.msg);
+            ASSERT_MSG(zkp_wtns_parse(&w, wb, wl, "synthetic.wtns", NULL, &d) == ZKPIPE_OK, "%s",
+                       d.msg);
+            char what[64];
+            snprintf(what, sizeof what, "synthetic %s 2^%u", c ? "bls12_381" : "bn254", logs[i]);
+            check_same_proof_(be, &key, &w, what);
+            zkp_wtns_free(&w);
+            zkp_zkey_free(&key);
+            free(kb);
+            free(wb);
+        }
+    zkp_g16_backend_close(be);
+}
+
+static zkpipe_engine *gpu_engine_(const char *device, char *err, size_t errlen, zkpipe_status *st) {
+    zkpipe_engine_config cfg;
+    ASSERT_OK(zkpipe_engine_config_default(&cfg));
+    cfg.budget_bytes = (uint64_t)512 << 20;
+    cfg.device = device;
+    cfg.device_threads = 2;
+    cfg.rss_period_ms = 20;
+    zkpipe_engine *e = NULL;
+    *st = zkpipe_engine_create(&e, &cfg, err, errlen);
+    return e;
+}
+
+TEST_CASE(gpu_engine_proves_on_the_gpu) {
+    zkp_gpu_close(test_gpu_open());
+    char zkey[512], wtns[512], err[256] = "";
+    fixture_path_(zkey, sizeof zkey, "poseidon_small_bls12381", "circuit.zkey");
+    fixture_path_(wtns, sizeof wtns, "poseidon_small_bls12381", "witness.wtns");
+    zkpipe_status st;
+    zkpipe_engine *e = gpu_engine_("cuda", err, sizeof err, &st);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s", err);
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT(s.n_devices >= 1 && s.devices[0].is_gpu);
+    ASSERT(strncmp(s.devices[0].name, "cuda:0", 6) == 0);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    zkpipe_witness w[4] = {{wtns, NULL, 0}, {wtns, NULL, 0}, {wtns, NULL, 0}, {wtns, NULL, 0}};
+    zkpipe_job_request r = {key, w, 4, ZKPIPE_PRIORITY_NORMAL, NULL, 1};
+    uint64_t id = 0;
+    ASSERT_OK(zkpipe_engine_submit(e, &id, &r));
+    zkpipe_job_result res;
+    ASSERT_OK(zkpipe_engine_await(e, id, 120000, &res));
+    ASSERT_MSG(res.status == ZKPIPE_OK, "%s", res.error);
+    for (size_t i = 0; i < res.n_partitions; i++) ASSERT(res.partitions[i].verified);
+    zkpipe_job_result_clear(&res);
+    /* The key's bases stay resident on the GPU, and are counted there. */
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT(s.devices[0].vram_bytes[ZKP_GPU_MEM_BASES] > 0);
+    ASSERT(s.devices[0].h2d_bytes > 0 && s.devices[0].busy_seconds > 0);
+    ASSERT(s.devices[0].vram_total_bytes > 0);
+    printf("  GPU memory held: %.2f MiB of bases, %.2f MiB in all; %.1f ms busy\n",
+           (double)s.devices[0].vram_bytes[ZKP_GPU_MEM_BASES] / (1 << 20),
+           (double)s.devices[0].vram_tracked_bytes / (1 << 20), s.devices[0].busy_seconds * 1e3);
+    /* Evicting the key gives its GPU memory back. */
+    ASSERT_OK(zkpipe_engine_evict_key(e, key));
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.devices[0].vram_tracked_bytes, 0);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+}
+
+TEST_CASE(gpu_refusals_without_a_gpu_are_clear) {
+    unsigned n = 0;
+    if (zkp_gpu_device_count(&n, NULL) == ZKPIPE_OK) test_skip("this machine has a GPU");
+    /* The engine: "cuda" refuses to start and says why; "auto" proves on
+     * the CPU. */
+    char err[256] = "";
+    zkpipe_status st;
+    zkpipe_engine *e = gpu_engine_("cuda", err, sizeof err, &st);
+    ASSERT(e == NULL);
+    ASSERT(st == ZKPIPE_ERR_NO_DEVICE || st == ZKPIPE_ERR_UNSUPPORTED);
+    ASSERT_MSG(strstr(err, "GPU") || strstr(err, "CUDA"), "message: %s", err);
+    e = gpu_engine_("auto", err, sizeof err, &st);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s", err);
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.n_devices, 1);
+    ASSERT(!s.devices[0].is_gpu && strcmp(s.devices[0].name, "cpu") == 0);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    e = gpu_engine_("tpu", err, sizeof err, &st);
+    ASSERT(e == NULL && st == ZKPIPE_ERR_INVALID_ARGUMENT);
+    /* The prover's backends likewise. */
+    zkp_g16_backend *be = NULL;
+    zkp_diag d = {{0}};
+    char why[ZKP_DIAG_MAX];
+    ASSERT_OK(zkp_g16_backend_open(&be, "auto", why, sizeof why, &d));
+    ASSERT(!zkp_g16_backend_is_gpu(be) && why[0]);
+    zkp_g16_backend_close(be);
+    st = zkp_g16_backend_open(&be, "cuda:1", NULL, 0, &d);
+    ASSERT(st == ZKPIPE_ERR_NO_DEVICE || st == ZKPIPE_ERR_UNSUPPORTED);
+    ASSERT(be == NULL && d.msg[0]);
+    static const char *const bad[] = {"gpu", "cuda:", "cuda:x", "cuda:1x", "cuda0", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ASSERT_EQ_STATUS(zkp_g16_backend_open(&be, bad[i], NULL, 0, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
+}
