@@ -28,6 +28,8 @@ int cli_info(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 /* bench msm | ntt (cmd_bench_kernels.c); what is "msm" or "ntt". */
 int cli_bench_kernel(const char *what, int argc, char **argv);
+/* bench prove (cmd_bench_prove.c): the device half of a PoRep-shaped partition. */
+int cli_bench_prove(int argc, char **argv);
 int cli_serve(int argc, char **argv);
 int cli_client(int argc, char **argv);
 

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
+#include "groth16/backend.h"
 #include "groth16/groth16.h"
 #include "mem/mem.h"
 #include "synthetic/synthetic.h"
@@ -31,6 +32,7 @@ static const char bench_usage[] =
     "       zkpipe bench synthetic <curve>:<log2> <out-dir> [--witnesses N] [--seed S]\n"
     "                             [--threads N]\n"
     "       zkpipe bench msm|ntt --curve C --log L[,L...] [--device D] (see bench msm --help)\n"
+    "       zkpipe bench prove [--curve C] [--log L] [--device D] (see bench prove --help)\n"
     "  --key K --witness W   a key and its witnesses; repeat --key (up to 8) for jobs that\n"
     "                        alternate between keys, each followed by its own witnesses\n"
     "  --synthetic C:L       instead of --key/--witness: a built-in squaring-chain circuit\n"
@@ -43,7 +45,8 @@ static const char bench_usage[] =
     "  --budget SIZE         memory budget, e.g. 64MiB, 2GiB (default: detect)\n"
     "  --synth-workers N     synthesis workers (default 1)\n"
     "  --synth-threads N     threads per synthesis (default 1)\n"
-    "  --device-workers M    workers sharing the device (default 2)\n"
+    "  --device D            cpu, cuda (every GPU) or auto (default: the GPUs if any)\n"
+    "  --device-workers M    workers per device, sharing it (default 2)\n"
     "  --device-threads N    threads per prove_start/finalize (default: every CPU)\n"
     "  --finalize-workers N  finalize + verify workers (default 1)\n"
     "  --priority P          low|normal|high|critical|mixed (default normal; mixed cycles)\n"
@@ -384,13 +387,19 @@ typedef struct {
  * another, as `zkpipe prove` makes them (its own synthesis, the default
  * allocator). */
 static int sequential_key_(const zkp_zkey *key, char **wit, size_t nwit, size_t total,
-                           unsigned threads, int verify, size_t *verified) {
+                           unsigned threads, int verify, zkp_g16_backend *be, size_t *verified) {
     zkp_diag d = {{0}};
     zkp_g16_pk pk;
     zkp_zkey_pk(key, &pk);
     zkp_g16_vk vk;
     zkp_zkey_vk(key, &vk);
     int rc = 0;
+    /* On a GPU the key goes to the device once, as `zkpipe prove` does it. */
+    zkp_g16_rkey *rk = NULL;
+    if (be && zkp_g16_backend_is_gpu(be) && zkp_g16_rkey_load(&rk, be, &pk, &d) != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe bench: baseline: %s\n", d.msg);
+        return -1;
+    }
     for (size_t i = 0; i < total && !rc; i++) {
         zkp_wtns w = {0};
         zkp_g16_pending *p = NULL;
@@ -406,7 +415,7 @@ static int sequential_key_(const zkp_zkey *key, char **wit, size_t nwit, size_t 
             if (pub.values) memcpy(pub.values, w.values + 4, pub.n * 32);
             zkp_buffer wb = {w.values, w.values_bytes, ZKP_MEM_WITNESS, w.alloc};
             w.values = NULL;
-            zkp_g16_prove_opts o = {.nthreads = threads};
+            zkp_g16_prove_opts o = {.nthreads = threads, .rkey = rk};
             if (!pub.values || zkp_g16_prove_start(&p, &pk, &wb, &o, &d) != ZKPIPE_OK ||
                 zkp_g16_prove_finalize(&proof, p, NULL, &d) != ZKPIPE_OK)
                 rc = -1;
@@ -421,13 +430,15 @@ static int sequential_key_(const zkp_zkey *key, char **wit, size_t nwit, size_t 
         zkp_g16_public_release(&pub);
         zkp_wtns_free(&w);
     }
+    zkp_g16_rkey_free(rk);
     return rc;
 }
 
 /* The pipeline's proofs made one after another: job j (of `parts`
  * partitions) on key j % nkeys, one key loaded at a time. */
 static int sequential_(const bench_key_ *keys, size_t nkeys, unsigned jobs, unsigned parts,
-                       unsigned threads, int verify, double *seconds, size_t *verified) {
+                       unsigned threads, int verify, zkp_g16_backend *be, double *seconds,
+                       size_t *verified) {
     double t0 = cli_now();
     int rc = 0;
     *verified = 0;
@@ -440,7 +451,7 @@ static int sequential_(const bench_key_ *keys, size_t nkeys, unsigned jobs, unsi
             fprintf(stderr, "zkpipe bench: %s\n", d.msg);
             return -1;
         }
-        rc = sequential_key_(&key, bk->wit, bk->nwit, parts, threads, verify, verified);
+        rc = sequential_key_(&key, bk->wit, bk->nwit, parts, threads, verify, be, verified);
         zkp_zkey_free(&key);
     }
     *seconds = cli_now() - t0;
@@ -493,6 +504,7 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
         else if (!strcmp(a, "--jobs")) num = &jobs;
         else if (!strcmp(a, "--synth-workers")) num = &cfg.synth_workers;
         else if (!strcmp(a, "--synth-threads")) num = &cfg.synth_threads;
+        else if (!strcmp(a, "--device")) cfg.device = v;
         else if (!strcmp(a, "--device-workers")) num = &cfg.device_workers;
         else if (!strcmp(a, "--device-threads")) num = &cfg.device_threads;
         else if (!strcmp(a, "--finalize-workers")) num = &cfg.finalize_workers;
@@ -611,6 +623,18 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
     for (size_t k = 0; k < nkeys; k++)
         if (zkpipe_engine_evict_key(e, keys[k].id) != ZKPIPE_OK)
             fprintf(stderr, "zkpipe bench: a key could not be evicted\n");
+    /* Each GPU's memory as the engine tracks it beside what the driver
+     * reports in use (which adds the CUDA context), while the keys were
+     * still resident. */
+    for (size_t k = 0; k < s.n_devices && !json; k++)
+        if (s.devices[k].is_gpu)
+            printf("device %s: GPU memory tracked %.3f GiB (peak %.3f), driver in use %.3f GiB; "
+                   "busy %.2f s; copied %.2f GiB up, %.3f GiB down\n",
+                   s.devices[k].name, s.devices[k].vram_tracked_bytes / 1073741824.0,
+                   s.devices[k].vram_peak_bytes / 1073741824.0,
+                   (s.devices[k].vram_total_bytes - s.devices[k].vram_free_bytes) / 1073741824.0,
+                   s.devices[k].busy_seconds, s.devices[k].h2d_bytes / 1073741824.0,
+                   s.devices[k].d2h_bytes / 1073741824.0);
     (void)zkp_mem_read_rss(&idle_rss);
     (void)zkpipe_engine_trim(e, 0);
     (void)zkp_mem_read_rss(&trimmed_rss);
@@ -637,9 +661,21 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
 
     double seq_s = 0;
     size_t seq_verified = 0;
-    if (baseline && sequential_(keys, nkeys, jobs, parts, cfg.device_threads,
-                                verify, &seq_s, &seq_verified))
-        return CLI_INVALID;
+    if (baseline) {
+        /* The baseline proves on the engine's first device. */
+        zkp_g16_backend *be = NULL;
+        zkp_diag bd = {{0}};
+        char name[32];
+        snprintf(name, sizeof name, "%s", s.n_devices && s.devices[0].is_gpu ? "cuda:0" : "cpu");
+        if (zkp_g16_backend_open(&be, name, NULL, 0, &bd) != ZKPIPE_OK) {
+            fprintf(stderr, "zkpipe bench: baseline: %s\n", bd.msg);
+            return CLI_INVALID;
+        }
+        int rc = sequential_(keys, nkeys, jobs, parts, cfg.device_threads, verify, be, &seq_s,
+                             &seq_verified);
+        zkp_g16_backend_close(be);
+        if (rc) return CLI_INVALID;
+    }
     uint64_t after_seq = 0;
     (void)zkp_mem_read_rss(&after_seq);
     size_t total = (size_t)jobs * parts;
@@ -716,6 +752,7 @@ static int bench_pipeline_(int argc, char **argv) {
 int cli_bench(int argc, char **argv) {
     if (argc >= 1 && !strcmp(argv[0], "pipeline")) return bench_pipeline_(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "synthetic")) return bench_synthetic_(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "prove")) return cli_bench_prove(argc - 1, argv + 1);
     if (argc >= 1 && (!strcmp(argv[0], "msm") || !strcmp(argv[0], "ntt")))
         return cli_bench_kernel(argv[0], argc - 1, argv + 1);
     fputs(bench_usage, argc >= 1 && !strcmp(argv[0], "--help") ? stdout : stderr);

@@ -34,6 +34,8 @@ static const char usage[] =
     "        write a synthetic circuit.zkey and witnesses (INSECURE key: benchmarks only)\n"
     "  bench msm|ntt --curve <c> --log <L,...> [--device cpu|cuda|cuda:N|auto]\n"
     "        one kernel on the CPU and on a GPU, checked against each other\n"
+    "  bench prove [--curve <c>] [--log <L>] [--device ...]\n"
+    "        the device half of a PoRep-shaped partition, stage by stage\n"
     "  serve [--config FILE] [--listen ADDR] [--set KEY=VALUE]... [--print-config]\n"
     "        the proving daemon (gRPC: cuzk.v1 and zkpipe.v1); --help for options\n"
     "  client [--addr ADDR] <command> ...\n"

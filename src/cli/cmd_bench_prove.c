@@ -1,0 +1,275 @@
+/* zkpipe bench prove: the device half of one Groth16 partition (the H step
+ * and the H, A, B1 and L MSMs, what prove_start_abc runs) on a partition of
+ * a chosen shape, with the key resident on the device, stage by stage.
+ *
+ * The shape is a Filecoin PoRep partition's by default: a domain of 2^27,
+ * 130,278,869 constraints, 328 public inputs, 130,169,893 aux variables, of
+ * which 129,753,292 appear in A and 33,112,281 in B, and witness values
+ * that are mostly 0 and 1. --log L scales it to a domain of 2^L with the
+ * same proportions. The key's points are 2^16 distinct points repeated and
+ * a, b, c are random: the kernels' work does not depend on the values, and
+ * a real key of this size is 44 GB. Each set of bases is made resident
+ * once (timed), then every run feeds the device half through the same
+ * backend table that prove_start uses, and the stage times come from the
+ * prover's own progress calls. Nothing here is a proof: see the test suite
+ * for GPU proofs checked against the CPU's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "curve/curve.h"
+#include "field/field.h"
+#include "groth16/backend.h"
+#include "groth16/groth16.h"
+
+static const char prove_usage[] =
+    "usage: zkpipe bench prove [--curve C] [--log L] [--device cpu|cuda|cuda:N|auto] [options]\n"
+    "  --curve C      bls12381 (default) or bn254\n"
+    "  --log L        a domain of 2^L with a PoRep partition's proportions (default 27:\n"
+    "                 the 32 GiB sector's partition itself)\n"
+    "  --device D     default auto\n"
+    "  --runs R       timed runs (default 3; medians reported)\n"
+    "  --threads N    CPU threads (default: every CPU)\n"
+    "  --zeros P      percent of aux values that are 0 (default 45)\n"
+    "  --ones P       percent that are 1 (default 45); the rest are random\n";
+
+/* The 32 GiB PoRep partition (FACTS.md, issue figures). */
+#define POREP_LOG 27
+#define POREP_CONSTRAINTS 130278869.0
+#define POREP_PUBLIC 328u
+#define POREP_AUX 130169893.0
+#define POREP_A_AUX 129753292.0
+#define POREP_B_AUX 33112281.0
+
+static uint64_t mix_(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+typedef struct {
+    double t0, stage_start[ZKP_G16_STAGE_COUNT];
+    int seen[ZKP_G16_STAGE_COUNT];
+} stage_clock_;
+
+static void on_stage_(void *ctx, zkp_g16_stage s) {
+    stage_clock_ *c = ctx;
+    c->stage_start[s] = cli_now();
+    c->seen[s] = 1;
+}
+
+static int cmp_d_(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+#define BENCH_PROVE_(C, G1, FR, FK)                                                               \
+    static int bench_prove_##C##_(unsigned log_n, const char *device, unsigned runs,             \
+                                  unsigned nthreads, unsigned zeros, unsigned ones) {            \
+        size_t n = (size_t)1 << log_n;                                                            \
+        double scale = (double)n / (double)((size_t)1 << POREP_LOG);                              \
+        uint32_t n_public = log_n == POREP_LOG ? POREP_PUBLIC : (uint32_t)(POREP_PUBLIC * scale) + 1; \
+        size_t n_aux = (size_t)(POREP_AUX * scale), n_vars = n_aux + n_public + 1;                \
+        size_t a_aux = (size_t)(POREP_A_AUX * scale), b_aux = (size_t)(POREP_B_AUX * scale);      \
+        size_t nb = n > n_vars ? n : n_vars;                                                      \
+        zkp_diag d = {{0}};                                                                       \
+        char fallback[ZKP_DIAG_MAX];                                                              \
+        zkp_g16_backend *be = NULL;                                                               \
+        zkp_g16_rkey *rk = NULL;                                                                  \
+        zkpipe_status st = zkp_g16_backend_open(&be, device, fallback, sizeof fallback, &d);      \
+        if (st != ZKPIPE_OK) return cli_fail("bench", st, &d, CLI_INVALID);                       \
+        if (fallback[0]) fprintf(stderr, "zkpipe bench: CPU (--device auto): %s\n", fallback);    \
+        printf("device: %s; curve " #C ", domain 2^%u, %zu vars (%zu aux: %zu in A, %zu in B), "  \
+               "%u public; witness %u%% zeros, %u%% ones\n",                                      \
+               zkp_g16_backend_name(be), log_n, n_vars, n_aux, a_aux, b_aux, n_public, zeros,     \
+               ones);                                                                             \
+        zkp_g16_pk whole;                                                                         \
+        G1##_affine_t *pts = malloc(nb * sizeof *pts), *pts_b = malloc(n_vars * sizeof *pts_b);   \
+        FR##_t *abc = malloc(3 * n * sizeof *abc), *w = malloc(n_vars * sizeof *w);               \
+        FR##_t *abc_run = malloc(3 * n * sizeof *abc);                                            \
+        G1##_jacobian_t *tmp = malloc(((size_t)1 << 16) * sizeof *tmp);                          \
+        int code = CLI_OK;                                                                        \
+        if (!pts || !pts_b || !abc || !w || !abc_run || !tmp) {                                             \
+            code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                    \
+            goto out;                                                                             \
+        }                                                                                         \
+        {                                                                                         \
+            size_t distinct = nb < ((size_t)1 << 16) ? nb : ((size_t)1 << 16);                    \
+            G1##_affine_t gen;                                                                    \
+            G1##_generator(&gen);                                                                 \
+            G1##_from_affine(&tmp[0], &gen);                                                      \
+            for (size_t i = 1; i < distinct; i++) G1##_add_affine(&tmp[i], &tmp[i - 1], &gen);    \
+            G1##_batch_to_affine_var(pts, tmp, distinct);                                         \
+            for (size_t i = distinct; i < nb; i++) pts[i] = pts[i % distinct];                    \
+        }                                                                                         \
+        uint64_t seed = 42;                                                                       \
+        for (size_t i = 0; i < 3 * n; i++) FR##_set_u64(&abc[i], mix_(&seed));                    \
+        /* The witness: 1, the public inputs (random), then the aux values. A variable that \
+         * a query does not use has the point at infinity as its base there, as in a        \
+         * snarkjs-layout key: B1 uses a b_aux / n_aux share of the aux variables, A nearly   \
+         * all, so A shares the H and L points and B1 has its own. */                        \
+        memset(w, 0, n_vars * sizeof *w);                                                         \
+        for (size_t i = 0; i < n_vars; i++) {                                                     \
+            int in_b = i <= n_public || (double)(mix_(&seed) >> 11) * 0x1p-53 * (double)n_aux <   \
+                                            (double)b_aux;                                        \
+            if (in_b)                                                                             \
+                pts_b[i] = pts[i];                                                                \
+            else                                                                                  \
+                G1##_affine_set_infinity(&pts_b[i]);                                              \
+        }                                                                                         \
+        w[0].l[0] = 1;                                                                            \
+        for (size_t i = 1; i < n_vars; i++) {                                                     \
+            unsigned r = (unsigned)(mix_(&seed) % 100);                                           \
+            if (i <= n_public || r >= zeros + ones) {                                             \
+                FR##_t x;                                                                         \
+                FR##_set_u64(&x, mix_(&seed));                                                    \
+                FR##_mul(&x, &x, &x);                                                             \
+                FR##_from_mont(&w[i], &x);                                                        \
+            } else if (r >= zeros) {                                                              \
+                w[i].l[0] = 1;                                                                    \
+            }                                                                                     \
+        }                                                                                         \
+        memset(&whole, 0, sizeof whole);                                                          \
+        C##_g16_pk_t *pk = &whole.u.C;                                                            \
+        whole.curve = C##_curve_id_;                                                              \
+        pk->n_vars = (uint32_t)n_vars;                                                            \
+        pk->n_public = n_public;                                                                  \
+        pk->domain_size = (uint32_t)n;                                                            \
+        pk->log_domain = log_n;                                                                   \
+        pk->a = pk->c = pk->h = pts;                                                              \
+        pk->b1 = pts_b;                                                                           \
+        (void)a_aux;                                                                              \
+        double t_up = cli_now();                                                                  \
+        if ((st = zkp_g16_rkey_load(&rk, be, &whole, &d)) != ZKPIPE_OK) {                         \
+            code = cli_fail("bench", st, &d, CLI_INVALID);                                        \
+            goto out;                                                                             \
+        }                                                                                         \
+        t_up = cli_now() - t_up;                                                                  \
+        printf("key bases resident in %.2f s\n", t_up);                                           \
+        double stage[ZKP_G16_STAGE_COUNT][64], total[64];                                         \
+        for (unsigned k = 0; k <= runs && code == CLI_OK; k++) {                                  \
+            memcpy(abc_run, abc, 3 * n * sizeof *abc);                                            \
+            zkp_buffer wb = {malloc(n_vars * sizeof *w), n_vars * sizeof *w, ZKP_MEM_WITNESS, NULL}; \
+            zkp_buffer ab = {abc_run, 3 * n * sizeof *abc, ZKP_MEM_ABC, &keep_alloc_};            \
+            if (!wb.ptr) {                                                                        \
+                code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                \
+                break;                                                                            \
+            }                                                                                     \
+            memcpy(wb.ptr, w, n_vars * sizeof *w);                                                \
+            stage_clock_ sc;                                                                      \
+            memset(&sc, 0, sizeof sc);                                                            \
+            zkp_g16_prove_opts o = {.nthreads = nthreads, .progress = on_stage_,                  \
+                                    .progress_ctx = &sc, .rkey = rk};                             \
+            zkp_g16_pending *p = NULL;                                                            \
+            sc.t0 = cli_now();                                                                    \
+            st = zkp_g16_prove_start_abc(&p, &whole, &wb, &ab, &o, &d);                          \
+            double end = cli_now();                                                               \
+            zkp_g16_pending_free(p);                                                              \
+            if (st != ZKPIPE_OK) {                                                                \
+                code = cli_fail("bench", st, &d, CLI_INVALID);                                    \
+                break;                                                                            \
+            }                                                                                     \
+            if (!k) continue; /* the warm-up */                                                   \
+            for (int s = ZKP_G16_NTT; s <= ZKP_G16_MSM_C; s++) {                                  \
+                double next = s < ZKP_G16_MSM_C ? sc.stage_start[s + 1] : end;                   \
+                stage[s][k - 1] = sc.seen[s] ? next - sc.stage_start[s] : 0;                      \
+            }                                                                                     \
+            total[k - 1] = end - sc.t0;                                                           \
+        }                                                                                         \
+        if (code == CLI_OK) {                                                                     \
+            printf("%-26s %10s\n", "stage (median)", "ms");                                       \
+            for (int s = ZKP_G16_NTT; s <= ZKP_G16_MSM_C; s++) {                                  \
+                qsort(stage[s], runs, sizeof(double), cmp_d_);                                    \
+                printf("%-26s %10.1f\n", zkp_g16_stage_label((zkp_g16_stage)s),                   \
+                       1e3 * stage[s][runs / 2]);                                                 \
+            }                                                                                     \
+            qsort(total, runs, sizeof(double), cmp_d_);                                           \
+            printf("%-26s %10.1f  (min %.1f, max %.1f)\n", "device half in all", 1e3 * total[runs / 2], \
+                   1e3 * total[0], 1e3 * total[runs - 1]);                                        \
+            zkp_gpu *g = zkp_g16_backend_gpu(be);                                                 \
+            if (g) {                                                                              \
+                zkp_gpu_stats gs;                                                                 \
+                zkp_gpu_stats_get(g, &gs);                                                        \
+                printf("GPU memory: %.2f GiB held (bases %.2f), peak %.2f; copied %.2f GiB up, "  \
+                       "%.3f GiB down\n",                                                         \
+                       gs.live_total / 1073741824.0, gs.live_bytes[ZKP_GPU_MEM_BASES] / 1073741824.0, \
+                       gs.peak_total / 1073741824.0, gs.h2d_bytes / 1073741824.0,                 \
+                       gs.d2h_bytes / 1073741824.0);                                              \
+            }                                                                                     \
+        }                                                                                         \
+    out:                                                                                          \
+        zkp_g16_rkey_free(rk);                                                                    \
+        zkp_g16_backend_close(be);                                                                \
+        free(pts);                                                                                \
+        free(pts_b);                                                                              \
+        free(abc);                                                                                \
+        free(abc_run);                                                                            \
+        free(w);                                                                                  \
+        free(tmp);                                                                                \
+        return code;                                                                              \
+    }
+
+/* prove_start frees a, b, c through their allocator as soon as it is done
+ * with them; the bench reuses one buffer across runs, so its allocator
+ * frees nothing. */
+static void *keep_alloc_fn_(void *ctx, size_t bytes, zkp_mem_category cat) {
+    (void)ctx, (void)bytes, (void)cat;
+    return NULL;
+}
+static void keep_free_fn_(void *ctx, void *p, size_t bytes, zkp_mem_category cat) {
+    (void)ctx, (void)p, (void)bytes, (void)cat;
+}
+static const zkp_allocator keep_alloc_ = {keep_alloc_fn_, keep_free_fn_, NULL};
+
+
+static const zkpipe_curve bn254_curve_id_ = ZKPIPE_CURVE_BN254;
+static const zkpipe_curve bls12_381_curve_id_ = ZKPIPE_CURVE_BLS12_381;
+
+BENCH_PROVE_(bn254, bn254_g1, bn254_fr, BN254_FR)
+BENCH_PROVE_(bls12_381, bls12_381_g1, bls12_381_fr, BLS12_381_FR)
+
+int cli_bench_prove(int argc, char **argv) {
+    int curve = 1;
+    unsigned log_n = POREP_LOG, runs = 3, nthreads = 0, zeros = 45, ones = 45;
+    const char *device = "auto";
+    for (int i = 0; i < argc; i++) {
+        const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(opt, "--help")) {
+            fputs(prove_usage, stdout);
+            return CLI_OK;
+        }
+        if (!v) goto usage;
+        i++;
+        if (!strcmp(opt, "--curve")) {
+            if (!strcmp(v, "bn254") || !strcmp(v, "bn128")) curve = 0;
+            else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12_381")) curve = 1;
+            else goto usage;
+        } else if (!strcmp(opt, "--log")) {
+            log_n = (unsigned)strtoul(v, NULL, 10);
+            if (log_n < 10 || log_n > 28) goto usage;
+        } else if (!strcmp(opt, "--device")) {
+            device = v;
+        } else if (!strcmp(opt, "--runs")) {
+            runs = (unsigned)strtoul(v, NULL, 10);
+            if (runs < 1 || runs > 63) goto usage;
+        } else if (!strcmp(opt, "--threads")) {
+            if (cli_parse_threads(v, &nthreads)) goto usage;
+        } else if (!strcmp(opt, "--zeros")) {
+            zeros = (unsigned)strtoul(v, NULL, 10);
+        } else if (!strcmp(opt, "--ones")) {
+            ones = (unsigned)strtoul(v, NULL, 10);
+        } else {
+            goto usage;
+        }
+    }
+    if (zeros + ones > 100) goto usage;
+    if (curve == 0 && log_n > 28) goto usage;
+    return curve ? bench_prove_bls12_381_(log_n, device, runs, nthreads, zeros, ones)
+                 : bench_prove_bn254_(log_n, device, runs, nthreads, zeros, ones);
+usage:
+    fputs(prove_usage, stderr);
+    return CLI_USAGE;
+}
