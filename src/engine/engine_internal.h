@@ -40,8 +40,10 @@
  * prove_start, so calls on one GPU context never overlap. A key's ready
  * form on device d (its G1 bases in that GPU's memory) is made by the
  * first device worker of d that proves a partition of it, under d's lock,
- * and lives until the key is evicted; only d's workers read it, and only
- * while a partition of the key is running, which keeps eviction away.
+ * and lives until the key is evicted, or until another key's bases do not
+ * fit on d: then the other keys' copies on d are taken out under the
+ * engine lock (so an eviction never sees half of it) and freed, still
+ * under d's lock. Only d's workers use a copy, and only under d's lock.
  *
  * Order. Every queue (and admission) is ordered by priority, then job
  * arrival (a sequence number), then partition index. */
@@ -224,6 +226,10 @@ zkpipe_status eng_key_ensure_hot_ex(zkpipe_engine *e, eng_key *k, zkpipe_priorit
 /* Evicts the least recently used idle hot key other than except; 1 if one
  * was evicted. Lock NOT held. */
 int eng_key_evict_lru(zkpipe_engine *e, const eng_key *except);
+/* Frees every key's copy on GPU device dev but except's, so that except's
+ * bases fit; the caller holds dev's lock, under which alone those copies
+ * are used. Returns how many were freed. */
+size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key *except);
 /* Evicts k if idle (lock NOT held). */
 zkpipe_status eng_key_evict(zkpipe_engine *e, eng_key *k);
 void eng_key_destroy(zkpipe_engine *e, eng_key *k);

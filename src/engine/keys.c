@@ -237,6 +237,23 @@ int eng_key_evict_lru(zkpipe_engine *e, const eng_key *except) {
     return 1;
 }
 
+size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key *except) {
+    size_t n = 0;
+    pthread_mutex_lock(&e->lk);
+    size_t cap = e->n_keys;
+    zkp_g16_rkey **drop = calloc(cap ? cap : 1, sizeof *drop);
+    for (size_t i = 0; drop && i < e->n_keys; i++) {
+        eng_key *k = e->keys[i];
+        if (k == except || !k->rkeys[dev]) continue;
+        drop[n++] = k->rkeys[dev];
+        k->rkeys[dev] = NULL;
+    }
+    pthread_mutex_unlock(&e->lk);
+    for (size_t i = 0; i < n; i++) zkp_g16_rkey_free(drop[i]);
+    free(drop);
+    return n;
+}
+
 zkpipe_status eng_key_evict(zkpipe_engine *e, eng_key *k) {
     key_data_ d;
     memset(&d, 0, sizeof d);

@@ -149,6 +149,10 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
     zkp_g16_backend *be = e->backends[w->device];
     if (zkp_g16_backend_is_gpu(be) && !k->rkeys[w->device]) {
         st = zkp_g16_rkey_load(&k->rkeys[w->device], be, &k->pk, d);
+        /* GPU memory is short: the other keys' copies on this device go
+         * (they come back when their keys next run here), then one retry. */
+        if (st == ZKPIPE_ERR_NO_MEMORY && eng_key_drop_device_copies(e, w->device, k) > 0)
+            st = zkp_g16_rkey_load(&k->rkeys[w->device], be, &k->pk, d);
         if (st != ZKPIPE_OK) zkp_diag_prefix(d, zkp_g16_backend_name(be));
     }
     zkp_g16_prove_opts o = {.nthreads = e->device_threads,
