@@ -1,0 +1,913 @@
+/* The NTT on the device, for one scalar field: the body that
+ * bn254_fr_ntt.cu and bls12_381_fr_ntt.cu instantiate. ntt/ntt.h states the
+ * contract (kinds, orders, coset shift, Montgomery form); this file follows
+ * it exactly, so every output equals the CPU's F_ntt_transform on a domain
+ * built on the same root. Field arithmetic is canonical (every result is
+ * reduced), so any correct evaluation order gives the same bits.
+ *
+ * Levels. As on the CPU (ntt_body.h), a transform of L bits is cut into
+ * levels: level t transforms d_t bits of the index for every value of the
+ * bits above it (the block T) and every column c below it (stride 2^lo_t),
+ * then multiplies the element holding output k of column c by w_N^(c k)
+ * (N = 2^(d_t + lo_t)), the twiddle step. One kernel launch runs one level.
+ * The DIF kinds (_NR) run the levels top-down, twiddle step after each
+ * sub-transform; the DIT kinds (_RN) run the transpose: levels bottom-up,
+ * twiddle step before each sub-transform. FORWARD and INVERSE are the _NR
+ * kinds followed by a bit-reversal pass.
+ *
+ * Tiles. A thread block owns a tile of 2^TILE_BITS elements: 2^d rows of C
+ * adjacent columns (C = 1 for the last level, whose rows are contiguous;
+ * C >= 4 for the strided ones, so each row of the tile is at least 128
+ * contiguous bytes of global memory). It loads the tile into shared memory
+ * (applying the input-side scalings on the way), runs all d stages there,
+ * two at a time (radix 2^2: a thread takes four elements through two stages
+ * in registers, so each stage pair costs one round trip through shared
+ * memory), and writes the tile back (applying the output-side twiddle step
+ * or scaling on the way). A transform of up to 2^11 points is one kernel;
+ * up to 2^20 two, up to 2^29 three, each one read and one write of the
+ * array. A field has no cheap fourth root of unity, so radix 4 costs the
+ * same products as radix 2; in the last radix-4 round of an even d every
+ * twiddle but the fourth root is 1, and those products are skipped.
+ *
+ * Shared memory. An element is 32 bytes, kept as two planes of 16-byte
+ * halves, so a quarter warp reading consecutive elements touches 8
+ * consecutive 16-byte slots, one per bank group. Slot s is stored at
+ * s + s/4, which spreads the strided patterns of the small-span rounds
+ * (threads 4 or 8 slots apart) over distinct bank groups as well.
+ *
+ * Twiddles. Nothing is copied by hand: the host derives w^-1, 1/n and the
+ * shift's powers from the arguments with the same field template compiled
+ * for the host, and a kernel expands each table entry as a power of its
+ * base. The sub-transforms read one table of 2^(D-1) powers of w_{2^D} (D
+ * the largest level); the twiddle step and the coset scaling read w^e (or
+ * g^e) as hi[e >> sb] lo[e mod 2^sb], two tables of about sqrt(n) entries
+ * (768 KiB at 2^27, which stays in L2). An inverse without shift folds its
+ * 1/n into a copy of hi used by level 0's twiddle step, as the CPU does; a
+ * coset folds it into the scaling tables.
+ *
+ * Host emulation. Each kernel is a sequence of phases separated by
+ * __syncthreads(); the phases are host-device functions of (block, thread),
+ * so the same code runs on the host, phase by phase over all threads, and
+ * the unit tests check the index arithmetic on machines without a GPU. */
+#ifndef ZKP_GPU_GPU_NTT_BODY_CUH
+#define ZKP_GPU_GPU_NTT_BODY_CUH
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <new>
+
+#include "gpu/gpu_field.cuh"
+#include "gpu/gpu_internal.cuh"
+#include "ntt/ntt_common.h"
+
+namespace zkp_cuda {
+namespace ntt {
+
+/* A block's tile: 2^11 elements, 80 KiB of shared memory with the padding,
+ * so two blocks of 256 threads share an SM. */
+constexpr unsigned TILE_BITS = 11;
+/* Strided levels keep at least 4 columns in a tile. */
+constexpr unsigned STRIDED_BITS = TILE_BITS - 2;
+constexpr unsigned THREADS = 256;
+constexpr unsigned MAX_LEVELS = 4; /* 11 + 3 * 9 bits covers a 2-adicity of 32 */
+
+enum { SCALE_NONE = 0, SCALE_CONST, SCALE_NATURAL, SCALE_BITREV };
+
+/* ---------------------------------------------------------------- plan */
+
+struct plan {
+    unsigned L, m;  /* log2 of the size, number of levels */
+    unsigned D;     /* bits of the largest level: the stage table's order */
+    unsigned sb;    /* split of the exponent for the hi/lo tables */
+    unsigned d[MAX_LEVELS], lo[MAX_LEVELS], logc[MAX_LEVELS];
+    bool dit, inverse, bitrev;
+};
+
+static inline bool kind_ok(int kind) {
+    return kind >= ZKP_NTT_FORWARD && kind <= ZKP_NTT_INVERSE_RN;
+}
+
+/* The level split: the last level, whose rows are contiguous, takes up to
+ * TILE_BITS bits; the bits above it are shared as evenly as possible among
+ * as few strided levels of at most STRIDED_BITS bits as will hold them. The
+ * product count of the sub-transforms, about (L - 2m)/2 per element, does
+ * not depend on how the bits are shared, only the level count does. */
+static inline void plan_make(plan *p, unsigned L, int kind) {
+    memset(p, 0, sizeof *p);
+    p->L = L;
+    if (L <= TILE_BITS) {
+        p->m = 1;
+        p->d[0] = L;
+    } else {
+        unsigned rest = L - TILE_BITS, ms = (rest + STRIDED_BITS - 1) / STRIDED_BITS;
+        unsigned base = rest / ms, extra = rest % ms;
+        for (unsigned t = 0; t < ms; t++) p->d[t] = base + (t >= ms - extra ? 1 : 0);
+        p->d[ms] = TILE_BITS;
+        p->m = ms + 1;
+    }
+    unsigned below = L;
+    p->D = 0;
+    for (unsigned t = 0; t < p->m; t++) {
+        below -= p->d[t];
+        p->lo[t] = below;
+        unsigned room = TILE_BITS - p->d[t];
+        p->logc[t] = below < room ? below : room;
+        if (p->d[t] > p->D) p->D = p->d[t];
+    }
+    p->sb = (L + 1) / 2;
+    p->dit = kind == ZKP_NTT_FORWARD_RN || kind == ZKP_NTT_INVERSE_RN;
+    p->inverse =
+        kind == ZKP_NTT_INVERSE || kind == ZKP_NTT_INVERSE_NR || kind == ZKP_NTT_INVERSE_RN;
+    p->bitrev = kind == ZKP_NTT_FORWARD || kind == ZKP_NTT_INVERSE;
+}
+
+/* ---------------------------------------------------------------- element access */
+
+ZKP_GPU_HD uint64_t brev(uint64_t x, unsigned bits) {
+    if (bits == 0) return 0;
+#ifdef __CUDA_ARCH__
+    return __brevll(x) >> (64 - bits);
+#else
+    return zkp_ntt_bitrev(x, bits);
+#endif
+}
+
+template <class F>
+ZKP_GPU_HD F from_halves(const uint4 &lo, const uint4 &hi) {
+    static_assert(F::N == 8, "the NTT keeps 256-bit elements as two 16-byte halves");
+    F x;
+    x.w[0] = lo.x, x.w[1] = lo.y, x.w[2] = lo.z, x.w[3] = lo.w;
+    x.w[4] = hi.x, x.w[5] = hi.y, x.w[6] = hi.z, x.w[7] = hi.w;
+    return x;
+}
+
+template <class F>
+ZKP_GPU_HD void to_halves(const F &x, uint4 *lo, uint4 *hi) {
+    *lo = make_uint4(x.w[0], x.w[1], x.w[2], x.w[3]);
+    *hi = make_uint4(x.w[4], x.w[5], x.w[6], x.w[7]);
+}
+
+/* The data array, read and written by the same block. */
+template <class F>
+ZKP_GPU_HD F ld(const F *p) {
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    return from_halves<F>(q[0], q[1]);
+}
+
+template <class F>
+ZKP_GPU_HD void st(F *p, const F &x) {
+    uint4 *q = reinterpret_cast<uint4 *>(p);
+    to_halves(x, &q[0], &q[1]);
+}
+
+/* Tables, read-only for the whole kernel: through the read-only cache. */
+template <class F>
+ZKP_GPU_HD F ldt(const F *p) {
+#ifdef __CUDA_ARCH__
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    return from_halves<F>(__ldg(q), __ldg(q + 1));
+#else
+    return *p;
+#endif
+}
+
+ZKP_GPU_HD unsigned slot(unsigned s) { return s + (s >> 2); }
+
+/* Shared-memory planes of a tile of 2^bits elements. */
+ZKP_GPU_HD unsigned plane_len(unsigned bits) {
+    unsigned t = 1u << bits;
+    return t + (t >> 2);
+}
+
+template <class F>
+ZKP_GPU_HD F lds(const uint4 *s_lo, const uint4 *s_hi, unsigned s) {
+    unsigned k = slot(s);
+    return from_halves<F>(s_lo[k], s_hi[k]);
+}
+
+template <class F>
+ZKP_GPU_HD void sts(uint4 *s_lo, uint4 *s_hi, unsigned s, const F &x) {
+    unsigned k = slot(s);
+    to_halves(x, &s_lo[k], &s_hi[k]);
+}
+
+/* base^j · mult, by square and multiply: one table entry. */
+template <class F>
+ZKP_GPU_HD F pow_entry(const F &base, const F &mult, uint64_t j) {
+    F acc = mult, b = base;
+    while (j != 0) {
+        if (j & 1) acc = acc * b;
+        j >>= 1;
+        if (j != 0) b = b.sqr();
+    }
+    return acc;
+}
+
+/* w^e from the split tables: hi[e >> sb] · lo[e mod 2^sb]. */
+template <class F>
+ZKP_GPU_HD F split_pow(const F *lo, const F *hi, uint64_t e, unsigned sb) {
+    return ldt(hi + (e >> sb)) * ldt(lo + (e & (((uint64_t)1 << sb) - 1)));
+}
+
+/* ---------------------------------------------------------------- butterflies */
+
+/* Radix-2^2 DIF: the stage of span 2q (pairs x0,x2 and x1,x3, twiddles
+ * w1 = w_{4q}^p and w2 = w_{4q}^(p+q)), then the stage of span q (pairs
+ * x0,x1 and x2,x3, twiddle w3 = w_{2q}^p). */
+template <class F>
+ZKP_GPU_HD void dif4(F &x0, F &x1, F &x2, F &x3, const F &w1, const F &w2, const F &w3) {
+    F u0 = x0 + x2, u2 = (x0 - x2) * w1;
+    F u1 = x1 + x3, u3 = (x1 - x3) * w2;
+    x0 = u0 + u1;
+    x1 = (u0 - u1) * w3;
+    x2 = u2 + u3;
+    x3 = (u2 - u3) * w3;
+}
+
+/* The same at p = 0: w1 = w3 = 1 and w2 = w4, the fourth root of unity. */
+template <class F>
+ZKP_GPU_HD void dif4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
+    F u0 = x0 + x2, u2 = x0 - x2;
+    F u1 = x1 + x3, u3 = (x1 - x3) * w4;
+    x0 = u0 + u1;
+    x1 = u0 - u1;
+    x2 = u2 + u3;
+    x3 = u2 - u3;
+}
+
+/* The transpose of dif4: span q first (w3), then span 2q (w1, w2). */
+template <class F>
+ZKP_GPU_HD void dit4(F &x0, F &x1, F &x2, F &x3, const F &w1, const F &w2, const F &w3) {
+    F t = x1 * w3;
+    F a0 = x0 + t, a1 = x0 - t;
+    t = x3 * w3;
+    F a2 = x2 + t, a3 = x2 - t;
+    t = a2 * w1;
+    x0 = a0 + t;
+    x2 = a0 - t;
+    t = a3 * w2;
+    x1 = a1 + t;
+    x3 = a1 - t;
+}
+
+template <class F>
+ZKP_GPU_HD void dit4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
+    F a0 = x0 + x1, a1 = x0 - x1, a2 = x2 + x3, a3 = x2 - x3;
+    x0 = a0 + a2;
+    x2 = a0 - a2;
+    F t = a3 * w4;
+    x1 = a1 + t;
+    x3 = a1 - t;
+}
+
+/* ---------------------------------------------------------------- one level */
+
+/* What one launch needs: the level's geometry, its tables and the scalings
+ * on its input and output side. */
+template <class F>
+struct level_args {
+    F *a;
+    const F *stw;           /* stw[j] = w_{2^D}^j, j < 2^(D-1) */
+    const F *tlo, *thi;     /* twiddle step: w^e (w^-e for an inverse) */
+    const F *slo, *shi;     /* coefficient scaling: s h^e */
+    F sconst;               /* SCALE_CONST's factor */
+    unsigned L, d, lo, top, logc, D, sb;
+    int in_scale, out_scale;
+    int in_tw, out_tw;
+};
+
+template <class F>
+ZKP_GPU_HD F elem_scale(const level_args<F> &A, int mode, uint64_t i, const F &x) {
+    switch (mode) {
+    case SCALE_CONST: return x * A.sconst;
+    case SCALE_NATURAL: return x * split_pow(A.slo, A.shi, i, A.sb);
+    case SCALE_BITREV: return x * split_pow(A.slo, A.shi, brev(i, A.L), A.sb);
+    default: return x;
+    }
+}
+
+/* The twiddle step for the element at row r of column col: w^(col·rev_d(r)·2^top). */
+template <class F>
+ZKP_GPU_HD F elem_twiddle(const level_args<F> &A, uint64_t col, unsigned r, const F &x) {
+    uint64_t e = (col * brev(r, A.d)) << A.top;
+    return x * split_pow(A.tlo, A.thi, e, A.sb);
+}
+
+/* Phases of a level: 0 loads, then the rounds, then the last one stores. */
+template <class F>
+ZKP_GPU_HD unsigned level_phases(const level_args<F> &A) {
+    return 2 + A.d / 2 + (A.d & 1);
+}
+
+template <class F>
+ZKP_GPU_HD void radix2_round(const level_args<F> &A, unsigned tid, unsigned nt, uint4 *s_lo,
+                             uint4 *s_hi) {
+    const unsigned units = 1u << (A.d + A.logc - 1), cmask = (1u << A.logc) - 1;
+    for (unsigned u = tid; u < units; u += nt) {
+        unsigned c = u & cmask, row0 = (u >> A.logc) << 1;
+        unsigned s0 = (row0 << A.logc) + c, s1 = s0 + (1u << A.logc);
+        F x0 = lds<F>(s_lo, s_hi, s0), x1 = lds<F>(s_lo, s_hi, s1);
+        sts(s_lo, s_hi, s0, x0 + x1);
+        sts(s_lo, s_hi, s1, x0 - x1);
+    }
+}
+
+/* One radix-4 round on quads of rows row0 + k·q, q = 2^lq. Unit u takes
+ * column u mod C, then p = (u / C) mod q, then the group: consecutive
+ * threads touch consecutive slots while q·C allows it. */
+template <class F, bool DIT>
+ZKP_GPU_HD void radix4_round(const level_args<F> &A, unsigned lq, unsigned tid, unsigned nt,
+                             uint4 *s_lo, uint4 *s_hi) {
+    const unsigned units = 1u << (A.d + A.logc - 2), cmask = (1u << A.logc) - 1;
+    const unsigned q = 1u << lq, sh = A.D - (lq + 2), step = q << A.logc;
+    const F w4 = ldt(A.stw + (1u << (A.D - 2)));
+    for (unsigned u = tid; u < units; u += nt) {
+        unsigned c = u & cmask, v = u >> A.logc;
+        unsigned p = v & (q - 1), grp = v >> lq;
+        unsigned s0 = ((((grp << (lq + 2)) + p)) << A.logc) + c;
+        F x0 = lds<F>(s_lo, s_hi, s0), x1 = lds<F>(s_lo, s_hi, s0 + step);
+        F x2 = lds<F>(s_lo, s_hi, s0 + 2 * step), x3 = lds<F>(s_lo, s_hi, s0 + 3 * step);
+        if (lq == 0) {
+            if (DIT)
+                dit4_p0(x0, x1, x2, x3, w4);
+            else
+                dif4_p0(x0, x1, x2, x3, w4);
+        } else {
+            F w1 = ldt(A.stw + (p << sh)), w2 = ldt(A.stw + ((p + q) << sh));
+            F w3 = ldt(A.stw + ((2 * p) << sh));
+            if (DIT)
+                dit4(x0, x1, x2, x3, w1, w2, w3);
+            else
+                dif4(x0, x1, x2, x3, w1, w2, w3);
+        }
+        sts(s_lo, s_hi, s0, x0);
+        sts(s_lo, s_hi, s0 + step, x1);
+        sts(s_lo, s_hi, s0 + 2 * step, x2);
+        sts(s_lo, s_hi, s0 + 3 * step, x3);
+    }
+}
+
+/* Phase k of the level for one thread of block `block`. */
+template <class F, bool DIT>
+ZKP_GPU_HD void level_phase(const level_args<F> &A, unsigned k, size_t block, unsigned tid,
+                            unsigned nt, uint4 *s_lo, uint4 *s_hi) {
+    const unsigned nph = level_phases(A), tile = 1u << (A.d + A.logc);
+    const unsigned cmask = (1u << A.logc) - 1, cg_bits = A.lo - A.logc;
+    const size_t T = block >> cg_bits;
+    const size_t c0 = (block & (((size_t)1 << cg_bits) - 1)) << A.logc;
+    const size_t base = T << (A.d + A.lo);
+    if (k == 0) {
+        for (unsigned e = tid; e < tile; e += nt) {
+            unsigned r = e >> A.logc, c = e & cmask;
+            size_t i = base + ((size_t)r << A.lo) + c0 + c;
+            F x = ld(A.a + i);
+            x = elem_scale(A, A.in_scale, i, x);
+            if (A.in_tw) x = elem_twiddle(A, c0 + c, r, x);
+            sts(s_lo, s_hi, e, x);
+        }
+        return;
+    }
+    if (k + 1 == nph) {
+        for (unsigned e = tid; e < tile; e += nt) {
+            unsigned r = e >> A.logc, c = e & cmask;
+            size_t i = base + ((size_t)r << A.lo) + c0 + c;
+            F x = lds<F>(s_lo, s_hi, e);
+            if (A.out_tw) x = elem_twiddle(A, c0 + c, r, x);
+            x = elem_scale(A, A.out_scale, i, x);
+            st(A.a + i, x);
+        }
+        return;
+    }
+    /* Rounds: DIF takes the stage pairs from the top (span 2^(d-1)) down
+     * and ends with the radix-2 stage of span 1 when d is odd; DIT starts
+     * with that stage and goes up. */
+    const unsigned odd = A.d & 1, nr4 = A.d / 2;
+    if (!DIT) {
+        if (k <= nr4)
+            radix4_round<F, false>(A, A.d - 2 * k, tid, nt, s_lo, s_hi);
+        else
+            radix2_round(A, tid, nt, s_lo, s_hi);
+    } else {
+        if (odd && k == 1)
+            radix2_round(A, tid, nt, s_lo, s_hi);
+        else
+            radix4_round<F, true>(A, odd + 2 * (k - 1 - odd), tid, nt, s_lo, s_hi);
+    }
+}
+
+#ifdef __CUDACC__
+template <class F, bool DIT>
+__global__ void __launch_bounds__(THREADS, 2) level_kernel(const level_args<F> A) {
+    extern __shared__ uint4 smem_[];
+    uint4 *s_lo = smem_, *s_hi = smem_ + plane_len(A.d + A.logc);
+    const unsigned nph = level_phases(A);
+    for (unsigned k = 0; k < nph; k++) {
+        level_phase<F, DIT>(A, k, blockIdx.x, threadIdx.x, blockDim.x, s_lo, s_hi);
+        if (k + 1 < nph) __syncthreads();
+    }
+}
+
+template <class F>
+__global__ void pow_kernel(F *out, size_t count, const F base, const F mult) {
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < count) st(out + j, pow_entry(base, mult, j));
+}
+
+template <class F>
+__global__ void bitrev_kernel(F *a, size_t n, unsigned L) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    size_t j = (size_t)brev(i, L);
+    if (i < j) {
+        F x = ld(a + i), y = ld(a + j);
+        st(a + i, y);
+        st(a + j, x);
+    }
+}
+
+/* h_j = a_j b_j - c_j, out of Montgomery form, over a. */
+template <class F>
+__global__ void h_kernel(F *a, const F *b, const F *c, size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) st(a + i, (ld(a + i) * ld(b + i) - ld(c + i)).from_mont());
+}
+#endif
+
+/* ---------------------------------------------------------------- host scalars */
+
+template <class F>
+static F host_load(const uint64_t *limbs) {
+    F x;
+    memcpy(x.w, limbs, sizeof x.w);
+    return x;
+}
+
+/* The parameter block behind a field type. */
+template <class F>
+struct params_of;
+template <class P>
+struct params_of<fp<P>> {
+    typedef P type;
+};
+
+template <class F>
+static bool host_reduced(const F &x) {
+    typedef typename params_of<F>::type P;
+    for (int i = F::N - 1; i >= 0; i--) {
+        if (x.w[i] != P::p(i)) return x.w[i] < P::p(i);
+    }
+    return false;
+}
+
+/* x^(p-2) = 1/x, left to right over the bits of p - 2. */
+template <class F>
+static F host_inv(const F &x) {
+    typedef typename params_of<F>::type P;
+    uint32_t e[F::N], borrow = 0;
+    for (int i = 0; i < F::N; i++) e[i] = subb_(P::p(i), i == 0 ? 2u : 0u, &borrow);
+    F r = F::one();
+    for (int i = F::N - 1; i >= 0; i--)
+        for (int b = 31; b >= 0; b--) {
+            r = r.sqr();
+            if ((e[i] >> b) & 1) r = r * x;
+        }
+    return r;
+}
+
+template <class F>
+static F host_sqr_n(F x, unsigned k) {
+    for (unsigned i = 0; i < k; i++) x = x.sqr();
+    return x;
+}
+
+/* w has order exactly 2^L: w^(2^(L-1)) = -1, or w = 1 for L = 0. */
+template <class F>
+static bool host_primitive(const F &w, unsigned L) {
+    if (L == 0) return w == F::one();
+    return host_sqr_n(w, L - 1) == F::one().neg();
+}
+
+/* ---------------------------------------------------------------- tables */
+
+enum { TAB_STW = 0, TAB_TLO, TAB_THI, TAB_THIN, TAB_SLO, TAB_SHI, TAB_COUNT_ };
+
+template <class F>
+struct tables {
+    size_t off[TAB_COUNT_], count[TAB_COUNT_], total;
+    F base[TAB_COUNT_], mult[TAB_COUNT_];
+    int scale;
+    F sconst;
+};
+
+/* What a transform's tables hold, with every base derived on the host. */
+template <class F>
+static void tables_make(tables<F> *tb, const plan &p, const F &root, const F *shift) {
+    memset(tb, 0, sizeof *tb);
+    const F one = F::one();
+    const F w = p.inverse ? host_inv(root) : root;
+    F n_inv = one;
+    if (p.inverse) {
+        F nm = F::zero();
+        nm.w[0] = (uint32_t)((uint64_t)1 << p.L);
+        nm.w[1] = (uint32_t)(((uint64_t)1 << p.L) >> 32);
+        n_inv = host_inv(nm.to_mont());
+    }
+    const size_t nlo = (size_t)1 << p.sb, nhi = (size_t)1 << (p.L - p.sb);
+    const F w_hi = host_sqr_n(w, p.sb);
+    for (int t = 0; t < TAB_COUNT_; t++) tb->mult[t] = one, tb->base[t] = one;
+    tb->count[TAB_STW] = p.D >= 2 ? (size_t)1 << (p.D - 1) : 1;
+    tb->base[TAB_STW] = host_sqr_n(w, p.L - p.D);
+    if (p.m > 1) {
+        tb->count[TAB_TLO] = nlo, tb->base[TAB_TLO] = w;
+        tb->count[TAB_THI] = nhi, tb->base[TAB_THI] = w_hi;
+        if (p.inverse && shift == nullptr)
+            tb->count[TAB_THIN] = nhi, tb->base[TAB_THIN] = w_hi, tb->mult[TAB_THIN] = n_inv;
+    }
+    tb->scale = SCALE_NONE;
+    tb->sconst = one;
+    if (shift != nullptr) {
+        const F h = p.inverse ? host_inv(*shift) : *shift;
+        tb->count[TAB_SLO] = nlo, tb->base[TAB_SLO] = h;
+        tb->count[TAB_SHI] = nhi, tb->base[TAB_SHI] = host_sqr_n(h, p.sb), tb->mult[TAB_SHI] = n_inv;
+        /* The coefficients are the input of a forward DIF and the output of
+         * an inverse DIT (natural order), the other way round in
+         * bit-reversed order. */
+        tb->scale = p.dit == p.inverse ? SCALE_NATURAL : SCALE_BITREV;
+    } else if (p.inverse && p.m == 1) {
+        tb->scale = SCALE_CONST;
+        tb->sconst = n_inv;
+    }
+    size_t off = 0;
+    for (int t = 0; t < TAB_COUNT_; t++) {
+        tb->off[t] = off;
+        off += tb->count[t];
+    }
+    tb->total = off;
+}
+
+/* The arguments of level t, with the tables at tab (device or host). */
+template <class F>
+static level_args<F> level_make(const plan &p, const tables<F> &tb, const F *tab, F *a, unsigned t) {
+    level_args<F> A;
+    memset(&A, 0, sizeof A);
+    A.a = a;
+    A.stw = tab + tb.off[TAB_STW];
+    A.tlo = tab + tb.off[TAB_TLO];
+    A.thi = tab + tb.off[(t == 0 && tb.count[TAB_THIN]) ? TAB_THIN : TAB_THI];
+    A.slo = tab + tb.off[TAB_SLO];
+    A.shi = tab + tb.off[TAB_SHI];
+    A.sconst = tb.sconst;
+    A.L = p.L, A.d = p.d[t], A.lo = p.lo[t], A.top = p.L - p.d[t] - p.lo[t];
+    A.logc = p.logc[t], A.D = p.D, A.sb = p.sb;
+    const bool last = t + 1 == p.m;
+    const int sc = tb.scale;
+    A.in_scale = A.out_scale = SCALE_NONE;
+    A.in_tw = A.out_tw = 0;
+    if (!p.dit) {
+        if (t == 0 && (sc == SCALE_NATURAL || sc == SCALE_CONST)) A.in_scale = sc;
+        A.out_tw = !last;
+        if (last && sc == SCALE_BITREV) A.out_scale = sc;
+    } else {
+        if (last && (sc == SCALE_BITREV || sc == SCALE_CONST)) A.in_scale = sc;
+        A.in_tw = !last;
+        if (t == 0 && sc == SCALE_NATURAL) A.out_scale = sc;
+    }
+    return A;
+}
+
+/* ---------------------------------------------------------------- device driver */
+
+#ifdef __CUDACC__
+/* Expands the tables into tab (device memory) on the compute stream. */
+template <class F>
+static zkpipe_status tables_launch(zkp_gpu *g, const tables<F> &tb, F *tab, zkp_diag *diag) {
+    for (int t = 0; t < TAB_COUNT_; t++) {
+        if (tb.count[t] == 0) continue;
+        pow_kernel<F><<<blocks_for(tb.count[t], 128), 128, 0, g->compute>>>(
+            tab + tb.off[t], tb.count[t], tb.base[t], tb.mult[t]);
+        ZKP_CUDA_LAUNCHED(diag, pow_kernel);
+    }
+    return ZKPIPE_OK;
+}
+
+static inline size_t level_smem_bytes(unsigned tile_bits) {
+    return 2 * (size_t)plane_len(tile_bits) * sizeof(uint4);
+}
+
+/* Queues the transform of the 2^L elements at a (device) on the compute
+ * stream; nothing is waited for. */
+template <class F>
+static zkpipe_status enqueue(zkp_gpu *g, F *a, const plan &p, const tables<F> &tb, const F *tab,
+                             zkp_diag *diag) {
+    const size_t smax = level_smem_bytes(TILE_BITS);
+    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(level_kernel<F, false>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax));
+    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(level_kernel<F, true>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax));
+    for (unsigned i = 0; i < p.m; i++) {
+        const unsigned t = p.dit ? p.m - 1 - i : i;
+        const level_args<F> A = level_make(p, tb, tab, a, t);
+        const unsigned tile_bits = A.d + A.logc;
+        const size_t blocks = (size_t)1 << (p.L - tile_bits);
+        const size_t smem = level_smem_bytes(tile_bits);
+        if (p.dit) {
+            level_kernel<F, true><<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
+            ZKP_CUDA_LAUNCHED(diag, level_kernel);
+        } else {
+            level_kernel<F, false><<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
+            ZKP_CUDA_LAUNCHED(diag, level_kernel);
+        }
+    }
+    if (p.bitrev) {
+        const size_t n = (size_t)1 << p.L;
+        bitrev_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(a, n, p.L);
+        ZKP_CUDA_LAUNCHED(diag, bitrev_kernel);
+    }
+    return ZKPIPE_OK;
+}
+#endif
+
+/* ---------------------------------------------------------------- argument checks */
+
+/* The checks every entry point shares: a known kind other than BIT_REVERSE,
+ * log_n within the 2-adicity, a reduced primitive root and a reduced
+ * nonzero shift. On success *w and *gs hold root and shift. */
+template <class F>
+static zkpipe_status check_args(const char *fname, unsigned log_n, unsigned adicity, int kind,
+                                const uint64_t *root, const uint64_t *shift, F *w, F *gs,
+                                zkp_diag *diag) {
+    if (kind == ZKP_NTT_BIT_REVERSE)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "%s: the GPU NTT has no BIT_REVERSE kind", fname);
+    if (!kind_ok(kind))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "%s: unknown NTT kind %d", fname,
+                             kind);
+    if (log_n > adicity)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "%s: log_n %u exceeds the field's 2-adicity %u", fname, log_n, adicity);
+    if (root == nullptr)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "%s: no root of unity", fname);
+    *w = host_load<F>(root);
+    if (!host_reduced(*w) || !host_primitive(*w, log_n))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "%s: the root is not a reduced primitive 2^%u-th root of unity", fname,
+                             log_n);
+    if (shift != nullptr) {
+        *gs = host_load<F>(shift);
+        if (!host_reduced(*gs) || gs->is_zero())
+            return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                                 "%s: the coset shift is zero or not reduced", fname);
+    }
+    return ZKPIPE_OK;
+}
+
+#ifdef __CUDACC__
+/* The transform of 2^log_n elements at a (device memory). */
+template <class F>
+static zkpipe_status ntt_on_device(zkp_gpu *g, F *a, unsigned log_n, int kind, const F &w,
+                                   const F *shift, zkp_diag *diag) {
+    if (log_n == 0) return ZKPIPE_OK; /* one point: every kind is the identity */
+    plan p;
+    plan_make(&p, log_n, kind);
+    tables<F> tb;
+    tables_make<F>(&tb, p, w, shift);
+    void *tab = nullptr;
+    const size_t tab_bytes = tb.total * sizeof(F);
+    zkpipe_status st = dev_alloc(g, &tab, tab_bytes, ZKP_GPU_MEM_SCRATCH, diag);
+    if (st != ZKPIPE_OK) return st;
+    st = tables_launch(g, tb, (F *)tab, diag);
+    if (st == ZKPIPE_OK) st = enqueue(g, a, p, tb, (const F *)tab, diag);
+    cudaError_t e = cudaStreamSynchronize(g->compute);
+    if (e != cudaSuccess && st == ZKPIPE_OK)
+        st = cuda_fail(diag, e, "cudaStreamSynchronize(compute) after the NTT", __FILE__, __LINE__);
+    dev_free(g, tab, tab_bytes, ZKP_GPU_MEM_SCRATCH);
+    return st;
+}
+
+template <class F>
+static zkpipe_status gpu_ntt(const char *fname, unsigned adicity, zkp_gpu *g, uint64_t *a,
+                             unsigned log_n, int kind, const uint64_t *root, const uint64_t *shift,
+                             zkp_diag *diag) {
+    if (g == nullptr || a == nullptr)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "%s: no context or no array", fname);
+    F w, gs;
+    zkpipe_status st = check_args<F>(fname, log_n, adicity, kind, root, shift, &w, &gs, diag);
+    if (st != ZKPIPE_OK) return st;
+    st = bind(g, diag);
+    if (st != ZKPIPE_OK) return st;
+    busy_scope busy(g);
+    const size_t bytes = ((size_t)1 << log_n) * sizeof(F);
+    void *d = nullptr;
+    st = dev_alloc(g, &d, bytes, ZKP_GPU_MEM_SCRATCH, diag);
+    if (st != ZKPIPE_OK) return st;
+    st = copy_h2d(g, d, a, bytes, g->compute, diag);
+    if (st == ZKPIPE_OK) st = ntt_on_device<F>(g, (F *)d, log_n, kind, w, shift ? &gs : nullptr, diag);
+    if (st == ZKPIPE_OK) st = copy_d2h(g, a, d, bytes, g->compute, diag);
+    if (st == ZKPIPE_OK) {
+        cudaError_t e = cudaStreamSynchronize(g->compute);
+        if (e != cudaSuccess)
+            st = cuda_fail(diag, e, "cudaStreamSynchronize(compute) after the download", __FILE__,
+                           __LINE__);
+    } else {
+        (void)cudaStreamSynchronize(g->compute);
+    }
+    dev_free(g, d, bytes, ZKP_GPU_MEM_SCRATCH);
+    return st;
+}
+
+template <class F>
+static zkpipe_status gpu_ntt_dev(const char *fname, unsigned adicity, zkp_gpu *g, zkp_gpu_buf *a,
+                                 unsigned log_n, int kind, const uint64_t *root,
+                                 const uint64_t *shift, zkp_diag *diag) {
+    if (g == nullptr || a == nullptr)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "%s: no context or no buffer",
+                             fname);
+    F w, gs;
+    zkpipe_status st = check_args<F>(fname, log_n, adicity, kind, root, shift, &w, &gs, diag);
+    if (st != ZKPIPE_OK) return st;
+    const size_t bytes = ((size_t)1 << log_n) * sizeof(F);
+    if (a->g != g || a->bytes < bytes)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "%s: the buffer (%zu bytes) is not this context's or holds fewer than "
+                             "2^%u elements",
+                             fname, a->bytes, log_n);
+    st = bind(g, diag);
+    if (st != ZKPIPE_OK) return st;
+    busy_scope busy(g);
+    return ntt_on_device<F>(g, (F *)a->ptr, log_n, kind, w, shift ? &gs : nullptr, diag);
+}
+
+/* The H values: a, b and c uploaded on the upload stream, each transformed
+ * on the compute stream once its upload's event has fired, so b's and c's
+ * uploads overlap the transforms of a (and c's those of b); then h over a's
+ * buffer, which becomes *h. */
+template <class F>
+static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g, zkp_gpu_buf **h,
+                                 const uint64_t *abc, unsigned log_n, const uint64_t *root,
+                                 const uint64_t *shift, zkp_diag *diag) {
+    if (h != nullptr) *h = nullptr;
+    if (g == nullptr || h == nullptr || abc == nullptr || shift == nullptr)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "%s: no context, output, input or coset shift", fname);
+    F w, gs;
+    zkpipe_status st =
+        check_args<F>(fname, log_n, adicity, ZKP_NTT_FORWARD_RN, root, shift, &w, &gs, diag);
+    if (st != ZKPIPE_OK) return st;
+    st = bind(g, diag);
+    if (st != ZKPIPE_OK) return st;
+    busy_scope busy(g);
+
+    const size_t n = (size_t)1 << log_n, bytes = n * sizeof(F);
+    zkp_gpu_buf *out = nullptr;
+    void *dbuf[2] = {nullptr, nullptr}, *tab = nullptr;
+    size_t tab_bytes = 0;
+    cudaEvent_t ev[3] = {nullptr, nullptr, nullptr};
+    plan pi, pf;
+    tables<F> ti, tf;
+    F *dev[3];
+
+    st = zkp_gpu_buf_alloc(g, &out, bytes, ZKP_GPU_MEM_ABC, diag);
+    if (st != ZKPIPE_OK) goto done;
+    for (int i = 0; i < 2 && st == ZKPIPE_OK; i++)
+        st = dev_alloc(g, &dbuf[i], bytes, ZKP_GPU_MEM_ABC, diag);
+    if (st != ZKPIPE_OK) goto done;
+    dev[0] = (F *)out->ptr, dev[1] = (F *)dbuf[0], dev[2] = (F *)dbuf[1];
+    for (int i = 0; i < 3; i++)
+        ZKP_CUDA_GOTO(diag, st, done, cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
+
+    if (log_n > 0) {
+        plan_make(&pi, log_n, ZKP_NTT_INVERSE_NR);
+        plan_make(&pf, log_n, ZKP_NTT_FORWARD_RN);
+        tables_make<F>(&ti, pi, w, nullptr);
+        tables_make<F>(&tf, pf, w, &gs);
+        tab_bytes = (ti.total + tf.total) * sizeof(F);
+        st = dev_alloc(g, &tab, tab_bytes, ZKP_GPU_MEM_SCRATCH, diag);
+        if (st == ZKPIPE_OK) st = tables_launch(g, ti, (F *)tab, diag);
+        if (st == ZKPIPE_OK) st = tables_launch(g, tf, (F *)tab + ti.total, diag);
+        if (st != ZKPIPE_OK) goto done;
+    }
+    for (int i = 0; i < 3; i++) {
+        st = copy_h2d(g, dev[i], abc + i * n * (sizeof(F) / 8), bytes, g->upload, diag);
+        if (st != ZKPIPE_OK) goto done;
+        ZKP_CUDA_GOTO(diag, st, done, cudaEventRecord(ev[i], g->upload));
+        ZKP_CUDA_GOTO(diag, st, done, cudaStreamWaitEvent(g->compute, ev[i], 0));
+        if (log_n > 0) {
+            st = enqueue(g, dev[i], pi, ti, (const F *)tab, diag);
+            if (st == ZKPIPE_OK) st = enqueue(g, dev[i], pf, tf, (const F *)tab + ti.total, diag);
+            if (st != ZKPIPE_OK) goto done;
+        }
+    }
+    h_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[0], dev[1], dev[2], n);
+    {
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) {
+            st = cuda_fail(diag, e, "launch of h_kernel", __FILE__, __LINE__);
+            goto done;
+        }
+    }
+    ZKP_CUDA_GOTO(diag, st, done, cudaStreamSynchronize(g->compute));
+
+done:
+    /* Nothing may still use a buffer when it is freed. */
+    (void)cudaStreamSynchronize(g->upload);
+    (void)cudaStreamSynchronize(g->compute);
+    for (cudaEvent_t e : ev)
+        if (e) (void)cudaEventDestroy(e);
+    dev_free(g, tab, tab_bytes, ZKP_GPU_MEM_SCRATCH);
+    for (void *p : dbuf) dev_free(g, p, bytes, ZKP_GPU_MEM_ABC);
+    if (st == ZKPIPE_OK)
+        *h = out;
+    else
+        zkp_gpu_buf_free(out);
+    return st;
+}
+#endif
+
+/* ---------------------------------------------------------------- host emulation */
+
+/* The same transform with every kernel run on the host, phase by phase
+ * over all threads of each block, for the unit tests. */
+template <class F>
+static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, int kind,
+                              const uint64_t *root, const uint64_t *shift) {
+    F w, gs;
+    if (a64 == nullptr ||
+        check_args<F>("host NTT", log_n, adicity, kind, root, shift, &w, &gs, nullptr) != ZKPIPE_OK)
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (log_n == 0) return ZKPIPE_OK;
+    F *a = reinterpret_cast<F *>(a64);
+    plan p;
+    plan_make(&p, log_n, kind);
+    tables<F> tb;
+    tables_make<F>(&tb, p, w, shift ? &gs : nullptr);
+    F *tab = (F *)malloc(tb.total * sizeof(F));
+    uint4 *smem = (uint4 *)malloc(2 * (size_t)plane_len(TILE_BITS) * sizeof(uint4));
+    if (tab == nullptr || smem == nullptr) {
+        free(tab);
+        free(smem);
+        return ZKPIPE_ERR_NO_MEMORY;
+    }
+    for (int t = 0; t < TAB_COUNT_; t++)
+        for (size_t j = 0; j < tb.count[t]; j++)
+            tab[tb.off[t] + j] = pow_entry(tb.base[t], tb.mult[t], j);
+    for (unsigned i = 0; i < p.m; i++) {
+        const unsigned t = p.dit ? p.m - 1 - i : i;
+        const level_args<F> A = level_make(p, tb, tab, a, t);
+        const unsigned tile_bits = A.d + A.logc, nph = level_phases(A);
+        uint4 *s_lo = smem, *s_hi = smem + plane_len(tile_bits);
+        for (size_t b = 0; b < ((size_t)1 << (p.L - tile_bits)); b++)
+            for (unsigned k = 0; k < nph; k++)
+                for (unsigned tid = 0; tid < THREADS; tid++) {
+                    if (p.dit)
+                        level_phase<F, true>(A, k, b, tid, THREADS, s_lo, s_hi);
+                    else
+                        level_phase<F, false>(A, k, b, tid, THREADS, s_lo, s_hi);
+                }
+    }
+    if (p.bitrev)
+        for (size_t i = 0; i < ((size_t)1 << p.L); i++) {
+            size_t j = (size_t)brev(i, p.L);
+            if (i < j) {
+                F x = a[i];
+                a[i] = a[j];
+                a[j] = x;
+            }
+        }
+    free(tab);
+    free(smem);
+    return ZKPIPE_OK;
+}
+
+} /* namespace ntt */
+} /* namespace zkp_cuda */
+
+/* The entry points of one field F, whose device type is T and 2-adicity A. */
+#define ZKP_GPU_NTT_DEFINE(F, T, A)                                                              \
+    extern "C" {                                                                                 \
+    zkpipe_status F##_gpu_ntt(zkp_gpu *g, uint64_t *a, unsigned log_n, int kind,                 \
+                              const uint64_t *root, const uint64_t *shift, zkp_diag *diag) {     \
+        return zkp_cuda::ntt::gpu_ntt<T>(#F "_gpu_ntt", A, g, a, log_n, kind, root, shift, diag); \
+    }                                                                                            \
+    zkpipe_status F##_gpu_ntt_dev(zkp_gpu *g, zkp_gpu_buf *a, unsigned log_n, int kind,          \
+                                  const uint64_t *root, const uint64_t *shift, zkp_diag *diag) { \
+        return zkp_cuda::ntt::gpu_ntt_dev<T>(#F "_gpu_ntt_dev", A, g, a, log_n, kind, root,      \
+                                             shift, diag);                                       \
+    }                                                                                            \
+    zkpipe_status F##_gpu_h_evals(zkp_gpu *g, zkp_gpu_buf **h, const uint64_t *abc,              \
+                                  unsigned log_n, const uint64_t *root, const uint64_t *shift,   \
+                                  zkp_diag *diag) {                                              \
+        return zkp_cuda::ntt::gpu_h_evals<T>(#F "_gpu_h_evals", A, g, h, abc, log_n, root, shift, \
+                                             diag);                                              \
+    }                                                                                            \
+    /* The kernels' code run on the host, for the tests (not in gpu.h: a    \
+     * build without CUDA has no such function, and the tests see that). */ \
+    zkpipe_status F##_gpu_ntt_host(uint64_t *a, unsigned log_n, int kind, const uint64_t *root,  \
+                                   const uint64_t *shift);                                       \
+    zkpipe_status F##_gpu_ntt_host(uint64_t *a, unsigned log_n, int kind, const uint64_t *root,  \
+                                   const uint64_t *shift) {                                      \
+        return zkp_cuda::ntt::ntt_host<T>(A, a, log_n, kind, root, shift);                       \
+    }                                                                                            \
+    }
+
+#endif
