@@ -1,0 +1,62 @@
+/* What the G1 MSMs of both groups share: the resident bases and a scope
+ * guard for device memory.
+ *
+ * The bases of one group live in device memory as `copies` arrays of n
+ * affine points each, in the CPU layout: array q holds 2^(q·shift)·P_i.
+ * With copies = 1 they are the key's points as uploaded. With more copies
+ * a window of the scalar above bit shift becomes a window of the same width
+ * over a shifted copy, so all windows can share one set of buckets and the
+ * bucket reduction runs once instead of once per window. */
+#ifndef ZKP_GPU_GPU_MSM_CUH
+#define ZKP_GPU_GPU_MSM_CUH
+
+#include "gpu/gpu_internal.cuh"
+
+struct zkp_gpu_bases {
+    zkp_gpu *g;
+    void *ptr;           /* copies · n affine points */
+    size_t bytes;        /* of ptr, charged to ZKP_GPU_MEM_BASES */
+    size_t n;            /* points per copy */
+    unsigned point_bytes;
+    int group;           /* which group's points these are, to refuse a mix-up */
+    unsigned copies;     /* 1 when nothing was precomputed */
+    unsigned shift;      /* copy q is 2^(q·shift) times the point */
+};
+
+namespace zkp_cuda {
+
+/* The group tags of zkp_gpu_bases.group. */
+enum { MSM_GROUP_BN254_G1 = 1, MSM_GROUP_BLS12_381_G1 = 2 };
+
+/* Device memory owned by a scope: freed, with its accounting, on every way
+ * out of the function that holds it. The caller makes sure no kernel still
+ * uses it by then (it synchronises its stream before the guards go). */
+struct dev_mem {
+    zkp_gpu *g;
+    zkp_gpu_mem_category cat;
+    void *p = nullptr;
+    size_t bytes = 0;
+    dev_mem(zkp_gpu *g_, zkp_gpu_mem_category c) : g(g_), cat(c) {}
+    dev_mem(const dev_mem &) = delete;
+    dev_mem &operator=(const dev_mem &) = delete;
+    ~dev_mem() { release(); }
+    zkpipe_status alloc(size_t b, zkp_diag *diag) {
+        release();
+        zkpipe_status st = dev_alloc(g, &p, b, cat, diag);
+        if (st == ZKPIPE_OK) bytes = b;
+        return st;
+    }
+    void release() {
+        dev_free(g, p, bytes, cat);
+        p = nullptr;
+        bytes = 0;
+    }
+    template <class T>
+    T *as() const {
+        return (T *)p;
+    }
+};
+
+} /* namespace zkp_cuda */
+
+#endif

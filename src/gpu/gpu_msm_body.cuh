@@ -1,0 +1,730 @@
+/* The G1 MSM on the device, written once over the coordinate field F and
+ * the bit length SBITS of the scalar field; bn254_g1_msm.cu and
+ * bls12_381_g1_msm.cu instantiate it (gpu.h gives the contract).
+ *
+ * The steps of one MSM over n points:
+ *
+ *  1. A pass over the scalars sums the bases whose scalar is 1 (grid-stride
+ *     accumulation per thread, then a tree in shared memory per block and a
+ *     tree over the blocks) and marks the others; zeros drop out here.
+ *     Witness vectors are mostly zeros and ones, so this leaves few points.
+ *  2. The m remaining indices are compacted (cub::DeviceSelect).
+ *  3. Each remaining scalar is cut into signed digits of width c, in
+ *     (-2^(c-1), 2^(c-1)], and every nonzero digit emits a key (its bucket:
+ *     bucket set and magnitude) and a value (the point's index, its sign in
+ *     the top bit). Zero digits emit a key past every bucket, which sorts
+ *     last and is skipped.
+ *  4. cub::DeviceRadixSort orders the pairs by key, so every bucket is one
+ *     run of the sorted array.
+ *  5. The sorted array is cut into segments of equal length L, one thread
+ *     each, so the work per thread is the same whatever the bucket sizes.
+ *     A thread adds its points into XYZZ accumulators run by run; a run
+ *     that begins and ends inside its segment is a whole bucket and is
+ *     stored as it is. A run that crosses a segment boundary leaves pieces
+ *     in per-segment slots (the first run of a segment if it began before,
+ *     the last if it goes on); the occupied slots, compacted, are again a
+ *     key-sorted list, and the same step reduces them, until none crosses.
+ *     One bucket with all the points (equal scalars) costs log_L(n) rounds
+ *     rather than n serial additions.
+ *  6. Each bucket set's sum_k k·B_k is computed in parallel: chunks of
+ *     consecutive buckets run the usual running sums from the top, and a
+ *     chunk starting at bucket index s adds s·(sum of its buckets) to make
+ *     up for its offset; the chunk results are summed in block trees.
+ *  7. The host combines the bucket sets' sums by doubling (Horner) and adds
+ *     the sum of the ones, with the same field code compiled for the host.
+ *
+ * Precomputed bases. bases_upload may store copies of the bases shifted by
+ * 2^shift, 2^(2·shift), ... (gpu_msm.cuh). A window w of width c that
+ * divides shift then reads copy w·c / shift in bucket set (w·c mod shift)/c,
+ * so with enough copies all windows share one bucket set: the additions per
+ * point stay one per window, but the per-window reductions collapse into
+ * one, which lets c grow and the number of windows shrink. */
+#ifndef ZKP_GPU_GPU_MSM_BODY_CUH
+#define ZKP_GPU_GPU_MSM_BODY_CUH
+
+#include <string.h>
+
+#include <new>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "gpu/gpu_curve.cuh"
+#include "gpu/gpu_msm.cuh"
+
+namespace zkp_cuda {
+namespace msm {
+/* Internal to each group's translation unit: both instantiate kernels
+ * that do not depend on the field. */
+namespace {
+
+constexpr uint32_t EMPTY = 0xffffffffu; /* no index, no slot */
+constexpr uint32_t NEG = 0x80000000u;   /* the sign bit of a value */
+constexpr unsigned RED_THREADS = 128;   /* block size of the tree reductions */
+constexpr unsigned SEG_THREADS = 128;
+constexpr unsigned LEVEL_L = 8;         /* segment length of the slot rounds */
+constexpr unsigned MAX_C = 24;
+constexpr unsigned SCALAR_WORDS = 8;    /* 4 64-bit limbs */
+
+__device__ __forceinline__ void load_scalar(const uint32_t *s, size_t i, uint32_t w[SCALAR_WORDS]) {
+    const uint4 *p = (const uint4 *)(s + SCALAR_WORDS * i);
+    uint4 a = p[0], b = p[1];
+    w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w;
+    w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
+}
+
+/* The sum of the block's values, by a tree in shared memory; thread 0
+ * writes it. */
+template <class F>
+__device__ void block_sum(xyzz<F> v, xyzz<F> *out) {
+    __shared__ xyzz<F> sh[RED_THREADS];
+    sh[threadIdx.x] = v;
+    __syncthreads();
+    for (unsigned s = RED_THREADS / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) {
+            xyzz<F> a = sh[threadIdx.x];
+            a.add(sh[threadIdx.x + s]);
+            sh[threadIdx.x] = a;
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) *out = sh[0];
+}
+
+/* Step 1: partial[block] = the sum of the bases with scalar 1 that the
+ * block's threads visit; rest[i] = i for a scalar other than 0 and 1, else
+ * EMPTY. */
+template <class F>
+__global__ void __launch_bounds__(RED_THREADS)
+    ones_kernel(const affine<F> *bases, const uint32_t *scalars, size_t n, uint32_t *rest,
+                xyzz<F> *partial) {
+    xyzz<F> acc = xyzz<F>::inf();
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        uint32_t w[SCALAR_WORDS];
+        load_scalar(scalars, i, w);
+        uint32_t hi = w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7];
+        bool trivial = hi == 0 && w[0] <= 1;
+        rest[i] = trivial ? EMPTY : (uint32_t)i;
+        if (hi == 0 && w[0] == 1) acc.add_affine(bases[i]);
+    }
+    block_sum(acc, &partial[blockIdx.x]);
+}
+
+/* out[b] = the sum of in[b·group .. min((b + 1)·group, count)). */
+template <class F>
+__global__ void __launch_bounds__(RED_THREADS)
+    group_sum_kernel(const xyzz<F> *in, size_t count, size_t group, xyzz<F> *out) {
+    size_t lo = (size_t)blockIdx.x * group, hi = lo + group < count ? lo + group : count;
+    xyzz<F> acc = xyzz<F>::inf();
+    for (size_t i = lo + threadIdx.x; i < hi; i += RED_THREADS) acc.add(in[i]);
+    block_sum(acc, &out[blockIdx.x]);
+}
+
+struct not_empty {
+    __host__ __device__ bool operator()(uint32_t v) const { return v != EMPTY; }
+};
+
+/* The layout of the windows over the bases: window w reads copy w / wpc
+ * into bucket set w % wpc, so wpc = nwin when nothing is precomputed. */
+struct layout {
+    unsigned c, nwin, wpc, sets;
+    uint32_t buckets_per_set; /* 2^(c-1) */
+    uint32_t nb;              /* sets · buckets_per_set: also the key of a zero digit */
+    size_t copy_stride;       /* points per copy of the bases */
+    size_t first;
+};
+
+/* Step 3: the keys and values of the m points idx[0..m), window-major. */
+__global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint32_t m, layout lay,
+                              uint32_t *keys, uint32_t *vals) {
+    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= m) return;
+    uint32_t i = idx[j];
+    uint32_t w[SCALAR_WORDS];
+    load_scalar(scalars, i, w);
+    const unsigned c = lay.c;
+    const uint32_t half = lay.buckets_per_set, mask = (c < 32 ? (1u << c) : 0u) - 1u;
+    uint32_t carry = 0;
+    for (unsigned win = 0; win < lay.nwin; win++) {
+        unsigned bit = win * c, wd = bit >> 5, sh = bit & 31;
+        uint32_t v = 0;
+        if (wd < SCALAR_WORDS) {
+            v = w[wd] >> sh;
+            if (sh && wd + 1 < SCALAR_WORDS) v |= w[wd + 1] << (32 - sh);
+        }
+        v = (v & mask) + carry;
+        uint32_t mag, sign;
+        if (v > half) {
+            mag = (mask + 1) - v;
+            sign = NEG;
+            carry = 1;
+        } else {
+            mag = v;
+            sign = 0;
+            carry = 0;
+        }
+        unsigned q = win / lay.wpc, set = win % lay.wpc;
+        size_t at = (size_t)win * m + j;
+        keys[at] = mag ? set * half + (mag - 1) : lay.nb;
+        vals[at] = (uint32_t)(q * lay.copy_stride + lay.first + i) | sign;
+    }
+}
+
+/* Step 5, one round. FIRST: the items are the sorted (key, value) pairs,
+ * a value naming a base and its sign. Otherwise: item e is the partial sum
+ * src_pt[vals[e]] with key src_key[vals[e]]. A whole run goes to
+ * buckets[key]; the pieces of a crossing run go to this segment's two
+ * slots (2s: the run it continues, 2s + 1: the run it starts and hands
+ * on), whose indices are left in dst_idx, EMPTY where unused. */
+template <class F, bool FIRST>
+__global__ void __launch_bounds__(SEG_THREADS)
+    segment_kernel(const uint32_t *keys, const uint32_t *vals, const affine<F> *bases,
+                   const xyzz<F> *src_pt, size_t total, unsigned L, uint32_t nb,
+                   xyzz<F> *buckets, uint32_t *dst_key, xyzz<F> *dst_pt, uint32_t *dst_idx) {
+    size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t lo = s * L;
+    if (lo >= total) return;
+    size_t hi = lo + L < total ? lo + L : total;
+    auto key_at = [&](size_t e) -> uint32_t { return FIRST ? keys[e] : keys[vals[e]]; };
+    dst_idx[2 * s] = EMPTY;
+    dst_idx[2 * s + 1] = EMPTY;
+    uint32_t k = key_at(lo);
+    bool head = lo > 0 && key_at(lo - 1) == k;
+    xyzz<F> acc = xyzz<F>::inf();
+    for (size_t e = lo; e < hi; e++) {
+        uint32_t ke = key_at(e);
+        if (ke != k) {
+            /* The run of k ends inside the segment. */
+            if (k < nb) {
+                if (head) {
+                    dst_key[2 * s] = k;
+                    dst_pt[2 * s] = acc;
+                    dst_idx[2 * s] = (uint32_t)(2 * s);
+                } else {
+                    buckets[k] = acc;
+                }
+            }
+            head = false;
+            k = ke;
+            acc = xyzz<F>::inf();
+        }
+        if (k >= nb) return; /* zero digits sort last: nothing more to add */
+        if (FIRST) {
+            uint32_t v = vals[e];
+            affine<F> p = bases[v & ~NEG];
+            if (v & NEG) p = p.neg();
+            acc.add_affine(p);
+        } else {
+            acc.add(src_pt[vals[e]]);
+        }
+    }
+    bool tail = hi < total && key_at(hi) == k;
+    if (head) {
+        dst_key[2 * s] = k;
+        dst_pt[2 * s] = acc;
+        dst_idx[2 * s] = (uint32_t)(2 * s);
+    } else if (tail) {
+        dst_key[2 * s + 1] = k;
+        dst_pt[2 * s + 1] = acc;
+        dst_idx[2 * s + 1] = (uint32_t)(2 * s + 1);
+    } else {
+        buckets[k] = acc;
+    }
+}
+
+/* Step 6, first half: chunk t of bucket set t / per_set covers buckets
+ * [j·len, (j + 1)·len) of the set (bucket b holds magnitude b + 1), and
+ * out[t] = sum_b (b + 1)·B_b over the chunk = the running sums from the
+ * top plus j·len times the chunk's plain sum. */
+template <class F>
+__global__ void __launch_bounds__(SEG_THREADS)
+    chunk_kernel(const xyzz<F> *buckets, uint32_t per_set_buckets, uint32_t len,
+                 uint32_t per_set_chunks, uint32_t chunks, xyzz<F> *out) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= chunks) return;
+    uint32_t set = t / per_set_chunks, j = t % per_set_chunks;
+    const xyzz<F> *b = buckets + (size_t)set * per_set_buckets + (size_t)j * len;
+    xyzz<F> acc = xyzz<F>::inf(), sum = xyzz<F>::inf();
+    for (uint32_t k = len; k-- > 0;) {
+        acc.add(b[k]);
+        sum.add(acc);
+    }
+    uint32_t off = j * len;
+    if (off && !acc.is_inf()) {
+        xyzz<F> r = xyzz<F>::inf();
+        for (int bit = 31 - __clz(off); bit >= 0; bit--) {
+            r = r.dbl();
+            if ((off >> bit) & 1) r.add(acc);
+        }
+        sum.add(r);
+    }
+    out[t] = sum;
+}
+
+/* ---- Precomputation of the shifted copies ---- */
+
+/* a^(p-2) = a^(-1) for a != 0, by square and multiply over the bits of
+ * p - 2 (p is odd and its low word above 2, so p - 2 only changes word 0). */
+template <class P>
+__device__ fp<P> inverse(const fp<P> &a) {
+    fp<P> r = fp<P>::one();
+    bool started = false;
+    for (int i = P::N - 1; i >= 0; i--) {
+        uint32_t e = P::p(i) - (i == 0 ? 2u : 0u);
+        for (int bit = 31; bit >= 0; bit--) {
+            if (started) r = r.sqr();
+            if ((e >> bit) & 1) {
+                r = started ? r * a : a;
+                started = true;
+            }
+        }
+    }
+    return r;
+}
+
+/* cur[i] = 2^shift·cur[i] (cur[i] from the affine point when from_aff). */
+template <class F>
+__global__ void __launch_bounds__(SEG_THREADS)
+    shift_kernel(const affine<F> *aff, xyzz<F> *cur, size_t n, unsigned shift, bool from_aff) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    xyzz<F> p = from_aff ? xyzz<F>::from_affine(aff[i]) : cur[i];
+    for (unsigned k = 0; k < shift; k++) p = p.dbl();
+    cur[i] = p;
+}
+
+/* out[i] = cur[i] in affine form, BATCH points per thread sharing one
+ * inversion (Montgomery's trick). The doublings keep zz^3 = zzz^2, so
+ * 1/Z = zz/zzz and x = X/Z^2, y = Y/Z^3. */
+constexpr unsigned BATCH = 16;
+template <class F>
+__global__ void __launch_bounds__(SEG_THREADS)
+    to_affine_kernel(const xyzz<F> *cur, affine<F> *out, size_t n) {
+    size_t lo = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * BATCH;
+    if (lo >= n) return;
+    unsigned cnt = n - lo < BATCH ? (unsigned)(n - lo) : BATCH;
+    F prefix[BATCH];
+    F run = F::one();
+    for (unsigned k = 0; k < cnt; k++) {
+        prefix[k] = run;
+        const F &z = cur[lo + k].zzz;
+        if (!z.is_zero()) run = run * z;
+    }
+    F inv = inverse(run);
+    for (unsigned k = cnt; k-- > 0;) {
+        const xyzz<F> p = cur[lo + k];
+        affine<F> a;
+        if (p.zzz.is_zero()) {
+            a.x = F::zero();
+            a.y = F::zero();
+        } else {
+            F zi3 = inv * prefix[k]; /* 1/zzz */
+            inv = inv * p.zzz;
+            F zi = p.zz * zi3, zi2 = zi.sqr();
+            a.x = p.x * zi2;
+            a.y = p.y * zi3;
+        }
+        out[lo + k] = a;
+    }
+}
+
+/* The windows for m points: width c, and whether the precomputed copies
+ * can serve it. The cost counts a bucket addition per point and window,
+ * and about three per bucket for the reduction of each bucket set. */
+struct plan {
+    layout lay;
+    double cost;
+};
+
+template <int SBITS>
+static plan choose(size_t m, const zkp_gpu_bases *b) {
+    plan best{};
+    best.cost = -1;
+    for (unsigned c = 2; c <= MAX_C; c++) {
+        unsigned nwin = (SBITS + 1 + c - 1) / c;
+        unsigned wpc = nwin;
+        if (b->copies > 1 && b->shift % c == 0 && (size_t)b->copies * (b->shift / c) >= nwin)
+            wpc = b->shift / c;
+        unsigned sets = wpc < nwin ? wpc : nwin;
+        double nbk = (double)sets * (double)(1u << (c - 1));
+        double cost = (double)nwin * (double)m + 3.0 * nbk;
+        /* Keep the keys and values within 32 bits each. */
+        if (nbk >= 2147483648.0) continue;
+        if (best.cost < 0 || cost < best.cost) {
+            best.cost = cost;
+            best.lay.c = c;
+            best.lay.nwin = nwin;
+            best.lay.wpc = wpc;
+            best.lay.sets = sets;
+            best.lay.buckets_per_set = 1u << (c - 1);
+            best.lay.nb = sets << (c - 1);
+            best.lay.copy_stride = b->n;
+        }
+    }
+    return best;
+}
+
+static inline unsigned bits_of(uint32_t v) { return v ? 32 - __builtin_clz(v) : 0; }
+
+template <class F, int SBITS, int GROUP>
+struct driver {
+    typedef affine<F> aff_t;
+    typedef xyzz<F> pt_t;
+
+    static zkpipe_status upload(zkp_gpu *g, zkp_gpu_bases **out, const void *bases, size_t n,
+                                zkp_diag *diag) {
+        *out = nullptr;
+        if (!g || (!bases && n)) return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU bases: NULL argument");
+        if (n >= ((size_t)1 << 31))
+            return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU bases: %zu points is too many", n);
+        zkpipe_status st = bind(g, diag);
+        if (st != ZKPIPE_OK) return st;
+        busy_scope busy(g);
+        zkp_gpu_bases *b = new (std::nothrow) zkp_gpu_bases();
+        if (!b) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "GPU bases: out of host memory");
+        b->g = g;
+        b->n = n;
+        b->point_bytes = sizeof(aff_t);
+        b->group = GROUP;
+        b->copies = 1;
+        b->shift = 0;
+        /* Shifted copies when the MSM over all of them gains from them, the
+         * cheapest layout that fits in 60% of the free device memory (the
+         * rest is for the MSMs' scratch). */
+        if (n >= ((size_t)1 << 16)) {
+            size_t free_b = 0, total_b = 0;
+            ZKP_CUDA_TRY(diag, cudaMemGetInfo(&free_b, &total_b));
+            zkp_gpu_bases probe = *b;
+            plan bestp = choose<SBITS>(n, &probe);
+            for (unsigned c = 12; c <= MAX_C; c++) {
+                probe.shift = c;
+                probe.copies = (SBITS + 1 + c - 1) / c;
+                if ((double)probe.copies * n * sizeof(aff_t) > 0.6 * (double)free_b ||
+                    (size_t)probe.copies * n >= ((size_t)1 << 31))
+                    continue;
+                plan p = choose<SBITS>(n, &probe);
+                if (p.lay.sets == 1 && p.cost < bestp.cost) {
+                    bestp = p;
+                    b->shift = c;
+                    b->copies = probe.copies;
+                }
+            }
+        }
+        b->bytes = (size_t)b->copies * n * sizeof(aff_t);
+        st = dev_alloc(g, &b->ptr, b->bytes, ZKP_GPU_MEM_BASES, diag);
+        if (st != ZKPIPE_OK) {
+            delete b;
+            return st;
+        }
+        st = fill(g, b, bases, diag);
+        cudaError_t e = cudaStreamSynchronize(g->compute);
+        if (st == ZKPIPE_OK && e != cudaSuccess)
+            st = cuda_fail(diag, e, "cudaStreamSynchronize", __FILE__, __LINE__);
+        if (st != ZKPIPE_OK) {
+            zkp_gpu_bases_free(b);
+            return st;
+        }
+        *out = b;
+        return ZKPIPE_OK;
+    }
+
+    static zkpipe_status fill(zkp_gpu *g, zkp_gpu_bases *b, const void *bases, zkp_diag *diag) {
+        size_t n = b->n;
+        if (!n) return ZKPIPE_OK;
+        aff_t *dst = (aff_t *)b->ptr;
+        zkpipe_status st = copy_h2d(g, dst, bases, n * sizeof(aff_t), g->compute, diag);
+        if (st != ZKPIPE_OK || b->copies == 1) return st;
+        dev_mem cur(g, ZKP_GPU_MEM_SCRATCH);
+        st = cur.alloc(n * sizeof(pt_t), diag);
+        if (st != ZKPIPE_OK) return st;
+        for (unsigned q = 1; q < b->copies; q++) {
+            shift_kernel<F><<<blocks_for(n, SEG_THREADS), SEG_THREADS, 0, g->compute>>>(
+                dst, cur.as<pt_t>(), n, b->shift, q == 1);
+            ZKP_CUDA_LAUNCHED(diag, shift_kernel);
+            to_affine_kernel<F><<<blocks_for(blocks_for(n, BATCH), SEG_THREADS), SEG_THREADS, 0,
+                                  g->compute>>>(cur.as<pt_t>(), dst + (size_t)q * n, n);
+            ZKP_CUDA_LAUNCHED(diag, to_affine_kernel);
+        }
+        ZKP_CUDA_TRY(diag, cudaStreamSynchronize(g->compute));
+        return ZKPIPE_OK;
+    }
+
+    static zkpipe_status check(zkp_gpu *g, void *out, const zkp_gpu_bases *b, size_t first, size_t n,
+                               zkp_diag *diag) {
+        if (!g || !out || !b)
+            return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU MSM: NULL argument");
+        if (b->group != GROUP || b->g != g)
+            return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                                 "GPU MSM: the bases belong to another group or context");
+        if (first > b->n || n > b->n - first)
+            return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
+                                 "GPU MSM: points [%zu, %zu + %zu) of %zu bases", first, first, n, b->n);
+        return ZKPIPE_OK;
+    }
+
+    static void write_out(void *out, const pt_t &r) {
+        pt_t v = r.is_inf() ? pt_t::inf() : r;
+        memcpy(out, &v, sizeof v);
+    }
+
+    /* Reduces count points in place-free rounds of at most 512 per block
+     * until `groups` results remain, groups dividing count; returns where. */
+    static zkpipe_status tree(zkp_gpu *g, pt_t *a, pt_t *b, size_t count, size_t groups,
+                              pt_t **result, zkp_diag *diag) {
+        size_t per = count / groups;
+        while (per > 1) {
+            size_t grp = per < 512 ? per : 512;
+            while (per % grp) grp--; /* per is a power of two or the whole count */
+            size_t blocks = count / grp;
+            group_sum_kernel<F><<<(unsigned)blocks, RED_THREADS, 0, g->compute>>>(a, count, grp, b);
+            ZKP_CUDA_LAUNCHED(diag, group_sum_kernel);
+            count = blocks;
+            per /= grp;
+            pt_t *t = a;
+            a = b;
+            b = t;
+        }
+        *result = a;
+        return ZKPIPE_OK;
+    }
+
+    /* The MSM over scalars already on the device. */
+    static zkpipe_status run(zkp_gpu *g, void *out, const zkp_gpu_bases *b, size_t first,
+                             const uint32_t *scalars, size_t n, zkp_diag *diag) {
+        const aff_t *bases = (const aff_t *)b->ptr;
+        cudaStream_t s = g->compute;
+        zkpipe_status st;
+
+        /* Step 1: the ones and the rest. */
+        unsigned ones_blocks = blocks_for(n, RED_THREADS);
+        unsigned cap = g->multiprocessors * 8;
+        if (ones_blocks > cap) ones_blocks = cap;
+        dev_mem rest(g, ZKP_GPU_MEM_SCRATCH), ones(g, ZKP_GPU_MEM_SCRATCH), count(g, ZKP_GPU_MEM_SCRATCH);
+        if ((st = rest.alloc(n * sizeof(uint32_t), diag)) != ZKPIPE_OK) return st;
+        if ((st = ones.alloc((size_t)2 * ones_blocks * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
+        if ((st = count.alloc(sizeof(uint64_t), diag)) != ZKPIPE_OK) return st;
+        ones_kernel<F><<<ones_blocks, RED_THREADS, 0, s>>>(bases + first, scalars, n, rest.as<uint32_t>(),
+                                                           ones.as<pt_t>());
+        ZKP_CUDA_LAUNCHED(diag, ones_kernel);
+        pt_t *ones_sum = nullptr;
+        st = tree(g, ones.as<pt_t>(), ones.as<pt_t>() + ones_blocks, ones_blocks, 1, &ones_sum, diag);
+        if (st != ZKPIPE_OK) return st;
+        pt_t total_ones;
+        if ((st = copy_d2h(g, &total_ones, ones_sum, sizeof total_ones, s, diag)) != ZKPIPE_OK) return st;
+
+        /* Step 2: compaction of the rest. */
+        dev_mem temp(g, ZKP_GPU_MEM_SCRATCH);
+        size_t temp_bytes = 0;
+        ZKP_CUDA_TRY(diag, cub::DeviceSelect::If(nullptr, temp_bytes, rest.as<uint32_t>(),
+                                                 count.as<uint64_t>(), (int64_t)n, not_empty(), s));
+        if ((st = temp.alloc(temp_bytes, diag)) != ZKPIPE_OK) return st;
+        ZKP_CUDA_TRY(diag, cub::DeviceSelect::If(temp.p, temp_bytes, rest.as<uint32_t>(),
+                                                 count.as<uint64_t>(), (int64_t)n, not_empty(), s));
+        uint64_t m64 = 0;
+        if ((st = copy_d2h(g, &m64, count.p, sizeof m64, s, diag)) != ZKPIPE_OK) return st;
+        ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
+        uint32_t m = (uint32_t)m64;
+
+        pt_t result = pt_t::inf();
+        if (m > 0) {
+            plan pl = choose<SBITS>(m, b);
+            layout lay = pl.lay;
+            lay.first = first;
+            st = pippenger(g, &result, bases, scalars, rest.as<uint32_t>(), m, lay, diag);
+            if (st != ZKPIPE_OK) return st;
+        }
+        result.add(total_ones);
+        write_out(out, result);
+        return ZKPIPE_OK;
+    }
+
+    /* Steps 3 to 7 over the m points idx[0..m). */
+    static zkpipe_status pippenger(zkp_gpu *g, pt_t *result, const aff_t *bases,
+                                   const uint32_t *scalars, const uint32_t *idx, uint32_t m,
+                                   const layout &lay, zkp_diag *diag) {
+        cudaStream_t s = g->compute;
+        zkpipe_status st;
+        size_t total = (size_t)lay.nwin * m;
+        if (total >= ((size_t)1 << 32))
+            return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "GPU MSM: %zu bucket entries", total);
+        dev_mem keys(g, ZKP_GPU_MEM_SCRATCH), vals(g, ZKP_GPU_MEM_SCRATCH),
+            keys2(g, ZKP_GPU_MEM_SCRATCH), vals2(g, ZKP_GPU_MEM_SCRATCH);
+        if ((st = keys.alloc(total * 4, diag)) != ZKPIPE_OK) return st;
+        if ((st = vals.alloc(total * 4, diag)) != ZKPIPE_OK) return st;
+        if ((st = keys2.alloc(total * 4, diag)) != ZKPIPE_OK) return st;
+        if ((st = vals2.alloc(total * 4, diag)) != ZKPIPE_OK) return st;
+
+        /* Step 3. */
+        digits_kernel<<<blocks_for(m, 256), 256, 0, s>>>(scalars, idx, m, lay, keys.as<uint32_t>(),
+                                                         vals.as<uint32_t>());
+        ZKP_CUDA_LAUNCHED(diag, digits_kernel);
+
+        /* Step 4. */
+        int end_bit = (int)bits_of(lay.nb);
+        cub::DoubleBuffer<uint32_t> dk(keys.as<uint32_t>(), keys2.as<uint32_t>());
+        cub::DoubleBuffer<uint32_t> dv(vals.as<uint32_t>(), vals2.as<uint32_t>());
+        size_t sort_bytes = 0;
+        ZKP_CUDA_TRY(diag, cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, (uint32_t)total,
+                                                           0, end_bit, s));
+
+        /* Step 5's sizes: segments of L entries, as long as that leaves
+         * enough threads to fill the device. */
+        size_t want_threads = (size_t)g->multiprocessors * 1024;
+        size_t L = total / want_threads;
+        if (L < 8) L = 8;
+        if (L > 128) L = 128;
+        size_t segs = (total + L - 1) / L;
+        size_t slots_a = 2 * segs, slots_b = 2 * ((slots_a + LEVEL_L - 1) / LEVEL_L) + 2;
+        size_t select_bytes = 0;
+        dev_mem count(g, ZKP_GPU_MEM_SCRATCH);
+        if ((st = count.alloc(sizeof(uint64_t), diag)) != ZKPIPE_OK) return st;
+        ZKP_CUDA_TRY(diag, cub::DeviceSelect::If(nullptr, select_bytes, (uint32_t *)nullptr,
+                                                 count.as<uint64_t>(), (int64_t)slots_a, not_empty(), s));
+        dev_mem temp(g, ZKP_GPU_MEM_SCRATCH);
+        size_t temp_bytes = sort_bytes > select_bytes ? sort_bytes : select_bytes;
+        if ((st = temp.alloc(temp_bytes, diag)) != ZKPIPE_OK) return st;
+        ZKP_CUDA_TRY(diag, cub::DeviceRadixSort::SortPairs(temp.p, sort_bytes, dk, dv, (uint32_t)total,
+                                                           0, end_bit, s));
+        const uint32_t *skeys = dk.Current(), *svals = dv.Current();
+
+        /* Step 5. */
+        dev_mem buckets(g, ZKP_GPU_MEM_SCRATCH);
+        if ((st = buckets.alloc((size_t)lay.nb * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
+        ZKP_CUDA_TRY(diag, cudaMemsetAsync(buckets.p, 0, buckets.bytes, s));
+        dev_mem ka(g, ZKP_GPU_MEM_SCRATCH), pa(g, ZKP_GPU_MEM_SCRATCH), ia(g, ZKP_GPU_MEM_SCRATCH),
+            kb(g, ZKP_GPU_MEM_SCRATCH), pb(g, ZKP_GPU_MEM_SCRATCH), ib(g, ZKP_GPU_MEM_SCRATCH);
+        if ((st = ka.alloc(slots_a * 4, diag)) != ZKPIPE_OK) return st;
+        if ((st = pa.alloc(slots_a * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
+        if ((st = ia.alloc(slots_a * 4, diag)) != ZKPIPE_OK) return st;
+        if ((st = kb.alloc(slots_b * 4, diag)) != ZKPIPE_OK) return st;
+        if ((st = pb.alloc(slots_b * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
+        if ((st = ib.alloc(slots_b * 4, diag)) != ZKPIPE_OK) return st;
+        segment_kernel<F, true><<<(unsigned)blocks_for(segs, SEG_THREADS), SEG_THREADS, 0, s>>>(
+            skeys, svals, bases, nullptr, total, (unsigned)L, lay.nb, buckets.as<pt_t>(),
+            ka.as<uint32_t>(), pa.as<pt_t>(), ia.as<uint32_t>());
+        ZKP_CUDA_LAUNCHED(diag, segment_kernel);
+        dev_mem *cur_k = &ka, *cur_p = &pa, *cur_i = &ia, *nxt_k = &kb, *nxt_p = &pb, *nxt_i = &ib;
+        size_t slots = slots_a;
+        for (;;) {
+            ZKP_CUDA_TRY(diag, cub::DeviceSelect::If(temp.p, select_bytes, cur_i->as<uint32_t>(),
+                                                     count.as<uint64_t>(), (int64_t)slots, not_empty(), s));
+            uint64_t left = 0;
+            if ((st = copy_d2h(g, &left, count.p, sizeof left, s, diag)) != ZKPIPE_OK) return st;
+            ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
+            if (left == 0) break;
+            size_t lsegs = (left + LEVEL_L - 1) / LEVEL_L;
+            segment_kernel<F, false><<<(unsigned)blocks_for(lsegs, SEG_THREADS), SEG_THREADS, 0, s>>>(
+                cur_k->as<uint32_t>(), cur_i->as<uint32_t>(), nullptr, cur_p->as<pt_t>(), left, LEVEL_L,
+                lay.nb, buckets.as<pt_t>(), nxt_k->as<uint32_t>(), nxt_p->as<pt_t>(), nxt_i->as<uint32_t>());
+            ZKP_CUDA_LAUNCHED(diag, segment_kernel);
+            slots = 2 * lsegs;
+            dev_mem *t;
+            t = cur_k, cur_k = nxt_k, nxt_k = t;
+            t = cur_p, cur_p = nxt_p, nxt_p = t;
+            t = cur_i, cur_i = nxt_i, nxt_i = t;
+        }
+        keys.release();
+        vals.release();
+        keys2.release();
+        vals2.release();
+
+        /* Step 6: chunks of len buckets, enough of them to fill the device. */
+        uint32_t per_set = lay.buckets_per_set;
+        uint32_t len = (uint32_t)((size_t)lay.nb / ((size_t)g->multiprocessors * 512));
+        if (len < 1) len = 1;
+        uint32_t p2 = 1;
+        while (p2 * 2 <= len) p2 *= 2;
+        len = p2 < per_set ? p2 : per_set;
+        uint32_t per_set_chunks = per_set / len, chunks = per_set_chunks * lay.sets;
+        dev_mem ch(g, ZKP_GPU_MEM_SCRATCH);
+        if ((st = ch.alloc((size_t)2 * chunks * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
+        chunk_kernel<F><<<blocks_for(chunks, SEG_THREADS), SEG_THREADS, 0, s>>>(
+            buckets.as<pt_t>(), per_set, len, per_set_chunks, chunks, ch.as<pt_t>());
+        ZKP_CUDA_LAUNCHED(diag, chunk_kernel);
+        pt_t *sums = nullptr;
+        st = tree(g, ch.as<pt_t>(), ch.as<pt_t>() + chunks, chunks, lay.sets, &sums, diag);
+        if (st != ZKPIPE_OK) return st;
+        pt_t set_sum[MAX_C * 16];
+        if ((st = copy_d2h(g, set_sum, sums, lay.sets * sizeof(pt_t), s, diag)) != ZKPIPE_OK) return st;
+        ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
+
+        /* Step 7: set w is window w (of the scalar, or of its copy). */
+        pt_t acc = pt_t::inf();
+        for (unsigned w = lay.sets; w-- > 0;) {
+            for (unsigned k = 0; k < lay.c; k++) acc = acc.dbl();
+            acc.add(set_sum[w]);
+        }
+        *result = acc;
+        return ZKPIPE_OK;
+    }
+
+    static zkpipe_status msm(zkp_gpu *g, void *out, const zkp_gpu_bases *b, size_t first,
+                             const uint64_t *scalars, size_t n, zkp_diag *diag) {
+        zkpipe_status st = check(g, out, b, first, n, diag);
+        if (st != ZKPIPE_OK) return st;
+        if (n == 0) {
+            write_out(out, pt_t::inf());
+            return ZKPIPE_OK;
+        }
+        if (!scalars) return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU MSM: NULL scalars");
+        if ((st = bind(g, diag)) != ZKPIPE_OK) return st;
+        busy_scope busy(g);
+        {
+            dev_mem sc(g, ZKP_GPU_MEM_SCALARS);
+            st = sc.alloc(n * 32, diag);
+            if (st == ZKPIPE_OK) st = copy_h2d(g, sc.p, scalars, n * 32, g->compute, diag);
+            if (st == ZKPIPE_OK) st = run(g, out, b, first, sc.as<uint32_t>(), n, diag);
+            /* Nothing may still use the scratch when it is freed. */
+            (void)cudaStreamSynchronize(g->compute);
+        }
+        return st;
+    }
+
+    static zkpipe_status msm_dev(zkp_gpu *g, void *out, const zkp_gpu_bases *b, size_t first,
+                                 const zkp_gpu_buf *scalars, size_t n, zkp_diag *diag) {
+        zkpipe_status st = check(g, out, b, first, n, diag);
+        if (st != ZKPIPE_OK) return st;
+        if (n == 0) {
+            write_out(out, pt_t::inf());
+            return ZKPIPE_OK;
+        }
+        if (!scalars || scalars->g != g)
+            return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU MSM: no scalars on this context");
+        if (zkp_gpu_buf_bytes(scalars) / 32 < n)
+            return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
+                                 "GPU MSM: %zu scalars in a buffer of %zu bytes", n,
+                                 zkp_gpu_buf_bytes(scalars));
+        if ((st = bind(g, diag)) != ZKPIPE_OK) return st;
+        busy_scope busy(g);
+        st = run(g, out, b, first, (const uint32_t *)scalars->ptr, n, diag);
+        (void)cudaStreamSynchronize(g->compute);
+        return st;
+    }
+};
+
+} /* namespace */
+} /* namespace msm */
+} /* namespace zkp_cuda */
+
+/* The three entry points of group G over field F. */
+#define ZKP_GPU_MSM_DEFINE(G, F, SBITS, GROUP)                                                     \
+    extern "C" {                                                                                   \
+    zkpipe_status G##_gpu_bases_upload(zkp_gpu *g, zkp_gpu_bases **out, const void *bases,        \
+                                       size_t n, zkp_diag *diag) {                                \
+        return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::upload(g, out, bases, n, diag);  \
+    }                                                                                              \
+    zkpipe_status G##_gpu_msm(zkp_gpu *g, void *out, const zkp_gpu_bases *bases, size_t first,     \
+                              const uint64_t *scalars, size_t n, zkp_diag *diag) {                 \
+        return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::msm(g, out, bases, first,       \
+                                                                     scalars, n, diag);           \
+    }                                                                                              \
+    zkpipe_status G##_gpu_msm_dev(zkp_gpu *g, void *out, const zkp_gpu_bases *bases,               \
+                                  size_t first, const zkp_gpu_buf *scalars, size_t n,              \
+                                  zkp_diag *diag) {                                                \
+        return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::msm_dev(g, out, bases, first,   \
+                                                                         scalars, n, diag);       \
+    }                                                                                              \
+    }
+
+#endif
