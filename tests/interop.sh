@@ -97,7 +97,7 @@ other=$(echo "$fixtures" | grep -v "${first##*_}" | head -n1 || true)
 if [ -n "$other" ]; then
     expect_exit 3 "witness of the other curve" "$ZKPIPE" prove "$d/circuit.zkey" "$FIX/$other/witness.wtns" "$e/p.json" "$e/q.json"
 fi
-expect_exit 1 "output directory missing" "$ZKPIPE" prove "$d/circuit.zkey" "$d/witness.wtns" "$e/no/such/dir/p.json" "$e/q.json"
+expect_exit 5 "output directory missing" "$ZKPIPE" prove "$d/circuit.zkey" "$d/witness.wtns" "$e/no/such/dir/p.json" "$e/q.json"
 leftovers=$(ls -A "$e" | grep -v '^trunc.zkey$' || true)
 [ -z "$leftovers" ] && ok "no files left behind by failures" || fail "files left behind: $leftovers"
 

@@ -444,6 +444,54 @@ TEST_CASE(json_rejects_duplicate_keys) {
     free(big);
 }
 
+/* The reason of a parse failure, from zkp_json_parse_report. */
+static void expect_reason(const char *doc, size_t want_off, const char *want) {
+    zkp_json *root = NULL;
+    zkp_json_error err;
+    ASSERT_EQ_STATUS(zkp_json_parse_report(&root, doc, strlen(doc), NULL, &err), ZKPIPE_ERR_PARSE);
+    ASSERT(root == NULL);
+    ASSERT_EQ_U64(err.offset, want_off);
+    ASSERT_MSG(!strcmp(err.reason, want), "<%s>: reason \"%s\", expected \"%s\"", doc, err.reason,
+               want);
+}
+
+TEST_CASE(json_reports_why) {
+    expect_reason("{\"a\":1,\"b\":2,\"a\":3}", 13, "duplicate member name \"a\"");
+    expect_reason("{\"x\":{\"key\":1,\"key\":1}}", 14, "duplicate member name \"key\"");
+    /* Names are shown escaped, so what was unescaped shows as it was meant. */
+    expect_reason("{\"q\\\"\\u0001\":1,\"q\\\"\\u0001\":2}", 15,
+                  "duplicate member name \"q\\\"\\u0001\"");
+    expect_reason("[1,", 3, "unexpected end of the text");
+    expect_reason("[1,]", 3, "syntax error");
+    zkp_json_limits lim = {.max_depth = 2, .max_memory = 0};
+    zkp_json *root = NULL;
+    zkp_json_error err;
+    ASSERT_EQ_STATUS(zkp_json_parse_report(&root, "[[[1]]]", 7, &lim, &err), ZKPIPE_ERR_PARSE);
+    ASSERT_STR_EQ(err.reason, "nesting deeper than 2");
+    /* A long name is cut, and says so. */
+    char doc[700], name[301];
+    memset(name, 'n', 300);
+    name[300] = '\0';
+    snprintf(doc, sizeof doc, "{\"%s\":1,\"%s\":2}", name, name);
+    ASSERT_EQ_STATUS(zkp_json_parse_report(&root, doc, strlen(doc), NULL, &err), ZKPIPE_ERR_PARSE);
+    ASSERT_MSG(strlen(err.reason) < sizeof err.reason && strstr(err.reason, "nnnn...\"") != NULL,
+               "reason: %s", err.reason);
+    /* A name of many escaped bytes still fits. */
+    char esc[64 * 6 + 1] = "";
+    for (int i = 0; i < 64; i++) strcat(esc, "\\u0002");
+    char doc2[1000];
+    snprintf(doc2, sizeof doc2, "{\"%s\":1,\"%s\":2}", esc, esc);
+    ASSERT_EQ_STATUS(zkp_json_parse_report(&root, doc2, strlen(doc2), NULL, &err), ZKPIPE_ERR_PARSE);
+    ASSERT_MSG(strlen(err.reason) < sizeof err.reason && strstr(err.reason, "...\"") != NULL,
+               "reason: %s", err.reason);
+    /* Success leaves the reason empty; a NULL err is allowed. */
+    ASSERT_OK(zkp_json_parse_report(&root, "{}", 2, NULL, &err));
+    ASSERT_STR_EQ(err.reason, "");
+    zkp_json_free(root);
+    ASSERT_OK(zkp_json_parse_report(&root, "[]", 2, NULL, NULL));
+    zkp_json_free(root);
+}
+
 /* Walks a whole tree through the public accessors. */
 static size_t walk(const zkp_json *v) {
     size_t count = 1;

@@ -1,22 +1,87 @@
 /* The zkpipe command: shared helpers of the subcommands.
  *
- * Exit codes: 0 success (for verify: the proof is valid), 1 the proof is
- * invalid or could not be made, 2 a usage error, 3 an input file is
- * unreadable or malformed. Every error is one line on stderr naming what
- * failed. */
+ * Exit codes, one table for every subcommand (README.md and --help say the
+ * same):
+ *   0 success (for verify: the proof is valid)
+ *   1 the proof is invalid (verify: it does not verify, or a value in it is
+ *     out of range: a point off the curve, a public input not below r), or
+ *     it could not be made; client: the job failed or was cancelled
+ *   2 usage: bad arguments, or outputs refused before any work (an output
+ *     that is one of the inputs, two outputs that are one file, a block
+ *     device)
+ *   3 an input file is unreadable or malformed
+ *   4 client only: the daemon refused the call or could not be reached
+ *   5 an output cannot be written (its directory is missing or read-only,
+ *     the disk is full); checked before any work where it can be, and then
+ *     no output is changed
+ * Every error is one line on stderr naming what failed. */
 #ifndef ZKP_CLI_CLI_H
 #define ZKP_CLI_CLI_H
 
+#include <stdint.h>
+
 #include "util/diag.h"
+#include "util/fileio.h"
 #include "util/util.h"
 
-enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2, CLI_BAD_INPUT = 3 };
+enum {
+    CLI_OK = 0,
+    CLI_INVALID = 1,
+    CLI_USAGE = 2,
+    CLI_BAD_INPUT = 3,
+    CLI_RPC_ERROR = 4,
+    CLI_CANNOT_WRITE = 5
+};
+
+/* The table above as --help prints it. */
+#define CLI_EXIT_CODES_HELP                                                                        \
+    "exit codes: 0 success; 1 invalid or failed proof (client: the job failed or was\n"            \
+    "            cancelled); 2 usage, or an output refused (one of the inputs, or both\n"          \
+    "            outputs one file); 3 an input unreadable or malformed; 4 client: the\n"          \
+    "            daemon refused the call or could not be reached; 5 an output cannot\n"           \
+    "            be written\n"
+
+/* Options that take a value accept both spellings; --help says so. */
+#define CLI_OPTIONS_HELP "Options with a value may also be written --option=value.\n"
 
 /* Prints "zkpipe <cmd>: <diag or status message>" on stderr; returns code. */
 int cli_fail(const char *cmd, zkpipe_status st, const zkp_diag *d, int code);
 
 /* Parses a positive decimal thread count (1..4096). 0 on success. */
 int cli_parse_threads(const char *s, unsigned *out);
+
+/* Parses a decimal integer from 0 to max: digits only (no sign, no
+ * spaces), no overflow. 0 on success. */
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* 1 when arg asks for help: --help or -h. */
+int cli_is_help(const char *arg);
+
+/* An option that takes a value, given as "--name value" or "--name=value".
+ * When argv[*i] is that option: *value is its value, *i moves to the last
+ * argument used, and the result is 1. 0 when argv[*i] is something else.
+ * -1 when the value is missing (no argument follows, or the next one is an
+ * option: it starts with "--"), after printing on stderr
+ * "zkpipe <cmd>: <name> needs a value (<what>)". */
+int cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *what,
+            const char **value);
+
+/* Opens the outputs out_paths[0..n_out) into outs (zkp_output_open),
+ * before any work, and refuses any that is one of the inputs
+ * in_paths[0..n_in) (by device and inode: every spelling of a file) or the
+ * same file as another output. Returns CLI_OK, or prints the reason and
+ * returns CLI_USAGE (refused) or CLI_CANNOT_WRITE (not writable), with
+ * every output closed. */
+int cli_outputs_open(const char *cmd, zkp_output *outs, const char *const *out_paths,
+                     size_t n_out, const char *const *in_paths, size_t n_in);
+
+/* Stages texts[i] (lens[i] bytes) into outs[i] and commits them together:
+ * all or nothing. CLI_OK, or the reason printed and CLI_CANNOT_WRITE. */
+int cli_outputs_write(const char *cmd, zkp_output *outs, const char *const *texts,
+                      const size_t *lens, size_t n);
+
+/* zkp_output_close on each. */
+void cli_outputs_close(zkp_output *outs, size_t n);
 
 /* Seconds since an arbitrary epoch (monotonic). */
 double cli_now(void);

@@ -59,7 +59,8 @@ static const char bench_usage[] =
     "for `zkpipe prove` and prints their paths. The circuit: x_{i+1} = x_i^2 + (i + 1),\n"
     "public input x_0, public output the last x, 2^L - 3 constraints plus snarkjs's 3\n"
     "public-input rows, so the domain is exactly 2^L. The toxic waste comes from the seed:\n"
-    "anyone can forge proofs for these keys; never use them but to benchmark and test.\n";
+    "anyone can forge proofs for these keys; never use them but to benchmark and test.\n"
+    CLI_OPTIONS_HELP;
 
 /* A synthetic workload in a directory: the key and witness paths, and
  * whether the directory is ours to remove. */
@@ -182,13 +183,20 @@ static int bench_synthetic_(int argc, char **argv) {
     zkp_synthetic_params p = {ZKPIPE_CURVE_BN254, 0, 1, 0};
     unsigned nwtns = 1;
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--witnesses") || !strcmp(a, "--seed") || !strcmp(a, "--threads")) {
-            if (!v) goto usage;
-            i++;
-            if (!strcmp(a, "--seed") ? parse_seed_(v, &p.seed)
-                                     : cli_parse_threads(v, !strcmp(a, "--threads") ? &p.nthreads
-                                                                                   : &nwtns))
+        const char *a = argv[i], *v = NULL;
+        int r;
+        if (cli_is_help(a)) {
+            fputs(bench_usage, stdout);
+            return CLI_OK;
+        }
+        if ((r = cli_opt("bench", argc, argv, &i, "--witnesses", "a count from 1 to 4096", &v)) ||
+            (r = cli_opt("bench", argc, argv, &i, "--seed", "a number", &v)) ||
+            (r = cli_opt("bench", argc, argv, &i, "--threads", "a number from 1 to 4096", &v))) {
+            if (r < 0) return CLI_USAGE;
+            if (!strncmp(a, "--seed", 6) ? parse_seed_(v, &p.seed)
+                                         : cli_parse_threads(v, !strncmp(a, "--threads", 9)
+                                                                    ? &p.nthreads
+                                                                    : &nwtns))
                 goto usage;
         } else if (a[0] == '-' && a[1] == '-') {
             goto usage;
@@ -475,13 +483,24 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
     (void)zkpipe_engine_config_default(&cfg);
     if (!wit) return CLI_INVALID;
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = argv[i], *v = NULL;
         unsigned *num = NULL;
         if (!strcmp(a, "--json")) { json = 1; continue; }
         if (!strcmp(a, "--no-baseline")) { baseline = 0; continue; }
         if (!strcmp(a, "--no-verify")) { verify = 0; continue; }
-        if (!v) goto usage;
-        i++;
+        /* Every other option takes a value: --name value or --name=value.
+         * a becomes the bare name. */
+        char name[32];
+        const char *eq = strchr(a, '=');
+        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+        if (a[0] != '-' || a[1] != '-' || nlen >= sizeof name) goto usage;
+        memcpy(name, a, nlen);
+        name[nlen] = '\0';
+        if (cli_opt("bench", argc, argv, &i, name, "see bench --help", &v) != 1) {
+            free(wit);
+            return CLI_USAGE;
+        }
+        a = name;
         if (!strcmp(a, "--key")) {
             if (nkeys == BENCH_MAX_KEYS) goto usage;
             keys[nkeys++] = (bench_key_){v, wit + nwit, 0, 0};
@@ -750,11 +769,18 @@ static int bench_pipeline_(int argc, char **argv) {
 }
 
 int cli_bench(int argc, char **argv) {
-    if (argc >= 1 && !strcmp(argv[0], "pipeline")) return bench_pipeline_(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "pipeline")) {
+        for (int i = 1; i < argc; i++)
+            if (cli_is_help(argv[i])) {
+                fputs(bench_usage, stdout);
+                return CLI_OK;
+            }
+        return bench_pipeline_(argc - 1, argv + 1);
+    }
     if (argc >= 1 && !strcmp(argv[0], "synthetic")) return bench_synthetic_(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "prove")) return cli_bench_prove(argc - 1, argv + 1);
     if (argc >= 1 && (!strcmp(argv[0], "msm") || !strcmp(argv[0], "ntt")))
         return cli_bench_kernel(argv[0], argc - 1, argv + 1);
-    fputs(bench_usage, argc >= 1 && !strcmp(argv[0], "--help") ? stdout : stderr);
-    return argc >= 1 && !strcmp(argv[0], "--help") ? CLI_OK : CLI_USAGE;
+    fputs(bench_usage, argc >= 1 && cli_is_help(argv[0]) ? stdout : stderr);
+    return argc >= 1 && cli_is_help(argv[0]) ? CLI_OK : CLI_USAGE;
 }

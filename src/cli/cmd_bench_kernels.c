@@ -27,11 +27,11 @@ static const char kernels_usage[] =
     "  --curve C      bn254 (bn128) or bls12381 (bls12_381)\n"
     "  --log L        sizes 2^L, comma-separated (MSM: 1..28, NTT: 1..the 2-adicity)\n"
     "  --device D     where to run beside the CPU (default auto: the first GPU if any)\n"
-    "  --runs R       timed runs per size (default 5; the median is reported)\n"
+    "  --runs R       timed runs per size, 1 to 63 (default 5; the median is reported)\n"
     "  --threads N    CPU threads (default: every CPU)\n"
     "  --no-cpu       skip the CPU timing (the results are still checked up to --check)\n"
     "  --check L      compare GPU and CPU results up to 2^L elements (default 20)\n"
-    "MSM data: 2^14 random bases repeated, random scalars below r.\n";
+    "MSM data: 2^14 random bases repeated, random scalars below r.\n" CLI_OPTIONS_HELP;
 
 static int cmp_double_(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -274,28 +274,41 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
     kbench_ b = {.curve = -1, .runs = 5, .check_log = 20};
     const char *device = "auto";
     for (int i = 0; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *v = NULL;
+        if (cli_is_help(argv[i])) {
+            fputs(kernels_usage, stdout);
+            return CLI_OK;
+        }
         if (!strcmp(argv[i], "--no-cpu")) {
             b.no_cpu = 1;
             continue;
         }
-        if (!v) goto usage;
-        i++;
-        if (!strcmp(argv[i - 1], "--curve")) {
+        /* Every other option takes a value: --name value or --name=value. */
+        char name[16];
+        const char *eq = strchr(argv[i], '=');
+        size_t nlen = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+        if (strncmp(argv[i], "--", 2) != 0 || nlen >= sizeof name) goto usage;
+        memcpy(name, argv[i], nlen);
+        name[nlen] = '\0';
+        if (cli_opt("bench", argc, argv, &i, name, "see bench msm --help", &v) != 1)
+            return CLI_USAGE;
+        uint64_t num;
+        if (!strcmp(name, "--curve")) {
             if (!strcmp(v, "bn254") || !strcmp(v, "bn128")) b.curve = 0;
             else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12_381")) b.curve = 1;
             else goto usage;
-        } else if (!strcmp(argv[i - 1], "--log")) {
+        } else if (!strcmp(name, "--log")) {
             if (parse_logs_(v, &b)) goto usage;
-        } else if (!strcmp(argv[i - 1], "--device")) {
+        } else if (!strcmp(name, "--device")) {
             device = v;
-        } else if (!strcmp(argv[i - 1], "--runs")) {
-            b.runs = (unsigned)strtoul(v, NULL, 10);
-            if (b.runs < 1 || b.runs > 63) goto usage;
-        } else if (!strcmp(argv[i - 1], "--threads")) {
+        } else if (!strcmp(name, "--runs")) {
+            if (cli_parse_u64(v, 63, &num) || num < 1) goto usage;
+            b.runs = (unsigned)num;
+        } else if (!strcmp(name, "--threads")) {
             if (cli_parse_threads(v, &b.nthreads)) goto usage;
-        } else if (!strcmp(argv[i - 1], "--check")) {
-            b.check_log = (unsigned)strtoul(v, NULL, 10);
+        } else if (!strcmp(name, "--check")) {
+            if (cli_parse_u64(v, 63, &num)) goto usage;
+            b.check_log = (unsigned)num;
         } else {
             goto usage;
         }

@@ -33,7 +33,7 @@ static const char prove_usage[] =
     "  --runs R       timed runs (default 3; medians reported)\n"
     "  --threads N    CPU threads (default: every CPU)\n"
     "  --zeros P      percent of aux values that are 0 (default 45)\n"
-    "  --ones P       percent that are 1 (default 45); the rest are random\n";
+    "  --ones P       percent that are 1 (default 45); the rest are random\n" CLI_OPTIONS_HELP;
 
 /* The 32 GiB PoRep partition (FACTS.md, issue figures). */
 #define POREP_LOG 27
@@ -236,13 +236,20 @@ int cli_bench_prove(int argc, char **argv) {
     unsigned log_n = POREP_LOG, runs = 3, nthreads = 0, zeros = 45, ones = 45;
     const char *device = "auto";
     for (int i = 0; i < argc; i++) {
-        const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(opt, "--help")) {
+        const char *v = NULL;
+        if (cli_is_help(argv[i])) {
             fputs(prove_usage, stdout);
             return CLI_OK;
         }
-        if (!v) goto usage;
-        i++;
+        /* Every option takes a value: --name value or --name=value. */
+        char opt[16];
+        const char *eq = strchr(argv[i], '=');
+        size_t nlen = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+        if (strncmp(argv[i], "--", 2) != 0 || nlen >= sizeof opt) goto usage;
+        memcpy(opt, argv[i], nlen);
+        opt[nlen] = '\0';
+        if (cli_opt("bench", argc, argv, &i, opt, "see bench prove --help", &v) != 1)
+            return CLI_USAGE;
         if (!strcmp(opt, "--curve")) {
             if (!strcmp(v, "bn254") || !strcmp(v, "bn128")) curve = 0;
             else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12_381")) curve = 1;

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cuzk/v1/proving.pb-c.h"
+#include "formats/wtns.h"
 #include "server/rpc.h"
 #include "util/fileio.h"
 #include "zkpipe/v1/prover.pb-c.h"
@@ -29,10 +30,15 @@ static const char client_usage[] =
     "  metrics                                 Prometheus text\n"
     "  preload <key-name> | evict <key-name>\n"
     "  P: low, normal, high or critical\n"
-    "exit codes: 0 success, 1 the job failed or was cancelled, 2 usage, 3 bad input,\n"
-    "            4 the daemon refused the call or could not be reached\n";
+    "  --timeout-ms N: the deadline of each call, 0 (the default) for none\n"
+    "  --wait-ms N: how long await waits for the job, 0 (the default) for as long as it takes\n"
+    "Every command takes --help. " CLI_OPTIONS_HELP
+    "Witnesses are checked here before they are sent. prove checks its outputs before\n"
+    "the call and writes both or neither, as zkpipe prove does.\n" CLI_EXIT_CODES_HELP;
 
-enum { CLI_RPC_ERROR = 4 };
+/* The longest deadline or wait accepted: about 24 days, within what every
+ * layer below can hold in milliseconds as a signed 32-bit count. */
+#define MAX_MS ((uint64_t)INT32_MAX)
 
 typedef struct {
     const char *addr;
@@ -115,7 +121,9 @@ UNPACK_FN(Cuzk__V1__EvictSrsResponse, cuzk__v1__evict_srs_response__unpack)
 #define ZK "/zkpipe.v1.Prover/"
 #define CZ "/cuzk.v1.ProvingEngine/"
 
-/* Reads the witness files into a SubmitRequest's witnesses. */
+/* Reads the witness files into a SubmitRequest's witnesses, each parsed
+ * here first: a file that is not a witness is the caller's bad input (exit
+ * 3, naming it), not a job that the daemon fails or a call it refuses. */
 static int read_witnesses_(char **paths, size_t n, Zkpipe__V1__SubmitRequest *s) {
     s->witnesses = calloc(n, sizeof *s->witnesses);
     if (!s->witnesses) return 0;
@@ -124,12 +132,20 @@ static int read_witnesses_(char **paths, size_t n, Zkpipe__V1__SubmitRequest *s)
         char *data;
         size_t len;
         zkp_diag d = {{0}};
-        if (zkp_read_file(paths[i], MAX_MESSAGE, &data, &len, &d) != ZKPIPE_OK) {
-            fprintf(stderr, "zkpipe client: %s\n", d.msg);
+        zkpipe_status st = zkp_read_file(paths[i], MAX_MESSAGE, &data, &len, &d);
+        if (st != ZKPIPE_OK) {
+            cli_fail("client", st, &d, CLI_BAD_INPUT);
             return 0;
         }
         s->witnesses[i].data = (uint8_t *)data;
         s->witnesses[i].len = len;
+        zkp_wtns w = {0};
+        st = zkp_wtns_parse(&w, (const uint8_t *)data, len, paths[i], NULL, &d);
+        zkp_wtns_free(&w);
+        if (st != ZKPIPE_OK) {
+            cli_fail("client", st, &d, CLI_BAD_INPUT);
+            return 0;
+        }
     }
     return 1;
 }
@@ -140,14 +156,20 @@ static void free_witnesses_(Zkpipe__V1__SubmitRequest *s) {
 }
 
 /* Options after the positional arguments of submit and prove. Returns the
- * number of positional arguments, or -1 on a usage error. */
+ * number of positional arguments, or -1 on a usage error (-2 when the
+ * message is already printed). */
 static int submit_opts_(int argc, char **argv, Zkpipe__V1__SubmitRequest *s) {
     int npos = 0;
     for (int i = 0; i < argc; i++) {
-        if (i + 1 < argc && !strcmp(argv[i], "--priority")) {
-            if (!parse_priority_(argv[++i], &s->priority)) return -1;
-        } else if (i + 1 < argc && !strcmp(argv[i], "--request-id")) {
-            s->request_id = argv[++i];
+        const char *v = NULL;
+        int r;
+        if ((r = cli_opt("client", argc, argv, &i, "--priority", "low, normal, high or critical",
+                         &v)) != 0) {
+            if (r < 0) return -2;
+            if (!parse_priority_(v, &s->priority)) return -1;
+        } else if ((r = cli_opt("client", argc, argv, &i, "--request-id", "a string", &v)) != 0) {
+            if (r < 0) return -2;
+            s->request_id = (char *)v;
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
             return -1;
         } else {
@@ -155,15 +177,6 @@ static int submit_opts_(int argc, char **argv, Zkpipe__V1__SubmitRequest *s) {
         }
     }
     return npos;
-}
-
-static int write_text_(const char *path, const char *text) {
-    zkp_diag d = {{0}};
-    if (zkp_write_file_atomic(path, text, strlen(text), &d) != ZKPIPE_OK) {
-        fprintf(stderr, "zkpipe client: %s\n", d.msg);
-        return 0;
-    }
-    return 1;
 }
 
 static int report_job_(const Zkpipe__V1__AwaitResponse *r) {
@@ -181,23 +194,41 @@ static int report_job_(const Zkpipe__V1__AwaitResponse *r) {
 static int cmd_prove_(const client *c, int argc, char **argv) {
     Zkpipe__V1__SubmitRequest s = ZKPIPE__V1__SUBMIT_REQUEST__INIT;
     int npos = submit_opts_(argc, argv, &s);
+    if (npos == -2) return CLI_USAGE;
     if (npos != 4) return -1;
     s.key = argv[0];
+    /* The outputs before the call, as zkpipe prove does: a proof made
+     * only to be lost at the end is work wasted on the daemon. */
+    zkp_output outs[2];
+    int rc = cli_outputs_open("client", outs, (const char *const *)&argv[2], 2,
+                              (const char *const *)&argv[1], 1);
+    if (rc != CLI_OK) return rc;
     if (!read_witnesses_(&argv[1], 1, &s)) {
         free_witnesses_(&s);
+        cli_outputs_close(outs, 2);
         return CLI_BAD_INPUT;
     }
     Zkpipe__V1__ProveRequest req = ZKPIPE__V1__PROVE_REQUEST__INIT;
     req.submit = &s;
     Zkpipe__V1__ProveResponse *r = CALL(c, ZK, "Prove", req, Zkpipe__V1__ProveResponse);
     free_witnesses_(&s);
-    if (!r) return CLI_RPC_ERROR;
-    int rc = r->result ? report_job_(r->result) : CLI_INVALID;
-    if (rc == CLI_OK && r->result->n_proofs == 1) {
-        if (!write_text_(argv[2], r->result->proofs[0]->proof_json) ||
-            !write_text_(argv[3], r->result->proofs[0]->public_json))
-            rc = CLI_INVALID;
+    if (!r) {
+        cli_outputs_close(outs, 2);
+        return CLI_RPC_ERROR;
     }
+    rc = r->result ? report_job_(r->result) : CLI_INVALID;
+    if (rc == CLI_OK && r->result->n_proofs != 1) {
+        fprintf(stderr, "zkpipe client: the daemon answered with %zu proofs, not 1\n",
+                r->result->n_proofs);
+        rc = CLI_INVALID;
+    }
+    if (rc == CLI_OK) {
+        const char *texts[2] = {r->result->proofs[0]->proof_json,
+                                r->result->proofs[0]->public_json};
+        size_t lens[2] = {strlen(texts[0]), strlen(texts[1])};
+        rc = cli_outputs_write("client", outs, texts, lens, 2);
+    }
+    cli_outputs_close(outs, 2);
     zkpipe__v1__prove_response__free_unpacked(r, NULL);
     return rc;
 }
@@ -205,6 +236,7 @@ static int cmd_prove_(const client *c, int argc, char **argv) {
 static int cmd_submit_(const client *c, int argc, char **argv) {
     Zkpipe__V1__SubmitRequest s = ZKPIPE__V1__SUBMIT_REQUEST__INIT;
     int npos = submit_opts_(argc, argv, &s);
+    if (npos == -2) return CLI_USAGE;
     if (npos < 2) return -1;
     s.key = argv[0];
     if (!read_witnesses_(&argv[1], (size_t)npos - 1, &s)) {
@@ -224,10 +256,20 @@ static int cmd_await_(const client *c, int argc, char **argv) {
     const char *out = NULL;
     int npos = 0;
     for (int i = 0; i < argc; i++) {
-        if (i + 1 < argc && !strcmp(argv[i], "--wait-ms")) {
-            req.timeout_ms = strtoull(argv[++i], NULL, 10);
-        } else if (i + 1 < argc && !strcmp(argv[i], "--out")) {
-            out = argv[++i];
+        const char *v = NULL;
+        int r;
+        if ((r = cli_opt("client", argc, argv, &i, "--wait-ms", "milliseconds", &v)) != 0) {
+            uint64_t ms;
+            if (r < 0) return CLI_USAGE;
+            if (cli_parse_u64(v, MAX_MS, &ms)) {
+                fprintf(stderr, "zkpipe client: --wait-ms wants milliseconds from 0 to %llu, not \"%s\"\n",
+                        (unsigned long long)MAX_MS, v);
+                return CLI_USAGE;
+            }
+            req.timeout_ms = ms;
+        } else if ((r = cli_opt("client", argc, argv, &i, "--out", "a directory", &v)) != 0) {
+            if (r < 0) return CLI_USAGE;
+            out = v;
         } else if (argv[i][0] == '-') {
             return -1;
         } else {
@@ -239,12 +281,23 @@ static int cmd_await_(const client *c, int argc, char **argv) {
     Zkpipe__V1__AwaitResponse *r = CALL(c, ZK, "Await", req, Zkpipe__V1__AwaitResponse);
     if (!r) return CLI_RPC_ERROR;
     int rc = report_job_(r);
+    /* Each proof's pair is written together, both files or neither. */
     for (size_t i = 0; out && rc == CLI_OK && i < r->n_proofs; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/proof_%zu.json", out, i);
-        if (!write_text_(path, r->proofs[i]->proof_json)) rc = CLI_INVALID;
-        snprintf(path, sizeof path, "%s/public_%zu.json", out, i);
-        if (rc == CLI_OK && !write_text_(path, r->proofs[i]->public_json)) rc = CLI_INVALID;
+        char paths[2][4096];
+        int n0 = snprintf(paths[0], sizeof paths[0], "%s/proof_%zu.json", out, i);
+        int n1 = snprintf(paths[1], sizeof paths[1], "%s/public_%zu.json", out, i);
+        if (n0 < 0 || n1 < 0 || (size_t)n0 >= sizeof paths[0] || (size_t)n1 >= sizeof paths[1]) {
+            fprintf(stderr, "zkpipe client: --out %s: path too long\n", out);
+            rc = CLI_USAGE;
+            break;
+        }
+        const char *names[2] = {paths[0], paths[1]};
+        zkp_output outs[2];
+        if ((rc = cli_outputs_open("client", outs, names, 2, NULL, 0)) != CLI_OK) break;
+        const char *texts[2] = {r->proofs[i]->proof_json, r->proofs[i]->public_json};
+        size_t lens[2] = {strlen(texts[0]), strlen(texts[1])};
+        rc = cli_outputs_write("client", outs, texts, lens, 2);
+        cli_outputs_close(outs, 2);
     }
     zkpipe__v1__await_response__free_unpacked(r, NULL);
     return rc;
@@ -253,16 +306,33 @@ static int cmd_await_(const client *c, int argc, char **argv) {
 int cli_client(int argc, char **argv) {
     client c = {getenv("ZKPIPE_ADDR") ? getenv("ZKPIPE_ADDR") : DEFAULT_ADDR, 0};
     int i = 0;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    /* --help anywhere, before the command or after it, prints the usage. */
+    for (int k = 0; k < argc; k++)
+        if (cli_is_help(argv[k])) {
             fputs(client_usage, stdout);
             return CLI_OK;
-        } else if (i + 1 < argc && !strcmp(argv[i], "--addr")) {
-            c.addr = argv[++i];
-        } else if (i + 1 < argc && !strcmp(argv[i], "--timeout-ms")) {
-            c.timeout_ms = strtoll(argv[++i], NULL, 10);
+        }
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *v = NULL;
+        int r;
+        if ((r = cli_opt("client", argc, argv, &i, "--addr", "unix:///path or host:port", &v)) !=
+            0) {
+            if (r < 0) return CLI_USAGE;
+            c.addr = v;
+        } else if ((r = cli_opt("client", argc, argv, &i, "--timeout-ms", "milliseconds", &v)) !=
+                   0) {
+            uint64_t ms;
+            if (r < 0) return CLI_USAGE;
+            if (cli_parse_u64(v, MAX_MS, &ms)) {
+                fprintf(stderr,
+                        "zkpipe client: --timeout-ms wants milliseconds from 0 to %llu, not \"%s\"\n",
+                        (unsigned long long)MAX_MS, v);
+                return CLI_USAGE;
+            }
+            c.timeout_ms = (int64_t)ms;
         } else {
-            break;
+            fprintf(stderr, "zkpipe client: unknown option %s\n%s", argv[i], client_usage);
+            return CLI_USAGE;
         }
     }
     if (i >= argc) {

@@ -63,12 +63,12 @@ static int info_json(const char *path) {
     char *text = NULL;
     size_t len = 0;
     zkp_json *root = NULL;
-    size_t off = 0;
+    zkp_json_error err;
     int code = CLI_OK;
     zkpipe_status st = zkp_read_file(path, ZKP_SNARKJS_MAX_TEXT, &text, &len, &d);
-    if (st == ZKPIPE_OK && (st = zkp_json_parse(&root, text, len, &off)) != ZKPIPE_OK)
-        zkp_diag_fail(&d, st, "%s: not a zkey, wtns, r1cs or valid JSON file (JSON error at byte %zu)",
-                      path, off);
+    if (st == ZKPIPE_OK && (st = zkp_json_parse_report(&root, text, len, NULL, &err)) != ZKPIPE_OK)
+        zkp_diag_fail(&d, st, "%s: not a zkey, wtns, r1cs or valid JSON file (JSON: %s at byte %zu)",
+                      path, err.reason[0] ? err.reason : zkpipe_strerror(st), err.offset);
     if (st != ZKPIPE_OK) {
         code = cli_fail("info", st, &d, CLI_BAD_INPUT);
         goto done;
@@ -105,9 +105,19 @@ done:
     return code;
 }
 
+static const char info_usage[] =
+    "usage: zkpipe info <file>\n"
+    "Describes a .zkey, .wtns, .r1cs or snarkjs JSON file (proof, public inputs or\n"
+    "verification key), told apart by its contents, after validating all of it.\n"
+    CLI_EXIT_CODES_HELP;
+
 int cli_info(int argc, char **argv) {
-    if (argc != 1) {
-        fprintf(stderr, "usage: zkpipe info <file>\n");
+    if (argc >= 1 && cli_is_help(argv[0])) {
+        fputs(info_usage, stdout);
+        return CLI_OK;
+    }
+    if (argc != 1 || (argv[0][0] == '-' && argv[0][1])) {
+        fputs(info_usage, stderr);
         return CLI_USAGE;
     }
     zkp_diag d = {{0}};

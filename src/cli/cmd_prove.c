@@ -47,20 +47,34 @@ static zkpipe_status copy_public(zkp_g16_public *pub, const zkp_wtns *w, uint32_
     return ZKPIPE_OK;
 }
 
-static zkpipe_status write_json(zkpipe_status (*render)(const void *, char **, size_t *),
-                                const void *obj, const char *path, zkp_diag *d) {
-    char *text = NULL;
-    size_t len = 0;
-    zkpipe_status st = render(obj, &text, &len);
-    if (st == ZKPIPE_OK) st = zkp_write_file_atomic(path, text, len, d);
-    free(text);
-    return st;
-}
-static zkpipe_status render_proof(const void *p, char **t, size_t *l) {
-    return zkp_snarkjs_write_proof(p, t, l);
-}
-static zkpipe_status render_public(const void *p, char **t, size_t *l) {
-    return zkp_snarkjs_write_public(p, t, l);
+static const char prove_usage[] =
+    "usage: zkpipe prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [options]\n"
+    "  --device D     cpu, cuda, cuda:N or auto (default: a GPU if there is one)\n"
+    "  --threads N    worker threads, 1 to 4096 (default: every CPU)\n"
+    "  --no-verify    skip checking the proof before writing it\n"
+    "  --check-key    also check that every key point is in its subgroup\n"
+    "  --timings      print the time of each stage\n"
+    "  --quiet        no progress on the terminal\n"
+    "  --help         this text\n" CLI_OPTIONS_HELP
+    "The outputs are checked before any work and written together: both or neither.\n"
+    "A regular file is replaced through a temporary file renamed into place (keeping\n"
+    "its mode), a symbolic link's target is replaced, and a device or FIFO (/dev/null)\n"
+    "is written in place. An output that is an input, or both outputs one file, is\n"
+    "refused.\n" CLI_EXIT_CODES_HELP;
+
+/* Renders the proof and the public inputs, and writes both outputs together. */
+static int write_outputs(zkp_output outs[2], const zkp_g16_proof *proof,
+                         const zkp_g16_public *pub) {
+    char *texts[2] = {NULL, NULL};
+    size_t lens[2] = {0, 0};
+    zkpipe_status st = zkp_snarkjs_write_proof(proof, &texts[0], &lens[0]);
+    if (st == ZKPIPE_OK) st = zkp_snarkjs_write_public(pub, &texts[1], &lens[1]);
+    int code = st == ZKPIPE_OK
+                   ? cli_outputs_write("prove", outs, (const char *const *)texts, lens, 2)
+                   : cli_fail("prove", st, NULL, CLI_INVALID);
+    free(texts[0]);
+    free(texts[1]);
+    return code;
 }
 
 int cli_prove(int argc, char **argv) {
@@ -69,13 +83,23 @@ int cli_prove(int argc, char **argv) {
     const char *device = "auto";
     zkp_zkey_options kopt = {0};
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            if (cli_parse_threads(argv[++i], &kopt.nthreads)) {
-                fprintf(stderr, "zkpipe prove: --threads wants a number from 1 to 4096\n");
+        const char *v = NULL;
+        int r;
+        if (cli_is_help(argv[i])) {
+            fputs(prove_usage, stdout);
+            return CLI_OK;
+        } else if ((r = cli_opt("prove", argc, argv, &i, "--threads", "a number from 1 to 4096",
+                                &v)) != 0) {
+            if (r < 0) return CLI_USAGE;
+            if (cli_parse_threads(v, &kopt.nthreads)) {
+                fprintf(stderr, "zkpipe prove: --threads wants a number from 1 to 4096, not \"%s\"\n",
+                        v);
                 return CLI_USAGE;
             }
-        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-            device = argv[++i];
+        } else if ((r = cli_opt("prove", argc, argv, &i, "--device", "cpu, cuda, cuda:N or auto",
+                                &v)) != 0) {
+            if (r < 0) return CLI_USAGE;
+            device = v;
         } else if (!strcmp(argv[i], "--no-verify")) {
             verify = 0;
         } else if (!strcmp(argv[i], "--check-key")) {
@@ -85,7 +109,7 @@ int cli_prove(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--quiet")) {
             quiet = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "zkpipe prove: unknown option %s\n", argv[i]);
+            fprintf(stderr, "zkpipe prove: unknown option %s (--help lists them)\n", argv[i]);
             return CLI_USAGE;
         } else if (npaths < 4) {
             paths[npaths++] = argv[i];
@@ -94,11 +118,14 @@ int cli_prove(int argc, char **argv) {
         }
     }
     if (npaths != 4) {
-        fprintf(stderr, "usage: zkpipe prove <circuit.zkey> <witness.wtns> <proof.json> "
-                        "<public.json> [--device cpu|cuda|cuda:N|auto] [--threads N] [--no-verify] "
-                        "[--check-key] [--timings] [--quiet]\n");
+        fputs(prove_usage, stderr);
         return CLI_USAGE;
     }
+    /* The outputs before any work: a refused or unwritable one costs
+     * nothing, and a failure later cannot leave a mismatched pair. */
+    zkp_output outs[2];
+    int code = cli_outputs_open("prove", outs, paths + 2, 2, paths, 2);
+    if (code != CLI_OK) return code;
     progress_state ps = {!quiet && isatty(2), cli_now()};
     zkp_diag d = {{0}};
     zkp_zkey key = {0};
@@ -107,7 +134,6 @@ int cli_prove(int argc, char **argv) {
     zkp_g16_pending *pending = NULL;
     zkp_g16_backend *be = NULL;
     zkp_g16_rkey *rkey = NULL;
-    int code = CLI_OK;
     zkpipe_status st;
 
     /* The device first: a GPU that is not there fails before any work. */
@@ -169,16 +195,13 @@ int cli_prove(int argc, char **argv) {
     }
     double verify_s = cli_now() - verify_start;
     if (ps.tty) fprintf(stderr, "\r\033[K");
-    if ((st = write_json(render_proof, &proof, paths[2], &d)) != ZKPIPE_OK ||
-        (st = write_json(render_public, &pub, paths[3], &d)) != ZKPIPE_OK) {
-        code = cli_fail("prove", st, &d, CLI_INVALID);
-        goto done;
-    }
+    if ((code = write_outputs(outs, &proof, &pub)) != CLI_OK) goto done;
     if (timings) {
         fprintf(stderr, "%-24s %s\n", "device", zkp_g16_backend_name(be));
         print_timings(&t, load_s, upload_s, verify_s, cli_now() - ps.start);
     }
 done:
+    cli_outputs_close(outs, 2);
     zkp_g16_pending_free(pending);
     zkp_g16_rkey_free(rkey);
     zkp_g16_backend_close(be);

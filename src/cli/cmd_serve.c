@@ -15,7 +15,7 @@ static const char serve_usage[] =
     "  --set KEY=VALUE  override one key (repeatable), e.g. --set engine.budget=64GiB\n"
     "  --no-env         ignore ZKPIPE_* environment variables\n"
     "  --print-config   print the resolved configuration with its sources, and exit\n"
-    "Precedence: defaults < config file < environment < --set.\n";
+    "Precedence: defaults < config file < environment < --set.\n" CLI_OPTIONS_HELP;
 
 int cli_serve(int argc, char **argv) {
     const char *file = NULL, *listen = NULL;
@@ -24,8 +24,9 @@ int cli_serve(int argc, char **argv) {
     size_t n_sets = 0;
     if (!sets) return cli_fail("serve", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        const char *a = argv[i], *v = NULL;
+        int r = 0;
+        if (cli_is_help(a)) {
             fputs(serve_usage, stdout);
             free(sets);
             return CLI_OK;
@@ -33,12 +34,16 @@ int cli_serve(int argc, char **argv) {
             print = 1;
         } else if (!strcmp(a, "--no-env")) {
             use_env = 0;
-        } else if (i + 1 < argc && !strcmp(a, "--config")) {
-            file = argv[++i];
-        } else if (i + 1 < argc && !strcmp(a, "--listen")) {
-            listen = argv[++i];
-        } else if (i + 1 < argc && !strcmp(a, "--set")) {
-            sets[n_sets++] = argv[++i];
+        } else if ((r = cli_opt("serve", argc, argv, &i, "--config", "a file", &v)) > 0) {
+            file = v;
+        } else if (!r && (r = cli_opt("serve", argc, argv, &i, "--listen",
+                                      "unix:///path or host:port", &v)) > 0) {
+            listen = v;
+        } else if (!r && (r = cli_opt("serve", argc, argv, &i, "--set", "KEY=VALUE", &v)) > 0) {
+            sets[n_sets++] = v;
+        } else if (r < 0) {
+            free(sets);
+            return CLI_USAGE;
         } else {
             fprintf(stderr, "zkpipe serve: unexpected argument \"%s\"\n%s", a, serve_usage);
             free(sets);

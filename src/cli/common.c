@@ -1,6 +1,8 @@
 /* Helpers every subcommand shares (cli.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
@@ -23,4 +25,87 @@ double cli_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out) {
+    if (s == NULL || *s < '0' || *s > '9') return -1;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') return -1;
+        unsigned digit = (unsigned)(*s - '0');
+        if (v > (max - digit) / 10) return -1;
+        v = v * 10 + digit;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
+
+int cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *what,
+            const char **value) {
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0) return 0;
+    if (a[n] == '=') {
+        *value = a + n + 1;
+        return 1;
+    }
+    if (a[n] != '\0') return 0;
+    if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2)) {
+        fprintf(stderr, "zkpipe %s: %s needs a value (%s)\n", cmd, name, what);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+int cli_outputs_open(const char *cmd, zkp_output *outs, const char *const *out_paths,
+                     size_t n_out, const char *const *in_paths, size_t n_in) {
+    memset(outs, 0, n_out * sizeof *outs);
+    for (size_t k = 0; k < n_out; k++) {
+        zkp_diag d = {{0}};
+        zkpipe_status st = zkp_output_open(&outs[k], out_paths[k], &d);
+        if (st != ZKPIPE_OK) {
+            cli_outputs_close(outs, k);
+            return cli_fail(cmd, st, &d,
+                            st == ZKPIPE_ERR_INVALID_ARGUMENT || st == ZKPIPE_ERR_UNSUPPORTED
+                                ? CLI_USAGE
+                                : CLI_CANNOT_WRITE);
+        }
+        /* Writing over an input would destroy it, and two outputs in one
+         * file would lose the first: both are refused before any work. */
+        for (size_t j = 0; j < n_in; j++) {
+            if (zkp_output_is(&outs[k], in_paths[j])) {
+                fprintf(stderr, "zkpipe %s: the output %s is the input %s; refusing to overwrite it\n",
+                        cmd, out_paths[k], in_paths[j]);
+                cli_outputs_close(outs, k + 1);
+                return CLI_USAGE;
+            }
+        }
+        for (size_t j = 0; j < k; j++) {
+            if (zkp_output_same(&outs[k], &outs[j])) {
+                fprintf(stderr, "zkpipe %s: the outputs %s and %s are the same file\n", cmd,
+                        out_paths[j], out_paths[k]);
+                cli_outputs_close(outs, k + 1);
+                return CLI_USAGE;
+            }
+        }
+    }
+    return CLI_OK;
+}
+
+int cli_outputs_write(const char *cmd, zkp_output *outs, const char *const *texts,
+                      const size_t *lens, size_t n) {
+    zkp_diag d = {{0}};
+    zkpipe_status st = ZKPIPE_OK;
+    for (size_t k = 0; k < n && st == ZKPIPE_OK; k++)
+        st = zkp_output_stage(&outs[k], texts[k], lens[k], &d);
+    if (st == ZKPIPE_OK) st = zkp_output_commit(outs, n, &d);
+    if (st != ZKPIPE_OK) return cli_fail(cmd, st, &d, CLI_CANNOT_WRITE);
+    return CLI_OK;
+}
+
+void cli_outputs_close(zkp_output *outs, size_t n) {
+    for (size_t k = 0; k < n; k++) zkp_output_close(&outs[k]);
 }

@@ -15,7 +15,7 @@ static const char usage[] =
     "  prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [options]\n"
     "        make a Groth16 proof (snarkjs/rapidsnark zkeys, BN254 or BLS12-381)\n"
     "        --device D     cpu, cuda, cuda:N or auto (default: a GPU if there is one)\n"
-    "        --threads N    worker threads (default: every CPU)\n"
+    "        --threads N    worker threads, 1 to 4096 (default: every CPU)\n"
     "        --no-verify    skip checking the proof before writing it\n"
     "        --check-key    also check that every key point is in its subgroup\n"
     "        --timings      print the time of each stage\n"
@@ -43,7 +43,7 @@ static const char usage[] =
     "        status, metrics, preload, evict; --help for details\n"
     "  version\n"
     "\n"
-    "exit codes: 0 success, 1 invalid or failed proof, 2 usage, 3 bad input file\n";
+    "Every command takes --help. " CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
 
 /* serve and client live in the sibling program zkpipe-daemon, so that this
  * one does not load gRPC and its ~60 shared libraries for every proof.
@@ -79,6 +79,10 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "bench")) return cli_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "serve") || !strcmp(cmd, "client")) return exec_daemon_(argc, argv);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        if (argc > 2 && cli_is_help(argv[2])) {
+            printf("usage: zkpipe version\nPrints the version and the arithmetic path in use.\n");
+            return CLI_OK;
+        }
         printf("zkpipe %s (%s arithmetic)\n", ZKPIPE_VERSION, zkp_cpu_path_name());
         return CLI_OK;
     }

@@ -193,8 +193,13 @@ static const char *json_type_name(const zkp_json *v) {
 }
 
 /* A decimal string: its text in *s. The characters and the form are checked
- * here, with distinct statuses; the value range is the field's to check. */
-static zkpipe_status rd_dec(const rd *r, const zkp_json *v, const char *where, const char **s) {
+ * here, with distinct statuses; the value range is the field's to check.
+ * Leading zeros are refused in points (snarkjs never writes them, and a
+ * proof or key has one spelling), but accepted in public inputs when
+ * zeros_ok, as snarkjs's BigInt() accepts them: people write those files
+ * by hand. *s then skips them, and the digit limit applies to what is left. */
+static zkpipe_status rd_dec_(const rd *r, const zkp_json *v, const char *where, const char **s,
+                             int zeros_ok) {
     if (zkp_json_type_of(v) != ZKP_JSON_STRING || v == NULL)
         return rd_fail(r, ZKPIPE_ERR_PARSE, "%s: expected a decimal string, found %s", where,
                        json_type_name(v));
@@ -206,6 +211,12 @@ static zkpipe_status rd_dec(const rd *r, const zkp_json *v, const char *where, c
             return rd_fail(r, ZKPIPE_ERR_BAD_ENCODING,
                            "%s: not a decimal number (character %zu is 0x%02x)", where, i,
                            (unsigned)(unsigned char)t[i]);
+    if (zeros_ok) {
+        while (n > 1 && t[0] == '0') {
+            t++;
+            n--;
+        }
+    }
     if (n > 1 && t[0] == '0')
         return rd_fail(r, ZKPIPE_ERR_NON_CANONICAL, "%s: decimal number with a leading zero",
                        where);
@@ -213,6 +224,10 @@ static zkpipe_status rd_dec(const rd *r, const zkp_json *v, const char *where, c
         return rd_fail(r, ZKPIPE_ERR_NON_CANONICAL, "%s: %zu digits, beyond the field", where, n);
     *s = t;
     return ZKPIPE_OK;
+}
+
+static zkpipe_status rd_dec(const rd *r, const zkp_json *v, const char *where, const char **s) {
+    return rd_dec_(r, v, where, s, 0);
 }
 
 /* An array of 2 or 3 elements (a point: [x, y] or [x, y, z]). */
@@ -332,10 +347,10 @@ static zkpipe_status rd_parse(const rd *r, zkp_json **root, const char *text, si
     /* snarkjs files nest at most four deep; allow some slack for members
      * this reader ignores. */
     zkp_json_limits lim = {.max_depth = 16, .max_memory = 0};
-    size_t off = 0;
-    zkpipe_status st = zkp_json_parse_ex(root, text, len, &lim, &off);
+    zkp_json_error err;
+    zkpipe_status st = zkp_json_parse_report(root, text, len, &lim, &err);
     if (st == ZKPIPE_ERR_PARSE)
-        return rd_fail(r, st, "not valid JSON (error at byte %zu)", off);
+        return rd_fail(r, st, "not valid JSON: %s at byte %zu", err.reason, err.offset);
     if (st != ZKPIPE_OK) return rd_fail(r, st, "%s", zkpipe_strerror(st));
     return ZKPIPE_OK;
 }
@@ -441,7 +456,7 @@ zkpipe_status zkp_snarkjs_read_public(const char *text, size_t len, const char *
         char w[48];
         snprintf(w, sizeof w, "[%zu]", i);
         const char *s = NULL;
-        if ((st = rd_dec(&r, zkp_json_at(root, i), w, &s)) != ZKPIPE_OK) goto done;
+        if ((st = rd_dec_(&r, zkp_json_at(root, i), w, &s, 1)) != ZKPIPE_OK) goto done;
         st = ops->fr_from_dec(&values[4 * i], s, strlen(s));
         if (st == ZKPIPE_ERR_NON_CANONICAL) {
             st = rd_fail(&r, st,

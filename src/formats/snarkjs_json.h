@@ -65,8 +65,9 @@ ZKP_WARN_UNUSED zkpipe_status zkp_snarkjs_read_proof_for(const char *text, size_
                                                          const char *name, zkpipe_curve expected,
                                                          zkp_g16_proof *out, zkp_diag *d);
 
-/* public.json: an array of decimal strings, each a canonical integer < r of
- * curve (the file does not say which curve: the caller takes it from the key).
+/* public.json: an array of decimal strings, each an integer < r of curve
+ * (the file does not say which curve: the caller takes it from the key).
+ * Leading zeros are accepted ("007" is 7), as snarkjs accepts them.
  * A value >= r is ZKPIPE_ERR_NON_CANONICAL, never reduced: x and x + r must
  * not both be accepted as the same public input. On success out->values is
  * malloc'd (NULL when n = 0); release with zkp_g16_public_release. */

@@ -16,6 +16,7 @@
 #include "util/json.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,9 @@ typedef struct {
 
     zkpipe_status status;
     size_t err_offset;
+    /* A specific reason for a parse error, when one is known (duplicate
+     * names, depth); the entry point supplies a generic one otherwise. */
+    char reason[sizeof(((zkp_json_error *)0)->reason)];
 } json_parser;
 
 /* ------------------------------------------------------------------------ */
@@ -245,7 +249,10 @@ static int push_value(json_parser *p, zkp_json *v) {
 }
 
 static int push_frame(json_parser *p, zkp_json_type type) {
-    if (p->depth >= p->max_depth) return fail_parse(p, p->pos);
+    if (p->depth >= p->max_depth) {
+        snprintf(p->reason, sizeof p->reason, "nesting deeper than %zu", p->max_depth);
+        return fail_parse(p, p->pos);
+    }
     if (p->depth == p->cap_frames) {
         json_frame *m = stack_grow(p, p->frames, &p->cap_frames, sizeof *p->frames);
         if (m == NULL) return -1;
@@ -270,6 +277,50 @@ static int key_cmp(const void *a, const void *b) {
     return x->key_offset < y->key_offset ? -1 : x->key_offset > y->key_offset;
 }
 
+/* "duplicate member name \"<name>\"", the name escaped as JSON would
+ * write it (so control bytes and NULs show) and cut after about 64 bytes at
+ * a character boundary. */
+static void describe_duplicate(json_parser *p, const char *key, size_t key_len) {
+    enum { SHOWN = 64 };
+    char name[SHOWN * 6 + 3];
+    size_t n = 0, shown = key_len;
+    if (shown > SHOWN) {
+        shown = SHOWN;
+        while (shown > 0 && ((unsigned char)key[shown] & 0xC0) == 0x80) shown--;
+    }
+    for (size_t i = 0; i < shown; i++) {
+        unsigned char c = (unsigned char)key[i];
+        if (c == '"' || c == '\\') {
+            name[n++] = '\\';
+            name[n++] = (char)c;
+        } else if (c < 0x20 || c == 0x7f) {
+            static const char hex[] = "0123456789abcdef";
+            memcpy(name + n, "\\u00", 4);
+            name[n + 4] = hex[c >> 4];
+            name[n + 5] = hex[c & 15];
+            n += 6;
+        } else {
+            name[n++] = (char)c;
+        }
+    }
+    /* The reason holds 64 plain bytes; a name with many escapes is cut
+     * shorter still. "..." marks a cut. */
+    size_t room = sizeof p->reason - sizeof "duplicate member name \"...\"";
+    if (n > room) {
+        n = room;
+        while (n > 0 && ((unsigned char)name[n] & 0xC0) == 0x80) n--;
+        shown = 0;
+    }
+    if (shown < key_len) {
+        memcpy(name + n, "...", 3);
+        n += 3;
+    }
+    static const char head[] = "duplicate member name \"";
+    memcpy(p->reason, head, sizeof head - 1);
+    memcpy(p->reason + sizeof head - 1, name, n);
+    memcpy(p->reason + sizeof head - 1 + n, "\"", 2);
+}
+
 /* Rejects an object with a repeated member name. Sorting a scratch copy keeps
  * this O(n log n), so a large hostile object cannot make it quadratic. */
 static int check_duplicates(json_parser *p, zkp_json **items, size_t count) {
@@ -280,15 +331,20 @@ static int check_duplicates(json_parser *p, zkp_json **items, size_t count) {
     memcpy(sorted, items, bytes);
     qsort(sorted, count, sizeof *sorted, key_cmp);
     size_t dup = SIZE_MAX;
+    const zkp_json *dup_node = NULL;
     for (size_t i = 1; i < count; i++) {
         const zkp_json *a = sorted[i - 1], *b = sorted[i];
         int same = a->key_len == b->key_len &&
                    (a->key_len == 0 || memcmp(a->key, b->key, a->key_len) == 0);
-        if (same && b->key_offset < dup) dup = b->key_offset;
+        if (same && b->key_offset < dup) {
+            dup = b->key_offset;
+            dup_node = b;
+        }
     }
     mem_free(p, sorted, bytes);
-    if (dup != SIZE_MAX) return fail_parse(p, dup);
-    return 0;
+    if (dup == SIZE_MAX) return 0;
+    describe_duplicate(p, dup_node->key, dup_node->key_len);
+    return fail_parse(p, dup);
 }
 
 /* Pops the innermost container, gathering its elements into one array. */
@@ -627,7 +683,18 @@ static int parse_document(json_parser *p) {
 
 zkpipe_status zkp_json_parse_ex(zkp_json **out, const char *text, size_t len,
                                 const zkp_json_limits *limits, size_t *err_offset) {
-    if (err_offset != NULL) *err_offset = 0;
+    zkp_json_error err;
+    zkpipe_status st = zkp_json_parse_report(out, text, len, limits, &err);
+    if (err_offset != NULL) *err_offset = err.offset;
+    return st;
+}
+
+zkpipe_status zkp_json_parse_report(zkp_json **out, const char *text, size_t len,
+                                    const zkp_json_limits *limits, zkp_json_error *err) {
+    zkp_json_error scratch;
+    if (err == NULL) err = &scratch;
+    err->offset = 0;
+    err->reason[0] = '\0';
     if (out == NULL) return ZKPIPE_ERR_INVALID_ARGUMENT;
     *out = NULL;
     if (text == NULL && len != 0) return ZKPIPE_ERR_INVALID_ARGUMENT;
@@ -660,7 +727,12 @@ zkpipe_status zkp_json_parse_ex(zkp_json **out, const char *text, size_t len,
     free(p.frames);
     if (doc == NULL) {
         free_blocks(p.blocks);
-        if (err_offset != NULL) *err_offset = p.err_offset;
+        err->offset = p.err_offset;
+        if (p.status == ZKPIPE_ERR_PARSE)
+            snprintf(err->reason, sizeof err->reason, "%s",
+                     p.reason[0]                ? p.reason
+                     : p.err_offset >= p.len    ? "unexpected end of the text"
+                                                : "syntax error");
         return p.status;
     }
     *out = &doc->root;

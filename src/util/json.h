@@ -66,6 +66,20 @@ ZKP_WARN_UNUSED zkpipe_status zkp_json_parse_ex(zkp_json **out, const char *text
                                                 const zkp_json_limits *limits,
                                                 size_t *err_offset);
 
+/* What went wrong where, for messages. */
+typedef struct {
+    size_t offset;   /* as err_offset */
+    char reason[160]; /* e.g. "duplicate member name \"a\"" (the name escaped as
+                       * in JSON and shortened past 64 bytes), "nesting deeper
+                       * than 16", "unexpected end of the text", "syntax
+                       * error"; empty for NO_MEMORY and INVALID_ARGUMENT */
+} zkp_json_error;
+
+/* zkp_json_parse_ex, describing a failure in *err (which may be NULL). */
+ZKP_WARN_UNUSED zkpipe_status zkp_json_parse_report(zkp_json **out, const char *text, size_t len,
+                                                    const zkp_json_limits *limits,
+                                                    zkp_json_error *err);
+
 /* Frees a whole tree. root must be a pointer zkp_json_parse returned (or
  * NULL); passing an inner node does nothing. */
 void zkp_json_free(zkp_json *root);

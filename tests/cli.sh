@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# The zkpipe command line as a user drives it, on a committed fixture:
+#   - every row of the exit-code table (README.md, zkpipe --help);
+#   - outputs: devices and FIFOs written in place, symbolic links followed,
+#     long names, modes kept, outputs that are inputs refused, both outputs
+#     or neither;
+#   - options: --help everywhere, --opt=value, missing and negative values;
+#   - public inputs with leading zeros, duplicate JSON keys named.
+# Nothing here needs snarkjs. Device nodes are made in a temporary directory
+# (as root; otherwise those checks are skipped with a line saying so): the
+# system's own /dev/null is never an output here.
+#
+# usage: cli.sh <path to the zkpipe binary>
+set -uo pipefail
+
+ZKPIPE=$(realpath "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+FIX="$HERE/fixtures/poseidon_small_bn128"
+WORK=$(mktemp -d)
+trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
+
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+ok() { echo "ok: $*"; }
+
+# expect_exit <code> <description> <command...>: stdout in $WORK/out, stderr in $WORK/err.
+expect_exit() {
+    local want=$1 what=$2
+    shift 2
+    local got=0
+    "$@" >"$WORK/out" 2>"$WORK/err" </dev/null || got=$?
+    if [ "$got" -eq "$want" ]; then ok "$what (exit $got)"; else
+        fail "$what: exit $got, expected $want"; cat "$WORK/out" "$WORK/err" >&2; fi
+}
+# err_has <text> <description>: the last command's stderr contains text.
+err_has() { grep -qF -- "$1" "$WORK/err" && ok "$2" || { fail "$2: stderr lacks \"$1\""; cat "$WORK/err" >&2; }; }
+
+K="$FIX/circuit.zkey"
+W="$FIX/witness.wtns"
+VK="$FIX/verification_key.json"
+PUB="$FIX/public.json"
+PROOF="$FIX/proof.json"
+o="$WORK/o"
+mkdir -p "$o"
+
+# ---------------------------------------------------------------- exit codes
+expect_exit 0 "prove" "$ZKPIPE" prove "$K" "$W" "$o/p.json" "$o/q.json" --quiet
+expect_exit 0 "verify its proof" "$ZKPIPE" verify "$VK" "$o/q.json" "$o/p.json"
+grep -qx OK "$WORK/out" || fail "verify did not print OK"
+expect_exit 0 "zkey export-vk" "$ZKPIPE" zkey export-vk "$K" "$o/vk.json"
+cmp -s "$o/vk.json" "$VK" || fail "export-vk differs from the committed key"
+expect_exit 0 "info" "$ZKPIPE" info "$K"
+
+# 1: the proof does not verify, or a value in it is out of range.
+echo '["1"]' >"$WORK/pub_other.json"
+expect_exit 1 "verify: another public input" "$ZKPIPE" verify "$VK" "$WORK/pub_other.json" "$PROOF"
+grep -qx INVALID "$WORK/out" || fail "verify did not print INVALID"
+# pi_a's y plus one: still a number below p, but off the curve.
+awk 'NR == 4 && match($0, /[0-9]"/) { d = substr($0, RSTART, 1) + 0
+                                       $0 = substr($0, 1, RSTART - 1) (d == 9 ? 8 : d + 1) substr($0, RSTART + 1) }
+     { print }' "$PROOF" >"$WORK/offcurve.json"
+cmp -s "$WORK/offcurve.json" "$PROOF" && fail "the off-curve proof was not changed"
+expect_exit 1 "verify: a point off the curve" "$ZKPIPE" verify "$VK" "$PUB" "$WORK/offcurve.json"
+# 77 nines: above BN254's r (about 2.19 * 10^76).
+echo "[\"$(printf '9%.0s' $(seq 77))\"]" >"$WORK/pub_r.json"
+expect_exit 1 "verify: a public input not below r" "$ZKPIPE" verify "$VK" "$WORK/pub_r.json" "$PROOF"
+
+# 2: usage.
+expect_exit 2 "prove with too few arguments" "$ZKPIPE" prove "$K"
+expect_exit 2 "an unknown option" "$ZKPIPE" prove "$K" "$W" "$o/p.json" "$o/q.json" --fast
+expect_exit 2 "verify with two arguments" "$ZKPIPE" verify "$VK" "$PUB"
+expect_exit 2 "an unknown command" "$ZKPIPE" frobnicate
+
+# 3: an input unreadable or malformed, whichever file it is.
+expect_exit 3 "prove: a missing key" "$ZKPIPE" prove "$WORK/none.zkey" "$W" "$o/p2.json" "$o/q2.json"
+echo '{"pi_a": ' >"$WORK/broken.json"
+expect_exit 3 "verify: a malformed verification key" "$ZKPIPE" verify "$WORK/broken.json" "$PUB" "$PROOF"
+expect_exit 3 "verify: a malformed public file" "$ZKPIPE" verify "$VK" "$WORK/broken.json" "$PROOF"
+expect_exit 3 "verify: a malformed proof" "$ZKPIPE" verify "$VK" "$PUB" "$WORK/broken.json"
+echo '{"a": 1}' >"$WORK/not_a_proof.json"
+expect_exit 3 "verify: a proof without its points" "$ZKPIPE" verify "$VK" "$PUB" "$WORK/not_a_proof.json"
+expect_exit 3 "verify: a missing proof" "$ZKPIPE" verify "$VK" "$PUB" "$WORK/none.json"
+grep -q INVALID "$WORK/out" && fail "a malformed file printed INVALID"
+
+# 5: an output cannot be written; checked before proving, nothing changed.
+printf 'old proof' >"$o/keep.json"
+chmod 0600 "$o/keep.json"
+expect_exit 5 "prove: the second output's directory is missing" \
+    "$ZKPIPE" prove "$K" "$W" "$o/keep.json" "$WORK/nonexistent/dir/pub.json" --quiet
+[ "$(cat "$o/keep.json")" = "old proof" ] && ok "the first output was left alone" || fail "the first output changed"
+expect_exit 5 "prove: a new first output beside a missing directory" \
+    "$ZKPIPE" prove "$K" "$W" "$o/new_p.json" "$WORK/nonexistent/pub.json" --quiet
+[ -e "$o/new_p.json" ] && fail "a new first output was written"
+printf x >"$WORK/plainfile"
+expect_exit 5 "prove: an output under a regular file" "$ZKPIPE" prove "$K" "$W" "$o/p3.json" "$WORK/plainfile/q.json"
+expect_exit 5 "zkey export-vk: an output in a missing directory" "$ZKPIPE" zkey export-vk "$K" "$WORK/nonexistent/vk.json"
+mkdir "$WORK/adir"
+expect_exit 5 "prove: an output that is a directory" "$ZKPIPE" prove "$K" "$W" "$WORK/adir" "$o/q4.json"
+if [ "$(id -u)" -ne 0 ]; then
+    mkdir "$WORK/ro" && chmod 0555 "$WORK/ro"
+    expect_exit 5 "prove: a read-only directory" "$ZKPIPE" prove "$K" "$W" "$WORK/ro/p.json" "$o/q5.json"
+else
+    echo "skip: the read-only directory check (root writes there anyway)"
+fi
+leftovers=$(ls -A "$o" | grep -v -x -e p.json -e q.json -e vk.json -e keep.json || true)
+[ -z "$leftovers" ] && ok "no files left behind by failures" || fail "files left behind: $leftovers"
+
+# 4: the client, when the daemon cannot be reached.
+if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
+    sock="unix://$WORK/no.sock"
+    expect_exit 4 "client: no daemon" "$ZKPIPE" client --addr "$sock" status
+    expect_exit 3 "client prove: an empty witness" \
+        "$ZKPIPE" client --addr "$sock" prove k /dev/null "$o/cp.json" "$o/cq.json"
+    : >"$WORK/empty.wtns"
+    expect_exit 3 "client prove: an empty witness file" \
+        "$ZKPIPE" client --addr "$sock" prove k "$WORK/empty.wtns" "$o/cp.json" "$o/cq.json"
+    err_has "empty.wtns" "client prove: the message names the witness"
+    head -c 100 "$K" >"$WORK/bad.wtns"
+    expect_exit 3 "client prove: a key as the witness" \
+        "$ZKPIPE" client --addr "$sock" prove k "$WORK/bad.wtns" "$o/cp.json" "$o/cq.json"
+    expect_exit 5 "client prove: outputs checked before the call" \
+        "$ZKPIPE" client --addr "$sock" prove k "$W" "$o/cp.json" "$WORK/nonexistent/cq.json"
+    expect_exit 2 "client prove: an output that is the witness" \
+        "$ZKPIPE" client --addr "$sock" prove k "$W" "$W" "$o/cq.json"
+    expect_exit 2 "client: a negative --timeout-ms" "$ZKPIPE" client --addr "$sock" --timeout-ms -5 status
+    expect_exit 2 "client: --timeout-ms=junk" "$ZKPIPE" client --addr "$sock" --timeout-ms=5x status
+    expect_exit 2 "client: --timeout-ms without a value" "$ZKPIPE" client --addr "$sock" --timeout-ms
+    err_has "--timeout-ms needs a value" "client: the message names the missing value"
+    expect_exit 4 "client: --addr=... and --timeout-ms=..." "$ZKPIPE" client --addr="$sock" --timeout-ms=100 status
+    expect_exit 2 "client await: a negative --wait-ms" "$ZKPIPE" client --addr "$sock" await 1 --wait-ms -1
+    expect_exit 0 "client --help" "$ZKPIPE" client --help
+    expect_exit 0 "client prove --help" "$ZKPIPE" client prove --help
+    expect_exit 0 "serve --help" "$ZKPIPE" serve --help
+    expect_exit 2 "serve --config without a value" "$ZKPIPE" serve --config
+    expect_exit 0 "serve --set=... --print-config" "$ZKPIPE" serve --no-env --set=engine.budget=1GiB --print-config
+    grep -q "1GiB\|1073741824" "$WORK/out" && ok "serve: --set=KEY=VALUE took effect" || fail "serve: --set=KEY=VALUE ignored"
+else
+    echo "skip: the client and serve checks (zkpipe-daemon was not built)"
+fi
+
+# ---------------------------------------------------------------- options
+for c in "prove" "verify" "zkey" "zkey export-vk" "info" "bench" "bench pipeline" "bench synthetic" \
+         "bench msm" "bench ntt" "bench prove" "version"; do
+    # shellcheck disable=SC2086
+    expect_exit 0 "$c --help" "$ZKPIPE" $c --help
+    [ -s "$WORK/out" ] && [ ! -s "$WORK/err" ] || fail "$c --help: usage not on stdout alone"
+done
+grep -q "exit codes" <("$ZKPIPE" prove --help) || fail "prove --help lacks the exit codes"
+expect_exit 0 "prove --threads=2" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --threads=2 --quiet
+cmp -s "$o/u.json" "$o/q.json" || fail "--threads=2: a different public.json"
+expect_exit 0 "prove --device=cpu" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --device=cpu --quiet
+expect_exit 2 "prove --threads without a value" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --threads
+err_has "--threads needs a value" "prove: the message says what is missing"
+expect_exit 2 "prove --threads followed by an option" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --threads --quiet
+expect_exit 2 "prove --threads=0" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --threads=0
+expect_exit 2 "prove --quiet=1" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --quiet=1
+expect_exit 2 "bench msm --runs=-1" "$ZKPIPE" bench msm --curve bn254 --log 4 --runs=-1
+
+# ---------------------------------------------------------------- outputs
+# 2: an output that is an input, under any spelling; two outputs in one file.
+cp "$K" "$WORK/k.zkey"
+cp "$W" "$WORK/w.wtns"
+ln "$WORK/k.zkey" "$WORK/k_hard.zkey"
+ln -s k.zkey "$WORK/k_sym.zkey"
+for spelling in "$WORK/k.zkey" "$WORK/./k.zkey" "$WORK/../$(basename "$WORK")/k.zkey" "$WORK/k_hard.zkey" "$WORK/k_sym.zkey"; do
+    expect_exit 2 "prove: the proof over the key ($spelling)" \
+        "$ZKPIPE" prove "$WORK/k.zkey" "$WORK/w.wtns" "$spelling" "$o/q6.json" --quiet
+done
+err_has "refusing to overwrite" "the refusal says why"
+expect_exit 2 "prove: public.json over the witness" \
+    "$ZKPIPE" prove "$WORK/k.zkey" "$WORK/w.wtns" "$o/p6.json" "$WORK/w.wtns" --quiet
+cmp -s "$WORK/k.zkey" "$K" && cmp -s "$WORK/w.wtns" "$W" && ok "the inputs are intact" || fail "an input was changed"
+expect_exit 2 "prove: both outputs one file" "$ZKPIPE" prove "$K" "$W" "$o/same.json" "$o/same.json" --quiet
+expect_exit 2 "prove: both outputs one new file, spelt twice" \
+    "$ZKPIPE" prove "$K" "$W" "$o/same.json" "$o/../o/same.json" --quiet
+expect_exit 2 "prove: both outputs one existing file" "$ZKPIPE" prove "$K" "$W" "$o/p.json" "$o/./p.json" --quiet
+expect_exit 2 "zkey export-vk: over the key" "$ZKPIPE" zkey export-vk "$WORK/k.zkey" "$WORK/k_sym.zkey"
+cmp -s "$WORK/k.zkey" "$K" || fail "export-vk changed the key"
+[ -e "$o/same.json" ] && fail "a refused output was written"
+
+# 5 (item): the mode of a replaced output is kept.
+chmod 0600 "$o/p.json"
+chmod 0640 "$o/q.json"
+expect_exit 0 "prove over 0600 and 0640 outputs" "$ZKPIPE" prove "$K" "$W" "$o/p.json" "$o/q.json" --quiet
+[ "$(stat -c %a "$o/p.json") $(stat -c %a "$o/q.json")" = "600 640" ] && ok "modes kept" ||
+    fail "modes now $(stat -c %a "$o/p.json") $(stat -c %a "$o/q.json")"
+
+# Symbolic links are followed: the target is replaced, the link stays.
+mkdir "$WORK/real"
+ln -s "$WORK/real/proof.json" "$o/link_p.json"
+ln -s ../real/public.json "$WORK/real/../o/link_q.json"
+expect_exit 0 "prove through symbolic links" "$ZKPIPE" prove "$K" "$W" "$o/link_p.json" "$o/link_q.json" --quiet
+[ -L "$o/link_p.json" ] && [ -L "$o/link_q.json" ] && [ -f "$WORK/real/proof.json" ] &&
+    cmp -s "$WORK/real/public.json" "$o/q.json" && ok "links kept, targets written" || fail "a link was replaced"
+
+# Long names: up to 255 bytes, the temporary's name shortened to fit.
+for n in 248 251 255; do
+    long=$(printf 'p%.0s' $(seq "$n"))
+    expect_exit 0 "prove to a $n-byte name" "$ZKPIPE" prove "$K" "$W" "$o/$long" "$o/long_q.json" --quiet
+    expect_exit 0 "prove over the $n-byte name" "$ZKPIPE" prove "$K" "$W" "$o/$long" "$o/long_q.json" --quiet
+    rm -f "$o/$long"
+done
+
+# A FIFO is written in place: a reader gets the proof, the FIFO stays.
+mkfifo "$WORK/fifo"
+timeout 300 cat "$WORK/fifo" >"$WORK/from_fifo" &
+reader=$!
+expect_exit 0 "prove into a FIFO" "$ZKPIPE" prove "$K" "$W" "$WORK/fifo" "$o/q7.json" --quiet
+# A replaced FIFO would leave its reader waiting for ever: stop it then.
+[ -p "$WORK/fifo" ] && ok "the FIFO is still a FIFO" || { fail "the FIFO was replaced"; kill "$reader"; }
+wait "$reader"
+grep -q pi_a "$WORK/from_fifo" && ok "the FIFO's reader got the proof" || fail "nothing came through the FIFO"
+
+# A link through /proc to this process's stdout, a pipe here: written in place, as /dev/stdout
+# would be (the link is made here, so a regression could only replace this one).
+ln -s /proc/self/fd/1 "$WORK/stdout"
+"$ZKPIPE" prove "$K" "$W" "$WORK/stdout" "$o/q8.json" --quiet 2>"$WORK/err" | grep -q pi_a &&
+    ok "prove to stdout through /proc, a pipe" || { fail "prove to stdout through /proc"; cat "$WORK/err" >&2; }
+[ -L "$WORK/stdout" ] || fail "the link to stdout was replaced"
+
+# Character devices, made here (never the system's /dev/null).
+if mknod "$WORK/null" c 1 3 2>/dev/null && mknod "$WORK/full" c 1 7 2>/dev/null; then
+    expect_exit 0 "prove to a null device" "$ZKPIPE" prove "$K" "$W" "$WORK/null" "$WORK/null" --quiet
+    [ -c "$WORK/null" ] && ok "the null device is still a device" || fail "the null device was replaced"
+    expect_exit 0 "zkey export-vk to a null device" "$ZKPIPE" zkey export-vk "$K" "$WORK/null"
+    [ -c "$WORK/null" ] || fail "export-vk replaced the null device"
+    printf 'old public' >"$o/keep_q.json"
+    expect_exit 5 "prove to a full device" "$ZKPIPE" prove "$K" "$W" "$WORK/full" "$o/keep_q.json" --quiet
+    [ -c "$WORK/full" ] && [ "$(cat "$o/keep_q.json")" = "old public" ] &&
+        ok "the full device stays, the other output was not replaced" || fail "a full device failure changed files"
+else
+    echo "skip: the character-device checks (mknod needs root)"
+fi
+
+# ---------------------------------------------------------------- JSON details
+sed 's/"\([0-9]\)/"000\1/' "$PUB" >"$WORK/pub_zeros.json"
+grep -q '"000' "$WORK/pub_zeros.json" || fail "no leading zeros were added"
+expect_exit 0 "verify: public inputs with leading zeros" "$ZKPIPE" verify "$VK" "$WORK/pub_zeros.json" "$PROOF"
+sed '0,/"protocol"/s//"curve": "bn128",\n "protocol"/' "$VK" >"$WORK/vk_dup.json"
+expect_exit 3 "verify: a verification key with a duplicate key" "$ZKPIPE" verify "$WORK/vk_dup.json" "$PUB" "$PROOF"
+err_has 'duplicate member name "curve"' "the duplicate key is named"
+
+if [ "$failures" -ne 0 ]; then echo "cli: $failures failure(s)" >&2; exit 1; fi
+echo "cli: all checks passed"
