@@ -36,6 +36,16 @@ __attribute__((noreturn)) void test_fail(const char *file, int line, const char 
 /* Ends the current case as skipped (for example: no GPU). Never returns. */
 __attribute__((noreturn)) void test_skip(const char *why);
 
+/* Runs fn(arg) once the current case has ended, however it ended: by
+ * returning, by a failed assertion or by test_skip. A failed assertion
+ * leaves the case by longjmp, past the frees at the end of the case, so
+ * what a case must release on every path (and LeakSanitizer would report
+ * otherwise, on top of the failure) is released by a hook. Hooks run in the
+ * reverse order of their registration, on the case's thread; one whose own
+ * assertion fails fails the case, and the hooks after it still run. Call
+ * it on the case's own thread only. */
+void test_defer(void (*fn)(void *arg), void *arg);
+
 /* Per-case deterministic randomness (seeded, replayable). */
 uint64_t test_rng_u64(void);
 void test_rng_bytes(void *buf, size_t len);

@@ -30,6 +30,14 @@ static jmp_buf case_jmp;
 static uint64_t rng_state[4];
 static uint64_t case_seed;
 
+/* The current case's hooks (test_defer), run when it ends. */
+enum { MAX_DEFERRED = 32 };
+static struct {
+    void (*fn)(void *);
+    void *arg;
+} deferred[MAX_DEFERRED];
+static unsigned n_deferred;
+
 void test_fail(const char *file, int line, const char *fmt, ...) {
     va_list ap;
     fprintf(stderr, "%s:%d: ", file, line);
@@ -43,6 +51,31 @@ void test_fail(const char *file, int line, const char *fmt, ...) {
 void test_skip(const char *why) {
     fprintf(stderr, "skipped: %s\n", why);
     longjmp(case_jmp, CASE_SKIP);
+}
+
+void test_defer(void (*fn)(void *arg), void *arg) {
+    if (n_deferred == MAX_DEFERRED)
+        test_fail(__FILE__, __LINE__, "more than %d test_defer hooks in one case", MAX_DEFERRED);
+    deferred[n_deferred].fn = fn;
+    deferred[n_deferred].arg = arg;
+    n_deferred++;
+}
+
+/* Runs the hooks of the case that just ended, last registered first.
+ * Each is taken off the list before it runs, so a hook that fails (and
+ * comes back here by longjmp) is not run again. Returns whether one
+ * failed. */
+static int run_deferred(void) {
+    volatile int failed = 0;
+    while (n_deferred > 0) {
+        n_deferred--;
+        switch (setjmp(case_jmp)) {
+            case 0: deferred[n_deferred].fn(deferred[n_deferred].arg); break;
+            case CASE_FAIL: failed = 1; break;
+            default: break; /* a hook's test_skip leaves the outcome as it was */
+        }
+    }
+    return failed;
 }
 
 static uint64_t splitmix64(uint64_t *x) {
@@ -146,6 +179,7 @@ static int run_case(const test_entry *t, uint64_t seed) {
         t->fn();
         outcome = CASE_PASS;
     }
+    if (run_deferred()) outcome = CASE_FAIL;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
     static const char *tags[] = {"[  OK  ]", "[ FAIL ]", "[ SKIP ]"};
