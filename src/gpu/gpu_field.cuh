@@ -206,52 +206,127 @@ struct fp {
     }
 
 #ifdef __CUDA_ARCH__
-    /* The same CIOS rounds, with each row a chain of mad.lo/mad.hi that
-     * carries through the condition code. Row i adds a·b_i: the low halves
-     * of a_j·b_i land on word j and the high halves on word j + 1, so it
-     * runs as two chains (lows, then highs) over t. The reduction row adds
-     * m·p the same way and drops word 0, which the choice of m made zero. */
+    /* The same CIOS rounds on the device, arranged for the GPU's multiplier.
+     *
+     * A pair "mad.lo.cc d0, x, y; madc.hi.cc d1, x, y" adds the whole 64-bit
+     * product x·y to two adjacent words, and ptxas turns such a pair into
+     * one wide multiply-add; a chain of lows followed by a chain of highs
+     * costs about twice as many instructions. So a row splits by the parity
+     * of the word of a: the products a_(2k)·b_i cover words 2k and 2k + 1
+     * and go to an accumulator e, the products a_(2k+1)·b_i cover words
+     * 2k + 1 and 2k + 2 and go to a second accumulator o, each as one chain
+     * of pairs, and the reduction row m·p splits the same way. The value is
+     * e + o throughout; the two are added once, after the last row.
+     *
+     * Word 0 of the value is e_0 + o_0, and m must come from one word, so
+     * each row starts by adding o_0 into e_0. Its carry has weight 2^32,
+     * where the chain of odd products starts (o_1 += lo(a_1·b_i)), so that
+     * chain takes it as its carry in and the sum costs one instruction.
+     * Then o_0 is spent, e_0 is word 0, and after the reduction row both
+     * e_0 and o_0 are zero and the division by 2^32 is a renaming.
+     *
+     * Bounds: e gains less than 2·2^(32N) per row before it is divided by
+     * 2^32, so it stays below 2^(32N+1) (words 0..N); o holds words 1..N+1
+     * of its products and stays below 2^(32N+2) before the shift. Their
+     * sum after the last row is the CIOS result, below 2p < 2^(32N).
+     *
+     * Each chain is one asm statement, so the condition code never lives
+     * across statements and the compiler may schedule the chains freely. */
     __device__ __forceinline__ static fp mont_mul_ptx(const fp &a, const fp &b) {
-        uint32_t t[N + 2];
+        uint32_t e[N + 1], o[N + 2];
+        uint32_t ae[N / 2], ao[N / 2], pe[N / 2], po[N / 2];
 #pragma unroll
-        for (int i = 0; i < N + 2; i++) t[i] = 0;
+        for (int k = 0; k < N / 2; k++) {
+            ae[k] = a.w[2 * k];
+            ao[k] = a.w[2 * k + 1];
+            pe[k] = P::p(2 * k);
+            po[k] = P::p(2 * k + 1);
+        }
+#pragma unroll
+        for (int j = 0; j < N + 1; j++) e[j] = 0;
+#pragma unroll
+        for (int j = 0; j < N + 2; j++) o[j] = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) {
             const uint32_t bi = b.w[i];
-            /* t += lo(a·bi) */
-            asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.w[0]), "r"(bi));
+            if (i == 0) {
+                chain_pairs(o + 1, ao, bi);
+            } else {
+                chain_pairs_after_add(o + 1, ao, bi, e[0], o[0]);
+            }
+            chain_pairs(e, ae, bi);
+            const uint32_t m = e[0] * P::n0;
+            chain_pairs(e, pe, m);
+            chain_pairs(o + 1, po, m);
+            /* e_0 and o_0 are zero now: divide by 2^32. */
 #pragma unroll
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.w[j]), "r"(bi));
-            asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-            /* t += hi(a·bi) << 32 */
-            asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.w[0]), "r"(bi));
+            for (int j = 0; j < N; j++) e[j] = e[j + 1];
+            e[N] = 0;
 #pragma unroll
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.w[j]), "r"(bi));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-            /* t += m·p, then t >>= 32 */
-            const uint32_t m = t[0] * P::n0;
-            asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(P::p(0)));
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(P::p(j)));
-            asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-            asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(P::p(0)));
-#pragma unroll
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(P::p(j)));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-#pragma unroll
-            for (int j = 0; j < N + 1; j++) t[j] = t[j + 1];
-            t[N + 1] = 0;
+            for (int j = 0; j < N + 1; j++) o[j] = o[j + 1];
+            o[N + 1] = 0;
         }
         fp r;
-#pragma unroll
-        for (int i = 0; i < N; i++) r.w[i] = t[i];
+        add_words(r.w, e, o);
         return reduce_once(r);
+    }
+
+    /* The chains, one asm statement each. ZKP_PAIR adds x·y to the words
+     * d0 (low half) and d1 (high half) with the carry in and out; the
+     * operands are numbered: the accumulator words first, then x, then y. */
+#define ZKP_PAIR(d0, d1, x, y)                                            \
+    "madc.lo.cc.u32 %" #d0 ", %" #x ", %" #y ", %" #d0 ";\n\t"           \
+    "madc.hi.cc.u32 %" #d1 ", %" #x ", %" #y ", %" #d1 ";\n\t"
+#define ZKP_PAIR0(d0, d1, x, y)                                           \
+    "mad.lo.cc.u32 %" #d0 ", %" #x ", %" #y ", %" #d0 ";\n\t"            \
+    "madc.hi.cc.u32 %" #d1 ", %" #x ", %" #y ", %" #d1 ";\n\t"
+
+    /* t[0..N] += x·y, x being N/2 words whose products lie two words
+     * apart (x_k·y lands on t_2k and t_2k+1); the carry ends in t[N]. */
+    __device__ __forceinline__ static void chain_pairs(uint32_t *t, const uint32_t *x, uint32_t y) {
+        if constexpr (N == 8) {
+            asm(ZKP_PAIR0(0, 1, 9, 13) ZKP_PAIR(2, 3, 10, 13) ZKP_PAIR(4, 5, 11, 13)
+                    ZKP_PAIR(6, 7, 12, 13) "addc.u32 %8, %8, 0;"
+                : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
+                  "+r"(t[7]), "+r"(t[8])
+                : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(y));
+        } else {
+            static_assert(N == 12, "the chains are written for 8 and 12 words");
+            asm(ZKP_PAIR0(0, 1, 13, 19) ZKP_PAIR(2, 3, 14, 19) ZKP_PAIR(4, 5, 15, 19)
+                    ZKP_PAIR(6, 7, 16, 19) ZKP_PAIR(8, 9, 17, 19) ZKP_PAIR(10, 11, 18, 19)
+                        "addc.u32 %12, %12, 0;"
+                : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
+                  "+r"(t[7]), "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
+                : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(y));
+        }
+    }
+
+    /* chain_pairs after s0 += u0, whose carry is the chain's carry in. */
+    __device__ __forceinline__ static void chain_pairs_after_add(uint32_t *t, const uint32_t *x, uint32_t y,
+                                                                 uint32_t &s0, uint32_t u0) {
+        if constexpr (N == 8) {
+            asm("add.cc.u32 %9, %9, %15;\n\t" ZKP_PAIR(0, 1, 10, 14) ZKP_PAIR(2, 3, 11, 14)
+                    ZKP_PAIR(4, 5, 12, 14) ZKP_PAIR(6, 7, 13, 14) "addc.u32 %8, %8, 0;"
+                : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
+                  "+r"(t[7]), "+r"(t[8]), "+r"(s0)
+                : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(y), "r"(u0));
+        } else {
+            asm("add.cc.u32 %13, %13, %21;\n\t" ZKP_PAIR(0, 1, 14, 20) ZKP_PAIR(2, 3, 15, 20)
+                    ZKP_PAIR(4, 5, 16, 20) ZKP_PAIR(6, 7, 17, 20) ZKP_PAIR(8, 9, 18, 20)
+                        ZKP_PAIR(10, 11, 19, 20) "addc.u32 %12, %12, 0;"
+                : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]),
+                  "+r"(t[7]), "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12]), "+r"(s0)
+                : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(y), "r"(u0));
+        }
+    }
+#undef ZKP_PAIR
+#undef ZKP_PAIR0
+
+    /* r = e + o over N words (the sum fits). */
+    __device__ __forceinline__ static void add_words(uint32_t *r, const uint32_t *x, const uint32_t *y) {
+        uint32_t carry = 0;
+#pragma unroll
+        for (int j = 0; j < N; j++) r[j] = addc_(x[j], y[j], &carry);
     }
 #endif
 };

@@ -73,6 +73,25 @@ __device__ __forceinline__ void load_scalar(const uint32_t *s, size_t i, uint32_
     w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
 }
 
+/* One affine point in 16-byte loads. The point type is an array of 32-bit
+ * words to the compiler, which would read it word by word; a base read at
+ * random in the bucket step then costs 16 or 24 load instructions instead
+ * of 4 or 6. Device allocations are 256-byte aligned and a point is 64 or
+ * 96 bytes, so every point is 16-byte aligned. */
+template <class F>
+__device__ __forceinline__ affine<F> load_affine(const affine<F> *p) {
+    static_assert(sizeof(affine<F>) == 2 * F::N * 4 && F::N % 4 == 0, "affine points are whole uint4s");
+    const uint4 *q = (const uint4 *)p;
+    affine<F> r;
+#pragma unroll
+    for (int k = 0; k < F::N / 2; k++) {
+        uint4 v = __ldg(q + k);
+        uint32_t *w = 4 * k < F::N ? &r.x.w[4 * k] : &r.y.w[4 * k - F::N];
+        w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+    }
+    return r;
+}
+
 /* The sum of the block's values, by a tree in shared memory; thread 0
  * writes it. */
 template <class F>
@@ -106,7 +125,7 @@ __global__ void __launch_bounds__(RED_THREADS)
         uint32_t hi = w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7];
         bool trivial = hi == 0 && w[0] <= 1;
         rest[i] = trivial ? EMPTY : (uint32_t)i;
-        if (hi == 0 && w[0] == 1) acc.add_affine(bases[i]);
+        if (hi == 0 && w[0] == 1) acc.add_affine(load_affine(bases + i));
     }
     block_sum(acc, &partial[blockIdx.x]);
 }
@@ -212,7 +231,7 @@ __global__ void __launch_bounds__(SEG_THREADS)
         if (k >= nb) return; /* zero digits sort last: nothing more to add */
         if (FIRST) {
             uint32_t v = vals[e];
-            affine<F> p = bases[v & ~NEG];
+            affine<F> p = load_affine(bases + (v & ~NEG));
             if (v & NEG) p = p.neg();
             acc.add_affine(p);
         } else {
@@ -283,24 +302,49 @@ __device__ fp<P> inverse(const fp<P> &a) {
     return r;
 }
 
-/* cur[i] = 2^shift·cur[i] (cur[i] from the affine point when from_aff). */
+/* A point in Jacobian coordinates (X/Z^2, Y/Z^3), Z = 0 at infinity: the
+ * form of the doubling chains at upload, where doubling is all there is
+ * and costs 2M + 5S (dbl-2009-l, a = 0) against 6M + 3S in XYZZ. The
+ * curves have odd order, so no finite point has y = 0 and a doubling never
+ * meets the exceptional case; infinity stays infinity since Z3 = 2·Y·Z. */
+template <class F>
+struct jacobian {
+    F x, y, z;
+
+    ZKP_GPU_HD void dbl_in_place() {
+        F a = x.sqr(), b = y.sqr(), c = b.sqr();
+        F d = (x + b).sqr() - a - c;
+        d = d.dbl();
+        F e = a.dbl() + a, f = e.sqr();
+        z = (y * z).dbl();
+        x = f - d.dbl();
+        F c8 = c.dbl().dbl().dbl();
+        y = e * (d - x) - c8;
+    }
+};
+
+/* cur[i] = 2^shift·src[i], src affine: the next shifted copy from the one
+ * before it. Each thread runs the whole doubling chain of one point. */
 template <class F>
 __global__ void __launch_bounds__(SEG_THREADS)
-    shift_kernel(const affine<F> *aff, xyzz<F> *cur, size_t n, unsigned shift, bool from_aff) {
+    shift_kernel(const affine<F> *src, jacobian<F> *cur, size_t n, unsigned shift) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    xyzz<F> p = from_aff ? xyzz<F>::from_affine(aff[i]) : cur[i];
-    for (unsigned k = 0; k < shift; k++) p = p.dbl();
+    const affine<F> a = load_affine(src + i);
+    jacobian<F> p;
+    p.x = a.x;
+    p.y = a.y;
+    p.z = a.is_inf() ? F::zero() : F::one();
+    for (unsigned k = 0; k < shift; k++) p.dbl_in_place();
     cur[i] = p;
 }
 
 /* out[i] = cur[i] in affine form, BATCH points per thread sharing one
- * inversion (Montgomery's trick). The doublings keep zz^3 = zzz^2, so
- * 1/Z = zz/zzz and x = X/Z^2, y = Y/Z^3. */
-constexpr unsigned BATCH = 16;
+ * inversion (Montgomery's trick): with zi = 1/Z, x = X·zi^2, y = Y·zi^3. */
+constexpr unsigned BATCH = 32;
 template <class F>
 __global__ void __launch_bounds__(SEG_THREADS)
-    to_affine_kernel(const xyzz<F> *cur, affine<F> *out, size_t n) {
+    to_affine_kernel(const jacobian<F> *cur, affine<F> *out, size_t n) {
     size_t lo = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * BATCH;
     if (lo >= n) return;
     unsigned cnt = n - lo < BATCH ? (unsigned)(n - lo) : BATCH;
@@ -308,20 +352,20 @@ __global__ void __launch_bounds__(SEG_THREADS)
     F run = F::one();
     for (unsigned k = 0; k < cnt; k++) {
         prefix[k] = run;
-        const F &z = cur[lo + k].zzz;
+        const F z = cur[lo + k].z;
         if (!z.is_zero()) run = run * z;
     }
     F inv = inverse(run);
     for (unsigned k = cnt; k-- > 0;) {
-        const xyzz<F> p = cur[lo + k];
+        const jacobian<F> p = cur[lo + k];
         affine<F> a;
-        if (p.zzz.is_zero()) {
+        if (p.z.is_zero()) {
             a.x = F::zero();
             a.y = F::zero();
         } else {
-            F zi3 = inv * prefix[k]; /* 1/zzz */
-            inv = inv * p.zzz;
-            F zi = p.zz * zi3, zi2 = zi.sqr();
+            F zi = inv * prefix[k];
+            inv = inv * p.z;
+            F zi2 = zi.sqr(), zi3 = zi2 * zi;
             a.x = p.x * zi2;
             a.y = p.y * zi3;
         }
@@ -429,24 +473,55 @@ struct driver {
         return ZKPIPE_OK;
     }
 
+    /* The copies are made chunk by chunk: while the host copies one chunk
+     * of the key's points (the upload stream), the device derives the
+     * shifted copies of the chunk before it (the compute stream, which
+     * waits for each chunk's copy through an event). Each copy is doubled
+     * from the one before it, so only a chunk's doubling chains need
+     * scratch. */
+    static constexpr size_t FILL_CHUNK = (size_t)1 << 22;
+
     static zkpipe_status fill(zkp_gpu *g, zkp_gpu_bases *b, const void *bases, zkp_diag *diag) {
         size_t n = b->n;
         if (!n) return ZKPIPE_OK;
         aff_t *dst = (aff_t *)b->ptr;
-        zkpipe_status st = copy_h2d(g, dst, bases, n * sizeof(aff_t), g->compute, diag);
-        if (st != ZKPIPE_OK || b->copies == 1) return st;
+        if (b->copies == 1) return copy_h2d(g, dst, bases, n * sizeof(aff_t), g->compute, diag);
+        size_t chunk = n < FILL_CHUNK ? n : FILL_CHUNK;
         dev_mem cur(g, ZKP_GPU_MEM_SCRATCH);
-        st = cur.alloc(n * sizeof(pt_t), diag);
+        zkpipe_status st = cur.alloc(chunk * sizeof(jacobian<F>), diag);
         if (st != ZKPIPE_OK) return st;
-        for (unsigned q = 1; q < b->copies; q++) {
-            shift_kernel<F><<<blocks_for(n, SEG_THREADS), SEG_THREADS, 0, g->compute>>>(
-                dst, cur.as<pt_t>(), n, b->shift, q == 1);
-            ZKP_CUDA_LAUNCHED(diag, shift_kernel);
-            to_affine_kernel<F><<<blocks_for(blocks_for(n, BATCH), SEG_THREADS), SEG_THREADS, 0,
-                                  g->compute>>>(cur.as<pt_t>(), dst + (size_t)q * n, n);
-            ZKP_CUDA_LAUNCHED(diag, to_affine_kernel);
+        cudaEvent_t copied;
+        ZKP_CUDA_TRY(diag, cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
+        st = fill_chunks(g, b, (const aff_t *)bases, cur.as<jacobian<F>>(), chunk, copied, diag);
+        /* Neither stream may still touch the scratch or the event. */
+        cudaError_t e1 = cudaStreamSynchronize(g->upload);
+        cudaError_t e2 = cudaStreamSynchronize(g->compute);
+        cudaError_t e3 = cudaEventDestroy(copied);
+        if (st == ZKPIPE_OK && e1 != cudaSuccess) st = cuda_fail(diag, e1, "cudaStreamSynchronize", __FILE__, __LINE__);
+        if (st == ZKPIPE_OK && e2 != cudaSuccess) st = cuda_fail(diag, e2, "cudaStreamSynchronize", __FILE__, __LINE__);
+        if (st == ZKPIPE_OK && e3 != cudaSuccess) st = cuda_fail(diag, e3, "cudaEventDestroy", __FILE__, __LINE__);
+        return st;
+    }
+
+    static zkpipe_status fill_chunks(zkp_gpu *g, zkp_gpu_bases *b, const aff_t *bases, jacobian<F> *cur,
+                                     size_t chunk, cudaEvent_t copied, zkp_diag *diag) {
+        size_t n = b->n;
+        aff_t *dst = (aff_t *)b->ptr;
+        for (size_t lo = 0; lo < n; lo += chunk) {
+            size_t cnt = n - lo < chunk ? n - lo : chunk;
+            zkpipe_status st = copy_h2d(g, dst + lo, bases + lo, cnt * sizeof(aff_t), g->upload, diag);
+            if (st != ZKPIPE_OK) return st;
+            ZKP_CUDA_TRY(diag, cudaEventRecord(copied, g->upload));
+            ZKP_CUDA_TRY(diag, cudaStreamWaitEvent(g->compute, copied, 0));
+            for (unsigned q = 1; q < b->copies; q++) {
+                shift_kernel<F><<<blocks_for(cnt, SEG_THREADS), SEG_THREADS, 0, g->compute>>>(
+                    dst + (size_t)(q - 1) * n + lo, cur, cnt, b->shift);
+                ZKP_CUDA_LAUNCHED(diag, shift_kernel);
+                to_affine_kernel<F><<<blocks_for(blocks_for(cnt, BATCH), SEG_THREADS), SEG_THREADS, 0,
+                                      g->compute>>>(cur, dst + (size_t)q * n + lo, cnt);
+                ZKP_CUDA_LAUNCHED(diag, to_affine_kernel);
+            }
         }
-        ZKP_CUDA_TRY(diag, cudaStreamSynchronize(g->compute));
         return ZKPIPE_OK;
     }
 
