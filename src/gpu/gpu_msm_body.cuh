@@ -62,6 +62,11 @@ constexpr uint32_t EMPTY = 0xffffffffu; /* no index, no slot */
 constexpr uint32_t NEG = 0x80000000u;   /* the sign bit of a value */
 constexpr unsigned RED_THREADS = 128;   /* block size of the tree reductions */
 constexpr unsigned SEG_THREADS = 128;
+/* The bucket step waits on dependent multiply-add chains and on gathers
+ * of bases, and hides both only with enough warps: three blocks of 128 per
+ * multiprocessor cap the kernel at 170 registers, where the 12-word field
+ * would otherwise take about 184 and leave room for two. */
+constexpr unsigned SEG_MIN_BLOCKS = 3;
 constexpr unsigned LEVEL_L = 8;         /* segment length of the slot rounds */
 constexpr unsigned MAX_C = 24;
 constexpr unsigned SCALAR_WORDS = 8;    /* 4 64-bit limbs */
@@ -197,7 +202,7 @@ __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint
  * slots (2s: the run it continues, 2s + 1: the run it starts and hands
  * on), whose indices are left in dst_idx, EMPTY where unused. */
 template <class F, bool FIRST>
-__global__ void __launch_bounds__(SEG_THREADS)
+__global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
     segment_kernel(const uint32_t *keys, const uint32_t *vals, const affine<F> *bases,
                    const xyzz<F> *src_pt, size_t total, unsigned L, uint32_t nb,
                    xyzz<F> *buckets, uint32_t *dst_key, xyzz<F> *dst_pt, uint32_t *dst_idx) {
