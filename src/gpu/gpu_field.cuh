@@ -78,6 +78,7 @@ ZKP_GPU_HD uint32_t subb_(uint32_t a, uint32_t b, uint32_t *borrow) {
 
 template <class P>
 struct fp {
+    typedef P params;
     static constexpr int N = P::N;
     uint32_t w[N];
 

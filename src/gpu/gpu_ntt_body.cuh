@@ -122,138 +122,6 @@ static inline void plan_make(plan *p, unsigned L, int kind) {
     p->bitrev = kind == ZKP_NTT_FORWARD || kind == ZKP_NTT_INVERSE;
 }
 
-/* ---------------------------------------------------------------- multiplication */
-
-/* The parameter block behind a field type. */
-template <class F>
-struct params_of;
-template <class P>
-struct params_of<fp<P>> {
-    typedef P type;
-};
-
-/* Multiply-add steps that carry through the condition code: PTX on the
- * device, and the same semantics on the host (cc_ is the carry flag), so
- * the host tests run exactly the instruction sequence the device runs. */
-#ifdef __CUDA_ARCH__
-#define NTT_MAD_LO_CC(d, a, b) asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(d) : "r"(a), "r"(b))
-#define NTT_MADC_LO_CC(d, a, b) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(d) : "r"(a), "r"(b))
-#define NTT_MADC_HI_CC(d, a, b) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(d) : "r"(a), "r"(b))
-#define NTT_MADC_HI(d, a, b) asm volatile("madc.hi.u32 %0, %1, %2, %0;" : "+r"(d) : "r"(a), "r"(b))
-#define NTT_ADD_CC(d, a) asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(d) : "r"(a))
-#define NTT_ADDC(d, a) asm volatile("addc.u32 %0, %0, %1;" : "+r"(d) : "r"(a))
-#define NTT_MUL_LO(d, a, b) asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
-#else
-#define NTT_STEP_(d, v, in, out)                                 \
-    do {                                                         \
-        uint64_t s_ = (uint64_t)(d) + (v) + ((in) ? cc_ : 0u);    \
-        d = (uint32_t)s_;                                        \
-        if (out) cc_ = (uint32_t)(s_ >> 32);                     \
-    } while (0)
-#define NTT_LO_(a, b) ((uint32_t)((uint64_t)(a) * (b)))
-#define NTT_HI_(a, b) ((uint32_t)(((uint64_t)(a) * (b)) >> 32))
-#define NTT_MAD_LO_CC(d, a, b) NTT_STEP_(d, NTT_LO_(a, b), 0, 1)
-#define NTT_MADC_LO_CC(d, a, b) NTT_STEP_(d, NTT_LO_(a, b), 1, 1)
-#define NTT_MADC_HI_CC(d, a, b) NTT_STEP_(d, NTT_HI_(a, b), 1, 1)
-#define NTT_MADC_HI(d, a, b) NTT_STEP_(d, NTT_HI_(a, b), 1, 0)
-#define NTT_ADD_CC(d, a) NTT_STEP_(d, a, 0, 1)
-#define NTT_ADDC(d, a) NTT_STEP_(d, a, 1, 0)
-#define NTT_MUL_LO(d, a, b) ((d) = (uint32_t)((a) * (b)))
-#endif
-
-/* a·b·2^(-256) mod p for 8-word fields, with two independent carry chains
- * per row, so that the GPU can overlap them. The running value of CIOS
- * (Koç et al.), which stays below 2p, is kept as X + Y: row i adds the
- * products a_j·b_i of even j to X (low half at word j, high half at j + 1:
- * the pairs tile words 0..7 without overlap, one chain) and those of odd j
- * to Y (words 1..8, the other chain), and the reduction m·p the same way.
- * Y's word 0, which no product of the row reaches, is folded into X's
- * before m = (X_0 + Y_0)·n0 is taken, its carry riding into Y's reduction
- * chain, so no chain ever needs a second carry. Both then shift down a
- * word. Since the value after each row is below
- * 2p < 2^256 and X, Y >= 0, each is below 2^256 after the shift, so the
- * top words never carry out. The result is X + Y, reduced once. */
-template <class F>
-ZKP_GPU_HD F mul(const F &a, const F &b) {
-    typedef typename params_of<F>::type P;
-    static_assert(F::N == 8, "mul is written for 8-word fields");
-    uint32_t x[9], y[9];
-#ifndef __CUDA_ARCH__
-    uint32_t cc_ = 0;
-#endif
-#pragma unroll
-    for (int k = 0; k < 9; k++) x[k] = y[k] = 0;
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-        const uint32_t bi = b.w[i];
-        NTT_MAD_LO_CC(x[0], a.w[0], bi);
-        NTT_MADC_HI_CC(x[1], a.w[0], bi);
-        NTT_MADC_LO_CC(x[2], a.w[2], bi);
-        NTT_MADC_HI_CC(x[3], a.w[2], bi);
-        NTT_MADC_LO_CC(x[4], a.w[4], bi);
-        NTT_MADC_HI_CC(x[5], a.w[4], bi);
-        NTT_MADC_LO_CC(x[6], a.w[6], bi);
-        NTT_MADC_HI_CC(x[7], a.w[6], bi);
-        NTT_ADDC(x[8], 0u);
-        NTT_MAD_LO_CC(y[1], a.w[1], bi);
-        NTT_MADC_HI_CC(y[2], a.w[1], bi);
-        NTT_MADC_LO_CC(y[3], a.w[3], bi);
-        NTT_MADC_HI_CC(y[4], a.w[3], bi);
-        NTT_MADC_LO_CC(y[5], a.w[5], bi);
-        NTT_MADC_HI_CC(y[6], a.w[5], bi);
-        NTT_MADC_LO_CC(y[7], a.w[7], bi);
-        NTT_MADC_HI(y[8], a.w[7], bi);
-        /* Word 0 of the value is x_0 + y_0: fold it into x_0, whose carry
-         * (owed to word 1) enters the odd chain of the reduction through
-         * the condition code, and m makes the folded word 0 vanish. */
-        uint32_t m;
-        NTT_ADD_CC(x[0], y[0]);
-        NTT_MUL_LO(m, x[0], P::n0);
-        NTT_MADC_LO_CC(y[1], m, P::p(1));
-        NTT_MADC_HI_CC(y[2], m, P::p(1));
-        NTT_MADC_LO_CC(y[3], m, P::p(3));
-        NTT_MADC_HI_CC(y[4], m, P::p(3));
-        NTT_MADC_LO_CC(y[5], m, P::p(5));
-        NTT_MADC_HI_CC(y[6], m, P::p(5));
-        NTT_MADC_LO_CC(y[7], m, P::p(7));
-        NTT_MADC_HI(y[8], m, P::p(7));
-        NTT_MAD_LO_CC(x[0], m, P::p(0));
-        NTT_MADC_HI_CC(x[1], m, P::p(0));
-        NTT_MADC_LO_CC(x[2], m, P::p(2));
-        NTT_MADC_HI_CC(x[3], m, P::p(2));
-        NTT_MADC_LO_CC(x[4], m, P::p(4));
-        NTT_MADC_HI_CC(x[5], m, P::p(4));
-        NTT_MADC_LO_CC(x[6], m, P::p(6));
-        NTT_MADC_HI_CC(x[7], m, P::p(6));
-        NTT_ADDC(x[8], 0u);
-#pragma unroll
-        for (int k = 0; k < 8; k++) x[k] = x[k + 1], y[k] = y[k + 1];
-        x[8] = y[8] = 0;
-    }
-    F r;
-    NTT_ADD_CC(x[0], y[0]);
-#pragma unroll
-    for (int k = 1; k < 7; k++) {
-#ifdef __CUDA_ARCH__
-        asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(x[k]) : "r"(y[k]));
-#else
-        NTT_STEP_(x[k], y[k], 1, 1);
-#endif
-    }
-    NTT_ADDC(x[7], y[7]);
-#pragma unroll
-    for (int k = 0; k < 8; k++) r.w[k] = x[k];
-    return F::reduce_once(r);
-}
-
-#undef NTT_MAD_LO_CC
-#undef NTT_MADC_LO_CC
-#undef NTT_MADC_HI_CC
-#undef NTT_MADC_HI
-#undef NTT_ADD_CC
-#undef NTT_ADDC
-#undef NTT_MUL_LO
-
 /* ---------------------------------------------------------------- element access */
 
 ZKP_GPU_HD uint64_t brev(uint64_t x, unsigned bits) {
@@ -329,9 +197,9 @@ template <class F>
 ZKP_GPU_HD F pow_entry(const F &base, const F &mult, uint64_t j) {
     F acc = mult, b = base;
     while (j != 0) {
-        if (j & 1) acc = mul(acc, b);
+        if (j & 1) acc = acc * b;
         j >>= 1;
-        if (j != 0) b = mul(b, b);
+        if (j != 0) b = b * b;
     }
     return acc;
 }
@@ -339,7 +207,7 @@ ZKP_GPU_HD F pow_entry(const F &base, const F &mult, uint64_t j) {
 /* w^e from the split tables: hi[e >> sb] · lo[e mod 2^sb]. */
 template <class F>
 ZKP_GPU_HD F split_pow(const F *lo, const F *hi, uint64_t e, unsigned sb) {
-    return mul(ldt(hi + (e >> sb)), ldt(lo + (e & (((uint64_t)1 << sb) - 1))));
+    return ldt(hi + (e >> sb)) * ldt(lo + (e & (((uint64_t)1 << sb) - 1)));
 }
 
 /* ---------------------------------------------------------------- butterflies */
@@ -349,19 +217,19 @@ ZKP_GPU_HD F split_pow(const F *lo, const F *hi, uint64_t e, unsigned sb) {
  * x0,x1 and x2,x3, twiddle w3 = w_{2q}^p). */
 template <class F>
 ZKP_GPU_HD void dif4(F &x0, F &x1, F &x2, F &x3, const F &w1, const F &w2, const F &w3) {
-    F u0 = x0 + x2, u2 = mul(x0 - x2, w1);
-    F u1 = x1 + x3, u3 = mul(x1 - x3, w2);
+    F u0 = x0 + x2, u2 = (x0 - x2) * w1;
+    F u1 = x1 + x3, u3 = (x1 - x3) * w2;
     x0 = u0 + u1;
-    x1 = mul(u0 - u1, w3);
+    x1 = (u0 - u1) * w3;
     x2 = u2 + u3;
-    x3 = mul(u2 - u3, w3);
+    x3 = (u2 - u3) * w3;
 }
 
 /* The same at p = 0: w1 = w3 = 1 and w2 = w4, the fourth root of unity. */
 template <class F>
 ZKP_GPU_HD void dif4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
     F u0 = x0 + x2, u2 = x0 - x2;
-    F u1 = x1 + x3, u3 = mul(x1 - x3, w4);
+    F u1 = x1 + x3, u3 = (x1 - x3) * w4;
     x0 = u0 + u1;
     x1 = u0 - u1;
     x2 = u2 + u3;
@@ -371,14 +239,14 @@ ZKP_GPU_HD void dif4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
 /* The transpose of dif4: span q first (w3), then span 2q (w1, w2). */
 template <class F>
 ZKP_GPU_HD void dit4(F &x0, F &x1, F &x2, F &x3, const F &w1, const F &w2, const F &w3) {
-    F t = mul(x1, w3);
+    F t = x1 * w3;
     F a0 = x0 + t, a1 = x0 - t;
-    t = mul(x3, w3);
+    t = x3 * w3;
     F a2 = x2 + t, a3 = x2 - t;
-    t = mul(a2, w1);
+    t = a2 * w1;
     x0 = a0 + t;
     x2 = a0 - t;
-    t = mul(a3, w2);
+    t = a3 * w2;
     x1 = a1 + t;
     x3 = a1 - t;
 }
@@ -388,7 +256,7 @@ ZKP_GPU_HD void dit4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
     F a0 = x0 + x1, a1 = x0 - x1, a2 = x2 + x3, a3 = x2 - x3;
     x0 = a0 + a2;
     x2 = a0 - a2;
-    F t = mul(a3, w4);
+    F t = a3 * w4;
     x1 = a1 + t;
     x3 = a1 - t;
 }
@@ -412,9 +280,9 @@ struct level_args {
 template <class F>
 ZKP_GPU_HD F elem_scale(const level_args<F> &A, int mode, uint64_t i, const F &x) {
     switch (mode) {
-    case SCALE_CONST: return mul(x, A.sconst);
-    case SCALE_NATURAL: return mul(x, split_pow(A.slo, A.shi, i, A.sb));
-    case SCALE_BITREV: return mul(x, split_pow(A.slo, A.shi, brev(i, A.L), A.sb));
+    case SCALE_CONST: return x * A.sconst;
+    case SCALE_NATURAL: return x * split_pow(A.slo, A.shi, i, A.sb);
+    case SCALE_BITREV: return x * split_pow(A.slo, A.shi, brev(i, A.L), A.sb);
     default: return x;
     }
 }
@@ -423,7 +291,7 @@ ZKP_GPU_HD F elem_scale(const level_args<F> &A, int mode, uint64_t i, const F &x
 template <class F>
 ZKP_GPU_HD F elem_twiddle(const level_args<F> &A, uint64_t col, unsigned r, const F &x) {
     uint64_t e = (col * brev(r, A.d)) << A.top;
-    return mul(x, split_pow(A.tlo, A.thi, e, A.sb));
+    return x * split_pow(A.tlo, A.thi, e, A.sb);
 }
 
 /* Phases of a level: 0 loads, then the rounds, then the last one stores. */
@@ -562,7 +430,7 @@ __global__ void bitrev_kernel(F *a, size_t n, unsigned L) {
 template <class F>
 __global__ void h_kernel(F *a, const F *b, const F *c, size_t n) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) st(a + i, (mul(ld(a + i), ld(b + i)) - ld(c + i)).from_mont());
+    if (i < n) st(a + i, (ld(a + i) * ld(b + i) - ld(c + i)).from_mont());
 }
 #endif
 
@@ -577,7 +445,7 @@ static F host_load(const uint64_t *limbs) {
 
 template <class F>
 static bool host_reduced(const F &x) {
-    typedef typename params_of<F>::type P;
+    typedef typename F::params P;
     for (int i = F::N - 1; i >= 0; i--) {
         if (x.w[i] != P::p(i)) return x.w[i] < P::p(i);
     }
@@ -587,7 +455,7 @@ static bool host_reduced(const F &x) {
 /* x^(p-2) = 1/x, left to right over the bits of p - 2. */
 template <class F>
 static F host_inv(const F &x) {
-    typedef typename params_of<F>::type P;
+    typedef typename F::params P;
     uint32_t e[F::N], borrow = 0;
     for (int i = 0; i < F::N; i++) e[i] = subb_(P::p(i), i == 0 ? 2u : 0u, &borrow);
     F r = F::one();
