@@ -208,36 +208,34 @@ void zkp_gpu_buf_free(zkp_gpu_buf *b) {
 
 size_t zkp_gpu_buf_bytes(const zkp_gpu_buf *b) { return b->bytes; }
 
-zkpipe_status zkp_gpu_buf_upload(zkp_gpu_buf *dst, size_t offset, const void *src, size_t bytes,
-                                 zkp_diag *diag) {
-    if (offset > dst->bytes || bytes > dst->bytes - offset)
+/* One copy between a device buffer and host memory, whole, on its own
+ * stream: the range is checked against the buffer first. */
+static zkpipe_status buf_copy_(const zkp_gpu_buf *b, size_t offset, void *host, size_t bytes,
+                               int up, zkp_diag *diag) {
+    if (offset > b->bytes || bytes > b->bytes - offset)
         return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
-                             "upload of %zu bytes at %zu into a device buffer of %zu", bytes,
-                             offset, dst->bytes);
-    zkp_gpu *g = dst->g;
+                             "%s of %zu bytes at %zu in a device buffer of %zu",
+                             up ? "upload" : "download", bytes, offset, b->bytes);
+    zkp_gpu *g = b->g;
     zkpipe_status st = bind(g, diag);
     if (st != ZKPIPE_OK) return st;
     busy_scope busy(g);
-    st = copy_h2d(g, (char *)dst->ptr + offset, src, bytes, g->upload, diag);
+    char *dev = (char *)b->ptr + offset;
+    cudaStream_t s = up ? g->upload : g->download;
+    st = up ? copy_h2d(g, dev, host, bytes, s, diag) : copy_d2h(g, host, dev, bytes, s, diag);
     if (st != ZKPIPE_OK) return st;
-    ZKP_CUDA_TRY(diag, cudaStreamSynchronize(g->upload));
+    ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
     return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_gpu_buf_upload(zkp_gpu_buf *dst, size_t offset, const void *src, size_t bytes,
+                                 zkp_diag *diag) {
+    return buf_copy_(dst, offset, (void *)src, bytes, 1, diag);
 }
 
 zkpipe_status zkp_gpu_buf_download(void *dst, const zkp_gpu_buf *src, size_t offset, size_t bytes,
                                    zkp_diag *diag) {
-    if (offset > src->bytes || bytes > src->bytes - offset)
-        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
-                             "download of %zu bytes at %zu from a device buffer of %zu", bytes,
-                             offset, src->bytes);
-    zkp_gpu *g = src->g;
-    zkpipe_status st = bind(g, diag);
-    if (st != ZKPIPE_OK) return st;
-    busy_scope busy(g);
-    st = copy_d2h(g, dst, (const char *)src->ptr + offset, bytes, g->download, diag);
-    if (st != ZKPIPE_OK) return st;
-    ZKP_CUDA_TRY(diag, cudaStreamSynchronize(g->download));
-    return ZKPIPE_OK;
+    return buf_copy_(src, offset, dst, bytes, 0, diag);
 }
 
 } /* extern "C" */
