@@ -635,6 +635,23 @@ static void fill_status(zkpipe_engine_status *st) {
     st->keys[2] = (zkpipe_key_status){.id = 11, .tier = ZKPIPE_KEY_LOADING,
                                       .curve = ZKPIPE_CURVE_BLS12_381, .file_bytes = 1u << 24,
                                       .loads = 5, .evictions = 4};
+    /* Two GPUs: their memory, busy time and copies. */
+    st->n_devices = 2;
+    for (unsigned g = 0; g < 2; g++) {
+        zkpipe_device_status *dv = &st->devices[g];
+        snprintf(dv->name, sizeof dv->name, "cuda:%u (Test GPU)", g);
+        dv->is_gpu = 1;
+        dv->ordinal = g;
+        dv->vram_total_bytes = 80ull << 30;
+        dv->vram_free_bytes = (70ull << 30) - g;
+        for (unsigned c = 0; c < ZKPIPE_ENGINE_GPU_MEM_CATEGORIES; c++)
+            dv->vram_bytes[c] = (uint64_t)(c + 1) << (20 + g);
+        dv->vram_tracked_bytes = 10ull << 20;
+        dv->vram_peak_bytes = 12ull << 20;
+        dv->h2d_bytes = 1000 + g;
+        dv->d2h_bytes = 2000 + g;
+        dv->busy_seconds = 1.5 + g;
+    }
 }
 
 static void fill_view(zkp_server_view *v) {
@@ -664,7 +681,9 @@ static const char *const FAMILIES[] = {
     "budget_available_bytes", "reservations_waiting", "reservation_violations_total",
     "key_tier",          "key_resident_bytes",     "key_loads_total",
     "key_evictions_total", "jobs_live",            "uptime_seconds",
-    "draining",
+    "draining",          "device_info",            "gpu_memory_total_bytes",
+    "gpu_memory_free_bytes", "gpu_memory_bytes",   "gpu_busy_seconds_total",
+    "gpu_transfer_bytes_total",
 };
 
 static zkpipe_stage_times times_for(unsigned i) {
@@ -827,6 +846,15 @@ TEST_CASE(metrics_prometheus_format) {
     ASSERT(PROM_GET(&d, "zkpipe_key_tier", NULL, 2, "key", "key11", "tier", "warm") == 0);
     ASSERT_EQ_U64(prom_count_name(&d, "zkpipe_key_tier"), 12);
     ASSERT(PROM_GET(&d, "zkpipe_key_resident_bytes", NULL, 1, "key", "alpha") == 1048576);
+    /* Each GPU's series, under its name. */
+    ASSERT(PROM_GET(&d, "zkpipe_gpu_memory_total_bytes", NULL, 1, "device", "cuda:1 (Test GPU)") ==
+           (double)(80ull << 30));
+    ASSERT(PROM_GET(&d, "zkpipe_gpu_memory_bytes", NULL, 2, "device", "cuda:1 (Test GPU)",
+                    "category", "abc") == (double)(2u << 21));
+    ASSERT(PROM_GET(&d, "zkpipe_gpu_busy_seconds_total", NULL, 1, "device", "cuda:0 (Test GPU)") ==
+           1.5);
+    ASSERT(PROM_GET(&d, "zkpipe_gpu_transfer_bytes_total", NULL, 2, "device", "cuda:1 (Test GPU)",
+                    "direction", "d2h") == 2001);
     ASSERT(PROM_GET(&d, "zkpipe_key_loads_total", NULL, 1, "key", "key11") == 5);
     ASSERT(PROM_GET(&d, "zkpipe_key_evictions_total", NULL, 1, "key", "key11") == 4);
     ASSERT(PROM_GET(&d, "zkpipe_jobs_live", NULL, 0, NULL, NULL) == 4);
