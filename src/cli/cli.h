@@ -86,6 +86,14 @@ void cli_outputs_close(zkp_output *outs, size_t n);
 /* Seconds since an arbitrary epoch (monotonic). */
 double cli_now(void);
 
+/* The median of v[0..n) (n >= 1), the mean of the middle two for even n;
+ * sorts v in place, so v[0] and v[n - 1] are then the extremes. */
+double cli_median(double *v, unsigned n);
+
+/* splitmix64: the next of a deterministic sequence of 64-bit values, for
+ * benchmark data that need only look random to the kernels. */
+uint64_t cli_splitmix64(uint64_t *state);
+
 int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_zkey(int argc, char **argv);

@@ -33,16 +33,6 @@ static const char kernels_usage[] =
     "  --check L      compare GPU and CPU results up to 2^L elements (default 20)\n"
     "MSM data: 2^14 random bases repeated, random scalars below r.\n" CLI_OPTIONS_HELP;
 
-static int cmp_double_(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median_(double *v, unsigned n) {
-    qsort(v, n, sizeof *v, cmp_double_);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 typedef struct {
     int curve; /* 0 bn254, 1 bls12_381 */
     unsigned logs[32], nlogs, runs, nthreads, check_log;
@@ -58,13 +48,7 @@ static void random_scalars_(uint64_t *s, size_t n, const uint64_t *r, unsigned b
     for (size_t i = 0; i < n; i++) {
         uint64_t *x = s + 4 * i;
         do {
-            for (int j = 0; j < 4; j++) {
-                /* splitmix64: the data need only look random to the kernels. */
-                uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-                z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-                z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-                x[j] = z ^ (z >> 31);
-            }
+            for (int j = 0; j < 4; j++) x[j] = cli_splitmix64(&state);
             x[3] &= mask;
         } while (x[3] > r[3] || (x[3] == r[3] && (x[2] > r[2] || (x[2] == r[2] && (x[1] > r[1] || (x[1] == r[1] && x[0] >= r[0]))))));
     }
@@ -120,7 +104,7 @@ static void random_scalars_(uint64_t *s, size_t n, const uint64_t *r, unsigned b
                 }                                                                                 \
                 free(scratch);                                                                    \
                 have_want = 1;                                                                    \
-                cpu_med = b->no_cpu ? 0 : median_(cpu, runs);                                     \
+                cpu_med = b->no_cpu ? 0 : cli_median(cpu, runs);                                     \
             }                                                                                     \
             if (b->gpu && code == CLI_OK) {                                                       \
                 zkp_diag d = {{0}};                                                               \
@@ -148,8 +132,8 @@ static void random_scalars_(uint64_t *s, size_t n, const uint64_t *r, unsigned b
                     code = cli_fail("bench", st, &d, CLI_INVALID);                                \
                     break;                                                                        \
                 }                                                                                 \
-                gdev_med = median_(gdev, b->runs);                                                \
-                ghost_med = median_(ghost, b->runs);                                              \
+                gdev_med = cli_median(gdev, b->runs);                                                \
+                ghost_med = cli_median(ghost, b->runs);                                              \
                 G##_xyzz_to_jacobian(&got, &gx);                                                  \
                 if (have_want && !G##_eq(&want, &got)) {                                          \
                     fprintf(stderr, "zkpipe bench: the GPU's " #G " MSM of 2^%u points differs "   \
@@ -201,7 +185,7 @@ BENCH_MSM_(bls12_381_g1, BLS12_381_FR)
                     cpu[k] = 1e3 * (cli_now() - t0);                                              \
                     if (st != ZKPIPE_OK) code = cli_fail("bench", st, NULL, CLI_INVALID);         \
                 }                                                                                 \
-                cpu_med = median_(cpu, b->runs);                                                  \
+                cpu_med = cli_median(cpu, b->runs);                                                  \
             }                                                                                     \
             if (b->gpu && code == CLI_OK) {                                                       \
                 zkp_diag d = {{0}};                                                               \
@@ -224,8 +208,8 @@ BENCH_MSM_(bls12_381_g1, BLS12_381_FR)
                     code = cli_fail("bench", st, &d, CLI_INVALID);                                \
                     goto next_##F;                                                                \
                 }                                                                                 \
-                gdev_med = median_(gdev, b->runs);                                                \
-                ghost_med = median_(ghost, b->runs);                                              \
+                gdev_med = cli_median(gdev, b->runs);                                                \
+                ghost_med = cli_median(ghost, b->runs);                                              \
                 if (log_n <= b->check_log) {                                                      \
                     /* w holds the GPU's transform of v; the CPU's must agree exactly. */        \
                     F##_t *c = malloc(n * sizeof *c);                                             \

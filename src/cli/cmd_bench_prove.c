@@ -43,13 +43,6 @@ static const char prove_usage[] =
 #define POREP_A_AUX 129753292.0
 #define POREP_B_AUX 33112281.0
 
-static uint64_t mix_(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 typedef struct {
     double t0, stage_start[ZKP_G16_STAGE_COUNT];
     int seen[ZKP_G16_STAGE_COUNT];
@@ -59,11 +52,6 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
     stage_clock_ *c = ctx;
     c->stage_start[s] = cli_now();
     c->seen[s] = 1;
-}
-
-static int cmp_d_(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 #define BENCH_PROVE_(C, G1, FR, FK)                                                               \
@@ -106,14 +94,14 @@ static int cmp_d_(const void *a, const void *b) {
             for (size_t i = distinct; i < nb; i++) pts[i] = pts[i % distinct];                    \
         }                                                                                         \
         uint64_t seed = 42;                                                                       \
-        for (size_t i = 0; i < 3 * n; i++) FR##_set_u64(&abc[i], mix_(&seed));                    \
+        for (size_t i = 0; i < 3 * n; i++) FR##_set_u64(&abc[i], cli_splitmix64(&seed));                    \
         /* The witness: 1, the public inputs (random), then the aux values. A variable that \
          * a query does not use has the point at infinity as its base there, as in a        \
          * snarkjs-layout key: B1 uses a b_aux / n_aux share of the aux variables, A nearly   \
          * all, so A shares the H and L points and B1 has its own. */                        \
         memset(w, 0, n_vars * sizeof *w);                                                         \
         for (size_t i = 0; i < n_vars; i++) {                                                     \
-            int in_b = i <= n_public || (double)(mix_(&seed) >> 11) * 0x1p-53 * (double)n_aux <   \
+            int in_b = i <= n_public || (double)(cli_splitmix64(&seed) >> 11) * 0x1p-53 * (double)n_aux <   \
                                             (double)b_aux;                                        \
             if (in_b)                                                                             \
                 pts_b[i] = pts[i];                                                                \
@@ -122,10 +110,10 @@ static int cmp_d_(const void *a, const void *b) {
         }                                                                                         \
         w[0].l[0] = 1;                                                                            \
         for (size_t i = 1; i < n_vars; i++) {                                                     \
-            unsigned r = (unsigned)(mix_(&seed) % 100);                                           \
+            unsigned r = (unsigned)(cli_splitmix64(&seed) % 100);                                           \
             if (i <= n_public || r >= zeros + ones) {                                             \
                 FR##_t x;                                                                         \
-                FR##_set_u64(&x, mix_(&seed));                                                    \
+                FR##_set_u64(&x, cli_splitmix64(&seed));                                                    \
                 FR##_mul(&x, &x, &x);                                                             \
                 FR##_from_mont(&w[i], &x);                                                        \
             } else if (r >= zeros) {                                                              \
@@ -181,13 +169,11 @@ static int cmp_d_(const void *a, const void *b) {
         }                                                                                         \
         if (code == CLI_OK) {                                                                     \
             printf("%-26s %10s\n", "stage (median)", "ms");                                       \
-            for (int s = ZKP_G16_NTT; s <= ZKP_G16_MSM_C; s++) {                                  \
-                qsort(stage[s], runs, sizeof(double), cmp_d_);                                    \
+            for (int s = ZKP_G16_NTT; s <= ZKP_G16_MSM_C; s++)                                    \
                 printf("%-26s %10.1f\n", zkp_g16_stage_label((zkp_g16_stage)s),                   \
-                       1e3 * stage[s][runs / 2]);                                                 \
-            }                                                                                     \
-            qsort(total, runs, sizeof(double), cmp_d_);                                           \
-            printf("%-26s %10.1f  (min %.1f, max %.1f)\n", "device half in all", 1e3 * total[runs / 2], \
+                       1e3 * cli_median(stage[s], runs));                                         \
+            double med = cli_median(total, runs);                                                 \
+            printf("%-26s %10.1f  (min %.1f, max %.1f)\n", "device half in all", 1e3 * med,      \
                    1e3 * total[0], 1e3 * total[runs - 1]);                                        \
             zkp_gpu *g = zkp_g16_backend_gpu(be);                                                 \
             if (g) {                                                                              \

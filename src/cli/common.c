@@ -27,6 +27,23 @@ double cli_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static int cmp_double_(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double cli_median(double *v, unsigned n) {
+    qsort(v, n, sizeof *v, cmp_double_);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+uint64_t cli_splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out) {
     if (s == NULL || *s < '0' || *s > '9') return -1;
     uint64_t v = 0;
