@@ -177,23 +177,17 @@ zkpipe_status G16_FN(cpu_msm_g1)(const zkp_g16_rkey *k, void *out, zkp_g16_base_
                                  const zkp_g16_cpu_work *w, zkp_diag *diag) {
     (void)diag;
     const G16_T(pk_t) *pk = &k->pk->u.G16_CURVE;
-    zkp_msm_stats stats;
-    switch (set) {
-    case ZKP_G16_SET_H:
+    if (set == ZKP_G16_SET_H)
         return G1_(msm_mt_var)(out, pk->h, scalars ? scalars : h->host, n, w->nthreads, w->scratch,
                                w->scratch_bytes);
-    case ZKP_G16_SET_A:
-        return G1_(msm_split_var)(out, &stats, pk->a, scalars, n, w->nthreads, w->scratch,
-                                  w->scratch_bytes);
-    case ZKP_G16_SET_B1:
-        return G1_(msm_split_var)(out, &stats, pk->b1, scalars, n, w->nthreads, w->scratch,
-                                  w->scratch_bytes);
-    case ZKP_G16_SET_L:
-        return G1_(msm_split_var)(out, &stats, pk->c, scalars, n, w->nthreads, w->scratch,
-                                  w->scratch_bytes);
-    default:
-        return ZKPIPE_ERR_INVALID_ARGUMENT;
-    }
+    const G16_G1A *bases = set == ZKP_G16_SET_A    ? pk->a
+                           : set == ZKP_G16_SET_B1 ? pk->b1
+                           : set == ZKP_G16_SET_L  ? pk->c
+                                                   : NULL;
+    if (!bases) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkp_msm_stats stats;
+    return G1_(msm_split_var)(out, &stats, bases, scalars, n, w->nthreads, w->scratch,
+                              w->scratch_bytes);
 }
 
 void G16_FN(pending_free)(G16_T(pending_t) *p) {
