@@ -180,11 +180,10 @@ zkpipe_status G16_FN(cpu_msm_g1)(const zkp_g16_rkey *k, void *out, zkp_g16_base_
     if (set == ZKP_G16_SET_H)
         return G1_(msm_mt_var)(out, pk->h, scalars ? scalars : h->host, n, w->nthreads, w->scratch,
                                w->scratch_bytes);
-    const G16_G1A *bases = set == ZKP_G16_SET_A    ? pk->a
-                           : set == ZKP_G16_SET_B1 ? pk->b1
-                           : set == ZKP_G16_SET_L  ? pk->c
-                                                   : NULL;
-    if (!bases) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (set != ZKP_G16_SET_A && set != ZKP_G16_SET_B1 && set != ZKP_G16_SET_L)
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    /* The L set is empty (NULL bases, n == 0) for a circuit without private signals. */
+    const G16_G1A *bases = set == ZKP_G16_SET_A ? pk->a : set == ZKP_G16_SET_B1 ? pk->b1 : pk->c;
     zkp_msm_stats stats;
     return G1_(msm_split_var)(out, &stats, bases, scalars, n, w->nthreads, w->scratch,
                               w->scratch_bytes);
