@@ -7,6 +7,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,6 +59,13 @@ typedef struct {
     uint64_t resident, partition;
 } key_sizes;
 
+static unsigned mem_category_(const char *name) {
+    for (unsigned c = 0; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++)
+        if (!strcmp(zkpipe_engine_mem_category_name(c), name)) return c;
+    ASSERT_MSG(0, "no memory category %s", name);
+    return 0;
+}
+
 /* What one key and one of its partitions take, from a probe engine. */
 static key_sizes sizes_of_(const char *zkey) {
     zkpipe_engine *e = engine_(256 * MIB, 1, 1);
@@ -67,6 +76,13 @@ static key_sizes sizes_of_(const char *zkey) {
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     key_sizes k = {s.keys[0].resident_bytes, s.keys[0].partition_bytes};
     ASSERT(k.resident > 0 && k.partition > 0);
+    /* The mapped file is charged as itself, page by page, and is part of
+     * what the key holds. */
+    struct stat fst;
+    ASSERT(stat(zkey, &fst) == 0);
+    uint64_t file_pages = ((uint64_t)fst.st_size + 4095) / 4096 * 4096;
+    ASSERT_EQ_U64(s.mem_live[mem_category_("key_file")], file_pages);
+    ASSERT(k.resident >= file_pages);
     ASSERT_EQ_INT(s.keys[0].tier, ZKPIPE_KEY_HOT);
     ASSERT_EQ_U64(s.budget_reserved_bytes, k.resident);
     ASSERT_OK(zkpipe_engine_destroy(&e));
@@ -88,6 +104,15 @@ static zkpipe_job_result await_(zkpipe_engine *e, uint64_t id) {
     return r;
 }
 
+/* What a hot key holds (its copies, circuit and mapped file) and the pool's
+ * idle regions: the only categories live between jobs. */
+static int held_by_keys_or_pool_(unsigned c) {
+    static const char *held[] = {"key", "csr", "key_file", "pool_idle"};
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
+        if (!strcmp(zkpipe_engine_mem_category_name(c), held[i])) return 1;
+    return 0;
+}
+
 /* The books after everything is collected: no partition memory is live,
  * the budget holds only the hot keys, and no reservation was ever short. */
 static void assert_quiet_(zkpipe_engine *e, int expect_no_refusals) {
@@ -96,8 +121,8 @@ static void assert_quiet_(zkpipe_engine *e, int expect_no_refusals) {
     ASSERT_EQ_U64(s.jobs_live, 0);
     ASSERT_EQ_U64(s.queued_admit + s.queued_synth + s.queued_device + s.queued_finalize, 0);
     ASSERT_EQ_U64(s.running_synth + s.running_device + s.running_finalize, 0);
-    for (unsigned c = 2; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++) /* witness .. */
-        if (c != 6) /* pool_idle */
+    for (unsigned c = 0; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++)
+        if (!held_by_keys_or_pool_(c))
             ASSERT_MSG(s.mem_live[c] == 0, "%s: %llu bytes still live",
                        zkpipe_engine_mem_category_name(c), (unsigned long long)s.mem_live[c]);
     uint64_t keys = 0;
@@ -116,7 +141,7 @@ static void assert_zero_(zkpipe_engine *e) {
     for (size_t i = 0; i < s.n_keys; i++) ASSERT_OK(zkpipe_engine_evict_key(e, s.keys[i].id));
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     for (unsigned c = 0; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++)
-        if (c != 6)
+        if (strcmp(zkpipe_engine_mem_category_name(c), "pool_idle") != 0)
             ASSERT_MSG(s.mem_live[c] == 0, "%s: %llu bytes still live",
                        zkpipe_engine_mem_category_name(c), (unsigned long long)s.mem_live[c]);
     ASSERT_EQ_U64(s.budget_reserved_bytes, 0);

@@ -190,7 +190,8 @@ ZKPIPE_API void zkpipe_job_result_clear(zkpipe_job_result *r);
  * Status: a snapshot that takes only short locks and atomic loads, so it
  * never waits behind proving work. */
 
-#define ZKPIPE_ENGINE_MEM_CATEGORIES 8 /* key csr witness abc aux scratch pool_idle gpu_staging */
+/* key csr witness abc aux scratch pool_idle gpu_staging key_file */
+#define ZKPIPE_ENGINE_MEM_CATEGORIES 9
 #define ZKPIPE_ENGINE_STATUS_MAX_KEYS 32
 #define ZKPIPE_ENGINE_STATUS_MAX_WORKERS 64
 #define ZKPIPE_ENGINE_STATUS_MAX_DEVICES 16

@@ -256,15 +256,17 @@ static int parse_prio_(const char *s, int *out) {
 }
 
 /* The largest |RSS - (baseline + tracked)| / RSS over the timeline's
- * samples from warmup_s (after the key has loaded) to end_s (the last job
- * collected; the engine's teardown after it is not part of the run). */
-static double max_deviation_(const char *csv, uint64_t baseline, double warmup_s, double end_s,
-                             size_t *nsamples) {
+ * samples from the first that tracks anything (the first key's file being
+ * read in: key loading counts) to end_s (the last job collected; the
+ * engine's teardown after it is not part of the run). Samples before that
+ * are the engine starting up, taken before its baseline was. */
+static double max_deviation_(const char *csv, uint64_t baseline, double end_s, size_t *nsamples) {
     FILE *f = fopen(csv, "r");
     *nsamples = 0;
     if (!f) return -1;
     char line[1024];
     double worst = 0;
+    int started = 0;
     if (!fgets(line, sizeof line, f)) {
         fclose(f);
         return -1;
@@ -273,7 +275,9 @@ static double max_deviation_(const char *csv, uint64_t baseline, double warmup_s
         double t;
         unsigned long long rss, tracked;
         if (sscanf(line, "%lf,%llu,%llu", &t, &rss, &tracked) != 3 || !rss) continue;
-        if (t < warmup_s || t > end_s) continue;
+        if (!started && !tracked) continue;
+        started = 1;
+        if (t > end_s) continue;
         double dev = fabs((double)rss - (double)(baseline + tracked)) / (double)rss;
         if (dev > worst) worst = dev;
         (*nsamples)++;
@@ -294,12 +298,18 @@ static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
     int ok = t && v[0] && v[1] && v[2] && v[3] && fgets(line, sizeof line, f);
     double tmax = 0, vmax = 1, bmax = 0;
     while (ok && fgets(line, sizeof line, f)) {
+        /* time, rss, tracked, one column per category, reserved, budget:
+         * the last two are found by count, so new categories move nothing. */
         double ts;
-        unsigned long long c[13];
-        if (sscanf(line, "%lf,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &ts,
-                   &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9], &c[10],
-                   &c[11]) != 13)
-            continue;
+        unsigned long long c[3 + ZKP_MEM_CATEGORY_COUNT];
+        int used = 0, nc = 0;
+        if (sscanf(line, "%lf%n", &ts, &used) != 1) continue;
+        const char *at = line + used;
+        while (nc < (int)(sizeof c / sizeof c[0]) && sscanf(at, ",%llu%n", &c[nc], &used) == 1) {
+            at += used;
+            nc++;
+        }
+        if (nc < 4) continue;
         if (n == cap) {
             cap *= 2;
             double *nt = realloc(t, cap * sizeof *t);
@@ -316,8 +326,8 @@ static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
         t[n] = ts;
         v[0][n] = c[0] / M;
         v[1][n] = (baseline + c[1]) / M;
-        v[2][n] = (baseline + c[10]) / M;
-        v[3][n] = (baseline + c[11]) / M;
+        v[2][n] = (baseline + c[nc - 2]) / M;
+        v[3][n] = (baseline + c[nc - 1]) / M;
         /* The scale follows the memory in use; the budget line is drawn
          * only when it fits (a detected budget can be a hundred times the
          * work). */
@@ -659,7 +669,7 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
     (void)zkp_mem_read_rss(&trimmed_rss);
     (void)zkpipe_engine_destroy(&e);
     size_t nsamples;
-    double dev = max_deviation_(timeline, base, 0.2, t_end - t_create, &nsamples);
+    double dev = max_deviation_(timeline, base, t_end - t_create, &nsamples);
     if (tmpcsv[0]) {
         unlink(tmpcsv);
     } else {

@@ -836,7 +836,9 @@ zkpipe_status zkpipe_engine_get_status(zkpipe_engine *e, zkpipe_engine_status *o
 
     zkp_mem_snapshot snap;
     (void)zkp_mem_tracker_snapshot(e->tracker, &snap);
-    for (unsigned c = 0; c < ZKP_MEM_CATEGORY_COUNT && c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++) {
+    _Static_assert(ZKP_MEM_CATEGORY_COUNT == ZKPIPE_ENGINE_MEM_CATEGORIES,
+                   "the public status names every tracker category");
+    for (unsigned c = 0; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++) {
         out->mem_live[c] = snap.cat[c].live_bytes;
         out->mem_peak[c] = snap.cat[c].peak_bytes;
     }

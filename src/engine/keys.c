@@ -2,9 +2,10 @@
  * evicted least recently used first when admission needs room.
  *
  * A hot key holds one reservation of the budget covering:
- *   - the mapped file (charged to the tracker under "key" by hand: the
- *     mapping does not come from the pool), kept as unallocated remainder of
- *     the reservation, so the budget counts it;
+ *   - the mapped file (charged to the tracker under "key_file" by hand, a
+ *     window at a time as it is read in: the mapping does not come from the
+ *     pool), kept as unallocated remainder of the reservation, so the budget
+ *     counts it;
  *   - the copies the zkey loader makes (coefficients, unaligned point
  *     sections), allocated from the reservation under "key";
  *   - the compiled circuit (CSR), allocated from the reservation under "csr".
@@ -96,12 +97,35 @@ static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
     for (int i = 0; i < ZKPIPE_ENGINE_STATUS_MAX_DEVICES; i++) zkp_g16_rkey_free(d->rkeys[i]);
     if (d->circuit_built) zkp_circuit_free(&d->circuit);
     zkp_zkey_free(&d->zkey);
-    if (d->map_charge) ENG_IGNORE(zkp_mem_tracker_discharge(e->tracker, ZKP_MEM_KEY, d->map_charge));
+    if (d->map_charge)
+        ENG_IGNORE(zkp_mem_tracker_discharge(e->tracker, ZKP_MEM_KEY_FILE, d->map_charge));
     if (d->res && zkp_mem_release(&d->res) != ZKPIPE_OK) {
         /* Something allocated from the key's reservation is still live: a
          * bug. Leaking the budget is the safe side. */
     }
     memset(d, 0, sizeof *d);
+}
+
+/* Maps the key file and reads it in a window at a time, charging each
+ * window to the tracker just before its pages become resident. The parser
+ * then walks memory that is already counted, so RSS never runs ahead of the
+ * tracked bytes by more than one window while a key of tens of gigabytes
+ * loads. *charged is what was charged (page-rounded; 0 if the tracker
+ * refused, which it does not for this category). */
+#define KEY_MAP_WINDOW ((size_t)64 << 20)
+
+static zkpipe_status key_map_charged_(zkpipe_engine *e, const char *path, zkp_mapped_file *mf,
+                                      uint64_t *charged, zkp_diag *diag) {
+    *charged = 0;
+    zkpipe_status st = zkp_mapped_file_open(mf, path, diag);
+    if (st != ZKPIPE_OK) return st;
+    for (size_t off = 0; off < mf->map_len; off += KEY_MAP_WINDOW) {
+        size_t len = mf->map_len - off < KEY_MAP_WINDOW ? mf->map_len - off : KEY_MAP_WINDOW;
+        uint64_t c = ((uint64_t)len + PAGE - 1) / PAGE * PAGE;
+        if (zkp_mem_tracker_charge(e->tracker, ZKP_MEM_KEY_FILE, c) == ZKPIPE_OK) *charged += c;
+        zkp_mapped_file_populate(mf, off, len);
+    }
+    return ZKPIPE_OK;
 }
 
 static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority prio,
@@ -120,11 +144,15 @@ static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority pri
     const zkp_allocator *al;
     (void)zkp_mem_reservation_allocator(d.res, &al);
     zkp_zkey_options o = {.alloc = al, .nthreads = e->device_threads, .check_subgroup = 0};
-    st = zkp_zkey_load(&d.zkey, k->path, &o, diag);
+    zkp_mapped_file mf;
+    st = key_map_charged_(e, k->path, &mf, &d.map_charge, diag);
     if (st != ZKPIPE_OK) goto fail;
-    d.map_charge = (d.zkey.file.map_len + PAGE - 1) / PAGE * PAGE;
-    if (d.map_charge && zkp_mem_tracker_charge(e->tracker, ZKP_MEM_KEY, d.map_charge) != ZKPIPE_OK)
-        d.map_charge = 0;
+    st = zkp_zkey_parse(&d.zkey, mf.data, mf.size, k->path, &o, diag);
+    if (st != ZKPIPE_OK) {
+        zkp_mapped_file_close(&mf);
+        goto fail;
+    }
+    d.zkey.file = mf; /* the key now owns the mapping; zkp_zkey_free unmaps it */
     zkp_g16_pk pk;
     zkp_zkey_pk(&d.zkey, &pk);
     zkp_mem_reservation_info ri;

@@ -16,7 +16,8 @@
  * category. New categories go at the end, so existing values keep their
  * numbers. POOL_IDLE is the memory pool's own (regions kept mapped for
  * reuse, src/mem/); nothing else allocates under it. GPU_STAGING is host
- * memory staged for a device. */
+ * memory staged for a device. KEY_FILE is a key file's mapping, charged by
+ * the engine as its pages are read in (nothing allocates under it). */
 #define ZKP_MEM_CATEGORY_MAP(X)   \
     X(KEY, "key")                 \
     X(CSR, "csr")                 \
@@ -25,7 +26,8 @@
     X(AUX, "aux")                 \
     X(SCRATCH, "scratch")         \
     X(POOL_IDLE, "pool_idle")     \
-    X(GPU_STAGING, "gpu_staging")
+    X(GPU_STAGING, "gpu_staging")  \
+    X(KEY_FILE, "key_file")
 
 typedef enum {
 #define ZKP_MEM_ENUM_(name, str) ZKP_MEM_##name,

@@ -30,6 +30,12 @@ typedef struct {
 ZKP_WARN_UNUSED zkpipe_status zkp_mapped_file_open(zkp_mapped_file *mf, const char *path,
                                                    zkp_diag *diag);
 
+/* Reads [off, off + len) of the mapping into memory now (clamped to the
+ * file), so that its pages are resident before a caller accounts them and
+ * walks them. Only a hint to the kernel plus a page-touching fallback: it
+ * cannot fail. */
+void zkp_mapped_file_populate(const zkp_mapped_file *mf, size_t off, size_t len);
+
 /* Unmaps; *mf is left empty. Accepts an empty or already closed *mf. */
 void zkp_mapped_file_close(zkp_mapped_file *mf);
 
