@@ -108,22 +108,30 @@ static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
 
 /* Maps the key file and reads it in a window at a time, charging each
  * window to the tracker just before its pages become resident. The parser
- * then walks memory that is already counted, so RSS never runs ahead of the
- * tracked bytes by more than one window while a key of tens of gigabytes
- * loads. *charged is what was charged (page-rounded; 0 if the tracker
- * refused, which it does not for this category). */
-#define KEY_MAP_WINDOW ((size_t)64 << 20)
+ * then walks memory that is already counted. A window is a thirty-second of
+ * what is charged so far (at least 256 KiB, at most 64 MiB), so the bytes
+ * charged ahead of RSS stay a few percent of it from the first window of a
+ * small process to the last of a key of tens of gigabytes. *charged is what
+ * was charged (page-rounded; 0 if the tracker refused, which it does not for
+ * this category). */
+#define KEY_MAP_WINDOW_MIN ((uint64_t)256 << 10)
+#define KEY_MAP_WINDOW_MAX ((uint64_t)64 << 20)
 
 static zkpipe_status key_map_charged_(zkpipe_engine *e, const char *path, zkp_mapped_file *mf,
                                       uint64_t *charged, zkp_diag *diag) {
     *charged = 0;
     zkpipe_status st = zkp_mapped_file_open(mf, path, diag);
     if (st != ZKPIPE_OK) return st;
-    for (size_t off = 0; off < mf->map_len; off += KEY_MAP_WINDOW) {
-        size_t len = mf->map_len - off < KEY_MAP_WINDOW ? mf->map_len - off : KEY_MAP_WINDOW;
-        uint64_t c = ((uint64_t)len + PAGE - 1) / PAGE * PAGE;
+    uint64_t off = 0, len = (uint64_t)mf->map_len;
+    while (off < len) {
+        uint64_t w = *charged / 32;
+        w = w < KEY_MAP_WINDOW_MIN ? KEY_MAP_WINDOW_MIN : w > KEY_MAP_WINDOW_MAX ? KEY_MAP_WINDOW_MAX : w;
+        w = (w + PAGE - 1) / PAGE * PAGE;
+        if (w > len - off) w = len - off;
+        uint64_t c = (w + PAGE - 1) / PAGE * PAGE;
         if (zkp_mem_tracker_charge(e->tracker, ZKP_MEM_KEY_FILE, c) == ZKPIPE_OK) *charged += c;
-        zkp_mapped_file_populate(mf, off, len);
+        zkp_mapped_file_populate(mf, (size_t)off, (size_t)w);
+        off += w;
     }
     return ZKPIPE_OK;
 }
