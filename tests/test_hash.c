@@ -365,3 +365,50 @@ TEST_CASE(hash_chacha8_strombergson_vectors) {
         }
     }
 }
+
+/* Restores one environment variable after a case changed it. */
+typedef struct {
+    const char *name;
+    int had;
+    char value[64];
+} saved_env;
+
+static void save_env(saved_env *s, const char *name) {
+    const char *v = getenv(name);
+    s->name = name;
+    s->had = v != NULL;
+    snprintf(s->value, sizeof s->value, "%s", v ? v : "");
+}
+
+static void restore_env(const saved_env *s) {
+    if (s->had)
+        setenv(s->name, s->value, 1);
+    else
+        unsetenv(s->name);
+}
+
+TEST_CASE(hash_sha256_path_follows_environment) {
+    saved_env forced, no_sha;
+    save_env(&forced, "ZKPIPE_FORCE_PORTABLE");
+    save_env(&no_sha, "ZKPIPE_NO_SHA_NI");
+    unsetenv("ZKPIPE_FORCE_PORTABLE");
+    unsetenv("ZKPIPE_NO_SHA_NI");
+    int adx = zkp_cpu_detect(), sha = zkp_cpu_use_sha;
+    setenv("ZKPIPE_NO_SHA_NI", "1", 1);
+    int adx_no_sha = zkp_cpu_detect(), sha_no_sha = zkp_cpu_use_sha;
+    const char *name_no_sha = zkp_sha256_path_name();
+    unsetenv("ZKPIPE_NO_SHA_NI");
+    setenv("ZKPIPE_FORCE_PORTABLE", "1", 1);
+    (void)zkp_cpu_detect();
+    int sha_forced = zkp_cpu_use_sha;
+    restore_env(&forced);
+    restore_env(&no_sha);
+    (void)zkp_cpu_detect();
+    /* Detection follows the CPU; each variable turns the body off, and
+     * ZKPIPE_NO_SHA_NI leaves the arithmetic path alone. */
+    ASSERT_EQ_INT(sha, zkp_cpu_has_sha_ni());
+    ASSERT_EQ_INT(sha_no_sha, 0);
+    ASSERT_EQ_INT(sha_forced, 0);
+    ASSERT_EQ_INT(adx_no_sha, adx);
+    ASSERT_STR_EQ(name_no_sha, "portable");
+}
