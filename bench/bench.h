@@ -31,6 +31,8 @@ extern const bench_case bench_ntt_cases[];
 extern const size_t bench_ntt_count;
 extern const bench_case bench_msm_cases[];
 extern const size_t bench_msm_count;
+extern const bench_case bench_hash_cases[];
+extern const size_t bench_hash_count;
 
 /* Keeps the compiler from discarding a result. */
 static inline void bench_consume(const void *p, size_t len) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "hash/sha256.h"
 #include "util/cpu.h"
 
 typedef struct {
@@ -84,16 +85,20 @@ int main(int argc, char **argv) {
         {bench_pairing_cases, bench_pairing_count},
         {bench_ntt_cases, bench_ntt_count},
         {bench_msm_cases, bench_msm_count},
+        {bench_hash_cases, bench_hash_count},
     };
     char model[256];
     cpu_model(model, sizeof model);
     if (json)
-        printf("{\"cpu\": \"%s\", \"cores\": %ld, \"arith\": \"%s\", \"compiler\": \"%s\", \"results\": [",
-               model, sysconf(_SC_NPROCESSORS_ONLN), zkp_cpu_path_name(), __VERSION__);
+        printf("{\"cpu\": \"%s\", \"cores\": %ld, \"arith\": \"%s\", \"sha256\": \"%s\", "
+               "\"compiler\": \"%s\", \"results\": [",
+               model, sysconf(_SC_NPROCESSORS_ONLN), zkp_cpu_path_name(), zkp_sha256_path_name(),
+               __VERSION__);
     else
-        printf("cpu: %s\ncores: %ld\narithmetic path: %s\ncompiler: %s\nsamples: %d, median reported\n\n"
-               "%-10s %-36s %14s\n",
-               model, sysconf(_SC_NPROCESSORS_ONLN), zkp_cpu_path_name(), __VERSION__, BENCH_SAMPLES,
+        printf("cpu: %s\ncores: %ld\narithmetic path: %s\nsha-256 path: %s\ncompiler: %s\n"
+               "samples: %d, median reported\n\n%-10s %-36s %14s\n",
+               model, sysconf(_SC_NPROCESSORS_ONLN), zkp_cpu_path_name(), zkp_sha256_path_name(),
+               __VERSION__, BENCH_SAMPLES,
                "group", "case", "ns/op");
     int n = 0;
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)

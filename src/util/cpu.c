@@ -10,6 +10,7 @@
 
 int zkp_cpu_use_adx = 0;
 int zkp_cpu_use_ifma = 0;
+int zkp_cpu_use_sha = 0;
 
 static int env_set(const char *name) {
     const char *v = getenv(name);
@@ -52,19 +53,45 @@ static int cpu_has_avx512ifma(void) {
 #endif
 }
 
+static int cpu_has_sha_ni(void) {
+#ifdef ZKP_X86
+    unsigned eax, ebx, ecx, edx;
+    if (__get_cpuid_max(0, 0) < 7) return 0;
+    __cpuid(1, eax, ebx, ecx, edx);
+    /* Leaf 1, ECX bit 9 = SSSE3 (pshufb), bit 19 = SSE4.1 (pblendw). */
+    if (!((ecx >> 9) & 1) || !((ecx >> 19) & 1)) return 0;
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    /* Leaf 7, EBX bit 29 = SHA (sha256rnds2, sha256msg1, sha256msg2). */
+    return (ebx >> 29) & 1;
+#else
+    return 0;
+#endif
+}
+
 int zkp_cpu_detect(void) {
     int forced = env_set("ZKPIPE_FORCE_PORTABLE");
 #ifdef ZKP_HAVE_X86_ASM
     zkp_cpu_use_adx = !forced && cpu_has_adx_bmi2();
     zkp_cpu_use_ifma = zkp_cpu_use_adx && !env_set("ZKPIPE_NO_IFMA") && cpu_has_avx512ifma();
+    zkp_cpu_use_sha = !forced && !env_set("ZKPIPE_NO_SHA_NI") && cpu_has_sha_ni();
 #else
     (void)forced;
     (void)cpu_has_adx_bmi2;
     (void)cpu_has_avx512ifma;
     zkp_cpu_use_adx = 0;
     zkp_cpu_use_ifma = 0;
+    zkp_cpu_use_sha = 0;
 #endif
     return zkp_cpu_use_adx;
+}
+
+int zkp_cpu_has_sha_ni(void) {
+#ifdef ZKP_HAVE_X86_ASM
+    return cpu_has_sha_ni();
+#else
+    (void)cpu_has_sha_ni;
+    return 0;
+#endif
 }
 
 const char *zkp_cpu_path_name(void) {

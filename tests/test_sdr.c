@@ -1,0 +1,257 @@
+/* Filecoin SDR: registered proofs and porep ids, the parent graph against
+ * the digests rust-fil-proofs publishes in
+ * storage-proofs-porep/parent_cache.json (each cache computed here, and
+ * found in the table by the cache id rust-fil-proofs derives from the
+ * graph), labels against stacked_vanilla.rs
+ * test_stacked_porep_generate_labels, and the interactive challenge rule. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "filecoin/porep.h"
+#include "filecoin/sdr_graph.h"
+#include "filecoin/sdr_labels.h"
+#include "hash/sha256.h"
+#include "test.h"
+#include "test_support.h"
+
+/* rust-fil-proofs 87348a7 storage-proofs-porep/parent_cache.json: cache id
+ * (the hex after "v28-sdr-parent-"), sector size and SHA-256 of the file. */
+static const struct {
+    const char *id;
+    uint64_t sector_bytes;
+    const char *digest;
+} parent_cache_json[] = {
+    {"21981246c370f9d76c7a77ab273d94bde0ceb4e938292334960bce05585dc117", 34359738368ULL,
+     "93deeac5e3052b6927467d4b2641bb782f05491de18d510147c93eeedd8672da"},
+    {"2aa9c77c3e58259481351cc4be2079cc71e1c9af39700866545c043bfa30fb42", 536870912ULL,
+     "3adcc092423aa76d6a7184016893406da44dd974b219a89cd3ece25e4e3018f5"},
+    {"3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899", 2048ULL,
+     "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d"},
+    {"4905486b7af19558ac3649bc6261411858b6add534438878c4ee3b29d8b9de0b", 68719476736ULL,
+     "2698b74eb2606b55b98d8b095e18b6320b47f46e00075956d48640ccd1641b03"},
+    {"494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a39a47554b", 2048ULL,
+     "840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97"},
+    {"5eed212119fd91aa6220a27f31a8966444a9381842bceb3a1ea61525bd47a5b5", 8388608ULL,
+     "03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab"},
+    {"7ba215a1d2345774ab90b8cb1158d296e409d6068819d7b8c7baf0b25d63dc34", 536870912ULL,
+     "b5877d1963793efebc261fd8fde4dd6bc59e6b5c7abf52617a4ee023b8dc173a"},
+    {"8a99e8d6b6be7ab87a56b632e6739ff201c23ea14e99737c74690f0e265574d6", 68719476736ULL,
+     "2778a732ad46a7dc18e0564dfdf59fd321dcde74ab476fd6d3c4e6735d7cd89c"},
+    {"dcdabb0fbe4364bf0ac28b6a18c66de246409fa1a9020a00f33fb3e3053da6dc", 8388608ULL,
+     "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce"},
+    {"e1fa5d5b811ddbd118be3412c4a8c329156b8b8acc72632bca459455b5a05a13", 34359738368ULL,
+     "3c4f9841fcc75aed8c695800e58d08480629f25af3a2aefd81904181d75cc0b6"},
+};
+
+static void make_graph(zkp_sdr_graph *g, uint64_t proof_id) {
+    zkp_fil_api_version api;
+    uint64_t sector_bytes;
+    ASSERT_OK(zkp_fil_registered_proof(proof_id, &api, &sector_bytes, NULL));
+    uint8_t porep_id[32];
+    zkp_fil_porep_id(porep_id, proof_id);
+    ASSERT_OK(zkp_sdr_graph_init(g, sector_bytes / ZKP_FIL_NODE_BYTES, porep_id, api, NULL));
+}
+
+/* The cache id of cache.rs cache_path: hex SHA-256 of the hasher's name,
+ * the graph's identifier string, the four Feistel keys (u64 LE) and the
+ * node count (u32 LE). */
+static void parent_cache_id(char hex[65], const zkp_sdr_graph *g) {
+    char ident[256];
+    int n = snprintf(ident, sizeof ident,
+                     "stacked_graph::StackedGraph{expansion_degree: 8 base_graph: "
+                     "drgraph::BucketGraph{size: %llu; degree: 6; hasher: poseidon_hasher} }",
+                     (unsigned long long)g->nodes);
+    ASSERT(n > 0 && (size_t)n < sizeof ident);
+    zkp_sha256_ctx ctx;
+    zkp_sha256_init(&ctx);
+    zkp_sha256_update(&ctx, "poseidon_hasher", 15);
+    zkp_sha256_update(&ctx, ident, (size_t)n);
+    for (int k = 0; k < 4; k++) {
+        uint8_t le[8];
+        for (int b = 0; b < 8; b++) le[b] = (uint8_t)(g->feistel_keys[k] >> (8 * b));
+        zkp_sha256_update(&ctx, le, 8);
+    }
+    uint8_t entries[4];
+    for (int b = 0; b < 4; b++) entries[b] = (uint8_t)((uint32_t)g->nodes >> (8 * b));
+    zkp_sha256_update(&ctx, entries, 4);
+    uint8_t digest[32];
+    zkp_sha256_final(&ctx, digest);
+    test_hex(hex, digest, 32);
+}
+
+/* Builds the whole cache of registered proof proof_id, finds the
+ * published entry by cache id and compares the file digest. */
+static void check_parent_cache(uint64_t proof_id) {
+    zkp_sdr_graph g;
+    make_graph(&g, proof_id);
+    char id[65];
+    parent_cache_id(id, &g);
+    size_t found = SIZE_MAX;
+    for (size_t i = 0; i < sizeof parent_cache_json / sizeof parent_cache_json[0]; i++)
+        if (strcmp(parent_cache_json[i].id, id) == 0) found = i;
+    ASSERT_MSG(found != SIZE_MAX, "proof %llu: cache id %s is not in parent_cache.json",
+               (unsigned long long)proof_id, id);
+    ASSERT_EQ_U64(parent_cache_json[found].sector_bytes, g.nodes * ZKP_FIL_NODE_BYTES);
+    size_t bytes = (size_t)g.nodes * ZKP_SDR_DEGREE * 4;
+    uint8_t *cache = malloc(bytes);
+    ASSERT(cache != NULL);
+    test_defer(free, cache);
+    zkp_sdr_parent_cache_range(&g, 0, (uint32_t)g.nodes, cache);
+    uint8_t got[32], want[32];
+    zkp_sha256(got, cache, bytes);
+    test_unhex(want, 32, parent_cache_json[found].digest);
+    ASSERT_MEM_EQ(got, want, 32);
+}
+
+TEST_CASE(sdr_registered_proofs_and_porep_id) {
+    zkp_fil_api_version api;
+    uint64_t bytes;
+    static const uint64_t sizes[5] = {2048, 8 << 20, 512 << 20, 32ULL << 30, 64ULL << 30};
+    for (uint64_t id = 0; id < 20; id++) {
+        ASSERT_OK(zkp_fil_registered_proof(id, &api, &bytes, NULL));
+        ASSERT_EQ_U64(bytes, sizes[id % 5]);
+        ASSERT_EQ_INT(api, id < 5 ? ZKP_FIL_API_V1_0 : id < 10 ? ZKP_FIL_API_V1_1 : ZKP_FIL_API_V1_2);
+    }
+    zkp_diag d;
+    ASSERT_EQ_STATUS(zkp_fil_registered_proof(20, &api, &bytes, &d), ZKPIPE_ERR_OUT_OF_RANGE);
+    ASSERT(strstr(d.msg, "20") != NULL);
+    uint8_t porep_id[32], want[32] = {0};
+    zkp_fil_porep_id(porep_id, 0x0102030405060708ULL);
+    for (int b = 0; b < 8; b++) want[b] = (uint8_t)(8 - b);
+    ASSERT_MEM_EQ(porep_id, want, 32);
+    zkp_sdr_graph g;
+    ASSERT_EQ_STATUS(zkp_sdr_graph_init(&g, 1, porep_id, ZKP_FIL_API_V1_1, &d),
+                     ZKPIPE_ERR_OUT_OF_RANGE);
+    ASSERT_EQ_STATUS(zkp_sdr_graph_init(&g, (1ULL << 32) + 1, porep_id, ZKP_FIL_API_V1_1, &d),
+                     ZKPIPE_ERR_OUT_OF_RANGE);
+}
+
+TEST_CASE(sdr_parent_cache_2kib_v1) { check_parent_cache(0); }
+TEST_CASE(sdr_parent_cache_2kib_v1_1) { check_parent_cache(5); }
+
+/* The 8 MiB graphs (2^18 nodes, 14 MiB of cache each) take seconds, not
+ * milliseconds: they run when ZKPIPE_TEST_SLOW is set, and bench/ times
+ * the same work. */
+static void require_slow(void) {
+    const char *s = getenv("ZKPIPE_TEST_SLOW");
+    if (s == NULL || s[0] == '\0' || strcmp(s, "0") == 0)
+        test_skip("8 MiB parent cache: set ZKPIPE_TEST_SLOW=1 to run it");
+}
+TEST_CASE(sdr_parent_cache_8mib_v1_slow) {
+    require_slow();
+    check_parent_cache(1);
+}
+TEST_CASE(sdr_parent_cache_8mib_v1_1_slow) {
+    require_slow();
+    check_parent_cache(6);
+}
+
+TEST_CASE(sdr_graph_shape) {
+    /* Properties every version keeps: DRG parents precede the node (so a
+     * layer can be labelled in order), the predecessor sits where the
+     * version puts it, expander parents lie inside the graph, and the
+     * Feistel permutation is a bijection of its domain. */
+    for (uint64_t proof_id = 0; proof_id <= 5; proof_id += 5) {
+        zkp_sdr_graph g;
+        make_graph(&g, proof_id);
+        ASSERT_EQ_U64(g.nodes, 64);
+        for (uint32_t v = 0; v < g.nodes; v++) {
+            uint32_t p[ZKP_SDR_DEGREE];
+            zkp_sdr_parents_range(&g, v, 1, p);
+            for (int j = 0; j < ZKP_SDR_DRG_DEGREE; j++) ASSERT(v < 2 ? p[j] == 0 : p[j] < v);
+            if (v >= 2) ASSERT_EQ_U64(p[g.api == ZKP_FIL_API_V1_0 ? 5 : 0], v - 1);
+            for (int j = ZKP_SDR_DRG_DEGREE; j < ZKP_SDR_DEGREE; j++) ASSERT(p[j] < g.nodes);
+        }
+        uint8_t seen[512] = {0};
+        for (uint64_t i = 0; i < 512; i++) {
+            uint64_t u = zkp_sdr_feistel_permute(&g, i);
+            ASSERT(u < 512);
+            ASSERT_MSG(!seen[u], "permute hits %llu twice", (unsigned long long)u);
+            seen[u] = 1;
+        }
+    }
+}
+
+/* stacked_vanilla.rs test_stacked_porep_generate_labels: replica_id [9; 32],
+ * 11 layers; the last label of the last layer, as four u64 LE limbs of Fr. */
+static void check_labels(uint64_t nodes, uint8_t porep_byte, zkp_fil_api_version api,
+                         const uint64_t want_limbs[4]) {
+    uint8_t porep_id[32], replica_id[32];
+    memset(porep_id, porep_byte, 32);
+    memset(replica_id, 9, 32);
+    zkp_sdr_graph g;
+    ASSERT_OK(zkp_sdr_graph_init(&g, nodes, porep_id, api, NULL));
+    uint32_t *parents = malloc((size_t)nodes * ZKP_SDR_DEGREE * sizeof *parents);
+    uint8_t *layers = malloc((size_t)nodes * 32 * 2);
+    ASSERT(parents != NULL && layers != NULL);
+    test_defer(free, parents);
+    test_defer(free, layers);
+    zkp_sdr_parents_range(&g, 0, (uint32_t)nodes, parents);
+    uint8_t *cur = layers, *prev = layers + nodes * 32;
+    for (uint32_t layer = 1; layer <= 11; layer++) {
+        uint8_t *t = prev;
+        prev = cur;
+        cur = t;
+        zkp_sdr_label_layer(cur, &g, parents, replica_id, layer, layer == 1 ? NULL : prev);
+    }
+    uint8_t want[32];
+    for (int k = 0; k < 4; k++)
+        for (int b = 0; b < 8; b++) want[8 * k + b] = (uint8_t)(want_limbs[k] >> (8 * b));
+    ASSERT_MEM_EQ(cur + (nodes - 1) * 32, want, 32);
+    /* The single-node form agrees with the layer loop on the last node. */
+    uint32_t *p = parents + (nodes - 1) * ZKP_SDR_DEGREE;
+    const uint8_t *src[ZKP_SDR_DEGREE];
+    for (int j = 0; j < ZKP_SDR_DEGREE; j++) src[j] = (j < 6 ? cur : prev) + 32 * (size_t)p[j];
+    uint8_t one[32];
+    zkp_sdr_label(one, replica_id, 11, nodes - 1, src, ZKP_SDR_DEGREE);
+    ASSERT_MEM_EQ(one, want, 32);
+}
+
+static const uint64_t labels_v1_0_2k[4] = {0xd3faa96b9a0fba04ULL, 0xea81a283d106485eULL,
+                                           0xe3d51b9afa5ac2b3ULL, 0x0462f4f4f1a68d37ULL};
+static const uint64_t labels_v1_0_4k[4] = {0x7e191e52c4a8da86ULL, 0x5ae8a1c9e6fac148ULL,
+                                           0xce239f3b88a894b8ULL, 0x234c00d1dc1d53beULL};
+static const uint64_t labels_v1_1_2k[4] = {0xabb3f38bb70defcfULL, 0x777a2e4d7769119fULL,
+                                           0x3448959d495490bcULL, 0x06021188c7a71cb5ULL};
+static const uint64_t labels_v1_1_4k[4] = {0x22ab81cf68c4676dULL, 0x7a77a82fc7c9c189ULL,
+                                           0xc6c03d32c1e42d23ULL, 0x0f777c18cc2c55bdULL};
+
+/* "nodes_2k" and "nodes_4k" there are sector sizes in bytes (2^11, 2^12),
+ * which the helper divides by the 32-byte node: 64 and 128 nodes. */
+TEST_CASE(sdr_labels_v1_0_2kib) { check_labels(64, 0, ZKP_FIL_API_V1_0, labels_v1_0_2k); }
+TEST_CASE(sdr_labels_v1_0_4kib) { check_labels(128, 0, ZKP_FIL_API_V1_0, labels_v1_0_4k); }
+TEST_CASE(sdr_labels_v1_1_2kib) { check_labels(64, 123, ZKP_FIL_API_V1_1, labels_v1_1_2k); }
+TEST_CASE(sdr_labels_v1_1_4kib) { check_labels(128, 123, ZKP_FIL_API_V1_1, labels_v1_1_4k); }
+/* V1_2 labels the same graph as V1_1: the test expects the same values. */
+TEST_CASE(sdr_labels_v1_2_2kib_and_4kib) {
+    check_labels(64, 123, ZKP_FIL_API_V1_2, labels_v1_1_2k);
+    check_labels(128, 123, ZKP_FIL_API_V1_2, labels_v1_1_4k);
+}
+
+TEST_CASE(sdr_interactive_challenges_rule) {
+    uint8_t replica_id[32], seed[32];
+    test_rng_bytes(replica_id, 32);
+    test_rng_bytes(seed, 32);
+    const uint64_t nodes = 64;
+    /* Partition k of n challenges is the slice [n·k, n·(k+1)) of one
+     * partition of n·K, and every challenge is in [1, nodes − 1]. */
+    uint64_t all[40], part[10];
+    zkp_fil_interactive_challenges(all, 40, nodes, replica_id, seed, 0);
+    for (unsigned k = 0; k < 4; k++) {
+        zkp_fil_interactive_challenges(part, 10, nodes, replica_id, seed, k);
+        ASSERT_MEM_EQ(part, all + 10 * k, sizeof part);
+    }
+    for (int i = 0; i < 40; i++) ASSERT(all[i] >= 1 && all[i] < nodes);
+    /* The rule by hand for one challenge: SHA-256(replica_id ‖ seed ‖ j LE),
+     * read little-endian, mod (nodes − 1), plus 1. With nodes − 1 = 63 and
+     * 2^8 ≡ 4 (mod 63), the byte sum Σ d_i·4^i mod 63 gives the residue. */
+    uint8_t msg[68], digest[32];
+    memcpy(msg, replica_id, 32);
+    memcpy(msg + 32, seed, 32);
+    const uint32_t j = 17;
+    for (int b = 0; b < 4; b++) msg[64 + b] = (uint8_t)(j >> (8 * b));
+    zkp_sha256(digest, msg, sizeof msg);
+    uint64_t r = 0, w = 1;
+    for (int i = 0; i < 32; i++, w = (w * 4) % 63) r = (r + digest[i] * w) % 63;
+    ASSERT_EQ_U64(all[17], r + 1);
+}
