@@ -84,6 +84,7 @@ int main(int argc, char **argv) {
         {bench_pairing_cases, bench_pairing_count},
         {bench_ntt_cases, bench_ntt_count},
         {bench_msm_cases, bench_msm_count},
+        {bench_poseidon_cases, bench_poseidon_count},
     };
     char model[256];
     cpu_model(model, sizeof model);

@@ -14,9 +14,10 @@ typedef bls12_381_fr_t fr_t;
 /* ------------------------------------------------------------ the table */
 
 /* neptune's Standard strength: R_F and R_P from its round-number search
- * (round_numbers.rs) for a 256-bit prime and 128-bit security with its
- * margin. Another arity (16, 24 and 36 exist in neptune: R_P 59, 59, 60) is
- * one more line here, with ZKP_POSEIDON_MAX_ARITY raised to match. */
+ * for a 256-bit prime and 128-bit security with its margin. Filecoin's
+ * PoRep uses 2, 8 and 11; its hashers also name 4, 16, 24 and 36 (36 is
+ * the arity of hash_md). Another arity is one more line here, with
+ * ZKP_POSEIDON_MAX_ARITY raised to match if it is larger. */
 static const struct {
     unsigned arity, full_rounds, partial_rounds;
 } poseidon_shapes[] = {
@@ -24,6 +25,9 @@ static const struct {
     {4, 8, 56},
     {8, 8, 57},
     {11, 8, 57},
+    {16, 8, 59},
+    {24, 8, 59},
+    {36, 8, 60},
 };
 #define POSEIDON_SHAPES (sizeof poseidon_shapes / sizeof poseidon_shapes[0])
 

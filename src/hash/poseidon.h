@@ -7,10 +7,11 @@
  * R_F / 2 full rounds; a round adds t round constants, applies the S-box
  * (to every element in a full round, to element 0 in a partial round) and
  * multiplies the state by the MDS matrix. R_F = 8 for every arity; R_P is
- * 55 (a = 2), 56 (a = 4), 57 (a = 8, 11), the Standard strength of neptune.
- * Filecoin uses a = 2 (comm_r, two-layer columns), 8 (tree_c and
- * tree_r_last) and 11 (the columns of eleven-layer sectors); a = 4 is
- * there for the quad trees.
+ * 55 (a = 2), 56 (a = 4), 57 (a = 8, 11), 59 (a = 16, 24) and 60 (a = 36),
+ * the Standard strength of neptune. Filecoin's PoRep uses a = 2 (comm_r,
+ * the columns of two-layer sectors), 8 (tree_c and tree_r_last) and 11
+ * (the columns of eleven-layer sectors); its hashers also offer 4, 16, 24
+ * and 36 (hash_md).
  *
  * The constants. Nothing is pasted in: the first zkp_poseidon_params_get
  * of an arity derives that arity's constants (hash/poseidon_constants.h):
@@ -48,7 +49,7 @@
 
 /* The largest arity in the table of poseidon.c; states fit in arrays of
  * ZKP_POSEIDON_MAX_WIDTH elements. */
-#define ZKP_POSEIDON_MAX_ARITY 11
+#define ZKP_POSEIDON_MAX_ARITY 36
 #define ZKP_POSEIDON_MAX_WIDTH (ZKP_POSEIDON_MAX_ARITY + 1)
 
 /* The constants of one arity. Matrices are width x width, row-major
@@ -91,12 +92,13 @@ typedef struct zkp_poseidon_params {
 
 /* On output *out is the constants of `arity`, made on the first call for
  * that arity. ZKPIPE_ERR_UNSUPPORTED for an arity not in the table (2, 4,
- * 8, 11), ZKPIPE_ERR_NO_MEMORY if they could not be made (a later call
+ * 8, 11, 16, 24, 36), ZKPIPE_ERR_NO_MEMORY if they could not be made (a later call
  * tries again). Thread-safe. */
 ZKP_WARN_UNUSED zkpipe_status zkp_poseidon_params_get(const zkp_poseidon_params **out, unsigned arity);
 
 /* Makes the constants of every arity in the table now, so that the first
- * hash of each does not pay for them (they take a few milliseconds). */
+ * hash of each does not pay for them (a few milliseconds for the small
+ * arities, about a tenth of a second for 36). */
 ZKP_WARN_UNUSED zkpipe_status zkp_poseidon_init_all(void);
 
 /* The permutation, plain form. state has p->width elements. */

@@ -104,6 +104,47 @@ void zkp_poseidon_matrix_apply(fr_t *r, const fr_t *m, const fr_t *v, unsigned n
 
 static fr_t *matrix_new_(unsigned n) { return malloc((size_t)n * n * sizeof(fr_t)); }
 
+/* Gauss-Jordan elimination of a (n x n) against the k right-hand columns
+ * of b (n x k), both row-major and both overwritten: on success a is the
+ * identity and b is a^-1 * b. */
+static zkpipe_status eliminate_(fr_t *a, fr_t *b, unsigned n, unsigned k) {
+    for (unsigned c = 0; c < n; c++) {
+        unsigned pivot = c;
+        while (pivot < n && bls12_381_fr_is_zero(&a[pivot * n + c])) pivot++;
+        if (pivot == n) return ZKPIPE_ERR_NOT_INVERTIBLE;
+        if (pivot != c) {
+            for (unsigned j = 0; j < n; j++) {
+                fr_t x = a[c * n + j];
+                a[c * n + j] = a[pivot * n + j];
+                a[pivot * n + j] = x;
+            }
+            for (unsigned j = 0; j < k; j++) {
+                fr_t x = b[c * k + j];
+                b[c * k + j] = b[pivot * k + j];
+                b[pivot * k + j] = x;
+            }
+        }
+        fr_t scale;
+        bls12_381_fr_inv_var(&scale, &a[c * n + c]);
+        /* Columns left of c are already zero in the pivot row. */
+        for (unsigned j = c; j < n; j++) bls12_381_fr_mul(&a[c * n + j], &a[c * n + j], &scale);
+        for (unsigned j = 0; j < k; j++) bls12_381_fr_mul(&b[c * k + j], &b[c * k + j], &scale);
+        for (unsigned i = 0; i < n; i++) {
+            if (i == c || bls12_381_fr_is_zero(&a[i * n + c])) continue;
+            fr_t factor = a[i * n + c], prod;
+            for (unsigned j = c; j < n; j++) {
+                bls12_381_fr_mul(&prod, &factor, &a[c * n + j]);
+                bls12_381_fr_sub(&a[i * n + j], &a[i * n + j], &prod);
+            }
+            for (unsigned j = 0; j < k; j++) {
+                bls12_381_fr_mul(&prod, &factor, &b[c * k + j]);
+                bls12_381_fr_sub(&b[i * k + j], &b[i * k + j], &prod);
+            }
+        }
+    }
+    return ZKPIPE_OK;
+}
+
 zkpipe_status zkp_poseidon_matrix_invert(fr_t *inv, const fr_t *m, unsigned n) {
     fr_t *a = matrix_new_(n);
     if (!a) return ZKPIPE_ERR_NO_MEMORY;
@@ -115,40 +156,7 @@ zkpipe_status zkp_poseidon_matrix_invert(fr_t *inv, const fr_t *m, unsigned n) {
             else
                 bls12_381_fr_set_zero(&inv[i * n + j]);
         }
-    zkpipe_status st = ZKPIPE_OK;
-    for (unsigned c = 0; c < n && st == ZKPIPE_OK; c++) {
-        unsigned pivot = c;
-        while (pivot < n && bls12_381_fr_is_zero(&a[pivot * n + c])) pivot++;
-        if (pivot == n) {
-            st = ZKPIPE_ERR_NOT_INVERTIBLE;
-            break;
-        }
-        if (pivot != c)
-            for (unsigned j = 0; j < n; j++) {
-                fr_t x = a[c * n + j];
-                a[c * n + j] = a[pivot * n + j];
-                a[pivot * n + j] = x;
-                x = inv[c * n + j];
-                inv[c * n + j] = inv[pivot * n + j];
-                inv[pivot * n + j] = x;
-            }
-        fr_t scale;
-        bls12_381_fr_inv_var(&scale, &a[c * n + c]);
-        for (unsigned j = 0; j < n; j++) {
-            bls12_381_fr_mul(&a[c * n + j], &a[c * n + j], &scale);
-            bls12_381_fr_mul(&inv[c * n + j], &inv[c * n + j], &scale);
-        }
-        for (unsigned i = 0; i < n; i++) {
-            if (i == c || bls12_381_fr_is_zero(&a[i * n + c])) continue;
-            fr_t factor = a[i * n + c], prod;
-            for (unsigned j = 0; j < n; j++) {
-                bls12_381_fr_mul(&prod, &factor, &a[c * n + j]);
-                bls12_381_fr_sub(&a[i * n + j], &a[i * n + j], &prod);
-                bls12_381_fr_mul(&prod, &factor, &inv[c * n + j]);
-                bls12_381_fr_sub(&inv[i * n + j], &inv[i * n + j], &prod);
-            }
-        }
-    }
+    zkpipe_status st = eliminate_(a, inv, n, n);
     free(a);
     return st;
 }
@@ -195,9 +203,9 @@ void zkp_poseidon_compress_round_constants(fr_t *out, const fr_t *rc, const fr_t
 zkpipe_status zkp_poseidon_factor_sparse(fr_t *pre_sparse, fr_t *w_hat, fr_t *v_rest, const fr_t *base, unsigned t,
                                          unsigned n) {
     const unsigned h = t - 1; /* the size of the minor */
-    fr_t *curr = matrix_new_(t), *prime = matrix_new_(t), *minor = matrix_new_(h), *minor_inv = matrix_new_(h);
+    fr_t *curr = matrix_new_(t), *prime = matrix_new_(t), *minor = matrix_new_(h);
     zkpipe_status st = ZKPIPE_ERR_NO_MEMORY;
-    if (!curr || !prime || !minor || !minor_inv) goto done;
+    if (!curr || !prime || !minor) goto done;
     st = ZKPIPE_OK;
     memcpy(curr, base, (size_t)t * t * sizeof(fr_t));
     /* curr = P * S: P = [[1, 0], [0, curr's minor]] and S = [[curr[0][0],
@@ -207,12 +215,12 @@ zkpipe_status zkp_poseidon_factor_sparse(fr_t *pre_sparse, fr_t *w_hat, fr_t *v_
         unsigned k = n - 1 - step; /* the partial round this S belongs to */
         for (unsigned i = 0; i < h; i++)
             for (unsigned j = 0; j < h; j++) minor[i * h + j] = curr[(i + 1) * t + (j + 1)];
-        st = zkp_poseidon_matrix_invert(minor_inv, minor, h);
-        if (st != ZKPIPE_OK) goto done;
-        fr_t *w = &w_hat[(size_t)k * t], column[ZKP_POSEIDON_MAX_WIDTH];
-        for (unsigned i = 0; i < h; i++) column[i] = curr[(i + 1) * t];
+        /* minor^-1 * w, by solving minor * x = w rather than inverting. */
+        fr_t *w = &w_hat[(size_t)k * t];
         w[0] = curr[0];
-        zkp_poseidon_matrix_apply(w + 1, minor_inv, column, h);
+        for (unsigned i = 0; i < h; i++) w[i + 1] = curr[(i + 1) * t];
+        st = eliminate_(minor, w + 1, h, 1);
+        if (st != ZKPIPE_OK) goto done;
         memcpy(&v_rest[(size_t)k * h], &curr[1], h * sizeof(fr_t));
 
         for (unsigned i = 0; i < t; i++)
@@ -233,6 +241,5 @@ done:
     free(curr);
     free(prime);
     free(minor);
-    free(minor_inv);
     return st;
 }
