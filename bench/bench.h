@@ -15,7 +15,7 @@
 typedef void (*bench_fn)(uint64_t iters);
 
 typedef struct {
-    const char *group; /* e.g. "field", "curve", "pairing" */
+    const char *group; /* e.g. "field", "curve", "pairing", "hash" */
     const char *name;  /* e.g. "bls12_381_fp_mul" */
     bench_fn fn;
 } bench_case;
@@ -33,6 +33,8 @@ extern const bench_case bench_msm_cases[];
 extern const size_t bench_msm_count;
 extern const bench_case bench_hash_cases[];
 extern const size_t bench_hash_count;
+extern const bench_case bench_poseidon_cases[];
+extern const size_t bench_poseidon_count;
 
 /* Keeps the compiler from discarding a result. */
 static inline void bench_consume(const void *p, size_t len) {

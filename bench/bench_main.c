@@ -86,6 +86,7 @@ int main(int argc, char **argv) {
         {bench_ntt_cases, bench_ntt_count},
         {bench_msm_cases, bench_msm_count},
         {bench_hash_cases, bench_hash_count},
+        {bench_poseidon_cases, bench_poseidon_count},
     };
     char model[256];
     cpu_model(model, sizeof model);
