@@ -1,4 +1,4 @@
-/* Filecoin SDR: registered proofs and porep ids, the parent graph against
+/* Filecoin SDR: porep ids, the parent graph against
  * the digests rust-fil-proofs publishes in
  * storage-proofs-porep/parent_cache.json (each cache computed here, and
  * found in the table by the cache id rust-fil-proofs derives from the
@@ -43,13 +43,12 @@ static const struct {
      "3c4f9841fcc75aed8c695800e58d08480629f25af3a2aefd81904181d75cc0b6"},
 };
 
-static void make_graph(zkp_sdr_graph *g, uint64_t proof_id) {
-    zkp_fil_api_version api;
-    uint64_t sector_bytes;
-    ASSERT_OK(zkp_fil_registered_proof(proof_id, &api, &sector_bytes, NULL));
+static void make_graph(zkp_sdr_graph *g, uint32_t proof_id) {
+    const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_id(proof_id);
+    ASSERT(p != NULL);
     uint8_t porep_id[32];
-    zkp_fil_porep_id(porep_id, proof_id);
-    ASSERT_OK(zkp_sdr_graph_init(g, sector_bytes / ZKP_FIL_NODE_BYTES, porep_id, api, NULL));
+    zkp_fil_porep_id(porep_id, p->id);
+    ASSERT_OK(zkp_sdr_graph_init(g, p->nodes, porep_id, p->api, NULL));
 }
 
 /* The cache id of cache.rs cache_path: hex SHA-256 of the hasher's name,
@@ -81,7 +80,7 @@ static void parent_cache_id(char hex[65], const zkp_sdr_graph *g) {
 
 /* Builds the whole cache of registered proof proof_id, finds the
  * published entry by cache id and compares the file digest. */
-static void check_parent_cache(uint64_t proof_id) {
+static void check_parent_cache(uint32_t proof_id) {
     zkp_sdr_graph g;
     make_graph(&g, proof_id);
     char id[65];
@@ -89,8 +88,8 @@ static void check_parent_cache(uint64_t proof_id) {
     size_t found = SIZE_MAX;
     for (size_t i = 0; i < sizeof parent_cache_json / sizeof parent_cache_json[0]; i++)
         if (strcmp(parent_cache_json[i].id, id) == 0) found = i;
-    ASSERT_MSG(found != SIZE_MAX, "proof %llu: cache id %s is not in parent_cache.json",
-               (unsigned long long)proof_id, id);
+    ASSERT_MSG(found != SIZE_MAX, "proof %u: cache id %s is not in parent_cache.json", proof_id,
+               id);
     ASSERT_EQ_U64(parent_cache_json[found].sector_bytes, g.nodes * ZKP_FIL_NODE_BYTES);
     size_t bytes = (size_t)g.nodes * ZKP_SDR_DEGREE * 4;
     uint8_t *cache = malloc(bytes);
@@ -103,27 +102,22 @@ static void check_parent_cache(uint64_t proof_id) {
     ASSERT_MEM_EQ(got, want, 32);
 }
 
-TEST_CASE(sdr_registered_proofs_and_porep_id) {
-    zkp_fil_api_version api;
-    uint64_t bytes;
-    static const uint64_t sizes[5] = {2048, 8 << 20, 512 << 20, 32ULL << 30, 64ULL << 30};
-    for (uint64_t id = 0; id < 20; id++) {
-        ASSERT_OK(zkp_fil_registered_proof(id, &api, &bytes, NULL));
-        ASSERT_EQ_U64(bytes, sizes[id % 5]);
-        ASSERT_EQ_INT(api, id < 5 ? ZKP_FIL_API_V1_0 : id < 10 ? ZKP_FIL_API_V1_1 : ZKP_FIL_API_V1_2);
-    }
-    zkp_diag d;
-    ASSERT_EQ_STATUS(zkp_fil_registered_proof(20, &api, &bytes, &d), ZKPIPE_ERR_OUT_OF_RANGE);
-    ASSERT(strstr(d.msg, "20") != NULL);
+TEST_CASE(sdr_porep_id_and_graph_bounds) {
+    /* porep_id: the id as u64 LE, the nonce 0 as u64 LE, 16 zero bytes. */
     uint8_t porep_id[32], want[32] = {0};
     zkp_fil_porep_id(porep_id, 0x0102030405060708ULL);
     for (int b = 0; b < 8; b++) want[b] = (uint8_t)(8 - b);
     ASSERT_MEM_EQ(porep_id, want, 32);
     zkp_sdr_graph g;
+    zkp_diag d;
     ASSERT_EQ_STATUS(zkp_sdr_graph_init(&g, 1, porep_id, ZKP_FIL_API_V1_1, &d),
                      ZKPIPE_ERR_OUT_OF_RANGE);
+    ASSERT(strstr(d.msg, "1 nodes") != NULL);
     ASSERT_EQ_STATUS(zkp_sdr_graph_init(&g, (1ULL << 32) + 1, porep_id, ZKP_FIL_API_V1_1, &d),
                      ZKPIPE_ERR_OUT_OF_RANGE);
+    /* The largest graph, 64 GiB: 2^31 nodes, a Feistel domain of 2^34 = 4^17. */
+    ASSERT_OK(zkp_sdr_graph_init(&g, 1ULL << 31, porep_id, ZKP_FIL_API_V1_1, &d));
+    ASSERT_EQ_U64(g.feistel_half_bits, 17);
 }
 
 TEST_CASE(sdr_parent_cache_2kib_v1) { check_parent_cache(0); }
@@ -151,7 +145,7 @@ TEST_CASE(sdr_graph_shape) {
      * layer can be labelled in order), the predecessor sits where the
      * version puts it, expander parents lie inside the graph, and the
      * Feistel permutation is a bijection of its domain. */
-    for (uint64_t proof_id = 0; proof_id <= 5; proof_id += 5) {
+    for (uint32_t proof_id = 0; proof_id <= 5; proof_id += 5) {
         zkp_sdr_graph g;
         make_graph(&g, proof_id);
         ASSERT_EQ_U64(g.nodes, 64);

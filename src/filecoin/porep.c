@@ -6,21 +6,6 @@
 
 #include "hash/sha256.h"
 
-/* Sector sizes in registry order: 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB. */
-static const uint64_t fil_sector_bytes[5] = {2048ULL, 8ULL << 20, 512ULL << 20, 32ULL << 30,
-                                             64ULL << 30};
-
-zkpipe_status zkp_fil_registered_proof(uint64_t id, zkp_fil_api_version *api,
-                                       uint64_t *sector_bytes, zkp_diag *diag) {
-    if (id >= ZKP_FIL_REGISTERED_PROOFS)
-        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
-                             "registered PoRep proof id %llu is not one of 0..%d",
-                             (unsigned long long)id, ZKP_FIL_REGISTERED_PROOFS - 1);
-    *api = id < 5 ? ZKP_FIL_API_V1_0 : id < 10 ? ZKP_FIL_API_V1_1 : ZKP_FIL_API_V1_2;
-    *sector_bytes = fil_sector_bytes[id % 5];
-    return ZKPIPE_OK;
-}
-
 static void store_le64(uint8_t *p, uint64_t v) {
     for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
