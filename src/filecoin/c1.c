@@ -651,6 +651,20 @@ static zkp_fil_arena *arena_new(const zkp_allocator *alloc, zkp_mem_category cat
     return a;
 }
 
+zkpipe_status zkp_fil_c1_init(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p,
+                              const zkp_allocator *alloc, zkp_mem_category cat) {
+    memset(c1, 0, sizeof *c1);
+    c1->proof = p;
+    c1->arena = arena_new(alloc, cat);
+    return c1->arena ? ZKPIPE_OK : ZKPIPE_ERR_NO_MEMORY;
+}
+
+void *zkp_fil_c1_alloc(zkp_fil_c1 *c1, size_t bytes) {
+    void *p = arena_alloc(c1->arena, bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
 zkpipe_status zkp_fil_c1_parse(zkp_fil_c1 *out, const char *text, size_t len, const char *name,
                                const zkp_allocator *alloc, zkp_mem_category cat, zkp_diag *diag) {
     memset(out, 0, sizeof *out);

@@ -121,6 +121,14 @@ ZKP_WARN_UNUSED zkpipe_status zkp_fil_c1_write(const zkp_fil_c1 *c1, uint8_t **o
                                                size_t *out_len, const zkp_allocator *alloc,
                                                zkp_mem_category cat, zkp_diag *diag);
 
+/* An empty C1 of proof p whose lists a producer (the sealer) fills with
+ * zkp_fil_c1_alloc. ZKPIPE_ERR_NO_MEMORY. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c1_init(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p,
+                                              const zkp_allocator *alloc, zkp_mem_category cat);
+
+/* bytes of zeroed memory that lives as long as c1; NULL when out of memory. */
+void *zkp_fil_c1_alloc(zkp_fil_c1 *c1, size_t bytes);
+
 /* Frees what c1 holds; *c1 is left empty. Accepts an empty one. */
 void zkp_fil_c1_free(zkp_fil_c1 *c1);
 
