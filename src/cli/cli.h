@@ -98,6 +98,8 @@ int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_zkey(int argc, char **argv);
 int cli_info(int argc, char **argv);
+int cli_filecoin_seal(int argc, char **argv);
+int cli_filecoin_c1(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 /* bench msm | ntt (cmd_bench_kernels.c); what is "msm" or "ntt". */
 int cli_bench_kernel(const char *what, int argc, char **argv);
