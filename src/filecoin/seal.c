@@ -16,36 +16,44 @@
 typedef bls12_381_fr_t fr_t;
 
 /* ---- Tree shapes. tree_d is binary over every node; tree_c and
- * tree_r_last are n_base base trees of arity 8 over consecutive runs of
- * leaves, joined by a sub level (arity sub) and a top level (arity top)
- * where the sector size has them. */
+ * tree_r_last are base trees of arity 8 over consecutive runs of leaves,
+ * joined by a sub level (arity sub) and a top level (arity top) where the
+ * sector size has them. Level k of a tree groups arity[k] nodes. */
+
+#define MAX_DEPTH 40
 
 typedef struct {
-    uint64_t leaves;     /* per base tree */
-    unsigned levels;     /* of a base tree */
-    unsigned arity;      /* of a base tree */
-    unsigned sub, top;   /* 0 when absent */
-    unsigned n_base;
+    unsigned depth;
+    unsigned arity[MAX_DEPTH];
+    int kind[MAX_DEPTH]; /* 0 base, 1 sub, 2 top: which hasher */
+    unsigned base_arity, sub, top;
+    zkp_fil_merkle_kind mkind;
 } shape_;
 
 static shape_ shape_of(const zkp_fil_seal_proof *p, int binary) {
-    shape_ s = {p->nodes, 0, 2, 0, 0, 1};
-    if (!binary) {
-        s.arity = p->base_arity;
-        s.sub = p->sub_arity;
-        s.top = p->top_arity;
-        s.n_base = (s.sub ? s.sub : 1) * (s.top ? s.top : 1);
-        s.leaves = p->nodes / s.n_base;
+    shape_ s;
+    memset(&s, 0, sizeof s);
+    s.mkind = ZKP_FIL_MERKLE_SINGLE;
+    if (binary) {
+        s.base_arity = 2;
+        while (((uint64_t)1 << s.depth) < p->nodes) s.arity[s.depth++] = 2;
+        return s;
     }
-    while (((uint64_t)1 << (s.levels * (s.arity == 2 ? 1 : 3))) < s.leaves) s.levels++;
+    s.base_arity = p->base_arity;
+    s.sub = p->sub_arity;
+    s.top = p->top_arity;
+    for (unsigned l = zkp_fil_tree_base_levels(p); l > 0; l--) s.arity[s.depth++] = s.base_arity;
+    if (s.sub) {
+        s.kind[s.depth] = 1;
+        s.arity[s.depth++] = s.sub;
+        s.mkind = ZKP_FIL_MERKLE_SUB;
+    }
+    if (s.top) {
+        s.kind[s.depth] = 2;
+        s.arity[s.depth++] = s.top;
+        s.mkind = ZKP_FIL_MERKLE_TOP;
+    }
     return s;
-}
-
-/* Nodes of one base tree, all levels. */
-static uint64_t tree_nodes(const shape_ *s) {
-    uint64_t n = 0;
-    for (uint64_t w = s->leaves; w > 1; w /= s->arity) n += w;
-    return n + 1;
 }
 
 /* ---- Hashing children. Node values are canonical little-endian 32-byte
@@ -60,7 +68,7 @@ static zkpipe_status hasher_init(hasher_ *h, const shape_ *s, int sha, zkp_diag 
     memset(h, 0, sizeof *h);
     h->sha = sha;
     if (sha) return ZKPIPE_OK;
-    unsigned ar[3] = {s->arity, s->sub, s->top};
+    unsigned ar[3] = {s->base_arity, s->sub, s->top};
     for (int i = 0; i < 3; i++) {
         if (!ar[i]) continue;
         zkpipe_status st = zkp_poseidon_params_get(&h->pp[i], ar[i]);
@@ -70,8 +78,8 @@ static zkpipe_status hasher_init(hasher_ *h, const shape_ *s, int sha, zkp_diag 
     return ZKPIPE_OK;
 }
 
-/* out = the hash of n children (n = the arity of level kind 0/1/2). 0 when
- * a child is not a canonical Fr encoding (only C1 input can be). */
+/* out = the hash of n children with the hasher of level kind. 0 when a
+ * child is not a canonical Fr encoding (only C1 input can be). */
 static int hash_children(const hasher_ *h, int kind, uint8_t out[32], const uint8_t *children,
                          unsigned n) {
     if (h->sha) {
@@ -86,99 +94,126 @@ static int hash_children(const hasher_ *h, int kind, uint8_t out[32], const uint
     return 1;
 }
 
-/* ---- Building a tree over leaves (32 bytes each): base trees level by
- * level into base (n_base * tree_nodes bytes*32), then the sub and top
- * roots; *root gets the root. */
+/* ---- Working memory from the caller's allocator, freed together. */
+
+typedef struct {
+    const zkp_allocator *alloc;
+    zkp_mem_category cat;
+    void *p[128];
+    size_t bytes[128];
+    int n;
+} work_;
+
+static void *work_alloc(work_ *w, size_t bytes) {
+    if (w->n == (int)(sizeof w->p / sizeof w->p[0])) return NULL;
+    void *p = zkp_alloc(w->alloc, bytes ? bytes : 1, w->cat);
+    if (p) {
+        w->p[w->n] = p;
+        w->bytes[w->n++] = bytes ? bytes : 1;
+    }
+    return p;
+}
+
+static void work_free(work_ *w) {
+    for (int i = 0; i < w->n; i++) zkp_free(w->alloc, w->p[i], w->bytes[i], w->cat);
+    w->n = 0;
+}
+
+/* ---- Trees, sparse: level k holds, sorted by index, only the nodes with
+ * a given leaf below them; every other node is the default of its level
+ * (the root of a subtree of zero leaves). A sealed sector gives every
+ * leaf; a synthetic C1 only those its challenges touch, so a 32 GiB tree
+ * costs a few thousand hashes. */
+
+typedef struct {
+    uint64_t *idx;
+    uint8_t *val; /* n values of 32 bytes */
+    size_t n;
+} level_;
 
 typedef struct {
     shape_ s;
-    uint8_t *base;     /* n_base trees, each level 0 (leaves) first */
-    uint8_t *sub_roots; /* n_base / sub of them, when sub */
-    uint8_t root[32];
+    level_ lv[MAX_DEPTH + 1]; /* lv[0] the leaves .. lv[depth] the root */
+    uint8_t dflt[MAX_DEPTH + 1][32];
 } tree_;
 
-static void tree_build(tree_ *t, const hasher_ *h, const uint8_t *leaves) {
+static const uint8_t *tree_at(const tree_ *t, unsigned k, uint64_t index) {
+    const level_ *l = &t->lv[k];
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->idx[mid] < index) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < l->n && l->idx[lo] == index ? l->val + 32 * lo : t->dflt[k];
+}
+
+/* Builds the tree over n leaves (idx strictly increasing, values 32 bytes
+ * each; both stay the caller's). ZKPIPE_ERR_NO_MEMORY. */
+static zkpipe_status tree_build(tree_ *t, const hasher_ *h, const uint64_t *idx,
+                                const uint8_t *vals, size_t n, work_ *w) {
     const shape_ *s = &t->s;
-    uint64_t per = tree_nodes(s);
-    uint8_t base_roots[16 * 32], sub_roots[2 * 32];
-    for (unsigned b = 0; b < s->n_base; b++) {
-        uint8_t *tr = t->base + (size_t)b * per * 32;
-        memcpy(tr, leaves + (size_t)b * s->leaves * 32, (size_t)s->leaves * 32);
-        uint8_t *level = tr;
-        for (uint64_t w = s->leaves; w > 1; w /= s->arity) {
-            uint8_t *up = level + w * 32;
-            for (uint64_t i = 0; i < w / s->arity; i++)
-                (void)hash_children(h, 0, up + i * 32, level + i * s->arity * 32, s->arity);
-            level = up;
+    t->lv[0] = (level_){(uint64_t *)idx, (uint8_t *)vals, n};
+    memset(t->dflt[0], 0, 32);
+    uint8_t children[16 * 32];
+    for (unsigned k = 0; k < s->depth; k++) {
+        unsigned a = s->arity[k];
+        for (unsigned j = 0; j < a; j++) memcpy(children + 32 * j, t->dflt[k], 32);
+        (void)hash_children(h, s->kind[k], t->dflt[k + 1], children, a);
+        const level_ *lo = &t->lv[k];
+        size_t m = 0;
+        for (size_t i = 0; i < lo->n; i++)
+            if (i == 0 || lo->idx[i] / a != lo->idx[i - 1] / a) m++;
+        level_ *up = &t->lv[k + 1];
+        up->idx = work_alloc(w, m * sizeof *up->idx);
+        up->val = work_alloc(w, m * 32);
+        if (!up->idx || !up->val) return ZKPIPE_ERR_NO_MEMORY;
+        up->n = m;
+        for (size_t i = 0, o = 0; i < lo->n; o++) {
+            uint64_t parent = lo->idx[i] / a;
+            for (unsigned j = 0; j < a; j++) memcpy(children + 32 * j, t->dflt[k], 32);
+            for (; i < lo->n && lo->idx[i] / a == parent; i++)
+                memcpy(children + 32 * (lo->idx[i] % a), lo->val + 32 * i, 32);
+            up->idx[o] = parent;
+            (void)hash_children(h, s->kind[k], up->val + 32 * o, children, a);
         }
-        memcpy(base_roots + 32 * b, level, 32);
     }
-    if (!s->sub) {
-        memcpy(t->root, base_roots, 32);
-        return;
-    }
-    unsigned n_sub = s->n_base / s->sub;
-    for (unsigned j = 0; j < n_sub; j++)
-        (void)hash_children(h, 1, sub_roots + 32 * j, base_roots + 32 * j * s->sub, s->sub);
-    memcpy(t->sub_roots, sub_roots, 32 * (size_t)n_sub);
-    if (!s->top) memcpy(t->root, sub_roots, 32);
-    else (void)hash_children(h, 2, t->root, sub_roots, s->top);
-}
-
-static const uint8_t *base_root(const tree_ *t, unsigned b) {
-    uint64_t per = tree_nodes(&t->s);
-    return t->base + ((size_t)b * per + per - 1) * 32;
-}
-
-/* ---- Writing a Merkle proof of leaf `node` into the C1. */
-
-static zkpipe_status path_fill(zkp_fil_c1 *c1, zkp_fil_path *path, unsigned n_levels) {
-    path->n = n_levels;
-    path->v = zkp_fil_c1_alloc(c1, n_levels * sizeof *path->v);
-    return path->v || !n_levels ? ZKPIPE_OK : ZKPIPE_ERR_NO_MEMORY;
-}
-
-/* One level: the siblings of position pos among the arity children at
- * group (32 bytes each), in order, without the node itself. */
-static zkpipe_status elem_fill(zkp_fil_c1 *c1, zkp_fil_path_elem *e, const uint8_t *group,
-                               unsigned arity, unsigned pos) {
-    e->index = pos;
-    e->hashes.n = arity - 1;
-    e->hashes.v = zkp_fil_c1_alloc(c1, (arity - 1) * sizeof(zkp_fil_domain));
-    if (!e->hashes.v) return ZKPIPE_ERR_NO_MEMORY;
-    for (unsigned k = 0, o = 0; k < arity; k++)
-        if (k != pos) memcpy(e->hashes.v[o++].b, group + 32 * (size_t)k, 32);
     return ZKPIPE_OK;
 }
+
+static const uint8_t *tree_root(const tree_ *t) { return tree_at(t, t->s.depth, 0); }
+
+/* ---- Writing a Merkle proof of leaf `node` into the C1. */
 
 static zkpipe_status proof_fill(zkp_fil_c1 *c1, zkp_fil_merkle_proof *m, const tree_ *t,
                                 uint64_t node) {
     const shape_ *s = &t->s;
     memset(m, 0, sizeof *m);
-    m->kind = !s->sub ? ZKP_FIL_MERKLE_SINGLE : !s->top ? ZKP_FIL_MERKLE_SUB : ZKP_FIL_MERKLE_TOP;
-    memcpy(m->root.b, t->root, 32);
-    unsigned b = (unsigned)(node / s->leaves);
-    uint64_t j = node % s->leaves, per = tree_nodes(s);
-    const uint8_t *level = t->base + (size_t)b * per * 32;
-    memcpy(m->leaf.b, level + j * 32, 32);
-    zkpipe_status st = path_fill(c1, &m->base, s->levels);
-    uint64_t w = s->leaves;
-    for (unsigned l = 0; st == ZKPIPE_OK && l < s->levels; l++) {
-        uint64_t first = j / s->arity * s->arity;
-        st = elem_fill(c1, &m->base.v[l], level + first * 32, s->arity, (unsigned)(j - first));
-        level += w * 32;
-        w /= s->arity;
-        j /= s->arity;
+    m->kind = s->mkind;
+    memcpy(m->root.b, tree_root(t), 32);
+    memcpy(m->leaf.b, tree_at(t, 0, node), 32);
+    unsigned counts[3] = {0, 0, 0};
+    for (unsigned k = 0; k < s->depth; k++) counts[s->kind[k]]++;
+    zkp_fil_path *paths[3] = {&m->base, &m->sub, &m->top};
+    for (int q = 0; q < 3; q++) {
+        paths[q]->n = counts[q];
+        paths[q]->v = zkp_fil_c1_alloc(c1, counts[q] * sizeof(zkp_fil_path_elem));
+        if (counts[q] && !paths[q]->v) return ZKPIPE_ERR_NO_MEMORY;
+        counts[q] = 0;
     }
-    if (st != ZKPIPE_OK || !s->sub) return st;
-    uint8_t group[16 * 32];
-    unsigned g = b / s->sub * s->sub;
-    for (unsigned k = 0; k < s->sub; k++) memcpy(group + 32 * k, base_root(t, g + k), 32);
-    if ((st = path_fill(c1, &m->sub, 1)) != ZKPIPE_OK ||
-        (st = elem_fill(c1, &m->sub.v[0], group, s->sub, b - g)) != ZKPIPE_OK || !s->top)
-        return st;
-    if ((st = path_fill(c1, &m->top, 1)) != ZKPIPE_OK) return st;
-    return elem_fill(c1, &m->top.v[0], t->sub_roots, s->top, b / s->sub);
+    uint64_t j = node;
+    for (unsigned k = 0; k < s->depth; k++) {
+        unsigned a = s->arity[k], pos = (unsigned)(j % a);
+        zkp_fil_path_elem *e = &paths[s->kind[k]]->v[counts[s->kind[k]]++];
+        e->index = pos;
+        e->hashes.n = a - 1;
+        e->hashes.v = zkp_fil_c1_alloc(c1, (a - 1) * sizeof(zkp_fil_domain));
+        if (!e->hashes.v) return ZKPIPE_ERR_NO_MEMORY;
+        for (unsigned q = 0, o = 0; q < a; q++)
+            if (q != pos) memcpy(e->hashes.v[o++].b, tree_at(t, k, j - pos + q), 32);
+        j /= a;
+    }
+    return ZKPIPE_OK;
 }
 
 /* ---- Checking a Merkle proof: the root it leads to and the leaf index its
@@ -205,7 +240,7 @@ static int proof_walk(const hasher_ *h, const shape_ *s, const zkp_fil_merkle_pr
                       uint8_t root[32], uint64_t *index) {
     uint64_t idx = 0, scale = 1;
     memcpy(root, m->leaf.b, 32);
-    if (!path_walk(h, 0, &m->base, s->arity, root, &idx, &scale)) return 0;
+    if (!path_walk(h, 0, &m->base, s->base_arity, root, &idx, &scale)) return 0;
     if (s->sub && !path_walk(h, 1, &m->sub, s->sub, root, &idx, &scale)) return 0;
     if (s->top && !path_walk(h, 2, &m->top, s->top, root, &idx, &scale)) return 0;
     *index = idx;
@@ -235,49 +270,34 @@ static zkpipe_status fr_add_bytes(uint8_t out[32], const uint8_t a[32], const ui
     return ZKPIPE_OK;
 }
 
-typedef struct {
-    const zkp_allocator *alloc;
-    zkp_mem_category cat;
-    void *p[8];
-    size_t bytes[8];
-    int n;
-} work_;
-
-static void *work_alloc(work_ *w, size_t bytes) {
-    void *p = zkp_alloc(w->alloc, bytes, w->cat);
-    if (p) {
-        w->p[w->n] = p;
-        w->bytes[w->n++] = bytes;
-    }
-    return p;
-}
-
-static void work_free(work_ *w) {
-    for (int i = 0; i < w->n; i++) zkp_free(w->alloc, w->p[i], w->bytes[i], w->cat);
-    w->n = 0;
-}
+/* The labels of a node's column: label(ctx, node, layer) for layer 1..L. */
+typedef const uint8_t *(*label_fn)(const void *ctx, uint64_t node, unsigned layer);
 
 static zkpipe_status column_fill(zkp_fil_c1 *c1, zkp_fil_column_proof *c, const tree_ *tc,
-                                 const uint8_t *labels, uint64_t nodes, unsigned layers,
-                                 uint64_t node) {
+                                 label_fn label, const void *ctx, unsigned layers, uint64_t node) {
     c->index = (uint32_t)node;
     c->rows.n = layers;
     c->rows.v = zkp_fil_c1_alloc(c1, layers * sizeof(zkp_fil_domain));
     if (!c->rows.v) return ZKPIPE_ERR_NO_MEMORY;
-    for (unsigned l = 0; l < layers; l++)
-        memcpy(c->rows.v[l].b, labels + ((size_t)l * nodes + node) * 32, 32);
+    for (unsigned l = 1; l <= layers; l++) memcpy(c->rows.v[l - 1].b, label(ctx, node, l), 32);
     return proof_fill(c1, &c->inclusion, tc, node);
 }
 
+/* The parent labels of node's label in layer: DRG parents from layer,
+ * expander parents from the layer below; *n gets 6 or 14. */
+static void label_parents(const uint8_t *src[ZKP_SDR_DEGREE], unsigned *n, const uint32_t *par,
+                          unsigned layer, label_fn label, const void *ctx) {
+    *n = layer == 1 ? ZKP_SDR_DRG_DEGREE : ZKP_SDR_DEGREE;
+    for (unsigned k = 0; k < *n; k++)
+        src[k] = label(ctx, par[k], k < ZKP_SDR_DRG_DEGREE ? layer : layer - 1);
+}
+
 static zkpipe_status labeling_fill(zkp_fil_c1 *c1, zkp_fil_labeling_proof *lp, uint32_t layer,
-                                   uint64_t node, const uint32_t *parents, const uint8_t *labels,
-                                   uint64_t nodes) {
+                                   uint64_t node, const uint32_t *par, label_fn label,
+                                   const void *ctx) {
     const uint8_t *src[ZKP_SDR_DEGREE];
-    unsigned n = layer == 1 ? ZKP_SDR_DRG_DEGREE : ZKP_SDR_DEGREE;
-    for (unsigned k = 0; k < n; k++) {
-        uint32_t at = k < ZKP_SDR_DRG_DEGREE ? layer - 1 : layer - 2;
-        src[k] = labels + ((size_t)at * nodes + parents[k]) * 32;
-    }
+    unsigned n;
+    label_parents(src, &n, par, layer, label, ctx);
     lp->layer_index = layer;
     lp->node = node;
     lp->parents.n = LABEL_SLOTS;
@@ -287,15 +307,116 @@ static zkpipe_status labeling_fill(zkp_fil_c1 *c1, zkp_fil_labeling_proof *lp, u
     return ZKPIPE_OK;
 }
 
+/* The C1 of a sector whose trees are built: the commitments, and each
+ * challenge's vanilla proofs, from the trees and the labels. */
+static zkpipe_status c1_fill(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p, const zkp_sdr_graph *g,
+                             const tree_ *td, const tree_ *tc, const tree_ *tr, label_fn label,
+                             const void *ctx, const uint8_t replica_id[32], const uint8_t seed[32],
+                             const uint8_t ticket[32], const zkp_allocator *alloc,
+                             zkp_mem_category cat, zkp_diag *diag) {
+    zkpipe_status st = zkp_fil_c1_init(c1, p, alloc, cat);
+    if (st != ZKPIPE_OK) goto oom;
+    memcpy(c1->comm_d.b, tree_root(td), 32);
+    memcpy(c1->replica_id.b, replica_id, 32);
+    memcpy(c1->seed.b, seed, 32);
+    memcpy(c1->ticket.b, ticket, 32);
+    uint8_t pair[64];
+    memcpy(pair, tree_root(tc), 32);
+    memcpy(pair + 32, tree_root(tr), 32);
+    if ((st = zkp_poseidon_hash_bytes(c1->comm_r.b, 2, pair, diag)) != ZKPIPE_OK) goto fail;
+    c1->vanilla_proofs.n = p->partitions;
+    c1->vanilla_proofs.v = zkp_fil_c1_alloc(c1, p->partitions * sizeof(zkp_fil_partition_proofs));
+    if (!c1->vanilla_proofs.v) goto oom;
+    for (uint32_t k = 0; k < p->partitions; k++) {
+        zkp_fil_partition_proofs *part = &c1->vanilla_proofs.v[k];
+        uint64_t challenges[ZKP_FIL_MAX_CHALLENGES];
+        zkp_fil_interactive_challenges(challenges, p->challenges, p->nodes, replica_id, seed, k);
+        part->n = p->challenges;
+        part->v = zkp_fil_c1_alloc(c1, p->challenges * sizeof(zkp_fil_challenge_proof));
+        if (!part->v) goto oom;
+        for (uint32_t i = 0; i < p->challenges; i++) {
+            zkp_fil_challenge_proof *cp = &part->v[i];
+            zkp_fil_replica_columns *rc = &cp->replica_column_proofs;
+            uint64_t c = challenges[i];
+            uint32_t par[ZKP_SDR_DEGREE];
+            zkp_sdr_drg_parents(g, (uint32_t)c, par);
+            zkp_sdr_exp_parents(g, (uint32_t)c, par + ZKP_SDR_DRG_DEGREE);
+            rc->drg_parents.n = ZKP_SDR_DRG_DEGREE;
+            rc->exp_parents.n = ZKP_SDR_EXP_DEGREE;
+            rc->drg_parents.v =
+                zkp_fil_c1_alloc(c1, ZKP_SDR_DRG_DEGREE * sizeof(zkp_fil_column_proof));
+            rc->exp_parents.v =
+                zkp_fil_c1_alloc(c1, ZKP_SDR_EXP_DEGREE * sizeof(zkp_fil_column_proof));
+            cp->labeling_proofs.n = p->layers;
+            cp->labeling_proofs.v = zkp_fil_c1_alloc(c1, p->layers * sizeof(zkp_fil_labeling_proof));
+            if (!rc->drg_parents.v || !rc->exp_parents.v || !cp->labeling_proofs.v) goto oom;
+            if (proof_fill(c1, &cp->comm_d_proofs, td, c) != ZKPIPE_OK ||
+                proof_fill(c1, &cp->comm_r_last_proof, tr, c) != ZKPIPE_OK ||
+                column_fill(c1, &rc->c_x, tc, label, ctx, p->layers, c) != ZKPIPE_OK)
+                goto oom;
+            for (unsigned j = 0; j < ZKP_SDR_DEGREE; j++) {
+                zkp_fil_column_proof *col = j < ZKP_SDR_DRG_DEGREE
+                                                ? &rc->drg_parents.v[j]
+                                                : &rc->exp_parents.v[j - ZKP_SDR_DRG_DEGREE];
+                if (column_fill(c1, col, tc, label, ctx, p->layers, par[j]) != ZKPIPE_OK) goto oom;
+            }
+            for (unsigned l = 1; l <= p->layers; l++)
+                if (labeling_fill(c1, &cp->labeling_proofs.v[l - 1], l, c, par, label, ctx) !=
+                    ZKPIPE_OK)
+                    goto oom;
+            if (labeling_fill(c1, &cp->encoding_proof, p->layers, c, par, label, ctx) != ZKPIPE_OK)
+                goto oom;
+        }
+    }
+    return ZKPIPE_OK;
+oom:
+    st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "%s: cannot allocate the C1", p->name);
+fail:
+    zkp_fil_c1_free(c1);
+    return st;
+}
+
+/* The column leaf of tree_c: Poseidon(layers) of the node's labels. */
+static void column_hash(uint8_t out[32], const zkp_poseidon_params *pcol, label_fn label,
+                        const void *ctx, uint64_t node, unsigned layers) {
+    fr_t col[ZKP_POSEIDON_MAX_ARITY], h;
+    int canonical = 1; /* labels are trimmed digests, below 2^254 < r */
+    for (unsigned l = 1; l <= layers; l++)
+        canonical &= bls12_381_fr_from_bytes_le(&col[l - 1], label(ctx, node, l)) == ZKPIPE_OK;
+    assert(canonical);
+    (void)canonical;
+    zkp_poseidon_hash(&h, pcol, col);
+    bls12_381_fr_to_bytes_le(out, &h);
+}
+
+typedef struct {
+    const uint8_t *labels; /* layers x nodes x 32, layer 1 first */
+    uint64_t nodes;
+} dense_labels_;
+
+static const uint8_t *dense_label(const void *ctx, uint64_t node, unsigned layer) {
+    const dense_labels_ *d = ctx;
+    return d->labels + ((size_t)(layer - 1) * d->nodes + node) * 32;
+}
+
+static zkpipe_status check_proof_(const zkp_fil_seal_proof *p, zkp_diag *diag) {
+    if (!p) return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "no registered proof");
+    if (p->challenge_kind != ZKP_FIL_CHALLENGES_INTERACTIVE)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_UNSUPPORTED,
+                             "%s: only interactive PoRep challenges are drawn here", p->name);
+    if (p->challenges > ZKP_FIL_MAX_CHALLENGES)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "%s: too many challenges", p->name);
+    return ZKPIPE_OK;
+}
+
 zkpipe_status zkp_fil_seal(zkp_fil_c1 *c1, uint8_t *replica, const zkp_fil_seal_inputs *in,
                            const uint8_t *data, const zkp_allocator *alloc, zkp_mem_category cat,
                            zkp_diag *diag) {
     memset(c1, 0, sizeof *c1);
     const zkp_fil_seal_proof *p = in->proof;
-    if (!p || !data) return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "nothing to seal");
-    if (p->challenge_kind != ZKP_FIL_CHALLENGES_INTERACTIVE)
-        return zkp_diag_fail(diag, ZKPIPE_ERR_UNSUPPORTED,
-                             "%s: only interactive PoRep challenges are drawn here", p->name);
+    zkpipe_status st = check_proof_(p, diag);
+    if (st != ZKPIPE_OK) return st;
+    if (!data) return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "no data to seal");
     const uint64_t nodes = p->nodes;
     const unsigned layers = p->layers;
     for (uint64_t i = 0; i < nodes; i++)
@@ -306,128 +427,196 @@ zkpipe_status zkp_fil_seal(zkp_fil_c1 *c1, uint8_t *replica, const zkp_fil_seal_
                                  (unsigned long long)i, (unsigned long long)(32 * i),
                                  (unsigned long long)(32 * i + 31));
     hasher_ hd, hp;
-    tree_ td = {shape_of(p, 1), NULL, NULL, {0}}, tc = {shape_of(p, 0), NULL, NULL, {0}},
-          tr = tc;
-    zkpipe_status st;
+    tree_ td, tc, tr;
+    memset(&td, 0, sizeof td);
+    memset(&tc, 0, sizeof tc);
+    td.s = shape_of(p, 1);
+    tc.s = shape_of(p, 0);
+    tr = tc;
+    const zkp_poseidon_params *pcol;
     if ((st = hasher_init(&hd, &td.s, 1, diag)) != ZKPIPE_OK ||
         (st = hasher_init(&hp, &tc.s, 0, diag)) != ZKPIPE_OK)
         return st;
+    if ((st = zkp_poseidon_params_get(&pcol, layers)) != ZKPIPE_OK)
+        return zkp_diag_fail(diag, st, "Poseidon of arity %u is not available", layers);
     work_ w = {alloc, cat, {0}, {0}, 0};
-    uint64_t per_d = tree_nodes(&td.s), per_c = tree_nodes(&tc.s);
     uint8_t *labels = work_alloc(&w, (size_t)layers * nodes * 32);
     uint32_t *parents = work_alloc(&w, (size_t)nodes * ZKP_SDR_DEGREE * sizeof(uint32_t));
     uint8_t *leaves = work_alloc(&w, (size_t)nodes * 32);
-    td.base = work_alloc(&w, (size_t)per_d * 32);
-    tc.base = work_alloc(&w, (size_t)per_c * tc.s.n_base * 32);
-    tr.base = work_alloc(&w, (size_t)per_c * tr.s.n_base * 32);
-    uint8_t roots[2][8 * 32];
-    tc.sub_roots = roots[0];
-    tr.sub_roots = roots[1];
-    if (!labels || !parents || !leaves || !td.base || !tc.base || !tr.base) {
-        work_free(&w);
-        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "%s: cannot allocate the sealing memory",
-                             p->name);
-    }
+    uint8_t *enc = work_alloc(&w, (size_t)nodes * 32);
+    uint64_t *all = work_alloc(&w, (size_t)nodes * sizeof(uint64_t));
+    if (!labels || !parents || !leaves || !enc || !all) goto oom;
+    for (uint64_t i = 0; i < nodes; i++) all[i] = i;
 
     /* comm_d, replica_id, the graph and the labels. */
-    tree_build(&td, &hd, data);
+    if (tree_build(&td, &hd, all, data, nodes, &w) != ZKPIPE_OK) goto oom;
     uint8_t porep_id[32], replica_id[32];
     zkp_fil_porep_id(porep_id, p->id);
-    zkp_fil_replica_id(replica_id, in->prover_id, in->sector_id, in->ticket, td.root, porep_id);
+    zkp_fil_replica_id(replica_id, in->prover_id, in->sector_id, in->ticket, tree_root(&td),
+                       porep_id);
     zkp_sdr_graph g;
-    if ((st = zkp_sdr_graph_init(&g, nodes, porep_id, p->api, diag)) != ZKPIPE_OK) {
-        work_free(&w);
-        return st;
-    }
+    if ((st = zkp_sdr_graph_init(&g, nodes, porep_id, p->api, diag)) != ZKPIPE_OK) goto fail;
     zkp_sdr_parents_range(&g, 0, (uint32_t)nodes, parents);
     for (unsigned l = 1; l <= layers; l++)
         zkp_sdr_label_layer(labels + (size_t)(l - 1) * nodes * 32, &g, parents, replica_id, l,
                             l > 1 ? labels + (size_t)(l - 2) * nodes * 32 : NULL);
+    dense_labels_ dl = {labels, nodes};
 
-    /* tree_c over the columns, then tree_r_last over the replica. */
-    const zkp_poseidon_params *pcol;
-    if ((st = zkp_poseidon_params_get(&pcol, layers)) != ZKPIPE_OK) {
-        work_free(&w);
-        return zkp_diag_fail(diag, st, "Poseidon of arity %u is not available", layers);
-    }
-    /* Labels are trimmed digests, below 2^254 < r: always canonical. */
-    int canonical = 1;
-    for (uint64_t i = 0; i < nodes; i++) {
-        fr_t col[ZKP_POSEIDON_MAX_ARITY], h;
-        for (unsigned l = 0; l < layers; l++)
-            canonical &= bls12_381_fr_from_bytes_le(&col[l], labels + ((size_t)l * nodes + i) * 32) ==
-                         ZKPIPE_OK;
-        zkp_poseidon_hash(&h, pcol, col);
-        bls12_381_fr_to_bytes_le(leaves + 32 * i, &h);
-    }
-    assert(canonical);
-    (void)canonical;
-    tree_build(&tc, &hp, leaves);
-    const uint8_t *last = labels + (size_t)(layers - 1) * nodes * 32;
+    /* tree_c over the columns; the replica and tree_r_last over it. */
+    for (uint64_t i = 0; i < nodes; i++) column_hash(leaves + 32 * i, pcol, dense_label, &dl, i, layers);
+    if (tree_build(&tc, &hp, all, leaves, nodes, &w) != ZKPIPE_OK) goto oom;
     for (uint64_t i = 0; i < nodes; i++)
-        (void)fr_add_bytes(leaves + 32 * i, last + 32 * i, data + 32 * i);
-    if (replica) memcpy(replica, leaves, (size_t)nodes * 32);
-    tree_build(&tr, &hp, leaves);
+        (void)fr_add_bytes(enc + 32 * i, dense_label(&dl, i, layers), data + 32 * i);
+    if (replica) memcpy(replica, enc, (size_t)nodes * 32);
+    if (tree_build(&tr, &hp, all, enc, nodes, &w) != ZKPIPE_OK) goto oom;
 
-    /* The commitments and the vanilla proofs. */
-    if ((st = zkp_fil_c1_init(c1, p, alloc, cat)) != ZKPIPE_OK) goto oom;
-    memcpy(c1->comm_d.b, td.root, 32);
-    memcpy(c1->replica_id.b, replica_id, 32);
-    memcpy(c1->seed.b, in->seed, 32);
-    memcpy(c1->ticket.b, in->ticket, 32);
-    uint8_t pair[64];
-    memcpy(pair, tc.root, 32);
-    memcpy(pair + 32, tr.root, 32);
-    if ((st = zkp_poseidon_hash_bytes(c1->comm_r.b, 2, pair, diag)) != ZKPIPE_OK) goto fail;
-    c1->vanilla_proofs.n = p->partitions;
-    c1->vanilla_proofs.v = zkp_fil_c1_alloc(c1, p->partitions * sizeof(zkp_fil_partition_proofs));
-    if (!c1->vanilla_proofs.v) goto oom;
-    for (uint32_t k = 0; k < p->partitions; k++) {
-        zkp_fil_partition_proofs *part = &c1->vanilla_proofs.v[k];
-        uint64_t challenges[64];
-        if (p->challenges > sizeof challenges / sizeof challenges[0]) goto oom;
-        zkp_fil_interactive_challenges(challenges, p->challenges, nodes, replica_id, in->seed, k);
-        part->n = p->challenges;
-        part->v = zkp_fil_c1_alloc(c1, p->challenges * sizeof(zkp_fil_challenge_proof));
-        if (!part->v) goto oom;
-        for (uint32_t i = 0; i < p->challenges; i++) {
-            zkp_fil_challenge_proof *cp = &part->v[i];
-            uint64_t c = challenges[i];
-            const uint32_t *par = parents + c * ZKP_SDR_DEGREE;
-            zkp_fil_replica_columns *rc = &cp->replica_column_proofs;
-            rc->drg_parents.n = ZKP_SDR_DRG_DEGREE;
-            rc->exp_parents.n = ZKP_SDR_EXP_DEGREE;
-            rc->drg_parents.v = zkp_fil_c1_alloc(c1, ZKP_SDR_DRG_DEGREE * sizeof(zkp_fil_column_proof));
-            rc->exp_parents.v = zkp_fil_c1_alloc(c1, ZKP_SDR_EXP_DEGREE * sizeof(zkp_fil_column_proof));
-            cp->labeling_proofs.n = layers;
-            cp->labeling_proofs.v = zkp_fil_c1_alloc(c1, layers * sizeof(zkp_fil_labeling_proof));
-            if (!rc->drg_parents.v || !rc->exp_parents.v || !cp->labeling_proofs.v) goto oom;
-            if (proof_fill(c1, &cp->comm_d_proofs, &td, c) != ZKPIPE_OK ||
-                proof_fill(c1, &cp->comm_r_last_proof, &tr, c) != ZKPIPE_OK ||
-                column_fill(c1, &rc->c_x, &tc, labels, nodes, layers, c) != ZKPIPE_OK)
-                goto oom;
-            for (unsigned j = 0; j < ZKP_SDR_DEGREE; j++) {
-                zkp_fil_column_proof *col = j < ZKP_SDR_DRG_DEGREE
-                                                ? &rc->drg_parents.v[j]
-                                                : &rc->exp_parents.v[j - ZKP_SDR_DRG_DEGREE];
-                if (column_fill(c1, col, &tc, labels, nodes, layers, par[j]) != ZKPIPE_OK) goto oom;
-            }
-            for (unsigned l = 1; l <= layers; l++)
-                if (labeling_fill(c1, &cp->labeling_proofs.v[l - 1], l, c, par, labels, nodes) !=
-                    ZKPIPE_OK)
-                    goto oom;
-            if (labeling_fill(c1, &cp->encoding_proof, layers, c, par, labels, nodes) != ZKPIPE_OK)
-                goto oom;
-        }
-    }
+    st = c1_fill(c1, p, &g, &td, &tc, &tr, dense_label, &dl, replica_id, in->seed, in->ticket,
+                 alloc, cat, diag);
     work_free(&w);
-    return ZKPIPE_OK;
+    return st;
 oom:
-    st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "%s: cannot allocate the C1", p->name);
+    st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "%s: cannot allocate the sealing memory",
+                       p->name);
 fail:
     work_free(&w);
-    zkp_fil_c1_free(c1);
     return st;
+}
+
+/* ---- A synthetic C1: the labels, data and tree nodes that the
+ * challenges touch, and nothing else. */
+
+typedef struct {
+    uint64_t *nodes; /* sorted: every challenge and every parent of one */
+    uint8_t *labels; /* per node, layers x 32 */
+    size_t n;
+    unsigned layers;
+} sparse_labels_;
+
+static size_t sparse_find(const sparse_labels_ *s, uint64_t node) {
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->nodes[mid] < node) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static const uint8_t *sparse_label(const void *ctx, uint64_t node, unsigned layer) {
+    const sparse_labels_ *s = ctx;
+    size_t i = sparse_find(s, node);
+    assert(i < s->n && s->nodes[i] == node);
+    return s->labels + (i * s->layers + layer - 1) * 32;
+}
+
+/* A value drawn from the seed: trimmed SHA-256(seed ‖ what ‖ a ‖ b), so
+ * canonical in Fr and fr32-padded as data. */
+static void drawn(uint8_t out[32], const uint8_t seed[32], char what, uint64_t a, uint64_t b) {
+    uint8_t msg[32 + 1 + 16];
+    memcpy(msg, seed, 32);
+    msg[32] = (uint8_t)what;
+    for (int i = 0; i < 8; i++) {
+        msg[33 + i] = (uint8_t)(a >> (8 * i));
+        msg[41 + i] = (uint8_t)(b >> (8 * i));
+    }
+    zkp_sha256_trimmed(out, msg, sizeof msg);
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+zkpipe_status zkp_fil_c1_synthesize(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p,
+                                    const uint8_t seed_in[32], const zkp_allocator *alloc,
+                                    zkp_mem_category cat, zkp_diag *diag) {
+    memset(c1, 0, sizeof *c1);
+    zkpipe_status st = check_proof_(p, diag);
+    if (st != ZKPIPE_OK) return st;
+    hasher_ hd, hp;
+    tree_ td, tc, tr;
+    memset(&td, 0, sizeof td);
+    memset(&tc, 0, sizeof tc);
+    td.s = shape_of(p, 1);
+    tc.s = shape_of(p, 0);
+    tr = tc;
+    const zkp_poseidon_params *pcol;
+    if ((st = hasher_init(&hd, &td.s, 1, diag)) != ZKPIPE_OK ||
+        (st = hasher_init(&hp, &tc.s, 0, diag)) != ZKPIPE_OK)
+        return st;
+    if ((st = zkp_poseidon_params_get(&pcol, p->layers)) != ZKPIPE_OK)
+        return zkp_diag_fail(diag, st, "Poseidon of arity %u is not available", p->layers);
+    uint8_t porep_id[32], replica_id[32], seed[32], ticket[32];
+    zkp_fil_porep_id(porep_id, p->id);
+    drawn(replica_id, seed_in, 'r', 0, 0);
+    drawn(seed, seed_in, 's', 0, 0);
+    drawn(ticket, seed_in, 't', 0, 0);
+    zkp_sdr_graph g;
+    if ((st = zkp_sdr_graph_init(&g, p->nodes, porep_id, p->api, diag)) != ZKPIPE_OK) return st;
+
+    const size_t n_chal = (size_t)p->partitions * p->challenges;
+    work_ w = {alloc, cat, {0}, {0}, 0};
+    uint64_t *chal = work_alloc(&w, n_chal * sizeof *chal);
+    uint64_t *touched = work_alloc(&w, n_chal * (1 + ZKP_SDR_DEGREE) * sizeof *touched);
+    if (!chal || !touched) goto oom;
+    size_t nt = 0;
+    for (uint32_t k = 0; k < p->partitions; k++)
+        zkp_fil_interactive_challenges(chal + (size_t)k * p->challenges, p->challenges, p->nodes,
+                                       replica_id, seed, k);
+    for (size_t i = 0; i < n_chal; i++) {
+        uint32_t par[ZKP_SDR_DEGREE];
+        zkp_sdr_drg_parents(&g, (uint32_t)chal[i], par);
+        zkp_sdr_exp_parents(&g, (uint32_t)chal[i], par + ZKP_SDR_DRG_DEGREE);
+        touched[nt++] = chal[i];
+        for (unsigned j = 0; j < ZKP_SDR_DEGREE; j++) touched[nt++] = par[j];
+    }
+    qsort(chal, n_chal, sizeof *chal, cmp_u64);
+    qsort(touched, nt, sizeof *touched, cmp_u64);
+    size_t nu = 0, nc = 0;
+    for (size_t i = 0; i < nt; i++)
+        if (!nu || touched[i] != touched[nu - 1]) touched[nu++] = touched[i];
+    for (size_t i = 0; i < n_chal; i++)
+        if (!nc || chal[i] != chal[nc - 1]) chal[nc++] = chal[i];
+
+    /* Labels: drawn for every touched node, then computed for the
+     * challenges from their parents' labels, layer by layer (a DRG parent
+     * precedes its child, so ascending order sees it done). */
+    sparse_labels_ sl = {touched, work_alloc(&w, nu * p->layers * 32), nu, p->layers};
+    uint8_t *leaves = work_alloc(&w, nu * 32), *data = work_alloc(&w, nc * 32),
+            *enc = work_alloc(&w, nc * 32);
+    if (!sl.labels || !leaves || !data || !enc) goto oom;
+    for (size_t i = 0; i < nu; i++)
+        for (unsigned l = 1; l <= p->layers; l++)
+            drawn(sl.labels + (i * p->layers + l - 1) * 32, seed_in, 'l', touched[i], l);
+    for (unsigned l = 1; l <= p->layers; l++)
+        for (size_t i = 0; i < nc; i++) {
+            uint32_t par[ZKP_SDR_DEGREE];
+            zkp_sdr_drg_parents(&g, (uint32_t)chal[i], par);
+            zkp_sdr_exp_parents(&g, (uint32_t)chal[i], par + ZKP_SDR_DRG_DEGREE);
+            const uint8_t *src[ZKP_SDR_DEGREE];
+            unsigned n;
+            label_parents(src, &n, par, l, sparse_label, &sl);
+            size_t at = sparse_find(&sl, chal[i]);
+            zkp_sdr_label(sl.labels + (at * p->layers + l - 1) * 32, replica_id, l, chal[i], src, n);
+        }
+    for (size_t i = 0; i < nu; i++)
+        column_hash(leaves + 32 * i, pcol, sparse_label, &sl, touched[i], p->layers);
+    for (size_t i = 0; i < nc; i++) {
+        drawn(data + 32 * i, seed_in, 'd', chal[i], 0);
+        (void)fr_add_bytes(enc + 32 * i, sparse_label(&sl, chal[i], p->layers), data + 32 * i);
+    }
+    if (tree_build(&td, &hd, chal, data, nc, &w) != ZKPIPE_OK ||
+        tree_build(&tc, &hp, touched, leaves, nu, &w) != ZKPIPE_OK ||
+        tree_build(&tr, &hp, chal, enc, nc, &w) != ZKPIPE_OK)
+        goto oom;
+    st = c1_fill(c1, p, &g, &td, &tc, &tr, sparse_label, &sl, replica_id, seed, ticket, alloc,
+                 cat, diag);
+    work_free(&w);
+    return st;
+oom:
+    work_free(&w);
+    return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "%s: cannot allocate the synthetic C1",
+                         p->name);
 }
 
 /* ---- The vanilla verifier. */
@@ -527,8 +716,8 @@ zkpipe_status zkp_fil_c1_verify(const zkp_fil_c1 *c1, zkp_diag *diag) {
 
     for (uint32_t k = 0; k < c1->vanilla_proofs.n; k++) {
         const zkp_fil_partition_proofs *part = &c1->vanilla_proofs.v[k];
-        uint64_t challenges[64];
-        if (part->n > sizeof challenges / sizeof challenges[0])
+        uint64_t challenges[ZKP_FIL_MAX_CHALLENGES];
+        if (part->n > ZKP_FIL_MAX_CHALLENGES)
             return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "too many challenges");
         zkp_fil_interactive_challenges(challenges, part->n, p->nodes, c1->replica_id.b,
                                        c1->seed.b, k);

@@ -27,6 +27,9 @@
 
 #include "filecoin/c1.h"
 
+/* The most challenges per partition any registered proof draws (18). */
+#define ZKP_FIL_MAX_CHALLENGES 64
+
 typedef struct {
     const zkp_fil_seal_proof *proof; /* interactive proofs only (ids 0..9) */
     uint8_t prover_id[32];
@@ -47,6 +50,20 @@ ZKP_WARN_UNUSED zkpipe_status zkp_fil_seal(zkp_fil_c1 *c1, uint8_t *replica,
                                           const zkp_fil_seal_inputs *in, const uint8_t *data,
                                           const zkp_allocator *alloc, zkp_mem_category cat,
                                           zkp_diag *diag);
+
+/* A synthetic C1 for proof p, of any sector size: FOR BENCHMARKS AND
+ * TESTS ONLY, never for the chain (no sector was sealed; its commitments
+ * commit to nothing but random values). It satisfies the vanilla verifier
+ * and so the circuit: replica_id, the challenge seed and the ticket are
+ * drawn from seed; the challenges follow from them; every challenge's
+ * parents get labels drawn from seed, every challenge its labels computed
+ * from them and a random data node; the trees are sparse (each subtree
+ * with nothing challenged below it is a tree of zero leaves), so a 32 GiB
+ * C1 costs thousands of hashes, not billions. Same seed, same C1. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c1_synthesize(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p,
+                                                   const uint8_t seed[32],
+                                                   const zkp_allocator *alloc,
+                                                   zkp_mem_category cat, zkp_diag *diag);
 
 /* The vanilla verifier. ZKPIPE_OK when every challenge's proofs hold;
  * ZKPIPE_ERR_PROOF_INVALID with a message naming the first member that fails
