@@ -30,9 +30,10 @@
  *
  * Cost and threads. The graph is a pure function of (nodes, porep_id,
  * version); every node's parents are independent of every other's, so a
- * caller may fill disjoint ranges on different threads;
- * zkp_sdr_parent_cache_mt does that for a whole cache. Nothing allocates. The expander dominates: about 48 BLAKE2b
- * compressions per node (8 parents, 3 rounds, about 2 encodings each). */
+ * caller may fill disjoint ranges on different threads, and
+ * zkp_sdr_parent_cache_mt does that for a whole cache. Nothing allocates.
+ * The expander dominates: about 50 BLAKE2b compressions per node (8
+ * parents, 3 rounds, about 2 encodings each with cycle walking). */
 #ifndef ZKP_FILECOIN_SDR_GRAPH_H
 #define ZKP_FILECOIN_SDR_GRAPH_H
 
