@@ -80,7 +80,7 @@ static void parent_cache_id(char hex[65], const zkp_sdr_graph *g) {
 
 /* Builds the whole cache of registered proof proof_id, finds the
  * published entry by cache id and compares the file digest. */
-static void check_parent_cache(uint32_t proof_id) {
+static void check_parent_cache(uint32_t proof_id, unsigned nthreads) {
     zkp_sdr_graph g;
     make_graph(&g, proof_id);
     char id[65];
@@ -95,7 +95,7 @@ static void check_parent_cache(uint32_t proof_id) {
     uint8_t *cache = malloc(bytes);
     ASSERT(cache != NULL);
     test_defer(free, cache);
-    zkp_sdr_parent_cache_range(&g, 0, (uint32_t)g.nodes, cache);
+    zkp_sdr_parent_cache_mt(&g, nthreads, cache);
     uint8_t got[32], want[32];
     zkp_sha256(got, cache, bytes);
     test_unhex(want, 32, parent_cache_json[found].digest);
@@ -120,12 +120,13 @@ TEST_CASE(sdr_porep_id_and_graph_bounds) {
     ASSERT_EQ_U64(g.feistel_half_bits, 17);
 }
 
-TEST_CASE(sdr_parent_cache_2kib_v1) { check_parent_cache(0); }
-TEST_CASE(sdr_parent_cache_2kib_v1_1) { check_parent_cache(5); }
+TEST_CASE(sdr_parent_cache_2kib_v1) { check_parent_cache(0, 1); }
+TEST_CASE(sdr_parent_cache_2kib_v1_1) { check_parent_cache(5, 1); }
 
-/* The 8 MiB graphs (2^18 nodes, 14 MiB of cache each) take seconds, not
- * milliseconds: they run when ZKPIPE_TEST_SLOW is set, and bench/ times
- * the same work. */
+/* The 8 MiB graphs (2^18 nodes, 14 MiB of cache each) take seconds of CPU,
+ * not milliseconds: they run when ZKPIPE_TEST_SLOW is set, on four threads
+ * (64 chunks, so the threaded fill is what they check); bench/ times the
+ * per-node work. */
 static void require_slow(void) {
     const char *s = getenv("ZKPIPE_TEST_SLOW");
     if (s == NULL || s[0] == '\0' || strcmp(s, "0") == 0)
@@ -133,11 +134,38 @@ static void require_slow(void) {
 }
 TEST_CASE(sdr_parent_cache_8mib_v1_slow) {
     require_slow();
-    check_parent_cache(1);
+    check_parent_cache(1, 4);
 }
 TEST_CASE(sdr_parent_cache_8mib_v1_1_slow) {
     require_slow();
-    check_parent_cache(6);
+    check_parent_cache(6, 4);
+}
+
+TEST_CASE(sdr_parent_cache_threads_agree) {
+    /* Two chunks of 4096 nodes, the second partial, filled on three
+     * threads: the nodes around the chunk boundary and the ends, and a
+     * random sample, hold what the one-node call gives. */
+    uint8_t porep_id[32];
+    zkp_fil_porep_id(porep_id, 5);
+    zkp_sdr_graph g;
+    const uint64_t nodes = 4096 + 7;
+    ASSERT_OK(zkp_sdr_graph_init(&g, nodes, porep_id, ZKP_FIL_API_V1_1, NULL));
+    size_t bytes = (size_t)nodes * ZKP_SDR_DEGREE * 4;
+    uint8_t *cache = malloc(bytes);
+    ASSERT(cache != NULL);
+    test_defer(free, cache);
+    memset(cache, 0xa5, bytes);
+    zkp_sdr_parent_cache_mt(&g, 3, cache);
+    for (unsigned k = 0; k < 64; k++) {
+        uint32_t v = k < 8    ? k
+                     : k < 16 ? 4096 - 4 + (k - 8)
+                     : k < 24 ? (uint32_t)nodes - 8 + (k - 16)
+                              : (uint32_t)(test_rng_u64() % nodes);
+        uint8_t want[ZKP_SDR_DEGREE * 4];
+        zkp_sdr_parent_cache_range(&g, v, 1, want);
+        ASSERT_MSG(memcmp(cache + (size_t)v * sizeof want, want, sizeof want) == 0,
+                   "node %u of the threaded cache", v);
+    }
 }
 
 TEST_CASE(sdr_graph_shape) {

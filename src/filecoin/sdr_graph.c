@@ -6,6 +6,7 @@
 #include "hash/blake2b.h"
 #include "hash/chacha.h"
 #include "hash/sha256.h"
+#include "util/parallel.h"
 
 /* SHA-256(tag ‖ porep_id): rust-fil-proofs' derive_porep_domain_seed. */
 static void porep_domain_seed(uint8_t out[32], const char *tag, const uint8_t porep_id[32]) {
@@ -126,4 +127,27 @@ void zkp_sdr_parent_cache_range(const zkp_sdr_graph *g, uint32_t first, uint32_t
         for (int j = 0; j < ZKP_SDR_DEGREE; j++, out += 4)
             for (int b = 0; b < 4; b++) out[b] = (uint8_t)(p[j] >> (8 * b));
     }
+}
+
+#define PARENT_CACHE_CHUNK_NODES 4096
+
+typedef struct {
+    const zkp_sdr_graph *g;
+    uint8_t *out;
+} parent_cache_job;
+
+static void parent_cache_unit(void *ctx, unsigned tid, size_t unit) {
+    (void)tid;
+    const parent_cache_job *job = ctx;
+    uint64_t first = (uint64_t)unit * PARENT_CACHE_CHUNK_NODES;
+    uint64_t count = job->g->nodes - first;
+    if (count > PARENT_CACHE_CHUNK_NODES) count = PARENT_CACHE_CHUNK_NODES;
+    zkp_sdr_parent_cache_range(job->g, (uint32_t)first, (uint32_t)count,
+                               job->out + first * ZKP_SDR_DEGREE * 4);
+}
+
+void zkp_sdr_parent_cache_mt(const zkp_sdr_graph *g, unsigned nthreads, uint8_t *out) {
+    parent_cache_job job = {g, out};
+    size_t chunks = (size_t)((g->nodes + PARENT_CACHE_CHUNK_NODES - 1) / PARENT_CACHE_CHUNK_NODES);
+    zkp_parallel_for(nthreads ? nthreads : 1, chunks, parent_cache_unit, &job);
 }

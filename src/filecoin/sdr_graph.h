@@ -30,9 +30,10 @@
  *
  * Cost and threads. The graph is a pure function of (nodes, porep_id,
  * version); every node's parents are independent of every other's, so a
- * caller may fill disjoint ranges on different threads. Nothing here starts
- * a thread or allocates. The expander dominates: about 48 BLAKE2b
- * compressions per node (8 parents, 3 rounds, about 2 encodings each). */
+ * caller may fill disjoint ranges on different threads, and
+ * zkp_sdr_parent_cache_mt does that for a whole cache. Nothing allocates.
+ * The expander dominates: about 50 BLAKE2b compressions per node (8
+ * parents, 3 rounds, about 2 encodings each with cycle walking). */
 #ifndef ZKP_FILECOIN_SDR_GRAPH_H
 #define ZKP_FILECOIN_SDR_GRAPH_H
 
@@ -74,6 +75,12 @@ uint64_t zkp_sdr_feistel_permute(const zkp_sdr_graph *g, uint64_t index);
 /* Parents of nodes first .. first+count−1 (inside the graph), 14 per node,
  * DRG then expander: out[14·i + j] is parent j of node first + i. */
 void zkp_sdr_parents_range(const zkp_sdr_graph *g, uint32_t first, uint32_t count, uint32_t *out);
+
+/* The parent cache of the whole graph (zkp_sdr_parent_cache_range over
+ * [0, nodes), g->nodes × 56 bytes) on up to nthreads threads
+ * (util/parallel.h), in chunks of 4096 nodes. The bytes do not depend on
+ * nthreads. */
+void zkp_sdr_parent_cache_mt(const zkp_sdr_graph *g, unsigned nthreads, uint8_t *out);
 
 /* The parent-cache bytes of that range: the same values as u32 LE,
  * 56 bytes per node, the file layout of rust-fil-proofs. */
