@@ -4,6 +4,8 @@
  *        --ticket HEX --seed HEX --out DIR [--api V1|V1_1 | --porep-id HEX]
  *       seals FILE (exactly the sector's size, fr32-padded) and writes
  *       DIR/replica and DIR/c1.json, all or nothing.
+ *   c1 synth --sector-size SIZE --out FILE [--api V1|V1_1] [--seed HEX]
+ *       a synthetic C1 (filecoin/seal.h): for benchmarks and tests only.
  *   c1 verify FILE
  *       reads a C1 JSON and runs the vanilla verifier: exit 0 when every
  *       proof holds, 1 naming the first member that does not, 3 when the
@@ -20,6 +22,8 @@ static const char seal_usage[] =
     "usage: zkpipe filecoin seal --sector-size 2KiB|8MiB|512MiB --data <file>\n"
     "                            --prover-id <hex> --sector-id <n> --ticket <hex> --seed <hex>\n"
     "                            --out <dir> [--api V1|V1_1] [--porep-id <hex>]\n"
+    "       zkpipe filecoin c1 synth --sector-size <size> --out <c1.json> [--api V1|V1_1]\n"
+    "                                [--seed <hex>]\n"
     "       zkpipe filecoin c1 verify <c1.json>\n"
     "\n"
     "seal runs SDR on the data (exactly the sector size, each 32-byte node fr32-padded:\n"
@@ -27,6 +31,10 @@ static const char seal_usage[] =
     "Filecoin's seal_commit_phase1 would return. 32-byte values are 64 hex digits. The\n"
     "proof version comes from --api (default V1_1) or --porep-id (a registered proof's\n"
     "porep id). Sectors are sealed in memory: meant for test sizes.\n"
+    "c1 synth makes a C1 for any sector size (2KiB .. 64GiB) without sealing: labels,\n"
+    "data and tree nodes only where the challenges look, drawn from --seed (default\n"
+    "zero). It passes the vanilla verifier and so the circuit, but commits to nothing:\n"
+    "FOR BENCHMARKS AND TESTS ONLY, never for the chain.\n"
     "c1 verify checks a C1's vanilla proofs (Merkle paths, labels and encodings against\n"
     "comm_d, comm_r, replica_id and seed) and names the first member that fails.\n" CLI_OPTIONS_HELP
         CLI_EXIT_CODES_HELP;
@@ -199,6 +207,70 @@ static int c1_verify_(const char *path) {
     return code;
 }
 
+static int c1_synth_(int argc, char **argv) {
+    const char *size = NULL, *out = NULL, *api = "V1_1", *seed_hex = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        int r;
+        if (cli_is_help(argv[i])) {
+            fputs(seal_usage, stdout);
+            return CLI_OK;
+        }
+#define OPT(flag, what, dst)                                                          \
+    if ((r = cli_opt("filecoin c1 synth", argc, argv, &i, flag, what, &v)) != 0) {    \
+        if (r < 0) return CLI_USAGE;                                                  \
+        dst = v;                                                                      \
+        continue;                                                                     \
+    }
+        OPT("--sector-size", "2KiB .. 64GiB", size)
+        OPT("--out", "the C1 file", out)
+        OPT("--api", "V1 or V1_1", api)
+        OPT("--seed", "64 hex digits", seed_hex)
+#undef OPT
+        fprintf(stderr, "zkpipe filecoin c1 synth: unknown argument %s\n%s", argv[i], seal_usage);
+        return CLI_USAGE;
+    }
+    uint8_t seed[32] = {0};
+    const zkp_fil_seal_proof *p = size && (!strcmp(api, "V1") || !strcmp(api, "V1_1"))
+                                      ? proof_of_(size, api, NULL)
+                                      : NULL;
+    if (!p || !out || (seed_hex && hex32_(seed_hex, seed))) {
+        fprintf(stderr, "zkpipe filecoin c1 synth: needs --sector-size (2KiB, 8MiB, 512MiB, 32GiB "
+                        "or 64GiB), --out, --api V1 or V1_1, --seed as 64 hex digits\n");
+        return CLI_USAGE;
+    }
+    zkp_output o;
+    int code = cli_outputs_open("filecoin c1 synth", &o, &out, 1, NULL, 0);
+    if (code != CLI_OK) return code;
+    fprintf(stderr, "zkpipe filecoin c1 synth: a SYNTHETIC C1 (no sector was sealed): for "
+                    "benchmarks and tests only, never for the chain\n");
+    zkp_diag d = {{0}};
+    zkp_fil_c1 c1;
+    uint8_t *json = NULL;
+    size_t len = 0;
+    double t0 = cli_now();
+    zkpipe_status st = zkp_fil_c1_synthesize(&c1, p, seed, NULL, ZKP_MEM_AUX, &d);
+    double t1 = cli_now();
+    if (st == ZKPIPE_OK) st = zkp_fil_c1_verify(&c1, &d);
+    double t2 = cli_now();
+    if (st == ZKPIPE_OK) st = zkp_fil_c1_write(&c1, &json, &len, NULL, ZKP_MEM_AUX, &d);
+    if (st != ZKPIPE_OK) {
+        code = cli_fail("filecoin c1 synth", st, &d, CLI_INVALID);
+    } else {
+        const char *text = (const char *)json;
+        code = cli_outputs_write("filecoin c1 synth", &o, &text, &len, 1);
+        if (code == CLI_OK)
+            printf("%s: %u partition(s) of %u challenge(s) made in %.3f s, verified in %.3f s; "
+                   "wrote %s (%zu bytes)\n",
+                   p->name, (unsigned)p->partitions, (unsigned)p->challenges, t1 - t0, t2 - t1,
+                   out, len);
+    }
+    cli_outputs_close(&o, 1);
+    zkp_free(NULL, json, len, ZKP_MEM_AUX);
+    zkp_fil_c1_free(&c1);
+    return code;
+}
+
 int cli_filecoin_seal(int argc, char **argv) { return seal_(argc, argv); }
 
 int cli_filecoin_c1(int argc, char **argv) {
@@ -213,6 +285,7 @@ int cli_filecoin_c1(int argc, char **argv) {
         }
         return c1_verify_(argv[1]);
     }
-    fprintf(stderr, "zkpipe filecoin c1: expected: verify <c1.json>\n%s", seal_usage);
+    if (argc >= 1 && !strcmp(argv[0], "synth")) return c1_synth_(argc - 1, argv + 1);
+    fprintf(stderr, "zkpipe filecoin c1: expected: synth or verify <c1.json>\n%s", seal_usage);
     return CLI_USAGE;
 }
