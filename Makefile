@@ -41,7 +41,7 @@ APT_PACKAGES := build-essential cmake pkg-config \
   golang-go golang-google-grpc-dev protoc-gen-go protoc-gen-go-grpc protobuf-compiler
 
 FUZZ_TIME ?= 15
-FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey config c1
+FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey config c1 bp_vk bp_params bp_proof
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 
 .PHONY: all deps js-deps fuzz-deps build test test-release test-sanitize test-tsan test-fuzz test-gpu bench demo clean

@@ -18,6 +18,7 @@
 #include "formats/wtns.h"
 #include "formats/zkey.h"
 #include "mem/mem.h"
+#include "ntt/bls12_381_ntt.h"
 #include "synthetic/synthetic.h"
 #include "test.h"
 #include "test_support.h"
@@ -184,9 +185,9 @@ static void synth_key_make(synth_key *k, unsigned log_n) {
     k->pk = &k->key.pk.bls12_381;
 }
 
-/* A .params source from a zkpipe key. Its H query is in the coset basis
- * (groth16.h), not bellperson's coefficient basis: the format tests use
- * its first domain − 1 points only as points to carry. */
+/* A .params source from a zkpipe key without converting its H query (in
+ * snarkjs's coset basis, groth16.h): for the tests of the layout alone,
+ * which use its first domain − 1 points only as points to carry. */
 static void src_from_pk(zkp_bp_params_src *src, zkp_bp_vk *vk, const bls12_381_g16_pk_t *pk) {
     zkp_bp_vk_from_g16_pk(vk, pk);
     memset(src, 0, sizeof *src);
@@ -392,7 +393,9 @@ TEST_CASE(bellperson_params_write_load_round_trip) {
 
     zkp_bp_vk vk;
     zkp_bp_params_src src;
-    src_from_pk(&src, &vk, k.pk);
+    bls12_381_g1_affine_t hq[63]; /* (1 << log_n) - 1 */
+    ASSERT_MSG(zkp_bp_params_src_from_g16_pk(&src, &vk, hq, k.pk, 2, al, &d) == ZKPIPE_OK, "%s",
+               d.msg);
     ASSERT_MSG(zkp_bp_params_write(rig.params, &src, al, &d) == ZKPIPE_OK, "%s", d.msg);
     ASSERT_MSG(zkp_bp_vk_write(rig.vk, &vk, &d) == ZKPIPE_OK, "%s", d.msg);
 
@@ -435,7 +438,7 @@ TEST_CASE(bellperson_params_write_load_round_trip) {
     const bls12_381_g1_affine_t *h = pts[ZKP_BP_H], *l = pts[ZKP_BP_L], *a = pts[ZKP_BP_A],
                                 *b1 = pts[ZKP_BP_B_G1];
     const bls12_381_g2_affine_t *b2 = pts[ZKP_BP_B_G2];
-    for (uint32_t i = 0; i < want[ZKP_BP_H]; i++) ASSERT(bls12_381_g1_affine_eq(&h[i], &k.pk->h[i]));
+    for (uint32_t i = 0; i < want[ZKP_BP_H]; i++) ASSERT(bls12_381_g1_affine_eq(&h[i], &hq[i]));
     for (uint32_t i = 0; i < want[ZKP_BP_L]; i++) ASSERT(bls12_381_g1_affine_eq(&l[i], &k.pk->c[i]));
     for (uint32_t j = 0, ia = 0, ib = 0; j < n_vars; j++) {
         if (!bls12_381_g1_affine_is_infinity(&k.pk->a[j]))
@@ -613,4 +616,67 @@ TEST_CASE(bellperson_params_corruption_rejected) {
     }
     free(bad);
     free(good);
+}
+
+/* The h query in bellperson's basis carries the same sums as the key's own:
+ * for random coefficients c_i of h (degree <= n − 2), Σ c_i·h_bp[i] equals
+ * Σ h_j·H[j] with h_j = (g^n − 1)·h(g·ω^j), the values the zkpipe prover
+ * sums. The right side evaluates h at each point directly, so this checks
+ * the transform without repeating it. */
+TEST_CASE(bellperson_h_query_basis_change) {
+    const unsigned log_n = 4;
+    const size_t n = (size_t)1 << log_n;
+    synth_key k;
+    synth_key_make(&k, log_n);
+    bls12_381_g1_affine_t hb[15];
+    zkp_diag d = {{0}};
+    for (unsigned threads = 1; threads <= 3; threads += 2) {
+        ASSERT_MSG(zkp_bp_h_from_g16_pk(hb, k.pk, threads, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+        bls12_381_fr_t five, omega, g, z, one, c[15];
+        bls12_381_fr_set_u64(&five, 5);
+        ASSERT_OK(bls12_381_fr_ntt_root_from_generator(&omega, &five, log_n));
+        ASSERT_OK(bls12_381_fr_ntt_root_from_generator(&g, &five, log_n + 1));
+        uint64_t e[1] = {n};
+        bls12_381_fr_pow(&z, &g, e, 1);
+        bls12_381_fr_set_one(&one);
+        bls12_381_fr_sub(&z, &z, &one);
+        for (size_t i = 0; i < n - 1; i++) {
+            bls12_381_fr_t canon;
+            test_rng_bytes(canon.l, sizeof canon.l);
+            canon.l[3] &= 0x0fffffffffffffffull; /* below r */
+            bls12_381_fr_to_mont(&c[i], &canon);
+        }
+        bls12_381_g1_jacobian_t lhs, rhs, t, p;
+        bls12_381_g1_set_infinity(&lhs);
+        bls12_381_g1_set_infinity(&rhs);
+        for (size_t i = 0; i < n - 1; i++) {
+            bls12_381_fr_t canon;
+            bls12_381_fr_from_mont(&canon, &c[i]);
+            bls12_381_g1_from_affine(&p, &hb[i]);
+            bls12_381_g1_mul_var(&t, &p, canon.l, 256);
+            bls12_381_g1_add(&lhs, &lhs, &t);
+        }
+        bls12_381_fr_t x = g; /* g·ω^j */
+        for (size_t j = 0; j < n; j++) {
+            bls12_381_fr_t acc, xi = one, term, canon;
+            bls12_381_fr_set_zero(&acc);
+            for (size_t i = 0; i < n - 1; i++) {
+                bls12_381_fr_mul(&term, &c[i], &xi);
+                bls12_381_fr_add(&acc, &acc, &term);
+                bls12_381_fr_mul(&xi, &xi, &x);
+            }
+            bls12_381_fr_mul(&acc, &acc, &z);
+            bls12_381_fr_from_mont(&canon, &acc);
+            bls12_381_g1_from_affine(&p, &k.pk->h[j]);
+            bls12_381_g1_mul_var(&t, &p, canon.l, 256);
+            bls12_381_g1_add(&rhs, &rhs, &t);
+            bls12_381_fr_mul(&x, &x, &omega);
+        }
+        ASSERT(!bls12_381_g1_is_infinity(&lhs));
+        ASSERT(bls12_381_g1_eq(&lhs, &rhs));
+        /* One coefficient's point moved: the sums differ. */
+        bls12_381_g1_from_affine(&p, &hb[3]);
+        bls12_381_g1_add(&lhs, &lhs, &p);
+        ASSERT(!bls12_381_g1_eq(&lhs, &rhs));
+    }
 }

@@ -1,11 +1,15 @@
 /* zkpipe info: what a file is, for which curve, and its dimensions. The
- * kind comes from the content (binfile magic, or the shape of the JSON),
- * never from the file name. Every file is fully validated on the way. */
+ * kind comes from the content (binfile magic, the shape of bellperson's
+ * files, or the shape of the JSON), never from the file name. Every file is
+ * fully validated on the way, except the points of a .params file's five
+ * sections (tens of gigabytes for Filecoin's largest): `zkpipe filecoin
+ * params inspect --check` checks those. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "formats/bellperson.h"
 #include "formats/r1cs.h"
 #include "formats/snarkjs_json.h"
 #include "formats/wtns.h"
@@ -105,10 +109,78 @@ done:
     return code;
 }
 
+/* bellperson's files carry no magic. A proof is whole 192-byte partitions
+ * whose first byte has the compression flag; a verifying key's ic_len (at
+ * byte 864) makes its size exactly 868 + 96·ic_len; a .params file starts
+ * with such a key and is longer. Uncompressed points start with a byte
+ * below 0x1b (p's top byte is 0x1a) or 0x40 (infinity), which no JSON text
+ * does unless it starts with control characters. */
+enum { BP_NONE, BP_PROOF, BP_VK, BP_PARAMS };
+
+static int bp_kind(const uint8_t *data, size_t size) {
+    if (size > 0 && size % ZKP_BP_PROOF_BYTES == 0 && (data[0] & 0x80)) return BP_PROOF;
+    if (size < ZKP_BP_VK_FIXED_BYTES || !(data[0] <= 0x1a || data[0] == 0x40)) return BP_NONE;
+    const uint8_t *n = data + ZKP_BP_VK_FIXED_BYTES - 4;
+    uint64_t vk = zkp_bp_vk_bytes((uint32_t)n[0] << 24 | (uint32_t)n[1] << 16 |
+                                  (uint32_t)n[2] << 8 | n[3]);
+    if (vk == size) return BP_VK;
+    return vk < size ? BP_PARAMS : BP_NONE;
+}
+
+static int info_bp(const char *path, int kind) {
+    zkp_diag d = {{0}};
+    if (kind == BP_PARAMS) {
+        zkp_bp_params p;
+        zkpipe_status st = zkp_bp_params_load(&p, path, NULL, &d);
+        if (st != ZKPIPE_OK) return cli_fail("info", st, &d, CLI_BAD_INPUT);
+        printf("kind: params (bellperson Groth16 parameters)\ncurve: bls12_381\n"
+               "public inputs: %u\ndomain size: %llu\n",
+               p.vk.n_ic - 1, (unsigned long long)p.sec[ZKP_BP_H].count + 1);
+        for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++)
+            printf("%s points: %u\n", zkp_bp_section_name((zkp_bp_section)s), p.sec[s].count);
+        printf("file bytes: %zu\nsection points checked: no (zkpipe filecoin params inspect "
+               "--check)\n",
+               p.file_size);
+        zkp_bp_params_free(&p);
+        return CLI_OK;
+    }
+    zkp_mapped_file mf;
+    zkpipe_status st = zkp_mapped_file_open(&mf, path, &d);
+    if (st != ZKPIPE_OK) return cli_fail("info", st, &d, CLI_BAD_INPUT);
+    if (kind == BP_VK) {
+        zkp_bp_vk vk;
+        st = zkp_bp_vk_parse(&vk, mf.data, mf.size, 1, NULL, path, NULL, &d);
+        if (st == ZKPIPE_OK) {
+            printf("kind: vk (bellperson Groth16 verifying key)\ncurve: bls12_381\n"
+                   "public inputs: %u\nfile bytes: %zu\n",
+                   vk.n_ic - 1, mf.size);
+            zkp_bp_vk_free(&vk);
+        }
+    } else {
+        size_t n = mf.size / ZKP_BP_PROOF_BYTES;
+        bls12_381_g16_proof_t *proofs = malloc(n * sizeof *proofs);
+        if (!proofs) {
+            st = zkp_diag_fail(&d, ZKPIPE_ERR_NO_MEMORY, "%s: out of memory", path);
+        } else if ((st = zkp_bp_proofs_decode(proofs, n, &n, mf.data, mf.size, &d)) !=
+                   ZKPIPE_OK) {
+            zkp_diag_prefix(&d, path);
+        } else {
+            printf("kind: proof (bellperson Groth16, %d bytes per partition)\ncurve: bls12_381\n"
+                   "partitions: %zu\nfile bytes: %zu\n",
+                   ZKP_BP_PROOF_BYTES, n, mf.size);
+        }
+        free(proofs);
+    }
+    zkp_mapped_file_close(&mf);
+    return st == ZKPIPE_OK ? CLI_OK : cli_fail("info", st, &d, CLI_BAD_INPUT);
+}
+
 static const char info_usage[] =
     "usage: zkpipe info <file>\n"
     "Describes a .zkey, .wtns, .r1cs or snarkjs JSON file (proof, public inputs or\n"
-    "verification key), told apart by its contents, after validating all of it.\n"
+    "verification key), or bellperson's .vk, .params or 192-byte proofs (BLS12-381),\n"
+    "told apart by its contents, after validating it (a .params file's section\n"
+    "points are checked by zkpipe filecoin params inspect --check).\n"
     CLI_EXIT_CODES_HELP;
 
 int cli_info(int argc, char **argv) {
@@ -127,7 +199,9 @@ int cli_info(int argc, char **argv) {
     char magic[4] = {0};
     size_t size = mf.size;
     if (mf.size >= 4) memcpy(magic, mf.data, 4);
+    int bp = bp_kind(mf.data, mf.size);
     zkp_mapped_file_close(&mf);
+    if (bp != BP_NONE) return info_bp(argv[0], bp);
     if (!memcmp(magic, "zkey", 4)) return info_zkey(argv[0], size);
     if (!memcmp(magic, "wtns", 4)) return info_wtns(argv[0], size);
     if (!memcmp(magic, "r1cs", 4)) return info_r1cs(argv[0], size);

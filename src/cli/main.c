@@ -25,7 +25,12 @@ static const char usage[] =
     "  zkey export-vk <circuit.zkey> <verification_key.json>\n"
     "        write the verification key in snarkjs's format\n"
     "  info <file>\n"
-    "        describe a .zkey, .wtns, .r1cs or snarkjs JSON file\n"
+    "        describe a .zkey, .wtns, .r1cs or snarkjs JSON file, or bellperson's .vk,\n"
+    "        .params or 192-byte proofs\n"
+    "  filecoin params inspect <file.params> [--check]\n"
+    "        the section lengths of a bellperson .params file; --check every point\n"
+    "  filecoin params from-zkey <key.zkey> <out.params> <out.vk>\n"
+    "        write a BLS12-381 zkey in bellperson's layout\n"
     "  bench pipeline --key <zkey> --witness <wtns> [options]\n"
     "  bench pipeline --synthetic <curve>:<log2> [options]\n"
     "        prove through the engine and one after another, on files or on a built-in\n"
@@ -76,6 +81,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "verify")) return cli_verify(argc - 2, argv + 2);
     if (!strcmp(cmd, "zkey")) return cli_zkey(argc - 2, argv + 2);
     if (!strcmp(cmd, "info")) return cli_info(argc - 2, argv + 2);
+    if (!strcmp(cmd, "filecoin")) return cli_filecoin(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench")) return cli_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "serve") || !strcmp(cmd, "client")) return exec_daemon_(argc, argv);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {

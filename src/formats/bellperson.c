@@ -11,6 +11,8 @@
 
 #include "curve/curve.h"
 #include "curve/encoding.h"
+#include "field/field.h"
+#include "ntt/bls12_381_ntt.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
 
@@ -558,6 +560,134 @@ zkpipe_status zkp_bp_params_write(const char *path, const zkp_bp_params_src *src
         zkp_diag_prefix(diag, path);
     zkp_free(alloc, buf, bytes, ZKP_MEM_SCRATCH);
     return st;
+}
+
+/* ---- the h query in bellperson's basis
+ *
+ * The zkpipe prover sums h_j·H[j] with h_j = P(g·ω^j), P = A·B − C = h·Z,
+ * and Σ_j h_j·H[j] = P(τ)/δ. Writing h = Σ_i c_i X^i (degree <= n − 2),
+ * h_j = Z(g·ω^j)·Σ_i c_i (g·ω^j)^i = Z·Σ_i c_i g^i ω^(ij), since
+ * Z(g·ω^j) = g^n − 1 for every j. So Σ_j h_j·H[j] = Σ_i c_i·(Z·g^i·Σ_j
+ * ω^(ij)·H[j]), and the bracket is bellperson's τ^i·Z(τ)/δ. */
+
+typedef struct {
+    bls12_381_g1_jacobian_t *v;
+    const bls12_381_fr_t *tw; /* ω^k in canonical form (not Montgomery), k < n/2 */
+    size_t n, half, stride;  /* this stage: butterflies of span 2·half, twiddle ω^(k·stride) */
+} bp_dft_stage;
+
+#define BP_DFT_UNIT 64
+
+static void bp_dft_unit(void *ctx, unsigned tid, size_t unit) {
+    (void)tid;
+    const bp_dft_stage *st = ctx;
+    size_t lo = unit * BP_DFT_UNIT, hi = lo + BP_DFT_UNIT;
+    if (hi > st->n / 2) hi = st->n / 2;
+    for (size_t b = lo; b < hi; b++) {
+        size_t k = b % st->half, base = (b / st->half) * 2 * st->half;
+        bls12_381_g1_jacobian_t *u = &st->v[base + k], *w = &st->v[base + k + st->half], t;
+        bls12_381_g1_mul_var(&t, w, st->tw[k * st->stride].l, 256);
+        bls12_381_g1_sub(w, u, &t);
+        bls12_381_g1_add(u, u, &t);
+    }
+}
+
+typedef struct {
+    bls12_381_g1_jacobian_t *v;
+    const bls12_381_fr_t *g;
+    bls12_381_fr_t z;
+    size_t n;
+} bp_scale_job;
+
+/* v[i] *= Z·g^i, a unit of BP_DFT_UNIT points each. */
+static void bp_scale_unit(void *ctx, unsigned tid, size_t unit) {
+    (void)tid;
+    const bp_scale_job *job = ctx;
+    size_t lo = unit * BP_DFT_UNIT, hi = lo + BP_DFT_UNIT;
+    if (hi > job->n) hi = job->n;
+    bls12_381_fr_t f;
+    uint64_t e[1] = {lo};
+    bls12_381_fr_pow(&f, job->g, e, 1);
+    bls12_381_fr_mul(&f, &f, &job->z);
+    for (size_t i = lo; i < hi; i++) {
+        bls12_381_fr_t k;
+        bls12_381_fr_from_mont(&k, &f);
+        bls12_381_g1_mul_var(&job->v[i], &job->v[i], k.l, 256);
+        bls12_381_fr_mul(&f, &f, job->g);
+    }
+}
+
+zkpipe_status zkp_bp_h_from_g16_pk(bls12_381_g1_affine_t *out, const bls12_381_g16_pk_t *pk,
+                                   unsigned nthreads, const zkp_allocator *alloc,
+                                   zkp_diag *diag) {
+    const size_t n = pk->domain_size;
+    const unsigned log_n = pk->log_domain;
+    if (n < 2 || n != (size_t)1 << log_n || log_n >= BLS12_381_FR_TWO_ADICITY) {
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "h query: a domain of %zu points is not supported", n);
+    }
+    if (nthreads == 0) nthreads = bp_online_cpus();
+    bls12_381_fr_t five, omega, g, z, one;
+    bls12_381_fr_set_u64(&five, 5);
+    zkpipe_status st = bls12_381_fr_ntt_root_from_generator(&omega, &five, log_n);
+    if (st == ZKPIPE_OK) st = bls12_381_fr_ntt_root_from_generator(&g, &five, log_n + 1);
+    if (st != ZKPIPE_OK) return zkp_diag_fail(diag, st, "h query: no root of unity of order %zu", n);
+    uint64_t n_limb[1] = {n};
+    bls12_381_fr_pow(&z, &g, n_limb, 1);
+    bls12_381_fr_set_one(&one);
+    bls12_381_fr_sub(&z, &z, &one);
+
+    size_t vbytes = n * sizeof(bls12_381_g1_jacobian_t), tbytes = n / 2 * sizeof(bls12_381_fr_t);
+    bls12_381_g1_jacobian_t *v = zkp_alloc(alloc, vbytes, ZKP_MEM_SCRATCH);
+    bls12_381_fr_t *tw = zkp_alloc(alloc, tbytes, ZKP_MEM_SCRATCH);
+    if (!v || !tw) {
+        zkp_free(alloc, v, vbytes, ZKP_MEM_SCRATCH);
+        zkp_free(alloc, tw, tbytes, ZKP_MEM_SCRATCH);
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "h query: cannot allocate %zu bytes",
+                             vbytes + tbytes);
+    }
+    bls12_381_fr_t w = one;
+    for (size_t k = 0; k < n / 2; k++) {
+        bls12_381_fr_from_mont(&tw[k], &w);
+        bls12_381_fr_mul(&w, &w, &omega);
+    }
+    /* Decimation in time: the input in bit-reversed order, then log n
+     * stages of butterflies, each a parallel loop over n/2 of them. */
+    for (size_t i = 0; i < n; i++) {
+        size_t r = 0;
+        for (unsigned b = 0; b < log_n; b++) r |= ((i >> b) & 1) << (log_n - 1 - b);
+        bls12_381_g1_from_affine(&v[r], &pk->h[i]);
+    }
+    for (size_t half = 1; half < n; half *= 2) {
+        bp_dft_stage stage = {v, tw, n, half, n / (2 * half)};
+        zkp_parallel_for(nthreads, (n / 2 + BP_DFT_UNIT - 1) / BP_DFT_UNIT, bp_dft_unit, &stage);
+    }
+    bp_scale_job job = {v, &g, z, n - 1};
+    zkp_parallel_for(nthreads, (n - 1 + BP_DFT_UNIT - 1) / BP_DFT_UNIT, bp_scale_unit, &job);
+    bls12_381_g1_batch_to_affine_var(out, v, n - 1);
+    zkp_free(alloc, v, vbytes, ZKP_MEM_SCRATCH);
+    zkp_free(alloc, tw, tbytes, ZKP_MEM_SCRATCH);
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_bp_params_src_from_g16_pk(zkp_bp_params_src *src, zkp_bp_vk *vk,
+                                            bls12_381_g1_affine_t *h, const bls12_381_g16_pk_t *pk,
+                                            unsigned nthreads, const zkp_allocator *alloc,
+                                            zkp_diag *diag) {
+    memset(src, 0, sizeof *src);
+    zkpipe_status st = zkp_bp_h_from_g16_pk(h, pk, nthreads, alloc, diag);
+    if (st != ZKPIPE_OK) return st;
+    zkp_bp_vk_from_g16_pk(vk, pk);
+    src->vk = vk;
+    src->h = h;
+    src->n_h = pk->domain_size - 1;
+    src->l = pk->c;
+    src->n_l = pk->n_vars - pk->n_public - 1;
+    src->a = pk->a;
+    src->b_g1 = pk->b1;
+    src->b_g2 = pk->b2;
+    src->n_vars = pk->n_vars;
+    return ZKPIPE_OK;
 }
 
 /* ---- proofs */

@@ -208,6 +208,31 @@ typedef struct {
 ZKP_WARN_UNUSED zkpipe_status zkp_bp_params_size(const zkp_bp_params_src *src, size_t *out,
                                                  zkp_diag *diag);
 
+/* bellperson's h query (τ^i·Z(τ)/δ for i < n − 1, the coefficient basis)
+ * from a zkpipe key's H query, which is matched to evaluations on snarkjs's
+ * coset g·H (groth16.h): with ω the domain's root and Z = g^n − 1,
+ *
+ *     h_bp[i] = Z·g^i · Σ_j ω^(i·j) · H[j]
+ *
+ * a discrete Fourier transform over G1, n/2·log2(n) scalar multiplications
+ * (about a minute on one core for n = 2^17), on nthreads threads. out holds
+ * pk->domain_size − 1 points. Scratch of n Jacobian points comes from alloc
+ * (ZKP_MEM_SCRATCH). */
+ZKP_WARN_UNUSED zkpipe_status zkp_bp_h_from_g16_pk(bls12_381_g1_affine_t *out,
+                                                   const bls12_381_g16_pk_t *pk, unsigned nthreads,
+                                                   const zkp_allocator *alloc, zkp_diag *diag);
+
+/* The .params source of a zkpipe key: its verifying key (*vk, borrowing
+ * pk's ic), h from zkp_bp_h_from_g16_pk into h (pk->domain_size − 1
+ * points, the caller's), l from the L query of the private signals, a, b_g1
+ * and b_g2 from the key's dense queries. */
+ZKP_WARN_UNUSED zkpipe_status zkp_bp_params_src_from_g16_pk(zkp_bp_params_src *src, zkp_bp_vk *vk,
+                                                            bls12_381_g1_affine_t *h,
+                                                            const bls12_381_g16_pk_t *pk,
+                                                            unsigned nthreads,
+                                                            const zkp_allocator *alloc,
+                                                            zkp_diag *diag);
+
 /* Encodes src into out[0..out_len), out_len = zkp_bp_params_size. An
  * identity in ic, h or l is refused (ZKPIPE_ERR_INVALID_ARGUMENT). */
 ZKP_WARN_UNUSED zkpipe_status zkp_bp_params_encode(uint8_t *out, size_t out_len,

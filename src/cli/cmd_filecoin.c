@@ -1,0 +1,174 @@
+/* zkpipe filecoin: Filecoin's files.
+ *
+ *   params inspect FILE [--check] [--threads N]
+ *       the verifying key and the five section lengths of a bellperson
+ *       .params file (mapped, so a 47 GB file costs nothing to open); with
+ *       --check every point is decoded and checked (curve, subgroup, no
+ *       identity) and the time per section is printed.
+ *   params from-zkey KEY.zkey OUT.params OUT.vk [--threads N]
+ *       a BLS12-381 zkey written in bellperson's layout, its H query moved
+ *       to bellperson's coefficient basis. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "formats/bellperson.h"
+#include "formats/zkey.h"
+
+static const char filecoin_usage[] =
+    "usage: zkpipe filecoin params inspect <file.params> [--check] [--threads N]\n"
+    "       zkpipe filecoin params from-zkey <key.zkey> <out.params> <out.vk> [--threads N]\n"
+    "\n"
+    "params inspect prints the verifying key's input count and each section's point\n"
+    "count, bytes and offset of a bellperson .params file. Only the key's points are\n"
+    "decoded; --check decodes and checks every point of every section (on the curve,\n"
+    "in the subgroup, not the identity) and prints the time each section took.\n"
+    "params from-zkey writes a BLS12-381 .zkey as bellperson's .params and .vk, the\n"
+    "H query converted to bellperson's basis (tau^i Z(tau)/delta).\n" CLI_OPTIONS_HELP
+        CLI_EXIT_CODES_HELP;
+
+static int params_inspect_(const char *path, int check, unsigned nthreads) {
+    zkp_diag d = {{0}};
+    zkp_bp_params p;
+    zkp_bp_params_options opt = {NULL, nthreads};
+    zkpipe_status st = zkp_bp_params_load(&p, path, &opt, &d);
+    if (st != ZKPIPE_OK) return cli_fail("filecoin", st, &d, CLI_BAD_INPUT);
+    printf("file: %s\nfile bytes: %zu\npublic inputs: %u (ic points: %u)\n"
+           "domain size: %llu\n",
+           path, p.file_size, p.vk.n_ic - 1, p.vk.n_ic,
+           (unsigned long long)p.sec[ZKP_BP_H].count + 1);
+    printf("%-6s %12s %16s %16s\n", "section", "points", "bytes", "offset");
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
+        printf("%-6s %12u %16llu %16llu\n", zkp_bp_section_name((zkp_bp_section)s),
+               p.sec[s].count, (unsigned long long)p.sec[s].count * p.sec[s].elem,
+               (unsigned long long)p.sec[s].offset);
+    }
+    int code = CLI_OK;
+    if (check) {
+        uint64_t points = 0;
+        double seconds = 0;
+        for (int s = 0; s < ZKP_BP_SECTION_COUNT && code == CLI_OK; s++) {
+            zkp_bp_decode_stats stats = {0, 0};
+            st = zkp_bp_params_check_section(&p, (zkp_bp_section)s, &stats, &d);
+            if (st != ZKPIPE_OK) {
+                code = cli_fail("filecoin", st, &d, CLI_BAD_INPUT);
+                break;
+            }
+            points += stats.points;
+            seconds += stats.seconds;
+            printf("checked %-5s %12llu points in %9.3f s (%.0f points/s)\n",
+                   zkp_bp_section_name((zkp_bp_section)s), (unsigned long long)stats.points,
+                   stats.seconds, stats.seconds > 0 ? (double)stats.points / stats.seconds : 0.0);
+        }
+        if (code == CLI_OK)
+            printf("checked all %llu points in %.3f s on %u threads (%.0f points/s): OK\n",
+                   (unsigned long long)points, seconds, p.opt.nthreads,
+                   seconds > 0 ? (double)points / seconds : 0.0);
+    }
+    zkp_bp_params_free(&p);
+    return code;
+}
+
+static int params_from_zkey_(const char *zkey_path, const char *params_path, const char *vk_path,
+                             unsigned nthreads) {
+    zkp_output outs[2];
+    const char *out_paths[2] = {params_path, vk_path};
+    const char *in_paths[1] = {zkey_path};
+    int code = cli_outputs_open("filecoin", outs, out_paths, 2, in_paths, 1);
+    if (code != CLI_OK) return code;
+    zkp_diag d = {{0}};
+    zkp_zkey key;
+    zkp_zkey_options ko = {NULL, nthreads, 0};
+    zkpipe_status st = zkp_zkey_load(&key, zkey_path, &ko, &d);
+    if (st != ZKPIPE_OK) {
+        cli_outputs_close(outs, 2);
+        return cli_fail("filecoin", st, &d, CLI_BAD_INPUT);
+    }
+    uint8_t *params = NULL, *vk_bytes = NULL;
+    bls12_381_g1_affine_t *h = NULL;
+    size_t params_len = 0, vk_len = 0, h_bytes = 0;
+    if (key.curve != ZKPIPE_CURVE_BLS12_381) {
+        zkp_diag_fail(&d, ZKPIPE_ERR_WRONG_CURVE,
+                      "%s: a bn254 key; bellperson's files are BLS12-381", zkey_path);
+        code = cli_fail("filecoin", ZKPIPE_ERR_WRONG_CURVE, &d, CLI_BAD_INPUT);
+        goto done;
+    }
+    const bls12_381_g16_pk_t *pk = &key.pk.bls12_381;
+    h_bytes = (size_t)(pk->domain_size - 1) * sizeof *h;
+    h = zkp_alloc(NULL, h_bytes, ZKP_MEM_KEY);
+    if (!h) {
+        code = cli_fail("filecoin", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+        goto done;
+    }
+    zkp_bp_vk vk;
+    zkp_bp_params_src src;
+    if ((st = zkp_bp_params_src_from_g16_pk(&src, &vk, h, pk, nthreads, NULL, &d)) != ZKPIPE_OK ||
+        (st = zkp_bp_params_size(&src, &params_len, &d)) != ZKPIPE_OK) {
+        code = cli_fail("filecoin", st, &d, CLI_INVALID);
+        goto done;
+    }
+    vk_len = (size_t)zkp_bp_vk_bytes(vk.n_ic);
+    params = zkp_alloc(NULL, params_len, ZKP_MEM_SCRATCH);
+    if (!params) {
+        code = cli_fail("filecoin", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+        goto done;
+    }
+    if ((st = zkp_bp_params_encode(params, params_len, &src, &d)) != ZKPIPE_OK) {
+        code = cli_fail("filecoin", st, &d, CLI_INVALID);
+        goto done;
+    }
+    /* The .vk is the start of the .params file. */
+    vk_bytes = params;
+    const char *texts[2] = {(const char *)params, (const char *)vk_bytes};
+    size_t lens[2] = {params_len, vk_len};
+    code = cli_outputs_write("filecoin", outs, texts, lens, 2);
+    if (code == CLI_OK)
+        fprintf(stderr, "wrote %s (%zu bytes) and %s (%zu bytes)\n", params_path, params_len,
+                vk_path, vk_len);
+done:
+    zkp_free(NULL, params, params_len, ZKP_MEM_SCRATCH);
+    zkp_free(NULL, h, h_bytes, ZKP_MEM_KEY);
+    zkp_zkey_free(&key);
+    cli_outputs_close(outs, 2);
+    return code;
+}
+
+int cli_filecoin(int argc, char **argv) {
+    if (argc >= 1 && cli_is_help(argv[0])) {
+        fputs(filecoin_usage, stdout);
+        return CLI_OK;
+    }
+    if (argc < 2 || strcmp(argv[0], "params") != 0) goto usage;
+    const char *what = argv[1];
+    const char *pos[3] = {NULL, NULL, NULL};
+    size_t npos = 0;
+    int check = 0;
+    unsigned nthreads = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        int r;
+        if (cli_is_help(a)) {
+            fputs(filecoin_usage, stdout);
+            return CLI_OK;
+        }
+        if ((r = cli_opt("filecoin", argc, argv, &i, "--threads", "a number from 1 to 4096",
+                         &v))) {
+            if (r < 0 || cli_parse_threads(v, &nthreads)) goto usage;
+        } else if (!strcmp(a, "--check") && !strcmp(what, "inspect")) {
+            check = 1;
+        } else if (a[0] == '-' && a[1]) {
+            goto usage;
+        } else if (npos < 3) {
+            pos[npos++] = a;
+        } else {
+            goto usage;
+        }
+    }
+    if (!strcmp(what, "inspect") && npos == 1) return params_inspect_(pos[0], check, nthreads);
+    if (!strcmp(what, "from-zkey") && npos == 3)
+        return params_from_zkey_(pos[0], pos[1], pos[2], nthreads);
+usage:
+    fputs(filecoin_usage, stderr);
+    return CLI_USAGE;
+}
