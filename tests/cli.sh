@@ -232,6 +232,52 @@ else
     echo "skip: the character-device checks (mknod needs root)"
 fi
 
+# ---------------------------------------------------------------- bellperson's files
+# A synthetic BLS12-381 key written in bellperson's layout, the files described
+# and checked, and the 192-byte proofs of rust-fil-proofs' regression records.
+B="$WORK/bp"
+mkdir -p "$B"
+# flip_byte <file> <offset>: adds 1 to one byte, in place.
+flip_byte() {
+    local b
+    b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+    printf "\\$(printf %03o $(((b + 1) % 256)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+expect_exit 0 "bench synthetic bls12381:5" "$ZKPIPE" bench synthetic bls12381:5 "$B" --threads 2
+expect_exit 0 "filecoin params from-zkey" "$ZKPIPE" filecoin params from-zkey "$B/circuit.zkey" "$B/k.params" "$B/k.vk" --threads 2
+[ "$(stat -c %s "$B/k.vk")" -eq $((868 + 96 * 3)) ] && ok ".vk is 868 + 96 bytes per input" || fail ".vk size"
+cmp -s -n $((868 + 96 * 3)) "$B/k.vk" "$B/k.params" && ok ".params starts with the .vk" || fail ".params prefix"
+expect_exit 0 "info on a .params file" "$ZKPIPE" info "$B/k.params"
+grep -q "kind: params" "$WORK/out" && grep -q "domain size: 32" "$WORK/out" && ok "info: params described" || fail "info: params"
+expect_exit 0 "info on a .vk file" "$ZKPIPE" info "$B/k.vk"
+grep -q "kind: vk" "$WORK/out" && grep -q "public inputs: 2" "$WORK/out" && ok "info: vk described" || fail "info: vk"
+expect_exit 0 "filecoin params inspect --check" "$ZKPIPE" filecoin params inspect "$B/k.params" --check --threads=2
+grep -q "^h  *31 " "$WORK/out" && grep -q "checked all .* OK" "$WORK/out" && ok "inspect: sections and checks" || fail "inspect output"
+BPPROOF="$HERE/../fuzz/corpus/bp_proof/v16_2KiB_x3.proof"   # three v16 regression proofs
+expect_exit 0 "info on a 3-partition proof" "$ZKPIPE" info "$BPPROOF"
+grep -q "partitions: 3" "$WORK/out" && ok "info: proof partitions" || fail "info: proof"
+# 3: a corrupt or truncated file; a bn254 key for bellperson's layout.
+cp "$B/k.params" "$B/bad.params"
+flip_byte "$B/bad.params" $(($(stat -c %s "$B/k.params") - 10))
+cmp -s "$B/bad.params" "$B/k.params" && fail "flip_byte changed nothing"
+expect_exit 3 "inspect --check: a bad point in b_g2" "$ZKPIPE" filecoin params inspect "$B/bad.params" --check
+err_has "section b_g2: point" "the bad point is named"
+head -c 2000 "$B/k.params" >"$B/short.params"
+expect_exit 3 "info: a truncated .params file" "$ZKPIPE" info "$B/short.params"
+head -c 191 "$BPPROOF" >"$B/short.proof"
+expect_exit 3 "info: 191 bytes of a proof" "$ZKPIPE" info "$B/short.proof"
+head -c 192 "$BPPROOF" >"$B/bad.proof"
+flip_byte "$B/bad.proof" 100
+expect_exit 3 "info: a proof with a bad B" "$ZKPIPE" info "$B/bad.proof"
+err_has "proof: B" "the bad point of the proof is named"
+expect_exit 3 "from-zkey: a bn254 key" "$ZKPIPE" filecoin params from-zkey "$K" "$B/x.params" "$B/x.vk"
+[ ! -e "$B/x.params" ] && [ ! -e "$B/x.vk" ] && ok "from-zkey: nothing written on failure" || fail "from-zkey wrote a file"
+expect_exit 2 "filecoin params inspect without a file" "$ZKPIPE" filecoin params inspect
+expect_exit 2 "filecoin params inspect --threads=0" "$ZKPIPE" filecoin params inspect "$B/k.params" --threads=0
+expect_exit 2 "filecoin params from-zkey over its input" "$ZKPIPE" filecoin params from-zkey "$B/circuit.zkey" "$B/circuit.zkey" "$B/y.vk"
+expect_exit 2 "filecoin nothing" "$ZKPIPE" filecoin nothing
+expect_exit 0 "filecoin --help" "$ZKPIPE" filecoin --help
+
 # ---------------------------------------------------------------- JSON details
 sed 's/"\([0-9]\)/"000\1/' "$PUB" >"$WORK/pub_zeros.json"
 grep -q '"000' "$WORK/pub_zeros.json" || fail "no leading zeros were added"
