@@ -71,7 +71,9 @@ static int info_json(const char *path) {
     int code = CLI_OK;
     zkpipe_status st = zkp_read_file(path, ZKP_SNARKJS_MAX_TEXT, &text, &len, &d);
     if (st == ZKPIPE_OK && (st = zkp_json_parse_report(&root, text, len, NULL, &err)) != ZKPIPE_OK)
-        zkp_diag_fail(&d, st, "%s: not a zkey, wtns, r1cs or valid JSON file (JSON: %s at byte %zu)",
+        zkp_diag_fail(&d, st,
+                      "%s: not a zkey, wtns, r1cs, bellperson or valid JSON file (JSON: %s at "
+                      "byte %zu)",
                       path, err.reason[0] ? err.reason : zkpipe_strerror(st), err.offset);
     if (st != ZKPIPE_OK) {
         code = cli_fail("info", st, &d, CLI_BAD_INPUT);
