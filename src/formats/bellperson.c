@@ -755,7 +755,7 @@ zkpipe_status zkp_bp_proofs_decode(bls12_381_g16_proof_t *proofs, size_t n_max, 
     for (size_t i = 0; i < count; i++) {
         zkpipe_status st = zkp_bp_proof_decode(&proofs[i], in + i * ZKP_BP_PROOF_BYTES, diag);
         if (st != ZKPIPE_OK) {
-            char prefix[48];
+            char prefix[64]; /* two 20-digit numbers fit */
             snprintf(prefix, sizeof prefix, "partition %zu of %zu", i, count);
             zkp_diag_prefix(diag, prefix);
             return st;
