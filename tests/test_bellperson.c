@@ -429,6 +429,12 @@ TEST_CASE(bellperson_params_write_load_round_trip) {
     }
     ASSERT_EQ_U64(p.file_size, size);
     uint64_t key_before = key_live_bytes(rig);
+    /* Checking keeps nothing. */
+    zkp_bp_decode_stats stats = {0, 0};
+    ASSERT_OK(zkp_bp_params_check_section(&p, ZKP_BP_B_G2, &stats, &d));
+    ASSERT_EQ_U64(stats.points, n_b);
+    ASSERT(p.points[ZKP_BP_B_G2] == NULL);
+    ASSERT_EQ_U64(key_live_bytes(rig), key_before);
 
     const void *pts[ZKP_BP_SECTION_COUNT];
     for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {

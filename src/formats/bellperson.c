@@ -576,7 +576,7 @@ typedef struct {
     size_t n, half, stride;  /* this stage: butterflies of span 2·half, twiddle ω^(k·stride) */
 } bp_dft_stage;
 
-#define BP_DFT_UNIT 64
+#define BP_DFT_UNIT 16
 
 static void bp_dft_unit(void *ctx, unsigned tid, size_t unit) {
     (void)tid;
