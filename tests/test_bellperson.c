@@ -447,8 +447,10 @@ TEST_CASE(bellperson_params_write_load_round_trip) {
     const bls12_381_g1_affine_t *h = pts[ZKP_BP_H], *l = pts[ZKP_BP_L], *a = pts[ZKP_BP_A],
                                 *b1 = pts[ZKP_BP_B_G1];
     const bls12_381_g2_affine_t *b2 = pts[ZKP_BP_B_G2];
-    for (uint32_t i = 0; i < want[ZKP_BP_H]; i++) ASSERT(bls12_381_g1_affine_eq(&h[i], &hq[i]));
-    for (uint32_t i = 0; i < want[ZKP_BP_L]; i++) ASSERT(bls12_381_g1_affine_eq(&l[i], &k->pk->c[i]));
+    for (uint32_t i = 0; i < want[ZKP_BP_H]; i++)
+        ASSERT(bls12_381_g1_affine_eq(&h[i], &hq[i]));
+    for (uint32_t i = 0; i < want[ZKP_BP_L]; i++)
+        ASSERT(bls12_381_g1_affine_eq(&l[i], &k->pk->c[i]));
     for (uint32_t j = 0, ia = 0, ib = 0; j < n_vars; j++) {
         if (!bls12_381_g1_affine_is_infinity(&k->pk->a[j]))
             ASSERT(bls12_381_g1_affine_eq(&a[ia++], &k->pk->a[j]));

@@ -101,8 +101,9 @@ zkpipe_status zkp_bp_vk_parse(zkp_bp_vk *vk, const uint8_t *data, size_t len, in
         zkpipe_status st = fixed[i].g2 ? bp_g2_read(fixed[i].dst, data + pos, 1)
                                        : bp_g1_read(fixed[i].dst, data + pos, 1);
         if (st != ZKPIPE_OK) {
-            zkpipe_status fail = zkp_diag_fail(diag, st, "%s: verifying key: %s (byte %zu): %s",
-                                               name, fixed[i].what, pos, bp_why(st, data + pos, fixed[i].g2 ? ZKP_BP_G2_BYTES : ZKP_BP_G1_BYTES));
+            zkpipe_status fail = zkp_diag_fail(
+                diag, st, "%s: verifying key: %s (byte %zu): %s", name, fixed[i].what, pos,
+                bp_why(st, data + pos, fixed[i].g2 ? ZKP_BP_G2_BYTES : ZKP_BP_G1_BYTES));
             memset(vk, 0, sizeof *vk);
             return fail;
         }
@@ -354,8 +355,9 @@ static void bp_decode_unit(void *ctx, unsigned tid, size_t unit) {
                                    : bp_g1_read(dst, job->in + i * in_elem, 0);
         if (st == ZKPIPE_OK) continue;
         size_t cur = atomic_load_explicit(&job->first_bad, memory_order_relaxed);
-        while (i < cur && !atomic_compare_exchange_weak_explicit(
-                              &job->first_bad, &cur, i, memory_order_relaxed, memory_order_relaxed)) {
+        while (i < cur &&
+               !atomic_compare_exchange_weak_explicit(&job->first_bad, &cur, i,
+                                                      memory_order_relaxed, memory_order_relaxed)) {
         }
         return;
     }
@@ -441,7 +443,8 @@ void zkp_bp_params_drop_section(zkp_bp_params *p, zkp_bp_section s) {
 void zkp_bp_params_free(zkp_bp_params *p) {
     if (!p) return;
     if (p->lock_init) {
-        for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) zkp_bp_params_drop_section(p, (zkp_bp_section)s);
+        for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++)
+            zkp_bp_params_drop_section(p, (zkp_bp_section)s);
         pthread_mutex_destroy(&p->lock);
     }
     zkp_bp_vk_free(&p->vk);
@@ -631,7 +634,8 @@ zkpipe_status zkp_bp_h_from_g16_pk(bls12_381_g1_affine_t *out, const bls12_381_g
     bls12_381_fr_set_u64(&five, 5);
     zkpipe_status st = bls12_381_fr_ntt_root_from_generator(&omega, &five, log_n);
     if (st == ZKPIPE_OK) st = bls12_381_fr_ntt_root_from_generator(&g, &five, log_n + 1);
-    if (st != ZKPIPE_OK) return zkp_diag_fail(diag, st, "h query: no root of unity of order %zu", n);
+    if (st != ZKPIPE_OK)
+        return zkp_diag_fail(diag, st, "h query: no root of unity of order %zu", n);
     uint64_t n_limb[1] = {n};
     bls12_381_fr_pow(&z, &g, n_limb, 1);
     bls12_381_fr_set_one(&one);
