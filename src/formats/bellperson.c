@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -363,6 +364,21 @@ static void bp_decode_unit(void *ctx, unsigned tid, size_t unit) {
     }
 }
 
+/* Once a section's points are decoded (or checked), its pages of the file
+ * are no longer needed: they leave this process's resident set, so RSS
+ * counts the decoded copy once, as the tracker does (the page cache keeps
+ * them for the next reader). Only pages wholly inside the section go. */
+static void bp_release_pages(const zkp_bp_params *p, zkp_bp_section s) {
+    if (!p->file.map_base) return; /* the caller's bytes, not our mapping */
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) return;
+    uintptr_t lo = (uintptr_t)(p->data + p->sec[s].offset);
+    uintptr_t hi = lo + (uintptr_t)p->sec[s].count * p->sec[s].elem;
+    lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    hi &= ~((uintptr_t)page - 1);
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 /* Decodes (out != NULL) or checks the points of section s. */
 static zkpipe_status bp_decode(zkp_bp_params *p, zkp_bp_section s, void *out,
                                zkp_bp_decode_stats *stats, zkp_diag *diag) {
@@ -382,7 +398,10 @@ static zkpipe_status bp_decode(zkp_bp_params *p, zkp_bp_section s, void *out,
         stats->seconds = bp_now() - t0;
     }
     size_t bad = atomic_load(&job.first_bad);
-    if (bad == SIZE_MAX) return ZKPIPE_OK;
+    if (bad == SIZE_MAX) {
+        bp_release_pages(p, s);
+        return ZKPIPE_OK;
+    }
     /* The workers keep only the index; the status is cheap to recompute. */
     const uint8_t *at = job.in + bad * p->sec[s].elem;
     bls12_381_g2_affine_t tmp;
