@@ -21,7 +21,7 @@
  * handing out a batch costs nothing next to its subgroup checks (tens of
  * microseconds per point), small enough that a bad point stops the work of
  * every thread soon after. */
-#define BP_DECODE_BATCH 1024
+#define BP_DECODE_BATCH 256
 
 static uint32_t bp_be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
