@@ -203,9 +203,9 @@ int cli_info(int argc, char **argv) {
     if (mf.size >= 4) memcpy(magic, mf.data, 4);
     int bp = bp_kind(mf.data, mf.size);
     zkp_mapped_file_close(&mf);
-    if (bp != BP_NONE) return info_bp(argv[0], bp);
     if (!memcmp(magic, "zkey", 4)) return info_zkey(argv[0], size);
     if (!memcmp(magic, "wtns", 4)) return info_wtns(argv[0], size);
     if (!memcmp(magic, "r1cs", 4)) return info_r1cs(argv[0], size);
+    if (bp != BP_NONE) return info_bp(argv[0], bp);
     return info_json(argv[0]);
 }
