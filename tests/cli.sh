@@ -277,6 +277,17 @@ expect_exit 2 "filecoin params inspect --threads=0" "$ZKPIPE" filecoin params in
 expect_exit 2 "filecoin params from-zkey over its input" "$ZKPIPE" filecoin params from-zkey "$B/circuit.zkey" "$B/circuit.zkey" "$B/y.vk"
 expect_exit 2 "filecoin nothing" "$ZKPIPE" filecoin nothing
 expect_exit 0 "filecoin --help" "$ZKPIPE" filecoin --help
+# Where Filecoin keeps the parameters: the cache directory and the derived names
+# (the 2 KiB digest as in rust-fil-proofs' parameters.json).
+N2K=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
+expect_exit 0 "filecoin params locate" env FIL_PROOFS_PARAMETER_CACHE="$B" "$ZKPIPE" filecoin params locate --sector-size 2KiB
+[ "$(head -1 "$WORK/out")" = "$B/$N2K.params" ] && grep -qx "$B/$N2K.vk" "$WORK/out" && ok "locate: the cache and the name" || fail "locate: $(cat "$WORK/out")"
+expect_exit 0 "filecoin params locate, default cache" env -u FIL_PROOFS_PARAMETER_CACHE "$ZKPIPE" filecoin params locate --sector-size=32GiB
+grep -q "^/var/tmp/filecoin-proof-parameters/v28-.*-8-8-0-sha256_hasher-82a357d2" "$WORK/out" && ok "locate: 32GiB in the default cache" || fail "locate: default cache"
+expect_exit 2 "filecoin params locate --sector-size 4KiB" "$ZKPIPE" filecoin params locate --sector-size 4KiB
+cp "$B/k.params" "$B/$N2K.params"
+expect_exit 0 "inspect a file named for 2 KiB" "$ZKPIPE" filecoin params inspect "$B/$N2K.params"
+grep -q "named for: the 2KiB PoRep circuit" "$WORK/out" && ok "inspect: the name is recognised" || fail "inspect: named for"
 
 # ---------------------------------------------------------------- JSON details
 sed 's/"\([0-9]\)/"000\1/' "$PUB" >"$WORK/pub_zeros.json"

@@ -7,26 +7,87 @@
  *       identity) and the time per section is printed.
  *   params from-zkey KEY.zkey OUT.params OUT.vk [--threads N]
  *       a BLS12-381 zkey written in bellperson's layout, its H query moved
- *       to bellperson's coefficient basis. */
+ *       to bellperson's coefficient basis.
+ *   params locate --sector-size SIZE
+ *       where Filecoin's tools keep that sector size's PoRep parameters:
+ *       $FIL_PROOFS_PARAMETER_CACHE and the name derived from the circuit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "filecoin/registry.h"
 #include "formats/bellperson.h"
+#include "formats/filecoin_params.h"
 #include "formats/zkey.h"
 
 static const char filecoin_usage[] =
     "usage: zkpipe filecoin params inspect <file.params> [--check] [--threads N]\n"
     "       zkpipe filecoin params from-zkey <key.zkey> <out.params> <out.vk> [--threads N]\n"
+    "       zkpipe filecoin params locate --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB\n"
     "\n"
     "params inspect prints the verifying key's input count and each section's point\n"
     "count, bytes and offset of a bellperson .params file. Only the key's points are\n"
     "decoded; --check decodes and checks every point of every section (on the curve,\n"
     "in the subgroup, not the identity) and prints the time each section took.\n"
     "params from-zkey writes a BLS12-381 .zkey as bellperson's .params and .vk, the\n"
-    "H query converted to bellperson's basis (tau^i Z(tau)/delta).\n" CLI_OPTIONS_HELP
+    "H query converted to bellperson's basis (tau^i Z(tau)/delta).\n"
+    "params locate prints the paths of a sector size's PoRep .params, .vk and .meta files\n"
+    "as Filecoin names them, in $FIL_PROOFS_PARAMETER_CACHE (default\n"
+    "/var/tmp/filecoin-proof-parameters). V1, V1_1 and synthetic PoRep share them.\n"
+    "params inspect also says which sector size's circuit a file is named for.\n" CLI_OPTIONS_HELP
         CLI_EXIT_CODES_HELP;
+
+/* The interactive V1 proof of each published sector size: the rows whose
+ * circuits name the parameter files (V1_1 and synthetic PoRep share them). */
+static const zkp_fil_seal_proof *v1_proof_(const char *size) {
+    char name[64];
+    snprintf(name, sizeof name, "StackedDrg%sV1", size);
+    return zkp_fil_seal_proof_by_name(name, strlen(name));
+}
+
+static zkp_fil_params_circuit circuit_of_(const zkp_fil_seal_proof *p) {
+    zkp_fil_params_circuit c = {p->nodes,      p->layers,    p->challenges,
+                                p->base_arity, p->sub_arity, p->top_arity};
+    return c;
+}
+
+static const char *const sector_sizes_[] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+
+/* The sector size whose parameter file is called like path, or NULL. */
+static const char *named_for_(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (size_t i = 0; i < sizeof sector_sizes_ / sizeof sector_sizes_[0]; i++) {
+        const zkp_fil_seal_proof *p = v1_proof_(sector_sizes_[i]);
+        if (!p) continue;
+        zkp_fil_params_circuit c = circuit_of_(p);
+        char name[256];
+        if (zkp_fil_params_file_name(name, sizeof name, &c, "params") && !strcmp(name, base))
+            return sector_sizes_[i];
+    }
+    return NULL;
+}
+
+static int params_locate_(const char *size) {
+    const zkp_fil_seal_proof *p = size ? v1_proof_(size) : NULL;
+    if (!p) {
+        fprintf(stderr, "zkpipe filecoin: --sector-size %s: not one of 2KiB, 8MiB, 512MiB, "
+                        "32GiB, 64GiB\n", size ? size : "(missing)");
+        return CLI_USAGE;
+    }
+    zkp_fil_params_circuit c = circuit_of_(p);
+    static const char *const exts[] = {"params", "vk", "meta"};
+    for (size_t e = 0; e < 3; e++) {
+        char path[4096];
+        if (!zkp_fil_params_lookup(path, sizeof path, &c, exts[e])) {
+            fprintf(stderr, "zkpipe filecoin: the parameter cache path is too long\n");
+            return CLI_USAGE;
+        }
+        printf("%s\n", path);
+    }
+    return CLI_OK;
+}
 
 static int params_inspect_(const char *path, int check, unsigned nthreads) {
     zkp_diag d = {{0}};
@@ -38,6 +99,11 @@ static int params_inspect_(const char *path, int check, unsigned nthreads) {
            "domain size: %llu\n",
            path, p.file_size, p.vk.n_ic - 1, p.vk.n_ic,
            (unsigned long long)p.sec[ZKP_BP_H].count + 1);
+    const char *named = named_for_(path);
+    if (named)
+        printf("named for: the %s PoRep circuit (V1, V1_1 and synthetic PoRep)\n", named);
+    else
+        printf("named for: no published PoRep circuit\n");
     printf("%-6s %12s %16s %16s\n", "section", "points", "bytes", "offset");
     for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
         printf("%-6s %12u %16llu %16llu\n", zkp_bp_section_name((zkp_bp_section)s),
@@ -145,6 +211,7 @@ int cli_filecoin(int argc, char **argv) {
     size_t npos = 0;
     int check = 0;
     unsigned nthreads = 0;
+    const char *sector_size = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         int r;
@@ -155,6 +222,10 @@ int cli_filecoin(int argc, char **argv) {
         if ((r = cli_opt("filecoin", argc, argv, &i, "--threads", "a number from 1 to 4096",
                          &v))) {
             if (r < 0 || cli_parse_threads(v, &nthreads)) goto usage;
+        } else if ((r = cli_opt("filecoin", argc, argv, &i, "--sector-size", "2KiB ... 64GiB",
+                                &v))) {
+            if (r < 0 || strcmp(what, "locate") != 0) goto usage;
+            sector_size = v;
         } else if (!strcmp(a, "--check") && !strcmp(what, "inspect")) {
             check = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -168,6 +239,7 @@ int cli_filecoin(int argc, char **argv) {
     if (!strcmp(what, "inspect") && npos == 1) return params_inspect_(pos[0], check, nthreads);
     if (!strcmp(what, "from-zkey") && npos == 3)
         return params_from_zkey_(pos[0], pos[1], pos[2], nthreads);
+    if (!strcmp(what, "locate") && npos == 0 && sector_size) return params_locate_(sector_size);
 usage:
     fputs(filecoin_usage, stderr);
     return CLI_USAGE;

@@ -31,6 +31,8 @@ static const char usage[] =
     "        the section lengths of a bellperson .params file; --check every point\n"
     "  filecoin params from-zkey <key.zkey> <out.params> <out.vk>\n"
     "        write a BLS12-381 zkey in bellperson's layout\n"
+    "  filecoin params locate --sector-size <size>\n"
+    "        where Filecoin keeps a sector size's PoRep parameters, as it names them\n"
     "  bench pipeline --key <zkey> --witness <wtns> [options]\n"
     "  bench pipeline --synthetic <curve>:<log2> [options]\n"
     "        prove through the engine and one after another, on files or on a built-in\n"

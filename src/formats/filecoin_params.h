@@ -14,10 +14,14 @@
  *     max_count: C }, tree: merkletree-poseidon_hasher-<shape> }
  *
  * (one line, spaces exactly as shown), N the sector's nodes of 32 bytes, L
- * the layers, C the challenges per partition and <shape> the tree_r arities
- * base-sub-top. The identifier holds no porep id, so V1, V1_1 and V1_2
- * share files. The files live in $FIL_PROOFS_PARAMETER_CACHE, by default
- * /var/tmp/filecoin-proof-parameters. */
+ * the layers, C the challenges per partition and <shape> the tree_r_last
+ * arities base-sub-top ("8-8-0"). The identifier holds no porep id, so V1,
+ * V1_1 and V1_2 share files. The files live in $FIL_PROOFS_PARAMETER_CACHE,
+ * by default /var/tmp/filecoin-proof-parameters.
+ *
+ * The circuit's numbers come from the caller (filecoin/registry.h has them
+ * for every registered proof): this layer knows the naming, not the sector
+ * sizes. */
 #ifndef ZKP_FORMATS_FILECOIN_PARAMS_H
 #define ZKP_FORMATS_FILECOIN_PARAMS_H
 
@@ -29,38 +33,31 @@
 #define ZKP_FIL_PARAMS_DEFAULT_CACHE "/var/tmp/filecoin-proof-parameters"
 #define ZKP_FIL_PARAMS_CACHE_ENV "FIL_PROOFS_PARAMETER_CACHE"
 
-/* One published PoRep sector size. */
+/* What a PoRep circuit's public parameters hold. */
 typedef struct {
-    uint64_t sector_size; /* bytes */
-    const char *label;    /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
-    uint64_t nodes;       /* sector_size / 32 */
-    unsigned layers;
-    unsigned challenges; /* per partition, interactive PoRep */
-    unsigned partitions;
-    const char *shape; /* tree_r arities, base-sub-top: "8-0-0" */
-} zkp_fil_porep_size;
+    uint64_t nodes;      /* sector bytes / 32 */
+    uint32_t layers;
+    uint32_t challenges; /* per partition */
+    uint32_t base_arity, sub_arity, top_arity; /* tree_r_last; 0 when absent */
+} zkp_fil_params_circuit;
 
-/* The five published sizes, smallest first; *n receives 5. */
-const zkp_fil_porep_size *zkp_fil_porep_sizes(size_t *n);
+/* Writes the public-params identifier into out[0..cap) with its terminator.
+ * Returns its length, or 0 when cap is too small. */
+size_t zkp_fil_params_identifier(char *out, size_t cap, const zkp_fil_params_circuit *c);
 
-/* The size with this many bytes, or NULL. */
-const zkp_fil_porep_size *zkp_fil_porep_size_find(uint64_t sector_size);
-
-/* Writes the public-params identifier of size s into out[0..cap) with its
- * terminator. Returns its length, or 0 when cap is too small. */
-size_t zkp_fil_params_identifier(char *out, size_t cap, const zkp_fil_porep_size *s);
-
-/* Writes the file name for size s, given the SHA-256 of its identifier,
- * with the extension ext ("params", "vk" or "meta"). Returns its length, or
- * 0 when cap is too small. */
-size_t zkp_fil_params_file_name(char *out, size_t cap, const zkp_fil_porep_size *s,
-                                const uint8_t identifier_sha256[32], const char *ext);
+/* Writes the file name of c's parameters with the extension ext ("params",
+ * "vk" or "meta"): the SHA-256 of the identifier in hex, as Filecoin does.
+ * Returns its length, or 0 when cap is too small. */
+size_t zkp_fil_params_file_name(char *out, size_t cap, const zkp_fil_params_circuit *c,
+                                const char *ext);
 
 /* $FIL_PROOFS_PARAMETER_CACHE when set and not empty, else the default. */
 const char *zkp_fil_params_cache_dir(void);
 
-/* dir/name (one slash between them) into out[0..cap). Returns the length,
- * or 0 when cap is too small. */
-size_t zkp_fil_params_path(char *out, size_t cap, const char *dir, const char *name);
+/* Where Filecoin's tools put c's file with extension ext: the cache
+ * directory, then the name. Returns the length, or 0 when cap is too
+ * small. */
+size_t zkp_fil_params_lookup(char *out, size_t cap, const zkp_fil_params_circuit *c,
+                             const char *ext);
 
 #endif
