@@ -29,6 +29,9 @@
  *     overflow-checked arithmetic, before anything is allocated or any point
  *     is touched. A .vk must end where its ic ends; a .params file must end
  *     where its b_g2 ends.
+ *   - the shape every generated file has: ic not empty, h one less than a
+ *     power of two (OUT_OF_RANGE), b_g1 and b_g2 of one length, a at least
+ *     as long as ic (SIZE_MISMATCH).
  * Every failure has its own status and a message naming the file, the part
  * and the point's index. A rejected identity is ZKPIPE_ERR_BAD_ENCODING (its
  * flag is not allowed there).
