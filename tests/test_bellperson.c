@@ -558,6 +558,7 @@ TEST_CASE(bellperson_params_corruption_rejected) {
     {
         size_t l2 = 0;
         bls12_381_g1_affine_t three[3] = {k->pk->h[0], k->pk->h[1], k->pk->h[2]};
+        src_from_pk(&src, &vk, k->pk); /* the 300-point l above is freed */
         src.h = three;
         src.n_h = 2;
         uint8_t *odd = encode_params(&src, &l2);
