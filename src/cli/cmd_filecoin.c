@@ -1,4 +1,5 @@
-/* zkpipe filecoin: Filecoin's files.
+/* zkpipe filecoin: Filecoin's files. This file dispatches the subcommands
+ * (seal and c1 are cmd_filecoin_seal.c's) and holds params:
  *
  *   params inspect FILE [--check] [--threads N]
  *       the verifying key and the five section lengths of a bellperson
@@ -22,7 +23,8 @@
 #include "formats/zkey.h"
 
 static const char filecoin_usage[] =
-    "usage: zkpipe filecoin params inspect <file.params> [--check] [--threads N]\n"
+    "usage: zkpipe filecoin seal ... | c1 synth ... | c1 verify ...   (zkpipe filecoin seal --help)\n"
+    "       zkpipe filecoin params inspect <file.params> [--check] [--threads N]\n"
     "       zkpipe filecoin params from-zkey <key.zkey> <out.params> <out.vk> [--threads N]\n"
     "       zkpipe filecoin params locate --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB\n"
     "\n"
@@ -205,6 +207,9 @@ int cli_filecoin(int argc, char **argv) {
         fputs(filecoin_usage, stdout);
         return CLI_OK;
     }
+    /* seal and c1 live in cmd_filecoin_seal.c. */
+    if (argc >= 1 && !strcmp(argv[0], "seal")) return cli_filecoin_seal(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "c1")) return cli_filecoin_c1(argc - 1, argv + 1);
     if (argc < 2 || strcmp(argv[0], "params") != 0) goto usage;
     const char *what = argv[1];
     const char *pos[3] = {NULL, NULL, NULL};
