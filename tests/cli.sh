@@ -289,6 +289,40 @@ cp "$B/k.params" "$B/$N2K.params"
 expect_exit 0 "inspect a file named for 2 KiB" "$ZKPIPE" filecoin params inspect "$B/$N2K.params"
 grep -q "named for: the 2KiB PoRep circuit" "$WORK/out" && ok "inspect: the name is recognised" || fail "inspect: named for"
 
+# ---------------------------------------------------------------- sealing and C1
+F="$WORK/fil"
+mkdir -p "$F"
+head -c 2048 /dev/zero | tr '\0' '\1' >"$F/data"
+H1=$(printf '%064x' 1)
+expect_exit 0 "filecoin seal 2KiB" "$ZKPIPE" filecoin seal --sector-size 2KiB --data "$F/data" \
+  --prover-id "$H1" --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F"
+[ -s "$F/c1.json" ] && [ "$(wc -c <"$F/replica")" -eq 2048 ] && ok "seal: replica and c1.json" || fail "seal outputs"
+expect_exit 0 "filecoin seal into a new directory" "$ZKPIPE" filecoin seal --sector-size 2KiB --data "$F/data" \
+  --prover-id "$H1" --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F/new" --api V1
+cmp -s "$F/new/replica" "$F/replica" && fail "V1 and V1_1 sealed alike" || ok "V1 seals another replica than V1_1"
+expect_exit 0 "filecoin c1 verify a sealed C1" "$ZKPIPE" filecoin c1 verify "$F/c1.json"
+sed 's/"seed":\[\([0-9]*\),/"seed":[7\1,/' "$F/c1.json" >"$F/other_seed.json"
+expect_exit 1 "c1 verify: another seed" "$ZKPIPE" filecoin c1 verify "$F/other_seed.json"
+err_has "vanilla_proofs[0][0]" "the failing challenge is named"
+sed 's/"_h":null/"_h":0/' "$F/c1.json" >"$F/bad_h.json"
+expect_exit 3 "c1 verify: not a C1" "$ZKPIPE" filecoin c1 verify "$F/bad_h.json"
+err_has "_h: null expected" "the bad member is named"
+head -c 2048 /dev/zero | tr '\0' '\377' >"$F/unpadded"
+expect_exit 3 "filecoin seal: data not fr32-padded" "$ZKPIPE" filecoin seal --sector-size 2KiB \
+  --data "$F/unpadded" --prover-id "$H1" --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F/x"
+err_has "data node 0" "the unpadded node is named"
+head -c 1000 /dev/zero >"$F/short"
+expect_exit 3 "filecoin seal: data of the wrong size" "$ZKPIPE" filecoin seal --sector-size 2KiB \
+  --data "$F/short" --prover-id "$H1" --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F"
+expect_exit 2 "filecoin seal: --api V1_2" "$ZKPIPE" filecoin seal --sector-size 2KiB --data "$F/data" \
+  --prover-id "$H1" --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F" --api V1_2
+expect_exit 2 "filecoin seal: a short hex value" "$ZKPIPE" filecoin seal --sector-size 2KiB --data "$F/data" \
+  --prover-id 12 --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F"
+expect_exit 0 "filecoin c1 synth 2KiB" "$ZKPIPE" filecoin c1 synth --sector-size 2KiB --out "$F/synth.json"
+err_has "SYNTHETIC" "synth warns that it commits to nothing"
+expect_exit 0 "filecoin c1 verify a synthetic C1" "$ZKPIPE" filecoin c1 verify "$F/synth.json"
+expect_exit 2 "filecoin c1 synth without --out" "$ZKPIPE" filecoin c1 synth --sector-size 2KiB
+
 # ---------------------------------------------------------------- JSON details
 sed 's/"\([0-9]\)/"000\1/' "$PUB" >"$WORK/pub_zeros.json"
 grep -q '"000' "$WORK/pub_zeros.json" || fail "no leading zeros were added"

@@ -10,9 +10,11 @@
  *       reads a C1 JSON and runs the vanilla verifier: exit 0 when every
  *       proof holds, 1 naming the first member that does not, 3 when the
  *       file is not a C1. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "filecoin/seal.h"
@@ -27,7 +29,8 @@ static const char seal_usage[] =
     "       zkpipe filecoin c1 verify <c1.json>\n"
     "\n"
     "seal runs SDR on the data (exactly the sector size, each 32-byte node fr32-padded:\n"
-    "its top two bits clear) and writes <dir>/replica and <dir>/c1.json, the C1 that\n"
+    "its top two bits clear) and writes <dir>/replica and <dir>/c1.json (making <dir> if\n"
+    "it is missing), the C1 that\n"
     "Filecoin's seal_commit_phase1 would return. 32-byte values are 64 hex digits. The\n"
     "proof version comes from --api (default V1_1) or --porep-id (a registered proof's\n"
     "porep id). Sectors are sealed in memory: meant for test sizes.\n"
@@ -130,6 +133,12 @@ static int seal_(int argc, char **argv) {
         (size_t)snprintf(c1_path, sizeof c1_path, "%s/c1.json", out) >= sizeof c1_path) {
         fprintf(stderr, "zkpipe filecoin seal: --out %s: path too long\n", out);
         return CLI_USAGE;
+    }
+    /* The directory is made when missing (its parent must exist). */
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "zkpipe filecoin seal: --out %s: cannot make the directory: %s\n", out,
+                strerror(errno));
+        return CLI_CANNOT_WRITE;
     }
     zkp_output outs[2];
     const char *out_paths[2] = {replica_path, c1_path};
