@@ -321,6 +321,12 @@ expect_exit 2 "filecoin seal: a short hex value" "$ZKPIPE" filecoin seal --secto
 expect_exit 0 "filecoin c1 synth 2KiB" "$ZKPIPE" filecoin c1 synth --sector-size 2KiB --out "$F/synth.json"
 err_has "SYNTHETIC" "synth warns that it commits to nothing"
 expect_exit 0 "filecoin c1 verify a synthetic C1" "$ZKPIPE" filecoin c1 verify "$F/synth.json"
+expect_exit 0 "info on a C1" "$ZKPIPE" info "$F/c1.json"
+grep -q "^registered proof: StackedDrg2KiBV1_1 (id 5)" "$WORK/out" && ok "info names the registered proof" || fail "info C1: $(cat "$WORK/out")"
+printf '{"SectorNum":12,"Phase1Out":"%s","SectorSize":2048}' "$(base64 -w0 "$F/c1.json")" >"$F/envelope.json"
+expect_exit 0 "info on Curio's envelope" "$ZKPIPE" info "$F/envelope.json"
+grep -q "^sector number: 12" "$WORK/out" && ok "info reads the envelope" || fail "info envelope: $(cat "$WORK/out")"
+expect_exit 3 "info on a damaged C1" "$ZKPIPE" info "$F/bad_h.json"
 expect_exit 2 "filecoin c1 synth without --out" "$ZKPIPE" filecoin c1 synth --sector-size 2KiB
 
 # ---------------------------------------------------------------- JSON details

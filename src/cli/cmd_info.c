@@ -4,11 +4,13 @@
  * fully validated on the way, except the points of a .params file's five
  * sections (tens of gigabytes for Filecoin's largest): `zkpipe filecoin
  * params inspect --check` checks those. */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "filecoin/c1.h"
 #include "formats/bellperson.h"
 #include "formats/r1cs.h"
 #include "formats/snarkjs_json.h"
@@ -177,10 +179,57 @@ static int info_bp(const char *path, int kind) {
     return st == ZKPIPE_OK ? CLI_OK : cli_fail("info", st, &d, CLI_BAD_INPUT);
 }
 
+/* Filecoin's C1 (SealCommitPhase1Output) JSON, or Curio's envelope around
+ * it: JSON that names vanilla_proofs, or Phase1Out. */
+static void hex_(char out[65], const uint8_t b[32]) {
+    for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+static int info_c1(const char *path, const uint8_t *data, size_t size) {
+    zkp_diag d = {{0}};
+    char *inner = NULL;
+    size_t inner_len = 0;
+    uint64_t sector_num = 0, sector_size = 0;
+    const char *text = (const char *)data;
+    size_t len = size;
+    int envelope = memmem(data, size, "\"Phase1Out\"", 11) != NULL;
+    zkpipe_status st = ZKPIPE_OK;
+    if (envelope) {
+        st = zkp_fil_c1_envelope_parse(text, len, &sector_num, &sector_size, &inner, &inner_len,
+                                       NULL, ZKP_MEM_AUX, &d);
+        text = inner;
+        len = inner_len;
+    }
+    zkp_fil_c1 c1;
+    memset(&c1, 0, sizeof c1);
+    if (st == ZKPIPE_OK) st = zkp_fil_c1_parse(&c1, text, len, path, NULL, ZKP_MEM_AUX, &d);
+    if (st == ZKPIPE_OK) {
+        char r[65], dd[65], rid[65];
+        hex_(r, c1.comm_r.b);
+        hex_(dd, c1.comm_d.b);
+        hex_(rid, c1.replica_id.b);
+        if (envelope)
+            printf("wrapped in: Curio's envelope for cuzk (base64)\nsector number: %llu\n"
+                   "sector size: %llu\n",
+                   (unsigned long long)sector_num, (unsigned long long)sector_size);
+        printf("kind: C1 (Filecoin SealCommitPhase1Output)\nregistered proof: %s (id %u)\n"
+               "sector bytes: %llu\nlayers: %u\npartitions: %u\nchallenges per partition: %u\n"
+               "comm_r: %s\ncomm_d: %s\nreplica_id: %s\nfile bytes: %zu\n"
+               "vanilla proofs checked: no (zkpipe filecoin c1 verify)\n",
+               c1.proof->name, (unsigned)c1.proof->id,
+               (unsigned long long)c1.proof->sector_bytes, (unsigned)c1.proof->layers,
+               (unsigned)c1.vanilla_proofs.n, (unsigned)c1.proof->challenges, r, dd, rid, size);
+    }
+    zkp_fil_c1_free(&c1);
+    zkp_free(NULL, inner, inner_len, ZKP_MEM_AUX);
+    return st == ZKPIPE_OK ? CLI_OK : cli_fail("info", st, &d, CLI_BAD_INPUT);
+}
+
 static const char info_usage[] =
     "usage: zkpipe info <file>\n"
     "Describes a .zkey, .wtns, .r1cs or snarkjs JSON file (proof, public inputs or\n"
-    "verification key), or bellperson's .vk, .params or 192-byte proofs (BLS12-381),\n"
+    "verification key), bellperson's .vk, .params or 192-byte proofs (BLS12-381), or\n"
+    "Filecoin's C1 JSON (bare, or in Curio's base64 envelope),\n"
     "told apart by its contents, after validating it (a .params file's section\n"
     "points are checked by zkpipe filecoin params inspect --check).\n"
     CLI_EXIT_CODES_HELP;
@@ -202,6 +251,12 @@ int cli_info(int argc, char **argv) {
     size_t size = mf.size;
     if (mf.size >= 4) memcpy(magic, mf.data, 4);
     int bp = bp_kind(mf.data, mf.size);
+    if (bp == BP_NONE && (memmem(mf.data, mf.size, "\"vanilla_proofs\"", 16) ||
+                          memmem(mf.data, mf.size, "\"Phase1Out\"", 11))) {
+        int code = info_c1(argv[0], mf.data, mf.size);
+        zkp_mapped_file_close(&mf);
+        return code;
+    }
     zkp_mapped_file_close(&mf);
     if (!memcmp(magic, "zkey", 4)) return info_zkey(argv[0], size);
     if (!memcmp(magic, "wtns", 4)) return info_wtns(argv[0], size);
