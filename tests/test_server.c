@@ -166,6 +166,7 @@ TEST_CASE(server_key_dirs_confine_paths) {
         {"/keys", ZKP_RPC_PERMISSION_DENIED, NULL},
         {"/keys/sub", ZKP_RPC_INVALID_ARGUMENT, NULL},
         {"/keys/missing.zkey", ZKP_RPC_INVALID_ARGUMENT, NULL},
+        {"/keys2/missing.zkey", ZKP_RPC_PERMISSION_DENIED, NULL}, /* existence is not told */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(p, sizeof p, "%s%s", root, cases[i].rel);

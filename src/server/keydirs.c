@@ -59,8 +59,17 @@ zkp_rpc_code srv_key_path_check(const char *const *dirs, size_t n_dirs, const ch
         return ZKP_RPC_INVALID_ARGUMENT;
     }
     if (!realpath(path, resolved)) {
-        snprintf(msg, msg_len, "%.200s: %s", path, strerror(errno));
+        int err = errno;
         resolved[0] = 0;
+        /* Outside the directories, a path that does not resolve is refused
+         * like one that does: the answer must not tell which files exist. */
+        int under = 0;
+        for (size_t i = 0; i < n_dirs && !under; i++) under = inside_(dirs[i], path);
+        if (!under) {
+            snprintf(msg, msg_len, "%.200s is not under any directory of server.key_dirs", path);
+            return ZKP_RPC_PERMISSION_DENIED;
+        }
+        snprintf(msg, msg_len, "%.200s: %s", path, strerror(err));
         return ZKP_RPC_INVALID_ARGUMENT;
     }
     int ok = 0;

@@ -20,9 +20,10 @@ void srv_key_dirs_free(char **dirs, size_t n);
  * symbolic link and ".." followed) to a regular file strictly inside one
  * of dirs (resolved directories). On ZKP_RPC_OK resolved holds that path,
  * which is what the daemon then opens. Otherwise msg says why:
- * INVALID_ARGUMENT for a relative path, one that does not resolve or is
- * not a regular file, PERMISSION_DENIED for one outside every directory
- * (always, when n_dirs is 0). */
+ * INVALID_ARGUMENT for a relative path, one under a directory that does
+ * not resolve, or one that is not a regular file; PERMISSION_DENIED for
+ * one outside every directory, whether it exists or not (always, when
+ * n_dirs is 0). */
 zkp_rpc_code srv_key_path_check(const char *const *dirs, size_t n_dirs, const char *path,
                                 char resolved[PATH_MAX], char *msg, size_t msg_len);
 
