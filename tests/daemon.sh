@@ -119,6 +119,7 @@ ok "Go client built with grpc-go $(sed -n 's/^const Version = "\(.*\)"/\1/p' \
 # Daemons
 
 RUN="$WORK/run"          # the runtime directory; the daemon creates it
+mkdir -p "$WORK/keys"    # keys of the later checks; server.key_dirs names it
 SOCK="$RUN/zkpipe.sock"  # its default socket
 # Small enough that partitions wait for admission (a poseidon partition
 # takes about 0.5 MB, its key about 1 MB), large enough for both keys and
@@ -132,7 +133,7 @@ start_daemon() {
     local log=$1
     shift
     "$ZKPIPE" serve --no-env --set server.runtime_dir="$RUN" --set engine.budget=$BUDGET \
-        --set server.drain_timeout_ms=600000 "$@" >"$log" 2>&1 &
+        --set server.drain_timeout_ms=600000 --set server.key_dirs="$FIX,$WORK/keys" "$@" >"$log" 2>&1 &
     DPID=$!
     BG_PIDS+=("$DPID")
 }
@@ -198,6 +199,19 @@ else
 fi
 [ -S "$SOCK" ] && answers && ok "the first daemon still answers on its socket" ||
     fail "the first daemon no longer answers on its socket after the second tried it"
+
+# TCP beyond loopback has neither TLS nor authentication: refused unless
+# server.allow_insecure_tcp says otherwise.
+for addr in 0.0.0.0:0 "[::]:0"; do
+    rc=0
+    timeout 60 "$ZKPIPE" serve --no-env --listen "$addr" >"$WORK/tcp.log" 2>&1 || rc=$?
+    if [ "$rc" -eq 1 ] && grep -qF "refusing to listen on $addr" "$WORK/tcp.log" &&
+        grep -q "allow_insecure_tcp" "$WORK/tcp.log"; then
+        ok "serve --listen $addr without TLS or a token is refused"
+    else
+        fail "serve --listen $addr: exit $rc, expected a refusal: $(tail -n 2 "$WORK/tcp.log")"
+    fi
+done
 
 phase "start"
 
@@ -272,6 +286,17 @@ for ((i = 0; i < 1200; i++)); do
 done
 if [ -e "$WORK/drain.ready" ]; then
     kill -TERM "$D1"
+    # Draining: no new keys either.
+    sleep 0.2
+    rc=0
+    "$ZKPIPE" client --addr "unix://$SOCK" --timeout-ms 30000 register-key late \
+        "$FIX/poseidon_small_bn128/circuit.zkey" >"$WORK/late.out" 2>&1 || rc=$?
+    if [ "$rc" -eq 4 ] && grep -q "UNAVAILABLE" "$WORK/late.out" && grep -q "shutting down" "$WORK/late.out"; then
+        ok "register-key while draining is refused: $(tail -n1 "$WORK/late.out")"
+    else
+        fail "register-key while draining: exit $rc: $(cat "$WORK/late.out")"
+    fi
+    rc=0
     wait "$GO_DRAIN" || rc=$?
     cat "$WORK/go_drain.out"
     passes=$((passes + $(grep -c '^PASS ' "$WORK/go_drain.out" || true)))
@@ -317,6 +342,118 @@ else
 fi
 
 phase "stale socket"
+
+# ---------------------------------------------------------------------------
+# Job ids across a restart, a key bound to its file, the drain timeout
+
+client() { "$ZKPIPE" client --addr "unix://$SOCK" --timeout-ms 60000 "$@"; }
+PZ="$FIX/poseidon_small_bn128/circuit.zkey"
+PW="$FIX/poseidon_small_bn128/witness.wtns"
+MZ="$FIX/merkle_small_bn128/circuit.zkey"
+MW="$FIX/merkle_small_bn128/witness.wtns"
+cp "$PZ" "$WORK/keys/k.zkey"
+
+start_daemon "$WORK/d4.log"
+D4=$DPID
+wait_ready "$D4" "$WORK/d4.log" || die "the daemon for the restart checks did not start"
+client register-key k "$WORK/keys/k.zkey" >/dev/null || fail "register-key k"
+old_id=$(client submit k "$PW") || fail "submit before the restart"
+client await "$old_id" >/dev/null || fail "await $old_id before the restart"
+
+# The file behind the name replaced by another circuit's key.
+cp "$MZ" "$WORK/keys/k.zkey.new" && mv "$WORK/keys/k.zkey.new" "$WORK/keys/k.zkey"
+rc=0
+client prove k "$MW" "$WORK/kp.json" "$WORK/kq.json" >"$WORK/changed.out" 2>&1 || rc=$?
+if [ "$rc" -eq 4 ] && grep -q "FAILED_PRECONDITION" "$WORK/changed.out" &&
+    grep -q "changed since the key was registered" "$WORK/changed.out" && [ ! -e "$WORK/kp.json" ]; then
+    ok "a key whose file was replaced is refused until registered again: $(grep -o "changed since.*" "$WORK/changed.out" | head -n1)"
+else
+    fail "prove with a replaced key file: exit $rc: $(cat "$WORK/changed.out")"
+fi
+msize=$(stat -c %s "$MZ")
+client register-key k "$WORK/keys/k.zkey" >"$WORK/rereg.out" 2>&1 || fail "register-key k again: $(cat "$WORK/rereg.out")"
+if client prove k "$MW" "$WORK/kp.json" "$WORK/kq.json" >/dev/null 2>&1 &&
+    [ "$("$ZKPIPE" verify "$FIX/merkle_small_bn128/verification_key.json" "$WORK/kq.json" "$WORK/kp.json")" = OK ]; then
+    ok "registered again, the name proves with the new key"
+else
+    fail "prove after registering the changed key again"
+fi
+if client status | grep -q "\"file_bytes\": *$msize\b"; then
+    ok "status shows the new file's size ($msize bytes)"
+else
+    fail "status does not show file_bytes $msize: $(client status | grep -o '"keys".*' | head -c 400)"
+fi
+
+kill -TERM "$D4"
+wait_exit "$D4" 120 || fail "the restart-check daemon did not exit"
+start_daemon "$WORK/d5.log" --set server.drain_timeout_ms=1000
+D5=$DPID
+wait_ready "$D5" "$WORK/d5.log" || die "the daemon after the restart did not start"
+cp "$PZ" "$WORK/keys/k2.zkey"
+client register-key k "$WORK/keys/k2.zkey" >/dev/null || fail "register-key after the restart"
+new_id=$(client submit k "$PW") || fail "submit after the restart"
+rc=0
+client await "$old_id" >"$WORK/stale.out" 2>&1 || rc=$?
+if [ "$new_id" != "$old_id" ] && [ "$rc" -eq 4 ] && grep -q "NOT_FOUND" "$WORK/stale.out"; then
+    ok "a job id of the daemon's previous start is NOT_FOUND ($old_id, now $new_id)"
+else
+    fail "the old id $old_id after a restart (new job $new_id): exit $rc: $(cat "$WORK/stale.out")"
+fi
+client await "$new_id" >/dev/null || fail "await $new_id"
+
+# SIGTERM with a request still uploading and a drain timeout of 1 s: the
+# call gets what is left of the timeout, not a grace period of its own.
+rm -f "$WORK/stall.ready"
+"$WORK/interop" -mode=stall -sock "$SOCK" -fixtures "$FIX" -ready "$WORK/stall.ready" \
+    >"$WORK/go_stall.out" 2>&1 &
+GO_STALL=$!
+BG_PIDS+=("$GO_STALL")
+for ((i = 0; i < 600; i++)); do
+    [ -e "$WORK/stall.ready" ] && break
+    kill -0 "$GO_STALL" 2>/dev/null || break
+    sleep 0.05
+done
+if [ -e "$WORK/stall.ready" ]; then
+    t0=$(date +%s%N)
+    kill -TERM "$D5"
+    rc=0
+    wait_exit "$D5" 60 || rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    if [ "$rc" -eq 0 ] && [ "$ms" -lt 1800 ]; then
+        ok "with drain_timeout_ms=1000 and a request uploading the daemon exits in $ms ms"
+    else
+        fail "drain_timeout_ms=1000, a request uploading: exit $rc after $ms ms: $(tail -n 3 "$WORK/d5.log")"
+    fi
+else
+    fail "the stalled upload never started: $(cat "$WORK/go_stall.out")"
+    kill -TERM "$D5"
+    wait_exit "$D5" 60 || true
+fi
+kill "$GO_STALL" 2>/dev/null || true
+wait "$GO_STALL" 2>/dev/null || true
+start_daemon "$WORK/d6.log" --set server.drain_timeout_ms=1000
+D5=$DPID
+wait_ready "$D5" "$WORK/d6.log" || die "the daemon for the drain check did not start"
+client register-key k "$WORK/keys/k2.zkey" >/dev/null || fail "register-key for the drain check"
+
+# SIGTERM with a long job live and a drain timeout of 1 s: the exit
+# follows the timeout.
+ws=()
+for ((i = 0; i < 400; i++)); do ws+=("$PW"); done
+long_id=$(client submit k "${ws[@]}") || fail "submit of 400 partitions"
+sleep 0.3
+t0=$(date +%s%N)
+kill -TERM "$D5"
+rc=0
+wait_exit "$D5" 60 || rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ "$rc" -eq 0 ] && [ "$ms" -lt 2500 ] && grep -q "drain timeout: cancelled" "$WORK/d6.log"; then
+    ok "with drain_timeout_ms=1000 and a live job the daemon exits in $ms ms"
+else
+    fail "drain_timeout_ms=1000: exit $rc after $ms ms (job $long_id): $(tail -n 3 "$WORK/d6.log")"
+fi
+
+phase "restart, key file, drain timeout"
 summary
 if [ "$failures" -ne 0 ]; then
     for l in "$WORK"/d*.log; do show_log "$l"; done >&2

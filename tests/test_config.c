@@ -486,5 +486,8 @@ TEST_CASE(config_example_file_loads) {
     const char *const *keys;
     ASSERT_EQ_U64(zkp_config_strings(c, ZKP_CFG_SERVER_KEYS, &keys), 1);
     ASSERT(strncmp(keys[0], "poseidon=", 9) == 0);
+    ASSERT_EQ_U64(zkp_config_strings(c, ZKP_CFG_SERVER_KEY_DIRS, &keys), 1);
+    ASSERT(strcmp(keys[0], "/var/lib/zkpipe/keys") == 0);
+    ASSERT(!zkp_config_bool(c, ZKP_CFG_SERVER_ALLOW_INSECURE_TCP));
     zkp_config_free(c);
 }

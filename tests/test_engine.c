@@ -4,6 +4,8 @@
  * generated). Budgets are derived from the sizes the engine reports for the
  * fixture's key and partitions, so the cases force queuing whatever the
  * machine. */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "formats/binfile.h"
 #include "formats/snarkjs_json.h"
 #include "groth16/groth16.h"
 #include "util/fileio.h"
@@ -632,6 +635,128 @@ TEST_CASE(engine_await_any_collects_each_job_once) {
     ASSERT_OK(zkpipe_engine_destroy(&e));
     free(zkey);
     free(wtns);
+}
+
+/* A cancelled job whose partitions wait in a stage queue behind another
+ * job's ends at once, its memory back in the budget, rather than when a
+ * worker reaches each partition. */
+TEST_CASE(engine_cancel_takes_queued_partitions_out_at_once) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    zkpipe_engine *e = engine_(256 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    ASSERT_OK(zkpipe_engine_load_key(e, key));
+    enum { AHEAD = 32, BEHIND = 3 };
+    zkpipe_witness wv[AHEAD];
+    for (int i = 0; i < AHEAD; i++) wv[i] = (zkpipe_witness){wtns, NULL, 0};
+    uint64_t first = submit_(e, key, wv, AHEAD, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    uint64_t second = submit_(e, key, wv, BEHIND, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    zkpipe_engine_status s;
+    for (;;) { /* every partition admitted: the second job's wait in a stage queue */
+        ASSERT_OK(zkpipe_engine_get_status(e, &s));
+        if (s.queued_admit == 0) break;
+        usleep(200);
+    }
+    ASSERT_OK(zkpipe_engine_cancel(e, second));
+    zkpipe_job_result r;
+    ASSERT_EQ_STATUS(zkpipe_engine_await(e, second, 0, &r), ZKPIPE_OK);
+    ASSERT_EQ_STATUS(r.status, ZKPIPE_ERR_CANCELLED);
+    for (size_t i = 0; i < r.n_partitions; i++)
+        ASSERT_EQ_STATUS(r.partitions[i].status, ZKPIPE_ERR_CANCELLED);
+    zkpipe_job_result_clear(&r);
+    /* The first job was still at work, so nothing but the cancel ended the
+     * second one. */
+    ASSERT_EQ_STATUS(zkpipe_engine_await(e, first, 0, &r), ZKPIPE_ERR_TIMEOUT);
+    ASSERT_OK(zkpipe_engine_cancel(e, first));
+    r = await_(e, first);
+    ASSERT_EQ_STATUS(r.status, ZKPIPE_ERR_CANCELLED);
+    zkpipe_job_result_clear(&r);
+    assert_quiet_(e, 1);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(zkey);
+    free(wtns);
+}
+
+/* The key bound to its file: replaced under the name (another inode),
+ * refused until registered again, then proving with the new key; changed
+ * in place with its stamp put back, the load refuses the header digest. */
+TEST_CASE(engine_key_bound_to_its_file) {
+    char *pz = fixture_(POSEIDON, "circuit.zkey"), *pw = fixture_(POSEIDON, "witness.wtns");
+    char *mz = fixture_(MERKLE, "circuit.zkey"), *mw = fixture_(MERKLE, "witness.wtns");
+    size_t plen, mlen;
+    uint8_t *pbytes = slurp_(pz, &plen), *mbytes = slurp_(mz, &mlen);
+    ASSERT(plen != mlen);
+    const char *base = getenv("TMPDIR");
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/zkp_engine_key_XXXXXX", base && *base ? base : "/tmp");
+    ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+    snprintf(path, sizeof path, "%s/k.zkey", dir);
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_write_file_atomic(path, pbytes, plen, &d) == ZKPIPE_OK, "%s", d.msg);
+
+    zkpipe_engine *e = engine_(256 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, path));
+    ASSERT_OK(zkpipe_engine_load_key(e, key));
+    char msg[512];
+    ASSERT_OK(zkpipe_engine_check_key_file(e, key, msg, sizeof msg));
+
+    /* Replaced by a key of another circuit: refused, the loaded key unused. */
+    ASSERT_MSG(zkp_write_file_atomic(path, mbytes, mlen, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_EQ_STATUS(zkpipe_engine_check_key_file(e, key, msg, sizeof msg), ZKPIPE_ERR_FILE_CHANGED);
+    ASSERT_MSG(strstr(msg, path) && strstr(msg, "changed since the key was registered") &&
+                   strstr(msg, "register it again"),
+               "%s", msg);
+    zkpipe_witness pwv[1] = {{pw, NULL, 0}}, mwv[1] = {{mw, NULL, 0}};
+    zkpipe_job_request req = {key, pwv, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0};
+    uint64_t id = 0;
+    ASSERT_EQ_STATUS(zkpipe_engine_submit(e, &id, &req), ZKPIPE_ERR_FILE_CHANGED);
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.keys[0].file_bytes, plen); /* the file it is bound to */
+
+    /* Registered again: the same id, bound to the new file, cold. */
+    uint32_t again;
+    ASSERT_OK(zkpipe_engine_register_key(e, &again, path));
+    ASSERT_EQ_U64(again, key);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.keys[0].file_bytes, mlen);
+    ASSERT_EQ_INT(s.keys[0].tier, ZKPIPE_KEY_COLD);
+    zkpipe_job_result r = await_(e, submit_(e, key, mwv, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0));
+    ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
+    zkpipe_job_result_clear(&r);
+    ASSERT_OK(zkpipe_engine_evict_key(e, key));
+
+    /* A header byte changed in place, size and mtime put back: the stamp
+     * cannot tell, the header digest at load does. */
+    struct stat sb;
+    ASSERT(stat(path, &sb) == 0);
+    zkp_binfile bf;
+    ASSERT_MSG(zkp_binfile_parse(&bf, mbytes, mlen, "zkey", 1, "k", &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_binfile_section hdr;
+    ASSERT_MSG(zkp_binfile_unique(&bf, 2, "header", &hdr, &d) == ZKPIPE_OK, "%s", d.msg);
+    size_t at = hdr.offset + hdr.size - 1;
+    uint8_t flipped = (uint8_t)(mbytes[at] ^ 1);
+    int fd = open(path, O_WRONLY);
+    ASSERT(fd >= 0);
+    ASSERT(pwrite(fd, &flipped, 1, (off_t)at) == 1);
+    struct timespec ts[2] = {sb.st_atim, sb.st_mtim};
+    ASSERT(futimens(fd, ts) == 0);
+    ASSERT(close(fd) == 0);
+    ASSERT_OK(zkpipe_engine_check_key_file(e, key, msg, sizeof msg));
+    ASSERT_EQ_STATUS(zkpipe_engine_load_key(e, key), ZKPIPE_ERR_FILE_CHANGED);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT(s.keys[0].tier != ZKPIPE_KEY_HOT);
+
+    assert_quiet_(e, 1);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    ASSERT(unlink(path) == 0 && rmdir(dir) == 0);
+    free(pbytes);
+    free(mbytes);
+    free(pz);
+    free(pw);
+    free(mz);
+    free(mw);
 }
 
 TEST_CASE(engine_destroy_with_live_jobs) {

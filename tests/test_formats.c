@@ -603,6 +603,19 @@ TEST_CASE(formats_binfile_rejects_bad_containers) {
                          ZKPIPE_ERR_TRUNCATED);
         put_le64(p + t.section_at[0] + 4, 4);
     }
+    /* Section 1's size too small by 2: the walk lands inside its body and
+     * reads garbage as the next header. The message names the section
+     * whose size is suspect, never the garbage as a section number. */
+    put_le64(p + size_at, 8);
+    uint8_t *q = exact_copy(p, t.len);
+    put_le64(q + t.section_at[0] + 4, 2);
+    put_le32(q + t.section_at[0] + 12 + 2, 0xdeadbeef);
+    ASSERT_EQ_STATUS(zkp_binfile_parse(&bf, q, t.len, "test", 1, "x.bin", &d), ZKPIPE_ERR_TRUNCATED);
+    ASSERT_MSG(contains(d.msg, "no valid section header #2 of 2") &&
+                   contains(d.msg, "the size of section 1 (#1, 2 bytes") &&
+                   !contains(d.msg, "section 3735928559"),
+               "%s", d.msg);
+    free(q);
     free(p);
     tbytes_free(&t);
     tf_free(&f);

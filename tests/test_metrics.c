@@ -659,6 +659,7 @@ static void fill_view(zkp_server_view *v) {
     v->uptime_seconds = 12.5;
     v->draining = 1;
     v->server_jobs_live = 4;
+    v->server_payload_bytes = 4096;
     v->rpc_in_flight = 2;
     v->n_key_names = 2;
     v->key_ids = VIEW_IDS;
@@ -683,7 +684,7 @@ static const char *const FAMILIES[] = {
     "key_evictions_total", "jobs_live",            "uptime_seconds",
     "draining",          "device_info",            "gpu_memory_total_bytes",
     "gpu_memory_free_bytes", "gpu_memory_bytes",   "gpu_busy_seconds_total",
-    "gpu_transfer_bytes_total",
+    "gpu_transfer_bytes_total", "request_payload_bytes",
 };
 
 static zkpipe_stage_times times_for(unsigned i) {
@@ -858,6 +859,7 @@ TEST_CASE(metrics_prometheus_format) {
     ASSERT(PROM_GET(&d, "zkpipe_key_loads_total", NULL, 1, "key", "key11") == 5);
     ASSERT(PROM_GET(&d, "zkpipe_key_evictions_total", NULL, 1, "key", "key11") == 4);
     ASSERT(PROM_GET(&d, "zkpipe_jobs_live", NULL, 0, NULL, NULL) == 4);
+    ASSERT(PROM_GET(&d, "zkpipe_request_payload_bytes", NULL, 0, NULL, NULL) == 4096);
     ASSERT(PROM_GET(&d, "zkpipe_uptime_seconds", NULL, 0, NULL, NULL) == 12.5);
     ASSERT(PROM_GET(&d, "zkpipe_draining", NULL, 0, NULL, NULL) == 1);
     /* Every stage has its 17 buckets. */

@@ -1,8 +1,15 @@
 /* Unit tests of the daemon's small helpers (server/svc_common.h,
  * server/daemon_internal.h); tests/daemon.sh drives the daemon itself. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "server/daemon_internal.h"
+#include "server/keydirs.h"
 #include "server/svc_common.h"
 #include "test.h"
 
@@ -39,14 +46,175 @@ TEST_CASE(server_wire_enums_and_units) {
     ASSERT_EQ_U64(svc_ms(0.0004), 0);
     ASSERT_EQ_U64(svc_ms(0.0006), 1);
     ASSERT_EQ_U64(svc_ms(12.3456), 12346);
-    ASSERT_EQ_U64(srv_parse_id("17"), 17);
-    ASSERT_EQ_U64(srv_parse_id("18446744073709551615"), 0); /* 20 digits: refused */
-    ASSERT_EQ_U64(srv_parse_id("9999999999999999999"), UINT64_C(9999999999999999999));
-    ASSERT_EQ_U64(srv_parse_id(""), 0);
-    ASSERT_EQ_U64(srv_parse_id("1x"), 0);
-    ASSERT_EQ_U64(srv_parse_id("-1"), 0);
-    ASSERT_EQ_U64(srv_parse_id(NULL), 0);
     ASSERT(strcmp(srv_kind_name(SRV_KIND_CIRCOM), "circom") == 0);
     ASSERT(strcmp(srv_kind_name(SRV_KIND_WINNING_POST), "winning_post") == 0);
     ASSERT(strcmp(srv_kind_name((srv_kind)99), "?") == 0);
+    /* gRPC's own names and numbers. */
+    ASSERT(strcmp(zkp_rpc_code_name(ZKP_RPC_NOT_FOUND), "NOT_FOUND") == 0);
+    ASSERT(strcmp(zkp_rpc_code_name(ZKP_RPC_PERMISSION_DENIED), "PERMISSION_DENIED") == 0);
+    ASSERT(strcmp(zkp_rpc_code_name(ZKP_RPC_FAILED_PRECONDITION), "FAILED_PRECONDITION") == 0);
+    ASSERT(strcmp(zkp_rpc_code_name(ZKP_RPC_UNAVAILABLE), "UNAVAILABLE") == 0);
+    ASSERT(strcmp(zkp_rpc_code_name(16), "UNAUTHENTICATED") == 0);
+    ASSERT(strcmp(zkp_rpc_code_name(17), "?") == 0 && strcmp(zkp_rpc_code_name(-1), "?") == 0);
+}
+
+/* Job ids carry the start's epoch: an id of another start (a daemon
+ * restarted, its counter back at 1) names no job of this one. */
+TEST_CASE(server_job_ids_name_their_start) {
+    const uint64_t epoch = UINT64_C(0x3f09c2a7d41e8b55), other = UINT64_C(0x3f09c2a7d41e8b56);
+    char id[SRV_ID_TEXT_MAX];
+    srv_format_id(id, epoch, 17);
+    ASSERT(strcmp(id, "3f09c2a7d41e8b55-17") == 0);
+    ASSERT_EQ_U64(srv_parse_id(id, epoch), 17);
+    ASSERT_EQ_U64(srv_parse_id(id, other), 0); /* the same number from another start */
+    srv_format_id(id, 0, UINT64_MAX);
+    ASSERT(strcmp(id, "0000000000000000-18446744073709551615") == 0);
+    ASSERT(strlen(id) < SRV_ID_TEXT_MAX);
+    ASSERT_EQ_U64(srv_parse_id("0000000000000000-9999999999999999999", 0), UINT64_C(9999999999999999999));
+    ASSERT_EQ_U64(srv_parse_id("0000000000000000-18446744073709551615", 0), 0); /* 20 digits */
+    static const char *const bad[] = {
+        "17", "", "3f09c2a7d41e8b55", "3f09c2a7d41e8b55-", "3f09c2a7d41e8b55-1x",
+        "3f09c2a7d41e8b55--1", "3F09C2A7D41E8B55-17", "3f09c2a7d41e8b55-017", "3f09c2a7d41e8b5-17",
+        "3f09c2a7d41e8b55_17", "3f09c2a7d41e8b55-0",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ASSERT_MSG(srv_parse_id(bad[i], epoch) == 0, "'%s' accepted", bad[i]);
+    ASSERT_EQ_U64(srv_parse_id(NULL, epoch), 0);
+}
+
+/* Stage times on the wire: the longest partition, never the sum, so no
+ * stage exceeds the job's wall clock. */
+TEST_CASE(server_stage_times_are_never_summed) {
+    zkpipe_partition_result parts[4];
+    memset(parts, 0, sizeof parts);
+    for (int i = 0; i < 4; i++) {
+        parts[i].times.synthesis = 1.0 + 0.25 * i; /* four in parallel: 1.75 s longest, 7 s summed */
+        parts[i].times.device = 0.5;
+        parts[i].times.finalize = 0.125 * (4 - i);
+        parts[i].times.verify = 0.01;
+        parts[i].times.queue_wait = 0.125 * i;
+    }
+    parts[2].times.key_load = 0.75;
+    zkpipe_job_result r;
+    memset(&r, 0, sizeof r);
+    r.partitions = parts;
+    r.n_partitions = 4;
+    r.times.total = 2.5;
+    r.times.queue_wait = 0.25;
+    r.times.synthesis = 7.0; /* the engine's sums */
+    r.times.device = 2.0;
+    zkpipe_stage_times t;
+    svc_stage_times(&r, &t);
+    ASSERT(t.synthesis == 1.75 && t.device == 0.5 && t.finalize == 0.5 && t.verify == 0.01);
+    ASSERT(t.key_load == 0.75 && t.queue_wait == 0.375 && t.total == 2.5);
+    ASSERT(t.synthesis <= t.total && t.device <= t.total);
+}
+
+static void mkdir_or_fail_(const char *p) { ASSERT_MSG(mkdir(p, 0700) == 0, "%s: %s", p, strerror(errno)); }
+static void touch_(const char *p) {
+    FILE *f = fopen(p, "w");
+    ASSERT_MSG(f != NULL, "%s: %s", p, strerror(errno));
+    fputs("zkey", f);
+    ASSERT(fclose(f) == 0);
+}
+
+/* server.key_dirs: files inside are allowed by their resolved path;
+ * "..", symbolic links out, prefixes of a directory's name and the
+ * directory itself are not. */
+TEST_CASE(server_key_dirs_confine_paths) {
+    const char *base = getenv("TMPDIR");
+    char root[400], keys[460], other[460], p[600], q[600];
+    snprintf(root, sizeof root, "%s/zkp_keydirs_XXXXXX", base && *base ? base : "/tmp");
+    ASSERT(mkdtemp(root) != NULL);
+    snprintf(keys, sizeof keys, "%s/keys", root);
+    snprintf(other, sizeof other, "%s/keys2", root); /* shares the prefix "keys" */
+    mkdir_or_fail_(keys);
+    mkdir_or_fail_(other);
+    snprintf(p, sizeof p, "%s/a.zkey", keys);
+    touch_(p);
+    snprintf(p, sizeof p, "%s/secret", other);
+    touch_(p);
+    snprintf(p, sizeof p, "%s/sub", keys);
+    mkdir_or_fail_(p);
+    snprintf(p, sizeof p, "%s/sub/b.zkey", keys);
+    touch_(p);
+    snprintf(p, sizeof p, "%s/out.zkey", keys); /* a link from inside to outside */
+    snprintf(q, sizeof q, "%s/secret", other);
+    ASSERT(symlink(q, p) == 0);
+    snprintf(p, sizeof p, "%s/in.zkey", other); /* a link from outside to inside */
+    snprintf(q, sizeof q, "%s/a.zkey", keys);
+    ASSERT(symlink(q, p) == 0);
+
+    const char *cfg[] = {keys};
+    char **dirs = NULL;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(srv_key_dirs_resolve(cfg, 1, &dirs, &d) == ZKPIPE_OK, "%s", d.msg);
+    const char *const *cd = (const char *const *)dirs;
+    char resolved[PATH_MAX], msg[300];
+    struct {
+        const char *rel; /* under root */
+        zkp_rpc_code want;
+        const char *resolved_rel; /* when OK */
+    } cases[] = {
+        {"/keys/a.zkey", ZKP_RPC_OK, "/keys/a.zkey"},
+        {"/keys/sub/b.zkey", ZKP_RPC_OK, "/keys/sub/b.zkey"},
+        {"/keys/sub/../a.zkey", ZKP_RPC_OK, "/keys/a.zkey"},
+        {"/keys2/in.zkey", ZKP_RPC_OK, "/keys/a.zkey"},
+        {"/keys/../keys2/secret", ZKP_RPC_PERMISSION_DENIED, NULL},
+        {"/keys/out.zkey", ZKP_RPC_PERMISSION_DENIED, NULL},
+        {"/keys2/secret", ZKP_RPC_PERMISSION_DENIED, NULL},
+        {"/keys", ZKP_RPC_PERMISSION_DENIED, NULL},
+        {"/keys/sub", ZKP_RPC_INVALID_ARGUMENT, NULL},
+        {"/keys/missing.zkey", ZKP_RPC_INVALID_ARGUMENT, NULL},
+        {"/keys2/missing.zkey", ZKP_RPC_PERMISSION_DENIED, NULL}, /* existence is not told */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(p, sizeof p, "%s%s", root, cases[i].rel);
+        zkp_rpc_code c = srv_key_path_check(cd, 1, p, resolved, msg, sizeof msg);
+        ASSERT_MSG(c == cases[i].want, "%s: code %d, expected %d (%s)", cases[i].rel, (int)c,
+                   (int)cases[i].want, msg);
+        if (c == ZKP_RPC_OK) {
+            char want[PATH_MAX], full[600];
+            snprintf(full, sizeof full, "%s%s", root, cases[i].resolved_rel);
+            ASSERT(realpath(full, want) != NULL);
+            ASSERT_MSG(strcmp(resolved, want) == 0, "%s resolved to %s", cases[i].rel, resolved);
+        } else {
+            ASSERT(msg[0] != 0);
+        }
+    }
+    ASSERT_EQ_INT(srv_key_path_check(cd, 1, "keys/a.zkey", resolved, msg, sizeof msg),
+                  ZKP_RPC_INVALID_ARGUMENT);
+    snprintf(p, sizeof p, "%s/keys/a.zkey", root);
+    ASSERT_EQ_INT(srv_key_path_check(cd, 0, p, resolved, msg, sizeof msg), ZKP_RPC_PERMISSION_DENIED);
+    ASSERT(strstr(msg, "server.key_dirs") != NULL);
+    srv_key_dirs_free(dirs, 1);
+
+    const char *missing[] = {p}; /* a file, not a directory */
+    ASSERT_EQ_STATUS(srv_key_dirs_resolve(missing, 1, &dirs, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
+    const char *relative[] = {"keys"};
+    ASSERT_EQ_STATUS(srv_key_dirs_resolve(relative, 1, &dirs, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
+
+    static const char *const rm[] = {"/keys/a.zkey", "/keys/sub/b.zkey", "/keys/out.zkey",
+                                     "/keys2/secret", "/keys2/in.zkey"};
+    for (size_t i = 0; i < sizeof rm / sizeof rm[0]; i++) {
+        snprintf(p, sizeof p, "%s%s", root, rm[i]);
+        ASSERT(unlink(p) == 0);
+    }
+    snprintf(p, sizeof p, "%s/keys/sub", root);
+    ASSERT(rmdir(p) == 0 && rmdir(keys) == 0 && rmdir(other) == 0 && rmdir(root) == 0);
+}
+
+/* TCP addresses that reach only this machine, and those that do not. */
+TEST_CASE(server_tcp_loopback_addresses) {
+    static const char *const loop[] = {"127.0.0.1:9000", "127.1.2.3:0", "localhost:80",
+                                       "[::1]:9000", "ipv4:127.0.0.1:1", "ipv6:[::1]:1"};
+    static const char *const wide[] = {"0.0.0.0:9000", "[::]:9000", ":9000", "10.0.0.1:9000",
+                                       "128.0.0.1:1", "127.0.0.1", "127.0.0.256:1", "1127.0.0.1:1",
+                                       "127.0.0.1.5:1", "example.com:9000", "[::1]9000",
+                                       "127.0.0.1x:1", "", "[::ffff:127.0.0.1]:1"};
+    for (size_t i = 0; i < sizeof loop / sizeof loop[0]; i++)
+        ASSERT_MSG(srv_tcp_is_loopback(loop[i]), "%s not taken for loopback", loop[i]);
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        ASSERT_MSG(!srv_tcp_is_loopback(wide[i]), "%s taken for loopback", wide[i]);
+    ASSERT(!srv_tcp_is_loopback(NULL));
 }

@@ -76,12 +76,29 @@ ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_create(zkpipe_engine *
 ZKPIPE_API zkpipe_status zkpipe_engine_destroy(zkpipe_engine **e);
 
 /* Registers a .zkey file and returns its id. The file is not read yet
- * beyond its size (the key is "cold"); it is loaded when a partition needs
- * it, or by zkpipe_engine_load_key. Registering the same path again returns
- * the same id. */
+ * beyond its section table and header sections (the key is "cold"); it is
+ * loaded when a partition needs it, or by zkpipe_engine_load_key.
+ *
+ * The key is bound to the file as it is now: device, inode, size, mtime and
+ * a digest of the section table and header sections. Once the file at the
+ * path is another one or has changed, the engine refuses to prove with the
+ * key or to load it (ZKPIPE_ERR_FILE_CHANGED) until it is registered again;
+ * a key loaded before the change is never used with the new file.
+ *
+ * Registering the same path again returns the same id; when the file
+ * changed meanwhile, the key is bound to the new file (unloaded first;
+ * ERR_INVALID_ARGUMENT while partitions of it run). A file that is not a
+ * zkey container is refused with the parser's status. */
 ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_register_key(zkpipe_engine *e,
                                                                        uint32_t *key_id,
                                                                        const char *zkey_path);
+
+/* ZKPIPE_OK when the file at the key's path is still the one registered
+ * (a stat, nothing read); ZKPIPE_ERR_FILE_CHANGED with what changed in msg
+ * (may be NULL) otherwise, ERR_IO when it is gone, ERR_INVALID_ARGUMENT for
+ * an unknown id. zkpipe_engine_submit makes the same check. */
+ZKPIPE_API zkpipe_status zkpipe_engine_check_key_file(zkpipe_engine *e, uint32_t key_id, char *msg,
+                                                      size_t msg_len);
 
 /* One partition's witness: a .wtns file path, or .wtns bytes in memory
  * (data/len, used when path is NULL). The bytes are borrowed: they must stay

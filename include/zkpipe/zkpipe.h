@@ -46,7 +46,8 @@ extern "C" {
     X(ERR_TIMEOUT, "the operation did not complete in the time allowed")              \
     X(ERR_RESERVATION_EXCEEDED, "the request exceeds the memory reservation")        \
     X(ERR_NO_DEVICE, "no usable GPU")                                                 \
-    X(ERR_DEVICE, "the GPU reported an error")
+    X(ERR_DEVICE, "the GPU reported an error")                                       \
+    X(ERR_FILE_CHANGED, "the file changed since it was registered")
 
 typedef enum {
 #define ZKPIPE_STATUS_ENUM_(name, msg) ZKPIPE_##name,

@@ -68,7 +68,8 @@ static void *call_(const client *c, const char *method, const ProtobufCMessage *
         return NULL;
     }
     if (code != ZKP_RPC_OK) {
-        fprintf(stderr, "zkpipe client: %s: gRPC status %d: %s\n", method, (int)code, msg);
+        fprintf(stderr, "zkpipe client: %s: gRPC status %d (%s): %s\n", method, (int)code,
+                zkp_rpc_code_name((int)code), msg);
         return NULL;
     }
     void *m = unpack(NULL, resp_len, resp);

@@ -58,6 +58,23 @@ eng_part *eng_queue_pop(eng_queue *q) {
     return p;
 }
 
+eng_part *eng_queue_take_job(eng_queue *q, const eng_job *j) {
+    eng_part *taken = NULL, **tail = &taken;
+    for (eng_part **at = &q->head; *at;) {
+        eng_part *p = *at;
+        if (p->job != j) {
+            at = &p->next;
+            continue;
+        }
+        *at = p->next;
+        p->next = NULL;
+        q->len--;
+        *tail = p;
+        tail = &p->next;
+    }
+    return taken;
+}
+
 static void wake_dispatcher_locked_(zkpipe_engine *e) {
     atomic_store(&e->admit_interrupt, 1);
     pthread_cond_signal(&e->admit_cv);
@@ -454,20 +471,38 @@ static eng_key *find_key_locked_(zkpipe_engine *e, uint32_t id) {
 
 zkpipe_status zkpipe_engine_register_key(zkpipe_engine *e, uint32_t *key_id, const char *path) {
     if (!e || !key_id || !path) return ZKPIPE_ERR_INVALID_ARGUMENT;
-    FILE *f = fopen(path, "rb");
-    if (!f) return ZKPIPE_ERR_IO;
-    int ok = fseek(f, 0, SEEK_END) == 0;
-    long size = ok ? ftell(f) : -1;
-    fclose(f);
-    if (size <= 0) return ZKPIPE_ERR_IO;
+    zkp_file_stamp stamp;
+    uint64_t digest;
+    zkp_diag d;
+    d.msg[0] = 0;
+    zkpipe_status st = eng_key_file_identity(path, &stamp, &digest, &d);
+    if (st != ZKPIPE_OK) return st;
+    if (stamp.size == 0) return ZKPIPE_ERR_IO;
     pthread_mutex_lock(&e->lk);
-    for (size_t i = 0; i < e->n_keys; i++)
-        if (!strcmp(e->keys[i]->path, path)) {
-            *key_id = e->keys[i]->id;
+    for (size_t i = 0; i < e->n_keys; i++) {
+        eng_key *k = e->keys[i];
+        if (strcmp(k->path, path) != 0) continue;
+        *key_id = k->id;
+        if (zkp_file_stamp_same(&k->stamp, &stamp) && k->header_digest == digest) {
             pthread_mutex_unlock(&e->lk);
             return ZKPIPE_OK;
         }
-    zkpipe_status st = ZKPIPE_OK;
+        /* Bound to the new file: what was loaded from the old one goes
+         * first, so nothing of it is used with the new one. */
+        pthread_mutex_unlock(&e->lk);
+        st = eng_key_evict(e, k);
+        pthread_mutex_lock(&e->lk);
+        if (st == ZKPIPE_OK && (k->tier == ZKPIPE_KEY_HOT || k->tier == ZKPIPE_KEY_LOADING))
+            st = ZKPIPE_ERR_INVALID_ARGUMENT; /* loaded again meanwhile */
+        if (st == ZKPIPE_OK) {
+            k->stamp = stamp;
+            k->header_digest = digest;
+            k->file_bytes = stamp.size;
+            k->tier = ZKPIPE_KEY_COLD;
+        }
+        pthread_mutex_unlock(&e->lk);
+        return st;
+    }
     if (e->n_keys == e->cap_keys) {
         size_t cap = e->cap_keys ? 2 * e->cap_keys : 8;
         eng_key **nk = realloc(e->keys, cap * sizeof *nk);
@@ -486,13 +521,30 @@ zkpipe_status zkpipe_engine_register_key(zkpipe_engine *e, uint32_t *key_id, con
         return ZKPIPE_ERR_NO_MEMORY;
     }
     k->path = p;
-    k->file_bytes = (uint64_t)size;
+    k->file_bytes = stamp.size;
+    k->stamp = stamp;
+    k->header_digest = digest;
     k->tier = ZKPIPE_KEY_COLD;
     k->id = (uint32_t)e->n_keys + 1;
     e->keys[e->n_keys++] = k;
     *key_id = k->id;
     pthread_mutex_unlock(&e->lk);
     return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_check_key_file(zkpipe_engine *e, uint32_t key_id, char *msg,
+                                           size_t msg_len) {
+    if (msg && msg_len) msg[0] = 0;
+    if (!e) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&e->lk);
+    eng_key *k = find_key_locked_(e, key_id);
+    pthread_mutex_unlock(&e->lk);
+    if (!k) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkp_diag d;
+    d.msg[0] = 0;
+    zkpipe_status st = eng_key_file_check(e, k, &d);
+    if (st != ZKPIPE_OK && msg && msg_len) snprintf(msg, msg_len, "%s", d.msg);
+    return st;
 }
 
 zkpipe_status zkpipe_engine_load_key(zkpipe_engine *e, uint32_t key_id) {
@@ -560,7 +612,17 @@ zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
     atomic_init(&j->cancel, 0);
     pthread_mutex_lock(&e->lk);
     eng_key *k = find_key_locked_(e, req->key_id);
-    if (!k || e->stop) {
+    pthread_mutex_unlock(&e->lk);
+    /* Never a proof from a key whose file changed under it. */
+    zkp_diag kd;
+    kd.msg[0] = 0;
+    zkpipe_status kst = k ? eng_key_file_check(e, k, &kd) : ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (kst != ZKPIPE_OK) {
+        free_job_(j);
+        return kst;
+    }
+    pthread_mutex_lock(&e->lk);
+    if (e->stop) {
         pthread_mutex_unlock(&e->lk);
         free_job_(j);
         return ZKPIPE_ERR_INVALID_ARGUMENT;
@@ -601,6 +663,26 @@ zkpipe_status zkpipe_engine_cancel(zkpipe_engine *e, uint64_t job_id) {
     if (!j->final) {
         j->cancelled = 1;
         eng_job_fail_locked(e, j, ZKPIPE_ERR_CANCELLED, "cancelled");
+        /* Its partitions waiting in a stage queue are settled here and now:
+         * behind other jobs' work they could wait seconds for a worker to
+         * pop and drop them, the job live and their memory held all the
+         * while. They stay counted in flight until settled, so the job
+         * cannot turn final in between. */
+        eng_part *taken[3] = {eng_queue_take_job(&e->synth_q, j),
+                              eng_queue_take_job(&e->device_q, j),
+                              eng_queue_take_job(&e->final_q, j)};
+        if (taken[0] || taken[1] || taken[2]) {
+            pthread_mutex_unlock(&e->lk);
+            for (int q = 0; q < 3; q++)
+                for (eng_part *p = taken[q]; p; p = p->next) eng_part_free_buffers(p);
+            pthread_mutex_lock(&e->lk);
+            for (int q = 0; q < 3; q++)
+                for (eng_part *p = taken[q], *next; p; p = next) {
+                    next = p->next;
+                    p->next = NULL;
+                    eng_part_settle_locked(e, p, ZKPIPE_ERR_CANCELLED, "cancelled while queued");
+                }
+        }
         eng_job_check_final_locked(e, j);
     }
     pthread_mutex_unlock(&e->lk);

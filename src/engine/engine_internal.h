@@ -78,6 +78,9 @@ struct eng_key {
     uint32_t id;
     char *path;
     uint64_t file_bytes;
+    /* The file the key is bound to (zkpipe_engine_register_key). */
+    zkp_file_stamp stamp;
+    uint64_t header_digest;
     zkpipe_key_tier tier;
     /* Valid while tier == HOT (or while the loader/evictor owns them). */
     zkp_zkey zkey;
@@ -213,6 +216,9 @@ double eng_now(void);
 /* Queues (engine lock held). */
 void eng_queue_push(eng_queue *q, eng_part *p);
 eng_part *eng_queue_pop(eng_queue *q);
+/* Unlinks every partition of job j from q and returns them linked by next
+ * (the caller owns them, as a worker owns a popped one). */
+eng_part *eng_queue_take_job(eng_queue *q, const eng_job *j);
 
 /* keys.c */
 /* Makes the key hot, loading it if needed (waits for a concurrent load).
@@ -232,6 +238,13 @@ int eng_key_evict_lru(zkpipe_engine *e, const eng_key *except);
 size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key *except);
 /* Evicts k if idle (lock NOT held). */
 zkpipe_status eng_key_evict(zkpipe_engine *e, eng_key *k);
+/* The identity of the key file at path now: its stamp and header digest
+ * (maps the file, reads its section table and header sections). */
+zkpipe_status eng_key_file_identity(const char *path, zkp_file_stamp *stamp, uint64_t *digest,
+                                    zkp_diag *diag);
+/* ZKPIPE_OK when the file at k's path is the one k is bound to (a stat);
+ * ERR_FILE_CHANGED or ERR_IO with the reason in diag. Lock not held. */
+zkpipe_status eng_key_file_check(zkpipe_engine *e, eng_key *k, zkp_diag *diag);
 void eng_key_destroy(zkpipe_engine *e, eng_key *k);
 
 /* Reserves bytes for an admission or a key load: takes them at once if

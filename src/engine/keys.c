@@ -16,6 +16,7 @@
  *
  * Tiers: cold (registered, never loaded), warm (loaded before and evicted:
  * the file's pages are likely still in the page cache), loading, hot. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,7 +107,7 @@ static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
     memset(d, 0, sizeof *d);
 }
 
-/* Maps the key file and reads it in a window at a time, charging each
+/* Reads the mapped key file in a window at a time, charging each
  * window to the tracker just before its pages become resident. The parser
  * then walks memory that is already counted. A window is a thirty-second of
  * what is charged so far (at least 256 KiB, at most 64 MiB), so the bytes
@@ -117,11 +118,8 @@ static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
 #define KEY_MAP_WINDOW_MIN ((uint64_t)256 << 10)
 #define KEY_MAP_WINDOW_MAX ((uint64_t)64 << 20)
 
-static zkpipe_status key_map_charged_(zkpipe_engine *e, const char *path, zkp_mapped_file *mf,
-                                      uint64_t *charged, zkp_diag *diag) {
+static void key_map_charged_(zkpipe_engine *e, zkp_mapped_file *mf, uint64_t *charged) {
     *charged = 0;
-    zkpipe_status st = zkp_mapped_file_open(mf, path, diag);
-    if (st != ZKPIPE_OK) return st;
     uint64_t off = 0, len = (uint64_t)mf->map_len;
     while (off < len) {
         uint64_t w = *charged / 32;
@@ -133,7 +131,45 @@ static zkpipe_status key_map_charged_(zkpipe_engine *e, const char *path, zkp_ma
         zkp_mapped_file_populate(mf, (size_t)off, (size_t)w);
         off += w;
     }
-    return ZKPIPE_OK;
+}
+
+zkpipe_status eng_key_file_identity(const char *path, zkp_file_stamp *stamp, uint64_t *digest,
+                                    zkp_diag *diag) {
+    zkp_mapped_file mf;
+    zkpipe_status st = zkp_mapped_file_open(&mf, path, diag);
+    if (st != ZKPIPE_OK) return st;
+    *stamp = mf.stamp;
+    st = zkp_zkey_header_digest(mf.data, mf.size, path, digest, diag);
+    zkp_mapped_file_close(&mf);
+    return st;
+}
+
+/* Why the file now differs from the one bound, for a message. */
+static void describe_change_(const zkp_file_stamp *was, const zkp_file_stamp *now, char *buf,
+                             size_t cap) {
+    if (was->dev != now->dev || was->ino != now->ino)
+        snprintf(buf, cap, "another file is at the path now (inode %llu, was %llu)",
+                 (unsigned long long)now->ino, (unsigned long long)was->ino);
+    else if (was->size != now->size)
+        snprintf(buf, cap, "its size is %llu bytes, was %llu", (unsigned long long)now->size,
+                 (unsigned long long)was->size);
+    else
+        snprintf(buf, cap, "it was modified (mtime changed)");
+}
+
+zkpipe_status eng_key_file_check(zkpipe_engine *e, eng_key *k, zkp_diag *diag) {
+    pthread_mutex_lock(&e->lk);
+    zkp_file_stamp was = k->stamp;
+    pthread_mutex_unlock(&e->lk);
+    zkp_file_stamp now;
+    zkpipe_status st = zkp_file_stamp_of(k->path, &now, diag);
+    if (st != ZKPIPE_OK) return st;
+    if (zkp_file_stamp_same(&was, &now)) return ZKPIPE_OK;
+    char why[160];
+    describe_change_(&was, &now, why, sizeof why);
+    return zkp_diag_fail(diag, ZKPIPE_ERR_FILE_CHANGED,
+                         "%s changed since the key was registered: %s; register it again", k->path,
+                         why);
 }
 
 static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority prio,
@@ -152,10 +188,34 @@ static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority pri
     const zkp_allocator *al;
     (void)zkp_mem_reservation_allocator(d.res, &al);
     zkp_zkey_options o = {.alloc = al, .nthreads = e->device_threads, .check_subgroup = 0};
+    /* The file mapped must be the one the key is bound to: the stamp of
+     * the descriptor that mapped it and its header sections, checked
+     * before the rest of it is read. */
     zkp_mapped_file mf;
-    st = key_map_charged_(e, k->path, &mf, &d.map_charge, diag);
-    if (st != ZKPIPE_OK) goto fail;
-    st = zkp_zkey_parse(&d.zkey, mf.data, mf.size, k->path, &o, diag);
+    if ((st = zkp_mapped_file_open(&mf, k->path, diag)) != ZKPIPE_OK) goto fail;
+    pthread_mutex_lock(&e->lk);
+    zkp_file_stamp want = k->stamp;
+    uint64_t want_digest = k->header_digest;
+    pthread_mutex_unlock(&e->lk);
+    uint64_t digest = 0;
+    if (!zkp_file_stamp_same(&mf.stamp, &want)) {
+        char why[160];
+        describe_change_(&want, &mf.stamp, why, sizeof why);
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_FILE_CHANGED,
+                           "%s changed since the key was registered: %s; register it again",
+                           k->path, why);
+    } else if ((st = zkp_zkey_header_digest(mf.data, mf.size, k->path, &digest, diag)) ==
+                   ZKPIPE_OK &&
+               digest != want_digest) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_FILE_CHANGED,
+                           "%s changed since the key was registered: its header sections "
+                           "differ; register it again",
+                           k->path);
+    }
+    if (st == ZKPIPE_OK) {
+        key_map_charged_(e, &mf, &d.map_charge);
+        st = zkp_zkey_parse(&d.zkey, mf.data, mf.size, k->path, &o, diag);
+    }
     if (st != ZKPIPE_OK) {
         zkp_mapped_file_close(&mf);
         goto fail;

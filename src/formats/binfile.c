@@ -64,6 +64,30 @@ zkpipe_status zkp_binfile_parse(zkp_binfile *bf, const uint8_t *data, size_t len
         uint64_t size = zkp_le64(data + pos + 4);
         size_t body = pos + ZKP_BINFILE_SECTION_HEADER_BYTES;
         if (size > (uint64_t)(len - body)) {
+            /* A type no iden3 format uses means this is no section header:
+             * the size of the section before it sent the walk into its
+             * body, or the header is damaged. Its "type" would only be a
+             * nonsense section number in the message. */
+            if (type > ZKP_BINFILE_MAX_SECTIONS && i > 0) {
+                const zkp_binfile_section *prev = &bf->sections[i - 1];
+                return zkp_diag_fail(diag, ZKPIPE_ERR_TRUNCATED,
+                                     "%s: no valid section header #%" PRIu32 " of %" PRIu32
+                                     " at offset %zu (its type and size fields read %" PRIu32
+                                     " and %" PRIu64 " bytes, past the end of the %zu-byte "
+                                     "file): the size of section %" PRIu32 " (#%" PRIu32
+                                     ", %zu bytes at offset %zu) is likely wrong, or the "
+                                     "file is damaged there",
+                                     name, i + 1, n, pos, type, size, len, prev->type, i,
+                                     prev->size, prev->offset);
+            }
+            if (type > ZKP_BINFILE_MAX_SECTIONS) {
+                return zkp_diag_fail(diag, ZKPIPE_ERR_TRUNCATED,
+                                     "%s: no valid section header #%" PRIu32 " of %" PRIu32
+                                     " at offset %zu (its type and size fields read %" PRIu32
+                                     " and %" PRIu64 " bytes, past the end of the %zu-byte "
+                                     "file): the file is damaged there",
+                                     name, i + 1, n, pos, type, size, len);
+            }
             return zkp_diag_fail(diag, ZKPIPE_ERR_TRUNCATED,
                                  "%s: section %" PRIu32 " (#%" PRIu32 " of %" PRIu32
                                  ") at offset %zu declares %" PRIu64

@@ -87,6 +87,16 @@ ZKP_WARN_UNUSED zkpipe_status zkp_zkey_load(zkp_zkey *key, const char *path,
                                             const zkp_zkey_options *opt, zkp_diag *diag);
 
 /* Frees the copies, unmaps the file; *key is left empty. Accepts an empty key. */
+/* A digest of what identifies a key cheaply: the section table (every
+ * section's type and size) and the bodies of the protocol and header
+ * sections (curve, dimensions, alpha, beta, gamma, delta). Reads a few
+ * hundred bytes of data[0..len) whatever the key's size. FNV-1a, 64 bits:
+ * it tells a changed file from the one registered, and is no defence
+ * against someone who may write the file (they may write any key). */
+ZKP_WARN_UNUSED zkpipe_status zkp_zkey_header_digest(const uint8_t *data, size_t len,
+                                                     const char *name, uint64_t *out,
+                                                     zkp_diag *diag);
+
 void zkp_zkey_free(zkp_zkey *key);
 
 /* The proving key in the curve-tagged form the prover takes; its arrays

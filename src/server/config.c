@@ -53,6 +53,13 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
                                "(the GPUs if there are any)"},
     [ZKP_CFG_ENGINE_DEVICES] = {"engine.devices", ZKP_CFG_INT, NULL, 0, 0, 16, 0, 0,
                                 "GPUs to use, from ordinal 0; 0 = every GPU"},
+    [ZKP_CFG_SERVER_KEY_DIRS] = {"server.key_dirs", ZKP_CFG_STRINGS, NULL, 0, 0, 0, 0, 0,
+                                 "directories RegisterKey may open keys under (absolute); "
+                                 "empty = RegisterKey is refused"},
+    [ZKP_CFG_SERVER_ALLOW_INSECURE_TCP] = {"server.allow_insecure_tcp", ZKP_CFG_BOOL, NULL, 0, 0, 1,
+                                           0, 0,
+                                           "listen on a non-loopback TCP address although TCP has "
+                                           "no TLS or authentication"},
 };
 
 static const char *const SECTIONS[] = {"server", "engine", "metrics"};

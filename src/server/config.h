@@ -74,6 +74,8 @@ typedef enum {
     ZKP_CFG_METRICS_POLL_MS,     /* int: RSS sampler period */
     ZKP_CFG_ENGINE_DEVICE,       /* string: cpu, cuda or auto */
     ZKP_CFG_ENGINE_DEVICES,      /* int: GPUs to use, 0 = every one */
+    ZKP_CFG_SERVER_KEY_DIRS,     /* strings: directories RegisterKey may open files under */
+    ZKP_CFG_SERVER_ALLOW_INSECURE_TCP, /* bool: listen on a non-loopback TCP address */
     ZKP_CFG_KEY_COUNT
 } zkp_cfg_id;
 

@@ -22,8 +22,10 @@
 #include <unistd.h>
 
 #include "server/daemon_internal.h"
+#include "server/keydirs.h"
 #include "server/svc_common.h"
 #include "util/clock.h"
+#include "util/rand.h"
 
 static const char *const KIND_NAMES[SRV_KIND_COUNT] = {
     "circom", "porep_seal_commit", "snap_deals_update", "window_post_partition", "winning_post"};
@@ -36,14 +38,67 @@ double srv_now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-uint64_t srv_parse_id(const char *s) {
-    if (!s || !*s || strlen(s) > 19) return 0;
+int srv_tcp_is_loopback(const char *addr) {
+    if (!addr) return 0;
+    if (strncmp(addr, "ipv4:", 5) == 0 || strncmp(addr, "ipv6:", 5) == 0) addr += 5;
+    char host[256];
+    const char *colon;
+    if (addr[0] == '[') {
+        const char *end = strchr(addr, ']');
+        if (!end || end[1] != ':' || (size_t)(end - addr - 1) >= sizeof host) return 0;
+        memcpy(host, addr + 1, (size_t)(end - addr - 1));
+        host[end - addr - 1] = 0;
+        return strcmp(host, "::1") == 0;
+    }
+    colon = strrchr(addr, ':');
+    if (!colon || (size_t)(colon - addr) >= sizeof host) return 0;
+    memcpy(host, addr, (size_t)(colon - addr));
+    host[colon - addr] = 0;
+    if (strcmp(host, "localhost") == 0) return 1;
+    /* 127.a.b.c, each part a decimal byte. */
+    unsigned a, b, c, e;
+    char tail;
+    return sscanf(host, "%u.%u.%u.%u%c", &a, &b, &c, &e, &tail) == 4 && a == 127 && b < 256 &&
+           c < 256 && e < 256 && strspn(host, "0123456789.") == strlen(host);
+}
+
+/* Listening on TCP: a non-loopback address only when the operator said
+ * so, as nothing authenticates a TCP client yet. */
+static zkpipe_status tcp_allowed_(const zkp_config *c, const char *addr, zkp_diag *d) {
+    if (srv_tcp_is_loopback(addr) || zkp_config_bool(c, ZKP_CFG_SERVER_ALLOW_INSECURE_TCP))
+        return ZKPIPE_OK;
+    return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                         "refusing to listen on %s: TCP has no TLS or authentication, so any "
+                         "machine that reaches it could prove, cancel and register keys; listen "
+                         "on loopback (127.0.0.1:PORT), or set server.allow_insecure_tcp = true "
+                         "if the network is trusted (SECURITY.md)",
+                         addr);
+}
+
+void srv_format_id(char out[SRV_ID_TEXT_MAX], uint64_t epoch, uint64_t seq) {
+    snprintf(out, SRV_ID_TEXT_MAX, "%016llx-%llu", (unsigned long long)epoch,
+             (unsigned long long)seq);
+}
+
+uint64_t srv_parse_id(const char *s, uint64_t epoch) {
+    if (!s || strlen(s) < 18 || strlen(s) > 16 + 1 + 19 || s[16] != '-') return 0;
+    uint64_t e = 0;
+    for (int i = 0; i < 16; i++) {
+        char c = s[i];
+        unsigned v = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+                     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                                            : 16u; /* lower case only: one spelling per id */
+        if (v > 15) return 0;
+        e = e << 4 | v;
+    }
+    if (e != epoch) return 0;
     uint64_t v = 0;
-    for (const char *p = s; *p; p++) {
+    for (const char *p = s + 17; *p; p++) {
         if (*p < '0' || *p > '9') return 0;
         v = v * 10 + (uint64_t)(*p - '0');
     }
-    return v;
+    /* One spelling per id: no leading zeros. */
+    return s[17] == '0' ? 0 : v;
 }
 
 /* ------------------------------------------------------------------------
@@ -59,19 +114,29 @@ static int key_name_ok_(const char *name) {
     return 1;
 }
 
-zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path, int *again,
-                              uint64_t *file_bytes, char *msg, size_t msg_len) {
+zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path, int from_client,
+                              int *again, uint64_t *file_bytes, char *msg, size_t msg_len) {
     *again = 0;
+    *file_bytes = 0;
     if (!key_name_ok_(name)) {
         snprintf(msg, msg_len, "key name '%.80s' must be 1 to %d characters of A-Z a-z 0-9 . _ -",
                  name, SRV_KEY_NAME_MAX);
         return ZKP_RPC_INVALID_ARGUMENT;
     }
-    struct stat sb;
     if (!path || !*path) {
         snprintf(msg, msg_len, "key '%s': no path given", name);
         return ZKP_RPC_INVALID_ARGUMENT;
     }
+    char resolved[PATH_MAX];
+    if (from_client) {
+        /* Only files under server.key_dirs, by their resolved path: what
+         * the engine opens is what was checked. */
+        zkp_rpc_code c = srv_key_path_check((const char *const *)d->key_dirs, d->n_key_dirs, path,
+                                            resolved, msg, msg_len);
+        if (c != ZKP_RPC_OK) return c;
+        path = resolved;
+    }
+    struct stat sb;
     if (stat(path, &sb) != 0) {
         snprintf(msg, msg_len, "%.200s: %s", path, strerror(errno));
         return ZKP_RPC_INVALID_ARGUMENT;
@@ -80,33 +145,50 @@ zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path,
         snprintf(msg, msg_len, "%.200s: not a regular file", path);
         return ZKP_RPC_INVALID_ARGUMENT;
     }
-    *file_bytes = (uint64_t)sb.st_size;
     pthread_mutex_lock(&d->lk);
     zkp_rpc_code code = ZKP_RPC_OK;
-    for (size_t i = 0; i < d->n_keys; i++) {
-        if (strcmp(d->keys[i].name, name) != 0) continue;
-        if (strcmp(d->keys[i].path, path) == 0) {
-            *again = 1;
-        } else {
-            snprintf(msg, msg_len, "key '%s' is registered already, for %.200s", name, d->keys[i].path);
-            code = ZKP_RPC_ALREADY_EXISTS;
-        }
+    if (d->draining) {
         pthread_mutex_unlock(&d->lk);
-        return code;
+        snprintf(msg, msg_len, "the daemon is shutting down and registers no keys");
+        return ZKP_RPC_UNAVAILABLE;
     }
-    uint32_t id = 0;
-    char *copy = NULL;
-    if (d->n_keys == SRV_MAX_KEYS) {
+    srv_key *k = NULL;
+    for (size_t i = 0; i < d->n_keys; i++)
+        if (strcmp(d->keys[i].name, name) == 0) k = &d->keys[i];
+    if (k && strcmp(k->path, path) != 0) {
+        snprintf(msg, msg_len, "key '%s' is registered already, for %.200s", name, k->path);
+        pthread_mutex_unlock(&d->lk);
+        return ZKP_RPC_ALREADY_EXISTS;
+    }
+    if (!k && d->n_keys == SRV_MAX_KEYS) {
         snprintf(msg, msg_len, "at most %d keys can be registered", SRV_MAX_KEYS);
-        code = ZKP_RPC_RESOURCE_EXHAUSTED;
-    } else if (!(copy = strdup(path))) {
-        snprintf(msg, msg_len, "out of memory");
-        code = ZKP_RPC_RESOURCE_EXHAUSTED;
-    } else if (zkpipe_engine_register_key(d->engine, &id, path) != ZKPIPE_OK) {
-        snprintf(msg, msg_len, "%.200s: cannot register the key", path);
-        code = ZKP_RPC_INVALID_ARGUMENT;
+        pthread_mutex_unlock(&d->lk);
+        return ZKP_RPC_RESOURCE_EXHAUSTED;
+    }
+    char *copy = k ? NULL : strdup(path);
+    uint32_t id = 0;
+    zkpipe_status st = ZKPIPE_ERR_NO_MEMORY;
+    /* Again for a known name: the engine binds the key to the file as it
+     * is now (a changed file is taken up here, and only here). */
+    if (k || copy) st = zkpipe_engine_register_key(d->engine, &id, path);
+    if (st != ZKPIPE_OK) {
+        if (st == ZKPIPE_ERR_NO_MEMORY) {
+            snprintf(msg, msg_len, "out of memory");
+            code = ZKP_RPC_RESOURCE_EXHAUSTED;
+        } else if (k && st == ZKPIPE_ERR_INVALID_ARGUMENT) {
+            snprintf(msg, msg_len, "key '%s': %.200s changed, and cannot be taken up while "
+                     "partitions of the key run; try again when they are done", name, path);
+            code = ZKP_RPC_FAILED_PRECONDITION;
+        } else {
+            /* The status only: the parser's message could quote the file. */
+            snprintf(msg, msg_len, "%.200s: cannot register the key: %s", path,
+                     zkpipe_strerror(st));
+            code = ZKP_RPC_INVALID_ARGUMENT;
+        }
+    } else if (k) {
+        *again = 1;
     } else {
-        srv_key *k = &d->keys[d->n_keys];
+        k = &d->keys[d->n_keys];
         snprintf(k->name, sizeof k->name, "%s", name);
         k->path = copy;
         k->engine_id = id;
@@ -115,6 +197,7 @@ zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path,
     }
     free(copy);
     pthread_mutex_unlock(&d->lk);
+    if (code == ZKP_RPC_OK) *file_bytes = (uint64_t)sb.st_size;
     return code;
 }
 
@@ -129,6 +212,17 @@ uint32_t srv_key_lookup(zkp_daemon *d, const char *name) {
 
 /* ------------------------------------------------------------------------
  * The job table */
+
+/* The request data goes as soon as nothing reads it any more: when the
+ * engine is done with the job, or at once for a job that never reaches
+ * it. Lock held. */
+static void payload_drop_locked_(zkp_daemon *d, srv_job *j) {
+    if (j->payload_free) j->payload_free(j->payload);
+    j->payload = NULL;
+    j->payload_free = NULL;
+    d->payload_bytes -= j->payload_bytes;
+    j->payload_bytes = 0;
+}
 
 static void job_free_(srv_job *j) {
     if (j->payload_free) j->payload_free(j->payload);
@@ -197,6 +291,15 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
             if (r->payload_free) r->payload_free(r->payload);
             return ZKP_RPC_NOT_FOUND;
         }
+        /* The engine refuses a key whose file changed as well; asked here
+         * first, the client learns why. */
+        char why[400];
+        if (zkpipe_engine_check_key_file(d->engine, key_id, why, sizeof why) != ZKPIPE_OK) {
+            snprintf(msg, msg_len, "key '%.80s': %s", r->key,
+                     why[0] ? why : "its file is unreadable");
+            if (r->payload_free) r->payload_free(r->payload);
+            return ZKP_RPC_FAILED_PRECONDITION;
+        }
         zkpipe_engine_status st;
         if (zkpipe_engine_get_status(d->engine, &st) == ZKPIPE_OK)
             *queue_position = st.queued_admit > UINT32_MAX ? UINT32_MAX : (uint32_t)st.queued_admit;
@@ -245,7 +348,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
         goto refuse;
     }
     j->id = d->next_id++;
-    snprintf(j->id_text, sizeof j->id_text, "%llu", (unsigned long long)j->id);
+    srv_format_id(j->id_text, d->id_epoch, j->id);
     j->request_id = rid_copy;
     j->kind = r->kind;
     snprintf(j->key, sizeof j->key, "%s", r->kind == SRV_KIND_CIRCOM ? r->key : "");
@@ -253,6 +356,8 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     j->n_parts = (uint32_t)r->n_witnesses;
     j->payload = r->payload;
     j->payload_free = r->payload_free;
+    j->payload_bytes = r->payload_bytes;
+    d->payload_bytes += j->payload_bytes;
     j->t_submit = srv_now();
     j->refs = 1;
     j->owners = r->owned_by_call ? 1 : 0;
@@ -266,6 +371,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
         zkpipe_status st = zkpipe_engine_submit(d->engine, &j->engine_id, &req);
         if (st != ZKPIPE_OK) {
             d->n_live--;
+            d->payload_bytes -= j->payload_bytes;
             snprintf(msg, msg_len, "the engine refused the job: %s", zkpipe_strerror(st));
             code = ZKP_RPC_INVALID_ARGUMENT;
             j->request_id = NULL;
@@ -280,6 +386,8 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
                  "proof kind %s needs Filecoin circuits, which this zkpipe does not have",
                  srv_kind_name(r->kind));
         job_finish_locked_(d, j, ZKP_OUTCOME_FAILED, ZKPIPE_ERR_UNSUPPORTED, why);
+        d->n_failed_here++;
+        payload_drop_locked_(d, j);
     }
     j->next = d->jobs;
     d->jobs = j;
@@ -298,7 +406,7 @@ refuse:
 }
 
 srv_job *srv_job_get(zkp_daemon *d, const char *id_text) {
-    uint64_t id = srv_parse_id(id_text);
+    uint64_t id = srv_parse_id(id_text, d->id_epoch);
     if (!id) return NULL;
     pthread_mutex_lock(&d->lk);
     srv_job *j = find_locked_(d, id);
@@ -352,7 +460,7 @@ void srv_job_disown(zkp_daemon *d, srv_job *j, int cancel_if_last) {
 
 zkp_rpc_code srv_job_cancel(zkp_daemon *d, const char *id_text, int *was_running) {
     *was_running = 0;
-    uint64_t id = srv_parse_id(id_text);
+    uint64_t id = srv_parse_id(id_text, d->id_epoch);
     pthread_mutex_lock(&d->lk);
     srv_job *j = id ? find_locked_(d, id) : NULL;
     if (j && !j->final) {
@@ -370,7 +478,7 @@ static void *collector_(void *arg) {
     for (;;) {
         zkpipe_job_result res;
         memset(&res, 0, sizeof res);
-        zkpipe_status st = zkpipe_engine_await_any(d->engine, 250, &res);
+        zkpipe_status st = zkpipe_engine_await_any(d->engine, 100, &res);
         pthread_mutex_lock(&d->lk);
         if (st == ZKPIPE_OK) {
             srv_job *j = NULL;
@@ -383,9 +491,7 @@ static void *collector_(void *arg) {
                 j->result = res;
                 memset(&res, 0, sizeof res);
                 /* The engine no longer reads the witnesses. */
-                if (j->payload_free) j->payload_free(j->payload);
-                j->payload = NULL;
-                j->payload_free = NULL;
+                payload_drop_locked_(d, j);
                 job_finish_locked_(d, j, oc, j->result.status, j->result.error);
                 zkp_metrics_job_done(d->metrics, j->key, srv_kind_name(j->kind), oc, &j->result.times);
             }
@@ -490,6 +596,8 @@ int srv_metrics_source(void *ctx, zkpipe_engine_status *st, zkp_server_view *vie
     view->uptime_seconds = srv_now() - d->t_start;
     view->draining = d->draining;
     view->server_jobs_live = d->n_live;
+    view->server_jobs_failed = d->n_failed_here;
+    view->server_payload_bytes = d->payload_bytes;
     for (size_t i = 0; i < d->n_keys; i++) {
         kv->ids[i] = d->keys[i].engine_id;
         kv->names[i] = d->keys[i].name;
@@ -619,7 +727,8 @@ static int wait_signal_(const sigset_t *set, int64_t ms) {
 /* The drain: no new work; live jobs finish (cancelled once the timeout
  * passes) and finished results wait to be collected (until the timeout);
  * then the threads answering calls end. A second signal exits at once. */
-static int drain_(zkp_daemon *dm, const zkp_serve_opts *o, const sigset_t *set, int64_t timeout_ms) {
+static int drain_(zkp_daemon *dm, const zkp_serve_opts *o, const sigset_t *set, int64_t timeout_ms,
+                  double *end_out) {
     pthread_mutex_lock(&dm->lk);
     dm->draining = 1;
     size_t live = dm->n_live;
@@ -627,6 +736,7 @@ static int drain_(zkp_daemon *dm, const zkp_serve_opts *o, const sigset_t *set, 
     pthread_mutex_unlock(&dm->lk);
     log_(o, "draining: %zu live jobs, up to %lld ms", live, (long long)timeout_ms);
     double end = srv_now() + (double)timeout_ms / 1000.0;
+    *end_out = end;
     int cancelled = 0;
     for (;;) {
         int timed_out = srv_now() >= end;
@@ -679,10 +789,16 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
     pthread_cond_init(&dm->cv, NULL);
     dm->t_start = srv_now();
     dm->next_id = 1;
+    if (zkp_random_bytes(&dm->id_epoch, sizeof dm->id_epoch) != ZKPIPE_OK) {
+        zkp_diag_fail(d, ZKPIPE_ERR_RANDOM, "no random bytes for the job ids");
+        free(dm);
+        return 1;
+    }
     dm->max_message = (size_t)zkp_config_size(c, ZKP_CFG_SERVER_MAX_MESSAGE);
     dm->result_ttl_ms = zkp_config_int(c, ZKP_CFG_SERVER_RESULT_TTL_MS);
     dm->max_jobs = (size_t)zkp_config_int(c, ZKP_CFG_SERVER_MAX_JOBS);
     int rc = 1, collector = 0;
+    double drain_end = 0;
     char *sock_path = NULL;
     zkp_http *http = NULL;
     char errbuf[256] = "";
@@ -698,6 +814,12 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
         zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "out of memory");
         goto out;
     }
+    const char *const *dirs;
+    size_t n_dirs = zkp_config_strings(c, ZKP_CFG_SERVER_KEY_DIRS, &dirs);
+    if (srv_key_dirs_resolve(dirs, n_dirs, &dm->key_dirs, d) != ZKPIPE_OK) goto out;
+    dm->n_key_dirs = n_dirs;
+    for (size_t i = 0; i < n_dirs; i++) log_(o, "keys may be registered from %s", dm->key_dirs[i]);
+    if (!n_dirs) log_(o, "server.key_dirs is empty: RegisterKey is refused");
     const char *const *keys;
     size_t n_keys = zkp_config_strings(c, ZKP_CFG_SERVER_KEYS, &keys);
     for (size_t i = 0; i < n_keys; i++) {
@@ -712,7 +834,7 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
         name[eq - keys[i]] = 0;
         int again;
         uint64_t bytes;
-        if (srv_key_register(dm, name, eq + 1, &again, &bytes, msg, sizeof msg) != ZKP_RPC_OK) {
+        if (srv_key_register(dm, name, eq + 1, 0, &again, &bytes, msg, sizeof msg) != ZKP_RPC_OK) {
             zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "server.keys: %s", msg);
             goto out;
         }
@@ -731,7 +853,8 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
             while (p[0] == '/' && p[1] == '/') p++;
             st = listen_unix_(dm, o, p, &sock_path, d);
         } else {
-            st = zkp_rpc_server_listen(dm->rpc, o->listen, NULL, d);
+            st = tcp_allowed_(c, o->listen, d);
+            if (st == ZKPIPE_OK) st = zkp_rpc_server_listen(dm->rpc, o->listen, NULL, d);
             if (st == ZKPIPE_OK) log_(o, "listening on %s", o->listen);
         }
         if (st != ZKPIPE_OK) goto out;
@@ -745,6 +868,7 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
         if ((st = listen_unix_(dm, o, sock, &sock_path, d)) != ZKPIPE_OK) goto out;
         const char *tcp = zkp_config_str(c, ZKP_CFG_SERVER_TCP);
         if (*tcp) {
+            if ((st = tcp_allowed_(c, tcp, d)) != ZKPIPE_OK) goto out;
             if ((st = zkp_rpc_server_listen(dm->rpc, tcp, NULL, d)) != ZKPIPE_OK) goto out;
             log_(o, "listening on %s", tcp);
         }
@@ -767,7 +891,7 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
     while (!(sig = wait_signal_(&set, 1000))) {
     }
     log_(o, "%s received", strsignal(sig));
-    rc = drain_(dm, o, &set, zkp_config_int(c, ZKP_CFG_SERVER_DRAIN_TIMEOUT_MS));
+    rc = drain_(dm, o, &set, zkp_config_int(c, ZKP_CFG_SERVER_DRAIN_TIMEOUT_MS), &drain_end);
     if (rc != 0) {
         /* The second signal: no more waiting for anything. */
         if (sock_path) unlink(sock_path);
@@ -776,7 +900,9 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
 
 out:
     zkp_http_stop(&http);
-    zkp_rpc_server_destroy(&dm->rpc, 2000);
+    /* Calls still in flight get what is left of the drain timeout, not a
+     * grace period of their own: the exit follows the timeout. */
+    zkp_rpc_server_destroy(&dm->rpc, drain_end > 0 ? (int64_t)((drain_end - srv_now()) * 1000.0) : 0);
     if (collector) {
         pthread_mutex_lock(&dm->lk);
         dm->stopping = 1;
@@ -790,6 +916,7 @@ out:
         job_free_(j);
     }
     for (size_t i = 0; i < dm->n_keys; i++) free(dm->keys[i].path);
+    srv_key_dirs_free(dm->key_dirs, dm->n_key_dirs);
     zkp_metrics_destroy(dm->metrics);
     if (sock_path) unlink(sock_path);
     free(sock_path);

@@ -30,9 +30,13 @@ typedef enum {
 
 const char *srv_kind_name(srv_kind k);
 
+/* A wire job id: this start's 16 hex digits, '-', the job's decimal
+ * sequence number ("3f09c2a7d41e8b55-17"). */
+#define SRV_ID_TEXT_MAX 40
+
 typedef struct srv_job {
-    uint64_t id;        /* the daemon's own; its decimal text is the wire job id */
-    char id_text[24];
+    uint64_t id; /* the sequence number, from 1, in this start of the daemon */
+    char id_text[SRV_ID_TEXT_MAX];
     uint64_t engine_id; /* 0: never reached the engine */
     char *request_id;   /* idempotency key, or NULL */
     char key[SRV_KEY_NAME_MAX + 1];
@@ -43,6 +47,7 @@ typedef struct srv_job {
      * engine is done with the job. */
     void *payload;
     void (*payload_free)(void *);
+    size_t payload_bytes; /* the request message it came from, counted in d->payload_bytes */
     double t_submit, t_final;
     /* Under the daemon lock: */
     int final;
@@ -68,6 +73,9 @@ typedef struct zkp_daemon {
     zkp_metrics *metrics;
     zkp_rpc_server *rpc;
     double t_start;
+    /* Random per start: ids handed out by an earlier start (or another
+     * daemon) never name a job of this one. */
+    uint64_t id_epoch;
     size_t max_message;
     int64_t result_ttl_ms;
     size_t max_jobs;
@@ -76,9 +84,13 @@ typedef struct zkp_daemon {
     pthread_cond_t cv; /* a job became final, a call went, a blocking call ended, draining began */
     srv_job *jobs;     /* newest first */
     size_t n_jobs, n_live;
+    uint64_t n_failed_here; /* jobs failed by the daemon itself (Filecoin kinds) */
+    size_t payload_bytes;   /* request messages jobs hold (srv_job.payload_bytes) */
     uint64_t next_id;
     srv_key keys[SRV_MAX_KEYS];
     size_t n_keys;
+    char **key_dirs; /* server.key_dirs, resolved */
+    size_t n_key_dirs;
     size_t blocking_calls;
     int draining; /* no new work */
     int stopping; /* the collector ends */
@@ -88,9 +100,13 @@ typedef struct zkp_daemon {
 double srv_now(void);
 
 /* Keys by name. srv_key_register: ALREADY_EXISTS when the name is taken by
- * another path; *again = 1 when the same name and path were registered. */
-zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path, int *again,
-                              uint64_t *file_bytes, char *msg, size_t msg_len);
+ * another path; *again = 1 when the same name and path were registered
+ * (the key is then bound to the file as it is now, should it have
+ * changed). A path from a client (from_client) must lie under
+ * server.key_dirs and is registered by its resolved form; UNAVAILABLE
+ * while draining. */
+zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path, int from_client,
+                              int *again, uint64_t *file_bytes, char *msg, size_t msg_len);
 /* Engine id of a key name, 0 when unknown. */
 uint32_t srv_key_lookup(zkp_daemon *d, const char *name);
 
@@ -103,6 +119,7 @@ typedef struct {
     const char *request_id;       /* "" or NULL: none */
     void *payload;                /* taken over (freed) in every case */
     void (*payload_free)(void *);
+    size_t payload_bytes;         /* the size of the request message behind it */
     int owned_by_call;            /* a Prove: the job dies with the call */
 } srv_submit_req;
 
@@ -146,7 +163,16 @@ void srv_reply_message(zkp_rpc_call *call, const struct ProtobufCMessage *m);
 zkpipe_status srv_cuzk_register(zkp_daemon *d);
 zkpipe_status srv_zkpipe_register(zkp_daemon *d);
 
-/* Parses a decimal job id ("17"); 0 when malformed. */
-uint64_t srv_parse_id(const char *s);
+/* 1 when a gRPC TCP address ("host:port", "[v6]:port", "ipv4:", "ipv6:"
+ * prefixes allowed) names only the loopback interface: 127.0.0.0/8, ::1 or
+ * localhost. Anything else (0.0.0.0, [::], a name, an interface address)
+ * reaches other machines. */
+int srv_tcp_is_loopback(const char *addr);
+
+/* The wire id of job seq in the start whose epoch is given. */
+void srv_format_id(char out[SRV_ID_TEXT_MAX], uint64_t epoch, uint64_t seq);
+/* The sequence number of a wire job id of the start with this epoch; 0 when
+ * malformed or when the id belongs to another start. */
+uint64_t srv_parse_id(const char *s, uint64_t epoch);
 
 #endif

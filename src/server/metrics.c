@@ -702,6 +702,9 @@ char *zkp_metrics_prometheus(zkp_metrics *m, const zkpipe_engine_status *st,
 
     prom_gauge_u64(&b, "jobs_live", "Jobs the server holds that are not final yet.",
                    r.view.server_jobs_live);
+    prom_gauge_u64(&b, "request_payload_bytes",
+                   "Bytes of request messages held for jobs the engine still reads.",
+                   r.view.server_payload_bytes);
     prom_family(&b, "uptime_seconds", "gauge", "Seconds since the daemon started.");
     prom_sample(&b, "uptime_seconds", NULL, 0, fmt_prom_double(buf, r.view.uptime_seconds));
     prom_gauge_u64(&b, "draining", "1 once the daemon stopped admitting new work.",
@@ -740,6 +743,7 @@ char *zkp_metrics_status_json(zkp_metrics *m, const zkpipe_engine_status *st,
     json_member_u64(&b, 1, "live", r.view.server_jobs_live);
     for (int o = 0; o < N_OUTCOMES; o++) json_member_u64(&b, 0, OUTCOME_NAMES[o], totals[o]);
     json_member_u64(&b, 0, "engine_live", st->jobs_live);
+    json_member_u64(&b, 0, "payload_bytes", r.view.server_payload_bytes);
     json_member_u64(&b, 0, "partitions_completed", st->partitions_completed);
     json_member_u64(&b, 0, "proofs_verified", st->proofs_verified);
     sb_putc(&b, '}');

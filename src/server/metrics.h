@@ -42,6 +42,8 @@ typedef struct {
     double uptime_seconds;
     int draining;                /* SIGTERM received: no new work admitted */
     size_t server_jobs_live;     /* jobs in the server's table not yet final */
+    uint64_t server_jobs_failed; /* jobs the server failed itself, never reaching the engine */
+    size_t server_payload_bytes; /* request messages held for jobs the engine still reads */
     size_t rpc_in_flight;        /* calls being answered now */
     /* Names of the engine's keys: key_names[i] names the key whose id is
      * key_ids[i]; keys of the status not listed here render as "key<id>". */

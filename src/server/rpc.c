@@ -108,6 +108,16 @@ void zkp_rpc_call_unref(zkp_rpc_call *c) {
 
 const char *zkp_rpc_call_method(const zkp_rpc_call *c) { return c->method; }
 
+const char *zkp_rpc_code_name(int code) {
+    static const char *const names[] = {
+        "OK",          "CANCELLED",      "UNKNOWN",      "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+        "NOT_FOUND",   "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+        "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL",
+        "UNAVAILABLE", "DATA_LOSS",      "UNAUTHENTICATED",
+    };
+    return code >= 0 && code < (int)(sizeof names / sizeof names[0]) ? names[code] : "?";
+}
+
 int zkp_rpc_call_gone(const zkp_rpc_call *c) { return atomic_load(&c->gone); }
 
 void zkp_rpc_call_on_gone(zkp_rpc_call *c, void (*fn)(void *arg), void *arg) {

@@ -30,12 +30,17 @@ typedef enum {
     ZKP_RPC_DEADLINE_EXCEEDED = 4,
     ZKP_RPC_NOT_FOUND = 5,
     ZKP_RPC_ALREADY_EXISTS = 6,
+    ZKP_RPC_PERMISSION_DENIED = 7,
     ZKP_RPC_RESOURCE_EXHAUSTED = 8,
     ZKP_RPC_FAILED_PRECONDITION = 9,
     ZKP_RPC_UNIMPLEMENTED = 12,
     ZKP_RPC_INTERNAL = 13,
     ZKP_RPC_UNAVAILABLE = 14,
 } zkp_rpc_code;
+
+/* gRPC's name of a status code ("NOT_FOUND"), for messages; "?" outside
+ * 0..16. */
+const char *zkp_rpc_code_name(int code);
 
 typedef struct zkp_rpc_server zkp_rpc_server;
 typedef struct zkp_rpc_call zkp_rpc_call;

@@ -49,6 +49,23 @@ int svc_utf8_ok(const char *s) {
 
 uint64_t svc_ms(double seconds) { return seconds > 0 ? (uint64_t)(seconds * 1000.0 + 0.5) : 0; }
 
+static double longer_(double a, double b) { return b > a ? b : a; }
+
+void svc_stage_times(const zkpipe_job_result *r, zkpipe_stage_times *out) {
+    memset(out, 0, sizeof *out);
+    out->queue_wait = r->times.queue_wait;
+    out->total = r->times.total;
+    for (size_t i = 0; i < r->n_partitions; i++) {
+        const zkpipe_stage_times *t = &r->partitions[i].times;
+        out->queue_wait = longer_(out->queue_wait, t->queue_wait);
+        out->key_load = longer_(out->key_load, t->key_load);
+        out->synthesis = longer_(out->synthesis, t->synthesis);
+        out->device = longer_(out->device, t->device);
+        out->finalize = longer_(out->finalize, t->finalize);
+        out->verify = longer_(out->verify, t->verify);
+    }
+}
+
 /* ------------------------------------------------------------------------
  * Prove: a job that lives and dies with its call */
 

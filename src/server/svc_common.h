@@ -17,6 +17,12 @@ int svc_utf8_ok(const char *s);
 /* Seconds to whole milliseconds, rounded; negative reads as 0. */
 uint64_t svc_ms(double seconds);
 
+/* A job's stage times for the wire: each stage is the longest any one
+ * partition spent in it (queue_wait as the engine reports it), never the
+ * sum over partitions, which would run past the job's wall-clock total
+ * when partitions overlap. total is left as the engine's. */
+void svc_stage_times(const zkpipe_job_result *r, zkpipe_stage_times *out);
+
 /* The Prove flow: submits r as a job owned by the call, then, on a thread
  * of its own, waits for the job and answers with reply(call, job, final).
  * A client that goes away (disconnect, deadline, cancel) takes its job with

@@ -51,7 +51,9 @@ static void fill_await_(Cuzk__V1__AwaitProofResponse *resp, const srv_job *j, in
                    : j->outcome == ZKP_OUTCOME_CANCELLED ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
                                                          : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
     resp->error_message = (char *)j->error;
-    const zkpipe_stage_times *t = &j->result.times;
+    zkpipe_stage_times st;
+    svc_stage_times(&j->result, &st);
+    const zkpipe_stage_times *t = &st;
     resp->queue_wait_ms = svc_ms(t->queue_wait);
     resp->srs_load_ms = svc_ms(t->key_load);
     resp->synthesis_ms = svc_ms(t->synthesis);
@@ -101,6 +103,7 @@ static void submit_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t le
     }
     r.payload = m;
     r.payload_free = submit_free_;
+    r.payload_bytes = len;
     srv_job *j;
     uint32_t pos;
     char msg[300];
@@ -120,11 +123,12 @@ static void await_thread_(zkp_daemon *d, zkp_rpc_call *call, void *arg) {
     Cuzk__V1__AwaitProofRequest *m = arg;
     srv_job *j = srv_job_get(d, m->job_id);
     if (!j) {
-        Cuzk__V1__AwaitProofResponse resp = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-        resp.job_id = svc_utf8_ok(m->job_id) ? m->job_id : (char *)"";
-        resp.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__UNKNOWN;
-        resp.error_message = (char *)"no such job (unknown id, or its result was collected and dropped)";
-        srv_reply_message(call, &resp.base);
+        /* As cuzk answers an id it does not know: a status, not a response
+         * with status UNKNOWN. */
+        zkp_rpc_reply_error(call, ZKP_RPC_NOT_FOUND,
+                            "no such job: '%.80s' (unknown, from an earlier start of the daemon, or "
+                            "collected and dropped)",
+                            svc_utf8_ok(m->job_id) ? m->job_id : "");
         return;
     }
     int final = srv_job_wait(d, j, m->timeout_ms ? (int64_t)m->timeout_ms : -1, call);
@@ -160,6 +164,7 @@ static void prove_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len
     }
     r.payload = m;
     r.payload_free = prove_free_;
+    r.payload_bytes = len;
     svc_prove(d, call, &r, reply_prove_);
 }
 
@@ -252,7 +257,9 @@ static void get_status_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_
     resp.n_queues = SRV_KIND_COUNT;
     resp.queues = qsp;
     resp.total_proofs_completed = st->jobs_completed;
-    resp.total_proofs_failed = st->jobs_failed;
+    /* The engine's failures and the daemon's own: jobs it failed before
+     * they reached the engine (the Filecoin kinds). */
+    resp.total_proofs_failed = st->jobs_failed + view.server_jobs_failed;
     resp.uptime_seconds = (uint64_t)view.uptime_seconds;
     /* The engine's memory budget stands in for cuzk's pinned memory. */
     resp.pinned_memory_bytes = st->budget_reserved_bytes;

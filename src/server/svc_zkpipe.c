@@ -84,7 +84,9 @@ static void reply_await_(zkp_rpc_call *call, const srv_job *j, int final, int wr
     resp.error_message = final ? (char *)j->error : (char *)"the job is not final yet";
     Zkpipe__V1__PartitionProof *pp = NULL, **ppp = NULL;
     if (final) {
-        const zkpipe_stage_times *t = &j->result.times;
+        zkpipe_stage_times st;
+        svc_stage_times(&j->result, &st);
+        const zkpipe_stage_times *t = &st;
         times.queue_wait_ms = svc_ms(t->queue_wait);
         times.key_load_ms = svc_ms(t->key_load);
         times.synthesis_ms = svc_ms(t->synthesis);
@@ -137,7 +139,7 @@ static void register_key_(void *ctx, zkp_rpc_call *call, const uint8_t *req, siz
     int again;
     uint64_t bytes = 0;
     char msg[300];
-    zkp_rpc_code code = srv_key_register(ctx, m->name, m->path, &again, &bytes, msg, sizeof msg);
+    zkp_rpc_code code = srv_key_register(ctx, m->name, m->path, 1, &again, &bytes, msg, sizeof msg);
     if (code != ZKP_RPC_OK) {
         zkp_rpc_reply_error(call, code, "%s", msg);
     } else {
@@ -159,6 +161,7 @@ static void submit_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t le
     }
     srv_submit_req r;
     if (!submit_req_(call, m, &m->base, submit_free_, &r)) return;
+    r.payload_bytes = len;
     srv_job *j;
     uint32_t pos;
     char msg[300];
@@ -187,6 +190,7 @@ static void prove_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len
     }
     srv_submit_req r;
     if (!submit_req_(call, m->submit, &m->base, prove_free_, &r)) return;
+    r.payload_bytes = len;
     svc_prove(ctx, call, &r, reply_prove_);
 }
 

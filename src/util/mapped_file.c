@@ -12,6 +12,31 @@
  * data to memcpy and friends with length 0 without undefined behaviour. */
 static const uint8_t empty_file_byte;
 
+static void stamp_from_(const struct stat *st, zkp_file_stamp *out) {
+    out->dev = (uint64_t)st->st_dev;
+    out->ino = (uint64_t)st->st_ino;
+    out->size = st->st_size > 0 ? (uint64_t)st->st_size : 0;
+    out->mtime_sec = (int64_t)st->st_mtim.tv_sec;
+    out->mtime_nsec = (int64_t)st->st_mtim.tv_nsec;
+}
+
+zkpipe_status zkp_file_stamp_of(const char *path, zkp_file_stamp *out, zkp_diag *diag) {
+    memset(out, 0, sizeof *out);
+    struct stat st;
+    if (!path || stat(path, &st) != 0) {
+        int err = path ? errno : EINVAL;
+        return zkp_diag_fail(diag, ZKPIPE_ERR_IO, "%s: cannot stat: %s", path ? path : "(null)",
+                             strerror(err));
+    }
+    stamp_from_(&st, out);
+    return ZKPIPE_OK;
+}
+
+int zkp_file_stamp_same(const zkp_file_stamp *a, const zkp_file_stamp *b) {
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+           a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec;
+}
+
 zkpipe_status zkp_mapped_file_open(zkp_mapped_file *mf, const char *path, zkp_diag *diag) {
     memset(mf, 0, sizeof *mf);
     if (!path) return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "no file name given");
@@ -37,7 +62,10 @@ zkpipe_status zkp_mapped_file_open(zkp_mapped_file *mf, const char *path, zkp_di
                              (intmax_t)st.st_size);
     }
     size_t size = (size_t)st.st_size;
+    zkp_file_stamp stamp;
+    stamp_from_(&st, &stamp);
     if (size == 0) {
+        mf->stamp = stamp;
         close(fd);
         mf->data = &empty_file_byte;
         return ZKPIPE_OK;
@@ -58,6 +86,7 @@ zkpipe_status zkp_mapped_file_open(zkp_mapped_file *mf, const char *path, zkp_di
     mf->size = size;
     mf->map_base = base;
     mf->map_len = size;
+    mf->stamp = stamp;
     return ZKPIPE_OK;
 }
 

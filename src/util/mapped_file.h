@@ -17,11 +17,26 @@
 
 #include "util/diag.h"
 
+/* Which file a path named, and in what state: device, inode, size and
+ * modification time. Equal stamps on one path mean the same file, not
+ * rewritten since (short of a writer that resets the mtime). */
+typedef struct {
+    uint64_t dev, ino, size;
+    int64_t mtime_sec, mtime_nsec;
+} zkp_file_stamp;
+
+/* The stamp of the file path names now (following links); ZKPIPE_ERR_IO
+ * with the system error in diag when it cannot be stat'ed. */
+ZKP_WARN_UNUSED zkpipe_status zkp_file_stamp_of(const char *path, zkp_file_stamp *out,
+                                                zkp_diag *diag);
+int zkp_file_stamp_same(const zkp_file_stamp *a, const zkp_file_stamp *b);
+
 typedef struct {
     const uint8_t *data; /* size bytes; never NULL after a successful open */
     size_t size;
     void *map_base; /* what munmap takes; NULL when nothing is mapped */
     size_t map_len;
+    zkp_file_stamp stamp; /* of the file mapped, from the descriptor that mapped it */
 } zkp_mapped_file;
 
 /* Maps path read-only (MAP_PRIVATE, PROT_READ) and advises sequential

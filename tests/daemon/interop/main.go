@@ -7,6 +7,7 @@
 //
 //	-mode=all       every check below, against an idle daemon
 //	-mode=drain     N Prove calls in flight while the script sends SIGTERM
+//	-mode=stall     a 50 MB request sent a trickle at a time, in flight at SIGTERM
 //	-mode=freeport  print a free TCP port on 127.0.0.1 (for metrics.http)
 //
 // Each check prints one PASS or FAIL line with its reason; the exit status
@@ -43,7 +44,7 @@ import (
 )
 
 var (
-	flagMode     = flag.String("mode", "all", "all, drain or freeport")
+	flagMode     = flag.String("mode", "all", "all, drain, stall or freeport")
 	flagSock     = flag.String("sock", "", "the daemon's unix socket")
 	flagFixtures = flag.String("fixtures", "", "tests/fixtures")
 	flagOut      = flag.String("out", "", "directory for the proofs (mode all)")
@@ -137,6 +138,8 @@ func main() {
 		runAll()
 	case "drain":
 		runDrain()
+	case "stall":
+		runStall()
 	default:
 		fmt.Fprintf(os.Stderr, "unknown mode %q\n", *flagMode)
 		os.Exit(2)
@@ -173,6 +176,7 @@ func runAll() {
 		{"concurrent proofs, 6 clients, both curves", checkConcurrentProofs},
 		{"multi-partition Prove", func() (string, error) { return checkMultiPartition(zk) }},
 		{"malformed requests and unknown methods", func() (string, error) { return checkMalformed(conn, cz) }},
+		{"cuzk semantics: NOT_FOUND, failures counted", func() (string, error) { return checkCuzkSemantics(cz) }},
 		{"50 MB request accepted, 300 MB refused", func() (string, error) { return checkLargeRequests(conn, cz) }},
 		{"Prove cancelled mid-proof: job cancelled, memory freed", func() (string, error) { return checkDisconnect(zk, "cancel") }},
 		{"connection closed mid-proof: job cancelled, memory freed", func() (string, error) { return checkDisconnect(zk, "close") }},
@@ -266,8 +270,9 @@ type statusDoc struct {
 	Draining    bool    `json:"draining"`
 	RPCInFlight *uint64 `json:"rpc_in_flight"`
 	Jobs        struct {
-		Live       *uint64 `json:"live"`
-		EngineLive *uint64 `json:"engine_live"`
+		Live         *uint64 `json:"live"`
+		EngineLive   *uint64 `json:"engine_live"`
+		PayloadBytes *uint64 `json:"payload_bytes"`
 	} `json:"jobs"`
 	Queues map[string]uint64 `json:"queues"`
 	Memory struct {
@@ -424,7 +429,22 @@ func checkRegisterKeys(zk zkpipepb.ProverClient) (string, error) {
 	if e := expectCode(err, codes.InvalidArgument); e != nil {
 		return "", fmt.Errorf("a missing file: %v", e)
 	}
-	return "bn128 and bls12-381; re-registering is idempotent; conflicts refused", nil
+	// Only files under server.key_dirs (the fixtures directory here), by
+	// their resolved path: no way out through "..", and a relative path is
+	// refused.
+	for _, p := range []string{"/etc/passwd", filepath.Join(*flagFixtures, "..", "daemon.sh"),
+		filepath.Join(*flagFixtures, "..", "..", "README.md")} {
+		_, err = zk.RegisterKey(ctx, &zkpipepb.RegisterKeyRequest{Name: "outside", Path: p})
+		if e := expectCode(err, codes.PermissionDenied); e != nil {
+			return "", fmt.Errorf("a path outside server.key_dirs (%s): %v", p, e)
+		}
+	}
+	_, err = zk.RegisterKey(ctx, &zkpipepb.RegisterKeyRequest{Name: "relative",
+		Path: filepath.Join(curves[0].fixture, "circuit.zkey")})
+	if e := expectCode(err, codes.InvalidArgument); e != nil {
+		return "", fmt.Errorf("a relative path: %v", e)
+	}
+	return "bn128 and bls12-381; re-registering is idempotent; conflicts refused; nothing outside server.key_dirs", nil
 }
 
 func checkUnknownKey(zk zkpipepb.ProverClient) (string, error) {
@@ -588,6 +608,15 @@ func checkMultiPartition(zk zkpipepb.ProverClient) (string, error) {
 	if res.Times == nil || res.Times.TotalMs == 0 {
 		return "", errors.New("no stage times")
 	}
+	// Partitions overlap: a stage summed over them could run past the
+	// job's wall clock; none may.
+	tm := res.Times
+	for name, v := range map[string]uint64{"queue_wait": tm.QueueWaitMs, "key_load": tm.KeyLoadMs,
+		"synthesis": tm.SynthesisMs, "device": tm.DeviceMs, "finalize": tm.FinalizeMs, "verify": tm.VerifyMs} {
+		if v > tm.TotalMs {
+			return "", fmt.Errorf("stage %s took %d ms of a job of %d ms", name, v, tm.TotalMs)
+		}
+	}
 	perPart = wall / parts
 	return fmt.Sprintf("%d verified, distinct proofs in %v, %v a partition", parts,
 		wall.Round(time.Millisecond), perPart.Round(time.Millisecond)), nil
@@ -666,8 +695,16 @@ func checkLargeRequests(conn *grpc.ClientConn, cz cuzkpb.ProvingEngineClient) (s
 		return "", fmt.Errorf("SubmitProof of 50 MiB: %v", err)
 	}
 	took50 := time.Since(t0)
-	if _, perr := strconv.ParseUint(sr.JobId, 10, 64); perr != nil {
-		return "", fmt.Errorf("SubmitProof of 50 MiB: job id %q", sr.JobId)
+	if err := checkJobID(sr.JobId); err != nil {
+		return "", fmt.Errorf("SubmitProof of 50 MiB: %v", err)
+	}
+	// The job failed at once and nothing reads the request any more: its
+	// 50 MiB are gone before anyone collects the result.
+	if st, err := getStatus(zkpipepb.NewProverClient(conn)); err != nil {
+		return "", err
+	} else if st.Jobs.PayloadBytes == nil || *st.Jobs.PayloadBytes != 0 {
+		return "", fmt.Errorf("status jobs.payload_bytes %v after the 50 MiB job failed, expected 0",
+			st.Jobs.PayloadBytes)
 	}
 	ar, err := cz.AwaitProof(ctx, &cuzkpb.AwaitProofRequest{JobId: sr.JobId, TimeoutMs: 60000})
 	if err != nil {
@@ -707,6 +744,62 @@ func checkLargeRequests(conn *grpc.ClientConn, cz cuzkpb.ProvingEngineClient) (s
 
 // how: "cancel" (the call's context: RST_STREAM) or "close" (the
 // connection, as when the client process dies).
+// A wire job id: the daemon start's 16 hex digits, '-', a decimal number.
+var jobIDPattern = regexp.MustCompile(`^[0-9a-f]{16}-[1-9][0-9]*$`)
+
+func checkJobID(id string) error {
+	if !jobIDPattern.MatchString(id) {
+		return fmt.Errorf("job id %q is not <16 hex digits>-<number>", id)
+	}
+	return nil
+}
+
+// What a cuzk client relies on: an unknown id is NOT_FOUND, failures are
+// counted in GetStatus.
+func checkCuzkSemantics(cz cuzkpb.ProvingEngineClient) (string, error) {
+	ctx, cancel := ctxFor(time.Minute)
+	defer cancel()
+	for _, id := range []string{"0000000000000000-1", "17", "no-such-job"} {
+		_, err := cz.AwaitProof(ctx, &cuzkpb.AwaitProofRequest{JobId: id, TimeoutMs: 1000})
+		if e := expectCode(err, codes.NotFound); e != nil {
+			return "", fmt.Errorf("AwaitProof of unknown id %q: %v", id, e)
+		}
+	}
+	before, err := cz.GetStatus(ctx, &cuzkpb.GetStatusRequest{})
+	if err != nil {
+		return "", fmt.Errorf("GetStatus: %v", err)
+	}
+	const n = 3
+	for i := 0; i < n; i++ {
+		sr, err := cz.SubmitProof(ctx, &cuzkpb.SubmitProofRequest{RequestId: rid(fmt.Sprintf("fail%d", i)),
+			ProofKind: cuzkpb.ProofKind_WINNING_POST, VanillaProof: []byte{1, 2, 3}})
+		if err != nil {
+			return "", fmt.Errorf("SubmitProof: %v", err)
+		}
+		if err := checkJobID(sr.JobId); err != nil {
+			return "", err
+		}
+		ar, err := cz.AwaitProof(ctx, &cuzkpb.AwaitProofRequest{JobId: sr.JobId, TimeoutMs: 10000})
+		if err != nil || ar.Status != cuzkpb.AwaitProofResponse_FAILED {
+			return "", fmt.Errorf("AwaitProof of a WINNING_POST job: %v %v", err, ar.GetStatus())
+		}
+		if ar.TotalMs < ar.SynthesisMs || ar.TotalMs < ar.GpuComputeMs {
+			return "", fmt.Errorf("AwaitProof times: total %d ms, synthesis %d, gpu %d", ar.TotalMs,
+				ar.SynthesisMs, ar.GpuComputeMs)
+		}
+	}
+	after, err := cz.GetStatus(ctx, &cuzkpb.GetStatusRequest{})
+	if err != nil {
+		return "", fmt.Errorf("GetStatus: %v", err)
+	}
+	if after.TotalProofsFailed < before.TotalProofsFailed+n {
+		return "", fmt.Errorf("total_proofs_failed %d -> %d after %d failed jobs", before.TotalProofsFailed,
+			after.TotalProofsFailed, n)
+	}
+	return fmt.Sprintf("unknown ids NOT_FOUND; total_proofs_failed %d -> %d", before.TotalProofsFailed,
+		after.TotalProofsFailed), nil
+}
+
 func checkDisconnect(zk zkpipepb.ProverClient, how string) (string, error) {
 	conn, err := dial()
 	if err != nil {
@@ -1146,6 +1239,67 @@ func checkIdle(zk zkpipepb.ProverClient) (string, error) {
 
 // ---------------------------------------------------------------------------
 // Drain
+
+// A connection whose writes trickle out: 64 KiB, then a pause.
+type slowConn struct {
+	net.Conn
+	sent  int64
+	ready func()
+}
+
+func (c *slowConn) Write(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		k := len(p) - n
+		if k > 64<<10 {
+			k = 64 << 10
+		}
+		w, err := c.Conn.Write(p[n : n+k])
+		n += w
+		c.sent += int64(w)
+		if err != nil {
+			return n, err
+		}
+		if c.sent > 1<<20 && c.ready != nil {
+			c.ready()
+			c.ready = nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return n, nil
+}
+
+// One SubmitProof of 50 MB that takes minutes to upload: a call the
+// daemon has accepted and is still receiving when it is told to stop.
+// Creates -ready once a megabyte is out; ends when the daemon goes.
+func runStall() {
+	ready := func() {
+		if *flagReady != "" {
+			_ = ioutil.WriteFile(*flagReady, nil, 0o644)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	conn, err := grpc.DialContext(ctx, "passthrough:///zkpipe", grpc.WithInsecure(), grpc.WithBlock(),
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
+			var d net.Dialer
+			c, err := d.DialContext(ctx, "unix", *flagSock)
+			if err != nil {
+				return nil, err
+			}
+			return &slowConn{Conn: c, ready: ready}, nil
+		}),
+		grpc.WithDefaultCallOptions(grpc.MaxCallSendMsgSize(1<<30)))
+	if err != nil {
+		report("stall: connect", err, "")
+		return
+	}
+	defer conn.Close()
+	_, err = cuzkpb.NewProvingEngineClient(conn).SubmitProof(ctx, &cuzkpb.SubmitProofRequest{
+		RequestId: rid("stall"), ProofKind: cuzkpb.ProofKind_POREP_SEAL_COMMIT,
+		VanillaProof: make([]byte, 50<<20)})
+	fmt.Printf("stalled upload ended: %v\n", status.Code(err))
+}
 
 func runDrain() {
 	conn, err := dial()
