@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "filecoin/c1.h"
+#include "test.h"
 #include "util/json.h"
 #include "util/mapped_file.h"
-#include "test.h"
 
 /* ---- A C1 of random values in the shape of proof p, from malloc. */
 
@@ -71,8 +71,9 @@ static zkp_fil_merkle_proof rand_merkle_(owner_ *o, const zkp_fil_seal_proof *p,
         m.base = rand_path_(o, levels, 2);
         return m;
     }
-    m.kind = !p->sub_arity ? ZKP_FIL_MERKLE_SINGLE : !p->top_arity ? ZKP_FIL_MERKLE_SUB
-                                                                   : ZKP_FIL_MERKLE_TOP;
+    m.kind = !p->sub_arity   ? ZKP_FIL_MERKLE_SINGLE
+             : !p->top_arity ? ZKP_FIL_MERKLE_SUB
+                             : ZKP_FIL_MERKLE_TOP;
     m.base = rand_path_(o, zkp_fil_tree_base_levels(p), p->base_arity);
     if (p->sub_arity) m.sub = rand_path_(o, 1, p->sub_arity);
     if (p->top_arity) m.top = rand_path_(o, 1, p->top_arity);
@@ -225,11 +226,13 @@ TEST_CASE(filecoin_c1_round_trips_every_sector_shape) {
         text_ *t = write_(&c1);
         zkp_fil_c1 *back = parse_ok_(t);
         ASSERT(back->proof == p);
-        ASSERT(!memcmp(back->comm_r.b, c1.comm_r.b, 32) && !memcmp(back->ticket.b, c1.ticket.b, 32));
+        ASSERT(!memcmp(back->comm_r.b, c1.comm_r.b, 32) &&
+               !memcmp(back->ticket.b, c1.ticket.b, 32));
         const zkp_fil_challenge_proof *a = &c1.vanilla_proofs.v[0].v[p->challenges - 1];
         const zkp_fil_challenge_proof *b = &back->vanilla_proofs.v[0].v[p->challenges - 1];
         ASSERT(!memcmp(a->replica_column_proofs.exp_parents.v[7].inclusion.base.v[1].hashes.v[6].b,
-                       b->replica_column_proofs.exp_parents.v[7].inclusion.base.v[1].hashes.v[6].b, 32));
+                       b->replica_column_proofs.exp_parents.v[7].inclusion.base.v[1].hashes.v[6].b,
+                       32));
         ASSERT_EQ_U64(a->encoding_proof.node, b->encoding_proof.node);
         text_ *again = write_(back);
         ASSERT_EQ_U64(again->len, t->len);
@@ -299,8 +302,8 @@ TEST_CASE(filecoin_c1_is_serde_json_in_member_order) {
     keys_(ch, k, sizeof k);
     ASSERT_STR_EQ(k, "comm_d_proofs,comm_r_last_proof,replica_column_proofs,labeling_proofs,"
                      "encoding_proof");
-    const zkp_json *single = zkp_json_get(zkp_json_get(zkp_json_get(ch, "comm_d_proofs"), "data"),
-                                          "Single");
+    const zkp_json *single =
+        zkp_json_get(zkp_json_get(zkp_json_get(ch, "comm_d_proofs"), "data"), "Single");
     keys_(single, k, sizeof k);
     ASSERT_STR_EQ(k, "root,leaf,path");
     const zkp_json *elem = zkp_json_at(zkp_json_get(zkp_json_get(single, "path"), "path"), 0);
@@ -342,8 +345,8 @@ TEST_CASE(filecoin_c1_accepts_any_member_order_and_whitespace) {
     char *moved = malloc(len);
     ASSERT(moved != NULL);
     size_t n = 0;
-    n += (size_t)snprintf(moved + n, len - n, "{ \n%.*s, ", (int)(t->len - (size_t)(cr + 1 - s) - 1),
-                          cr + 1);
+    n += (size_t)snprintf(moved + n, len - n, "{ \n%.*s, ",
+                          (int)(t->len - (size_t)(cr + 1 - s) - 1), cr + 1);
     n += (size_t)snprintf(moved + n, len - n, "%.*s\t}", (int)(cr - s - 1), s + 1);
     zkp_fil_c1 back;
     zkp_diag d = {{0}};
@@ -369,7 +372,8 @@ TEST_CASE(filecoin_c1_damage_is_refused_naming_the_member) {
         zkpipe_status st;
         const char *frag1, *frag2;
     } cases[] = {
-        {"\"comm_d\":[7,", "\"comm_d\":[256,", ZKPIPE_ERR_OUT_OF_RANGE, "comm_d", "larger than 255"},
+        {"\"comm_d\":[7,", "\"comm_d\":[256,", ZKPIPE_ERR_OUT_OF_RANGE, "comm_d",
+         "larger than 255"},
         {"\"comm_d\":[7,", "\"comm_d\":[07,", ZKPIPE_ERR_PARSE, "comm_d", "leading zero"},
         {"\"comm_d\":[7,", "\"comm_d\":[-7,", ZKPIPE_ERR_OUT_OF_RANGE, "comm_d", "negative"},
         {"\"comm_d\":[7,", "\"comm_d\":[7.0,", ZKPIPE_ERR_PARSE, "comm_d", "integer expected"},
@@ -378,20 +382,21 @@ TEST_CASE(filecoin_c1_damage_is_refused_naming_the_member) {
         {"\"ticket\":", "\"comm_r\":", ZKPIPE_ERR_PARSE, "member \"comm_r\" twice", NULL},
         {"\"registered_proof\":\"StackedDrg2KiBV1_1\"", "\"registered_proof\":\"StackedDrg4KiBV1\"",
          ZKPIPE_ERR_UNSUPPORTED, "registered_proof", "StackedDrg4KiBV1"},
-        {"\"registered_proof\":\"StackedDrg2KiBV1_1\"", "\"registered_proof\":\"StackedDrg8MiBV1_1\"",
-         ZKPIPE_ERR_PARSE, "variant \"StackedDrg2KiBV1\"", "StackedDrg8MiBV1"},
+        {"\"registered_proof\":\"StackedDrg2KiBV1_1\"",
+         "\"registered_proof\":\"StackedDrg8MiBV1_1\"", ZKPIPE_ERR_PARSE,
+         "variant \"StackedDrg2KiBV1\"", "StackedDrg8MiBV1"},
         {"{\"data\":{\"Single\":{\"root\":", "{\"data\":{\"Sub\":{\"root\":", ZKPIPE_ERR_PARSE,
          "vanilla_proofs[\"StackedDrg2KiBV1\"][0][0].comm_d_proofs.data.Sub", "\"path\""},
         {"\"leaf\":[201,", "\"leaf\":[201,]", ZKPIPE_ERR_PARSE, "comm_d_proofs.data.Single.leaf",
          "1 bytes where 32 belong"},
         {"\"_h\":null", "\"_h\":0", ZKPIPE_ERR_PARSE, "replica_column_proofs.c_x.column._h",
          "null expected"},
-        {"\"layer_index\":1,", "\"layer_index\":2,", ZKPIPE_ERR_PARSE,
-         "labeling_proofs[0]", "layer_index 2 where 1 belongs"},
+        {"\"layer_index\":1,", "\"layer_index\":2,", ZKPIPE_ERR_PARSE, "labeling_proofs[0]",
+         "layer_index 2 where 1 belongs"},
         {"\"layer_index\":1,", "\"layer_index\":4294967296,", ZKPIPE_ERR_OUT_OF_RANGE,
          "labeling_proofs[0].layer_index", "larger than 4294967295"},
-        {"\"index\":", "\"index\":9,\"x\":", ZKPIPE_ERR_PARSE, "comm_d_proofs.data.Single.path.path[0]",
-         "unknown member \"x\""},
+        {"\"index\":", "\"index\":9,\"x\":", ZKPIPE_ERR_PARSE,
+         "comm_d_proofs.data.Single.path.path[0]", "unknown member \"x\""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t len;
@@ -454,7 +459,8 @@ TEST_CASE(filecoin_c1_envelope_unwraps_curio_base64) {
         size_t cap = blen + 128, len;
         char *env = malloc(cap);
         ASSERT(env != NULL);
-        len = (size_t)snprintf(env, cap, "{\"SectorNum\":%zu,\"Phase1Out\":\"%s\",\"SectorSize\":2048}",
+        len = (size_t)snprintf(env, cap,
+                               "{\"SectorNum\":%zu,\"Phase1Out\":\"%s\",\"SectorSize\":2048}",
                                cut + 41, b64);
         char *json;
         size_t json_len;
@@ -524,7 +530,8 @@ TEST_CASE(filecoin_registry_matches_filecoin) {
     ASSERT_STR_EQ(zkp_fil_seal_proof_by_id(3)->name, "StackedDrg32GiBV1");
     ASSERT_STR_EQ(zkp_fil_seal_proof_by_id(8)->name, "StackedDrg32GiBV1_1");
     ASSERT_STR_EQ(zkp_fil_seal_proof_by_id(10)->name, "StackedDrg2KiBV1_1_Feat_SyntheticPoRep");
-    ASSERT_STR_EQ(zkp_fil_seal_proof_by_id(19)->name, "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep");
+    ASSERT_STR_EQ(zkp_fil_seal_proof_by_id(19)->name,
+                  "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep");
     ASSERT(zkp_fil_seal_proof_by_id(20) == NULL);
     /* The shapes of filecoin-proofs' constants: 2 KiB has a 2-level octree,
      * 32 GiB 9 base levels under 8 sub trees, 64 GiB also 2 top trees. */

@@ -46,8 +46,10 @@ static int hex32_(const char *s, uint8_t out[32]) {
     if (!s || strlen(s) != 64) return -1;
     for (int i = 0; i < 64; i++) {
         char c = s[i];
-        int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int v = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (v < 0) return -1;
         out[i / 2] = (uint8_t)(i % 2 ? out[i / 2] | v : v << 4);
     }
@@ -84,11 +86,11 @@ static int seal_(int argc, char **argv) {
             fputs(seal_usage, stdout);
             return CLI_OK;
         }
-#define OPT(flag, what, dst)                                                          \
-    if ((r = cli_opt("filecoin seal", argc, argv, &i, flag, what, &v)) != 0) {        \
-        if (r < 0) return CLI_USAGE;                                                  \
-        dst = v;                                                                      \
-        continue;                                                                     \
+#define OPT(flag, what, dst)                                                                       \
+    if ((r = cli_opt("filecoin seal", argc, argv, &i, flag, what, &v)) != 0) {                     \
+        if (r < 0) return CLI_USAGE;                                                               \
+        dst = v;                                                                                   \
+        continue;                                                                                  \
     }
         OPT("--sector-size", "2KiB, 8MiB or 512MiB", size)
         OPT("--data", "the sector's data file", data_path)
@@ -104,22 +106,26 @@ static int seal_(int argc, char **argv) {
         return CLI_USAGE;
     }
     if (!size || !data_path || !out || !prover || !sector || !ticket || !seed) {
-        fprintf(stderr, "zkpipe filecoin seal: --sector-size, --data, --prover-id, --sector-id, "
-                        "--ticket, --seed and --out are required\n%s",
+        fprintf(stderr,
+                "zkpipe filecoin seal: --sector-size, --data, --prover-id, --sector-id, "
+                "--ticket, --seed and --out are required\n%s",
                 seal_usage);
         return CLI_USAGE;
     }
     zkp_fil_seal_inputs in;
     memset(&in, 0, sizeof in);
     if (strcmp(api, "V1") && strcmp(api, "V1_1")) {
-        fprintf(stderr, "zkpipe filecoin seal: --api %s: V1 or V1_1 (V1_2 is non-interactive "
-                        "PoRep, whose challenges are not drawn here)\n", api);
+        fprintf(stderr,
+                "zkpipe filecoin seal: --api %s: V1 or V1_1 (V1_2 is non-interactive "
+                "PoRep, whose challenges are not drawn here)\n",
+                api);
         return CLI_USAGE;
     }
     in.proof = proof_of_(size, api, porep);
     if (!in.proof) {
-        fprintf(stderr, "zkpipe filecoin seal: no registered proof for --sector-size %s with %s %s\n",
-                size, porep ? "--porep-id" : "--api", porep ? porep : api);
+        fprintf(stderr,
+                "zkpipe filecoin seal: no registered proof for --sector-size %s with %s %s\n", size,
+                porep ? "--porep-id" : "--api", porep ? porep : api);
         return CLI_USAGE;
     }
     if (hex32_(prover, in.prover_id) || hex32_(ticket, in.ticket) || hex32_(seed, in.seed) ||
@@ -129,7 +135,8 @@ static int seal_(int argc, char **argv) {
         return CLI_USAGE;
     }
     char replica_path[4096], c1_path[4096];
-    if ((size_t)snprintf(replica_path, sizeof replica_path, "%s/replica", out) >= sizeof replica_path ||
+    if ((size_t)snprintf(replica_path, sizeof replica_path, "%s/replica", out) >=
+            sizeof replica_path ||
         (size_t)snprintf(c1_path, sizeof c1_path, "%s/c1.json", out) >= sizeof c1_path) {
         fprintf(stderr, "zkpipe filecoin seal: --out %s: path too long\n", out);
         return CLI_USAGE;
@@ -184,8 +191,8 @@ static int seal_(int argc, char **argv) {
     size_t lens[2] = {(size_t)in.proof->sector_bytes, json_len};
     code = cli_outputs_write("filecoin seal", outs, texts, lens, 2);
     if (code == CLI_OK)
-        printf("%s: sealed in %.3f s, C1 verified; wrote %s and %s (%zu bytes)\n",
-               in.proof->name, t1 - t0, replica_path, c1_path, json_len);
+        printf("%s: sealed in %.3f s, C1 verified; wrote %s and %s (%zu bytes)\n", in.proof->name,
+               t1 - t0, replica_path, c1_path, json_len);
 done:
     cli_outputs_close(outs, 2);
     zkp_free(NULL, json, json_len, ZKP_MEM_AUX);
@@ -225,11 +232,11 @@ static int c1_synth_(int argc, char **argv) {
             fputs(seal_usage, stdout);
             return CLI_OK;
         }
-#define OPT(flag, what, dst)                                                          \
-    if ((r = cli_opt("filecoin c1 synth", argc, argv, &i, flag, what, &v)) != 0) {    \
-        if (r < 0) return CLI_USAGE;                                                  \
-        dst = v;                                                                      \
-        continue;                                                                     \
+#define OPT(flag, what, dst)                                                                       \
+    if ((r = cli_opt("filecoin c1 synth", argc, argv, &i, flag, what, &v)) != 0) {                 \
+        if (r < 0) return CLI_USAGE;                                                               \
+        dst = v;                                                                                   \
+        continue;                                                                                  \
     }
         OPT("--sector-size", "2KiB .. 64GiB", size)
         OPT("--out", "the C1 file", out)
@@ -240,9 +247,8 @@ static int c1_synth_(int argc, char **argv) {
         return CLI_USAGE;
     }
     uint8_t seed[32] = {0};
-    const zkp_fil_seal_proof *p = size && (!strcmp(api, "V1") || !strcmp(api, "V1_1"))
-                                      ? proof_of_(size, api, NULL)
-                                      : NULL;
+    const zkp_fil_seal_proof *p =
+        size && (!strcmp(api, "V1") || !strcmp(api, "V1_1")) ? proof_of_(size, api, NULL) : NULL;
     if (!p || !out || (seed_hex && hex32_(seed_hex, seed))) {
         fprintf(stderr, "zkpipe filecoin c1 synth: needs --sector-size (2KiB, 8MiB, 512MiB, 32GiB "
                         "or 64GiB), --out, --api V1 or V1_1, --seed as 64 hex digits\n");
@@ -271,8 +277,8 @@ static int c1_synth_(int argc, char **argv) {
         if (code == CLI_OK)
             printf("%s: %u partition(s) of %u challenge(s) made in %.3f s, verified in %.3f s; "
                    "wrote %s (%zu bytes)\n",
-                   p->name, (unsigned)p->partitions, (unsigned)p->challenges, t1 - t0, t2 - t1,
-                   out, len);
+                   p->name, (unsigned)p->partitions, (unsigned)p->challenges, t1 - t0, t2 - t1, out,
+                   len);
     }
     cli_outputs_close(&o, 1);
     zkp_free(NULL, json, len, ZKP_MEM_AUX);

@@ -123,7 +123,9 @@ static void key_map_charged_(zkpipe_engine *e, zkp_mapped_file *mf, uint64_t *ch
     uint64_t off = 0, len = (uint64_t)mf->map_len;
     while (off < len) {
         uint64_t w = *charged / 32;
-        w = w < KEY_MAP_WINDOW_MIN ? KEY_MAP_WINDOW_MIN : w > KEY_MAP_WINDOW_MAX ? KEY_MAP_WINDOW_MAX : w;
+        w = w < KEY_MAP_WINDOW_MIN   ? KEY_MAP_WINDOW_MIN
+            : w > KEY_MAP_WINDOW_MAX ? KEY_MAP_WINDOW_MAX
+                                     : w;
         w = (w + PAGE - 1) / PAGE * PAGE;
         if (w > len - off) w = len - off;
         uint64_t c = (w + PAGE - 1) / PAGE * PAGE;

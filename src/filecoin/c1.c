@@ -89,7 +89,9 @@ static size_t path_push(reader *r, const char *fmt, ...) {
         va_start(ap, fmt);
         int n = vsnprintf(r->path + r->plen, sizeof r->path - r->plen, fmt, ap);
         va_end(ap);
-        if (n > 0) r->plen += (size_t)n < sizeof r->path - r->plen ? (size_t)n : sizeof r->path - 1 - r->plen;
+        if (n > 0)
+            r->plen +=
+                (size_t)n < sizeof r->path - r->plen ? (size_t)n : sizeof r->path - 1 - r->plen;
     }
     return saved;
 }
@@ -100,7 +102,8 @@ static void path_pop(reader *r, size_t saved) {
 }
 
 static void ws(reader *r) {
-    while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r')) r->p++;
+    while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
+        r->p++;
 }
 
 static int peek(reader *r) {
@@ -110,7 +113,8 @@ static int peek(reader *r) {
 
 static int expect(reader *r, char c) {
     if (peek(r) != (unsigned char)c) {
-        if (r->p >= r->end) return rd_fail(r, ZKPIPE_ERR_PARSE, "the text ends where '%c' belongs", c);
+        if (r->p >= r->end)
+            return rd_fail(r, ZKPIPE_ERR_PARSE, "the text ends where '%c' belongs", c);
         return rd_fail(r, ZKPIPE_ERR_PARSE, "'%c' expected", c);
     }
     r->p++;
@@ -140,7 +144,8 @@ static int next_char(reader *r, int *c) {
         } else if (e == 'u') {
             unsigned v = 0;
             for (int i = 0; i < 4; i++) {
-                if (r->p >= r->end) return rd_fail(r, ZKPIPE_ERR_PARSE, "the text ends inside a \\u escape");
+                if (r->p >= r->end)
+                    return rd_fail(r, ZKPIPE_ERR_PARSE, "the text ends inside a \\u escape");
                 char h = *r->p++;
                 int d = h >= '0' && h <= '9'   ? h - '0'
                         : h >= 'a' && h <= 'f' ? h - 'a' + 10
@@ -169,7 +174,8 @@ static int read_string(reader *r, char *buf, size_t cap, size_t *len) {
         int c = 0;
         if (!next_char(r, &c)) return 0;
         if (c < 0) break;
-        if (n + 1 >= cap) return rd_fail(r, ZKPIPE_ERR_PARSE, "a string longer than %zu bytes", cap - 1);
+        if (n + 1 >= cap)
+            return rd_fail(r, ZKPIPE_ERR_PARSE, "a string longer than %zu bytes", cap - 1);
         buf[n++] = (char)c;
     }
     buf[n] = 0;
@@ -187,8 +193,10 @@ static int read_uint(reader *r, uint64_t max, uint64_t *v) {
     int big = 0;
     while (r->p < r->end && *r->p >= '0' && *r->p <= '9') {
         unsigned d = (unsigned)(*r->p++ - '0');
-        if (x > (UINT64_MAX - d) / 10) big = 1;
-        else x = x * 10 + d;
+        if (x > (UINT64_MAX - d) / 10)
+            big = 1;
+        else
+            x = x * 10 + d;
     }
     if (r->p - start > 1 && *start == '0') {
         r->p = start;
@@ -201,7 +209,8 @@ static int read_uint(reader *r, uint64_t max, uint64_t *v) {
     if (big || x > max) {
         r->p = start;
         return rd_fail(r, ZKPIPE_ERR_OUT_OF_RANGE, "%.*s is larger than %llu",
-                       (int)(r->p - start < 40 ? r->p - start : 40), start, (unsigned long long)max);
+                       (int)(r->p - start < 40 ? r->p - start : 40), start,
+                       (unsigned long long)max);
     }
     *v = x;
     return 1;
@@ -322,13 +331,13 @@ static int read_object(reader *r, const member *m, size_t n, void *dst) {
     return 1;
 }
 
-#define OBJECT_READER(fn_name, members)                                   \
-    static int fn_name(reader *r, void *dst) {                            \
-        return read_object(r, members, sizeof members / sizeof members[0], dst); \
+#define OBJECT_READER(fn_name, members)                                                            \
+    static int fn_name(reader *r, void *dst) {                                                     \
+        return read_object(r, members, sizeof members / sizeof members[0], dst);                   \
     }
-#define LIST_READER(fn_name, elem_type, elem_fn)                  \
-    static int fn_name(reader *r, void *dst) {                    \
-        return read_list(r, sizeof(elem_type), elem_fn, dst);     \
+#define LIST_READER(fn_name, elem_type, elem_fn)                                                   \
+    static int fn_name(reader *r, void *dst) {                                                     \
+        return read_list(r, sizeof(elem_type), elem_fn, dst);                                      \
     }
 
 static int rd_domain(reader *r, void *d) { return read_domain(r, d); }
@@ -362,17 +371,18 @@ static const member sub_members[] = {{"base_proof", rd_path, MP(base)},
                                      {"root", rd_domain, MP(root)},
                                      {"leaf", rd_domain, MP(leaf)}};
 static const member top_proof_members[] = {{"base_proof", rd_path, MP(base)},
-                                     {"sub_proof", rd_path, MP(sub)},
-                                     {"top_proof", rd_path, MP(top)},
-                                     {"root", rd_domain, MP(root)},
-                                     {"leaf", rd_domain, MP(leaf)}};
+                                           {"sub_proof", rd_path, MP(sub)},
+                                           {"top_proof", rd_path, MP(top)},
+                                           {"root", rd_domain, MP(root)},
+                                           {"leaf", rd_domain, MP(leaf)}};
 #undef MP
 
 static const struct {
     const char *name;
     const member *members;
     size_t n;
-} merkle_kinds[] = {{"Single", single_members, 3}, {"Sub", sub_members, 4}, {"Top", top_proof_members, 5}};
+} merkle_kinds[] = {
+    {"Single", single_members, 3}, {"Sub", sub_members, 4}, {"Top", top_proof_members, 5}};
 
 /* {"Single"|"Sub"|"Top": {...}}: serde's externally tagged enum. */
 static int rd_merkle_data(reader *r, void *dst) {
@@ -407,9 +417,10 @@ OBJECT_READER(rd_column_proof, column_proof_members)
 LIST_READER(rd_column_proofs, zkp_fil_column_proof, rd_column_proof)
 
 #define RC(f) offsetof(zkp_fil_replica_columns, f)
-static const member replica_columns_members[] = {{"c_x", rd_column_proof, RC(c_x)},
-                                                 {"drg_parents", rd_column_proofs, RC(drg_parents)},
-                                                 {"exp_parents", rd_column_proofs, RC(exp_parents)}};
+static const member replica_columns_members[] = {
+    {"c_x", rd_column_proof, RC(c_x)},
+    {"drg_parents", rd_column_proofs, RC(drg_parents)},
+    {"exp_parents", rd_column_proofs, RC(exp_parents)}};
 #undef RC
 OBJECT_READER(rd_replica_columns, replica_columns_members)
 
@@ -469,8 +480,8 @@ static int rd_vanilla(reader *r, void *dst) {
 
 #define TOP(f) offsetof(top_, c1.f)
 static const member c1_members[] = {
-    {"registered_proof", rd_proof_name, 0}, {"vanilla_proofs", rd_vanilla, 0},
-    {"comm_r", rd_domain, TOP(comm_r)},     {"comm_d", rd_domain, TOP(comm_d)},
+    {"registered_proof", rd_proof_name, 0},     {"vanilla_proofs", rd_vanilla, 0},
+    {"comm_r", rd_domain, TOP(comm_r)},         {"comm_d", rd_domain, TOP(comm_d)},
     {"replica_id", rd_domain, TOP(replica_id)}, {"seed", rd_domain, TOP(seed)},
     {"ticket", rd_domain, TOP(ticket)},
 };
@@ -492,8 +503,8 @@ static int sh_fail(shape_ *s, const char *fmt, ...) {
     va_end(ap);
     reader *r = s->r;
     if (r->st == ZKPIPE_OK)
-        r->st = zkp_diag_fail(r->diag, ZKPIPE_ERR_PARSE, "%s: %s: %s (%s)", r->name, r->path,
-                              what, s->p->name);
+        r->st = zkp_diag_fail(r->diag, ZKPIPE_ERR_PARSE, "%s: %s: %s (%s)", r->name, r->path, what,
+                              s->p->name);
     return 0;
 }
 
@@ -552,10 +563,10 @@ static int sh_column(shape_ *s, const zkp_fil_column_proof *c) {
     return sh_merkle(s, &c->inclusion, "inclusion_proof", 0);
 }
 
-static int sh_columns(shape_ *s, const zkp_fil_column_proofs *c, const char *name,
-                      uint32_t want) {
+static int sh_columns(shape_ *s, const zkp_fil_column_proofs *c, const char *name, uint32_t want) {
     size_t saved = path_push(s->r, ".%s", name);
-    if (c->n != want) return sh_fail(s, "%u columns, a node has %u such parents", (unsigned)c->n, (unsigned)want);
+    if (c->n != want)
+        return sh_fail(s, "%u columns, a node has %u such parents", (unsigned)c->n, (unsigned)want);
     for (uint32_t i = 0; i < c->n; i++) {
         size_t at = path_push(s->r, "[%u]", (unsigned)i);
         if (!sh_column(s, &c->v[i])) return 0;
@@ -673,8 +684,12 @@ zkpipe_status zkp_fil_c1_parse(zkp_fil_c1 *out, const char *text, size_t len, co
     memset(&t, 0, sizeof t);
     t.c1.arena = arena_new(alloc, cat);
     if (!t.c1.arena) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate the C1");
-    reader r = {.text = text, .p = text, .end = text + len, .name = name ? name : "C1",
-                .arena = t.c1.arena, .diag = diag};
+    reader r = {.text = text,
+                .p = text,
+                .end = text + len,
+                .name = name ? name : "C1",
+                .arena = t.c1.arena,
+                .diag = diag};
     int ok = read_object(&r, c1_members, sizeof c1_members / sizeof c1_members[0], &t);
     if (ok && peek(&r) >= 0) ok = rd_fail(&r, ZKPIPE_ERR_PARSE, "text after the document");
     if (ok) ok = check_shape(&r, &t);
@@ -911,7 +926,8 @@ static int rd_base64(reader *r, void *dst) {
         if (c < 0) break;
         int v = b64_value(c);
         if (c == '=' && got >= n - pad) v = 0;
-        if (v < 0) return rd_fail(r, ZKPIPE_ERR_PARSE, "'%c' at character %zu is not base64", c, got);
+        if (v < 0)
+            return rd_fail(r, ZKPIPE_ERR_PARSE, "'%c' at character %zu is not base64", c, got);
         acc = acc << 6 | (uint32_t)v;
         if (++got % 4 == 0) {
             uint8_t b[3] = {(uint8_t)(acc >> 16), (uint8_t)(acc >> 8), (uint8_t)acc};
@@ -939,7 +955,8 @@ zkpipe_status zkp_fil_c1_envelope_parse(const char *text, size_t len, uint64_t *
     *c1_json = NULL;
     *c1_len = 0;
     envelope_ e = {0, 0, NULL, 0, alloc, cat};
-    reader r = {.text = text, .p = text, .end = text + len, .name = "the C1 envelope", .diag = diag};
+    reader r = {
+        .text = text, .p = text, .end = text + len, .name = "the C1 envelope", .diag = diag};
     int ok = text && read_object(&r, envelope_members, 3, &e);
     if (!text) ok = rd_fail(&r, ZKPIPE_ERR_INVALID_ARGUMENT, "no text");
     if (ok && peek(&r) >= 0) ok = rd_fail(&r, ZKPIPE_ERR_PARSE, "text after the document");

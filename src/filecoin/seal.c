@@ -142,8 +142,10 @@ static const uint8_t *tree_at(const tree_ *t, unsigned k, uint64_t index) {
     size_t lo = 0, hi = l->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (l->idx[mid] < index) lo = mid + 1;
-        else hi = mid;
+        if (l->idx[mid] < index)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < l->n && l->idx[lo] == index ? l->val + 32 * lo : t->dflt[k];
 }
@@ -253,8 +255,7 @@ static int proof_walk(const hasher_ *h, const shape_ *s, const zkp_fil_merkle_pr
 
 #define LABEL_SLOTS 37
 
-static void parents_cycled(uint8_t out[LABEL_SLOTS][32], const uint8_t *const *labels,
-                           unsigned n) {
+static void parents_cycled(uint8_t out[LABEL_SLOTS][32], const uint8_t *const *labels, unsigned n) {
     for (unsigned k = 0; k < LABEL_SLOTS; k++) memcpy(out[k], labels[k % n], 32);
 }
 
@@ -348,7 +349,8 @@ static zkpipe_status c1_fill(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p, const 
             rc->exp_parents.v =
                 zkp_fil_c1_alloc(c1, ZKP_SDR_EXP_DEGREE * sizeof(zkp_fil_column_proof));
             cp->labeling_proofs.n = p->layers;
-            cp->labeling_proofs.v = zkp_fil_c1_alloc(c1, p->layers * sizeof(zkp_fil_labeling_proof));
+            cp->labeling_proofs.v =
+                zkp_fil_c1_alloc(c1, p->layers * sizeof(zkp_fil_labeling_proof));
             if (!rc->drg_parents.v || !rc->exp_parents.v || !cp->labeling_proofs.v) goto oom;
             if (proof_fill(c1, &cp->comm_d_proofs, td, c) != ZKPIPE_OK ||
                 proof_fill(c1, &cp->comm_r_last_proof, tr, c) != ZKPIPE_OK ||
@@ -409,6 +411,28 @@ static zkpipe_status check_proof_(const zkp_fil_seal_proof *p, zkp_diag *diag) {
     return ZKPIPE_OK;
 }
 
+/* What sealing and a synthetic C1 build alike: the three trees in the
+ * proof's shapes, their hashers and the column hash's constants. */
+typedef struct {
+    hasher_ hd, hp; /* tree_d (SHA-256), tree_c and tree_r_last (Poseidon) */
+    tree_ td, tc, tr;
+    const zkp_poseidon_params *pcol; /* arity = layers */
+} sector_;
+
+static zkpipe_status sector_init(sector_ *sec, const zkp_fil_seal_proof *p, zkp_diag *diag) {
+    memset(sec, 0, sizeof *sec);
+    sec->td.s = shape_of(p, 1);
+    sec->tc.s = shape_of(p, 0);
+    sec->tr.s = sec->tc.s;
+    zkpipe_status st;
+    if ((st = hasher_init(&sec->hd, &sec->td.s, 1, diag)) != ZKPIPE_OK ||
+        (st = hasher_init(&sec->hp, &sec->tc.s, 0, diag)) != ZKPIPE_OK)
+        return st;
+    if ((st = zkp_poseidon_params_get(&sec->pcol, p->layers)) != ZKPIPE_OK)
+        return zkp_diag_fail(diag, st, "Poseidon of arity %u is not available", p->layers);
+    return ZKPIPE_OK;
+}
+
 zkpipe_status zkp_fil_seal(zkp_fil_c1 *c1, uint8_t *replica, const zkp_fil_seal_inputs *in,
                            const uint8_t *data, const zkp_allocator *alloc, zkp_mem_category cat,
                            zkp_diag *diag) {
@@ -426,19 +450,8 @@ zkpipe_status zkp_fil_seal(zkp_fil_c1 *c1, uint8_t *replica, const zkp_fil_seal_
                                  "two bits are set",
                                  (unsigned long long)i, (unsigned long long)(32 * i),
                                  (unsigned long long)(32 * i + 31));
-    hasher_ hd, hp;
-    tree_ td, tc, tr;
-    memset(&td, 0, sizeof td);
-    memset(&tc, 0, sizeof tc);
-    td.s = shape_of(p, 1);
-    tc.s = shape_of(p, 0);
-    tr = tc;
-    const zkp_poseidon_params *pcol;
-    if ((st = hasher_init(&hd, &td.s, 1, diag)) != ZKPIPE_OK ||
-        (st = hasher_init(&hp, &tc.s, 0, diag)) != ZKPIPE_OK)
-        return st;
-    if ((st = zkp_poseidon_params_get(&pcol, layers)) != ZKPIPE_OK)
-        return zkp_diag_fail(diag, st, "Poseidon of arity %u is not available", layers);
+    sector_ sec;
+    if ((st = sector_init(&sec, p, diag)) != ZKPIPE_OK) return st;
     work_ w = {alloc, cat, {0}, {0}, 0};
     uint8_t *labels = work_alloc(&w, (size_t)layers * nodes * 32);
     uint32_t *parents = work_alloc(&w, (size_t)nodes * ZKP_SDR_DEGREE * sizeof(uint32_t));
@@ -449,10 +462,10 @@ zkpipe_status zkp_fil_seal(zkp_fil_c1 *c1, uint8_t *replica, const zkp_fil_seal_
     for (uint64_t i = 0; i < nodes; i++) all[i] = i;
 
     /* comm_d, replica_id, the graph and the labels. */
-    if (tree_build(&td, &hd, all, data, nodes, &w) != ZKPIPE_OK) goto oom;
+    if (tree_build(&sec.td, &sec.hd, all, data, nodes, &w) != ZKPIPE_OK) goto oom;
     uint8_t porep_id[32], replica_id[32];
     zkp_fil_porep_id(porep_id, p->id);
-    zkp_fil_replica_id(replica_id, in->prover_id, in->sector_id, in->ticket, tree_root(&td),
+    zkp_fil_replica_id(replica_id, in->prover_id, in->sector_id, in->ticket, tree_root(&sec.td),
                        porep_id);
     zkp_sdr_graph g;
     if ((st = zkp_sdr_graph_init(&g, nodes, porep_id, p->api, diag)) != ZKPIPE_OK) goto fail;
@@ -463,15 +476,16 @@ zkpipe_status zkp_fil_seal(zkp_fil_c1 *c1, uint8_t *replica, const zkp_fil_seal_
     dense_labels_ dl = {labels, nodes};
 
     /* tree_c over the columns; the replica and tree_r_last over it. */
-    for (uint64_t i = 0; i < nodes; i++) column_hash(leaves + 32 * i, pcol, dense_label, &dl, i, layers);
-    if (tree_build(&tc, &hp, all, leaves, nodes, &w) != ZKPIPE_OK) goto oom;
+    for (uint64_t i = 0; i < nodes; i++)
+        column_hash(leaves + 32 * i, sec.pcol, dense_label, &dl, i, layers);
+    if (tree_build(&sec.tc, &sec.hp, all, leaves, nodes, &w) != ZKPIPE_OK) goto oom;
     for (uint64_t i = 0; i < nodes; i++)
         (void)fr_add_bytes(enc + 32 * i, dense_label(&dl, i, layers), data + 32 * i);
     if (replica) memcpy(replica, enc, (size_t)nodes * 32);
-    if (tree_build(&tr, &hp, all, enc, nodes, &w) != ZKPIPE_OK) goto oom;
+    if (tree_build(&sec.tr, &sec.hp, all, enc, nodes, &w) != ZKPIPE_OK) goto oom;
 
-    st = c1_fill(c1, p, &g, &td, &tc, &tr, dense_label, &dl, replica_id, in->seed, in->ticket,
-                 alloc, cat, diag);
+    st = c1_fill(c1, p, &g, &sec.td, &sec.tc, &sec.tr, dense_label, &dl, replica_id, in->seed,
+                 in->ticket, alloc, cat, diag);
     work_free(&w);
     return st;
 oom:
@@ -496,8 +510,10 @@ static size_t sparse_find(const sparse_labels_ *s, uint64_t node) {
     size_t lo = 0, hi = s->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->nodes[mid] < node) lo = mid + 1;
-        else hi = mid;
+        if (s->nodes[mid] < node)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -533,19 +549,8 @@ zkpipe_status zkp_fil_c1_synthesize(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p,
     memset(c1, 0, sizeof *c1);
     zkpipe_status st = check_proof_(p, diag);
     if (st != ZKPIPE_OK) return st;
-    hasher_ hd, hp;
-    tree_ td, tc, tr;
-    memset(&td, 0, sizeof td);
-    memset(&tc, 0, sizeof tc);
-    td.s = shape_of(p, 1);
-    tc.s = shape_of(p, 0);
-    tr = tc;
-    const zkp_poseidon_params *pcol;
-    if ((st = hasher_init(&hd, &td.s, 1, diag)) != ZKPIPE_OK ||
-        (st = hasher_init(&hp, &tc.s, 0, diag)) != ZKPIPE_OK)
-        return st;
-    if ((st = zkp_poseidon_params_get(&pcol, p->layers)) != ZKPIPE_OK)
-        return zkp_diag_fail(diag, st, "Poseidon of arity %u is not available", p->layers);
+    sector_ sec;
+    if ((st = sector_init(&sec, p, diag)) != ZKPIPE_OK) return st;
     uint8_t porep_id[32], replica_id[32], seed[32], ticket[32];
     zkp_fil_porep_id(porep_id, p->id);
     drawn(replica_id, seed_in, 'r', 0, 0);
@@ -597,20 +602,21 @@ zkpipe_status zkp_fil_c1_synthesize(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p,
             unsigned n;
             label_parents(src, &n, par, l, sparse_label, &sl);
             size_t at = sparse_find(&sl, chal[i]);
-            zkp_sdr_label(sl.labels + (at * p->layers + l - 1) * 32, replica_id, l, chal[i], src, n);
+            zkp_sdr_label(sl.labels + (at * p->layers + l - 1) * 32, replica_id, l, chal[i], src,
+                          n);
         }
     for (size_t i = 0; i < nu; i++)
-        column_hash(leaves + 32 * i, pcol, sparse_label, &sl, touched[i], p->layers);
+        column_hash(leaves + 32 * i, sec.pcol, sparse_label, &sl, touched[i], p->layers);
     for (size_t i = 0; i < nc; i++) {
         drawn(data + 32 * i, seed_in, 'd', chal[i], 0);
         (void)fr_add_bytes(enc + 32 * i, sparse_label(&sl, chal[i], p->layers), data + 32 * i);
     }
-    if (tree_build(&td, &hd, chal, data, nc, &w) != ZKPIPE_OK ||
-        tree_build(&tc, &hp, touched, leaves, nu, &w) != ZKPIPE_OK ||
-        tree_build(&tr, &hp, chal, enc, nc, &w) != ZKPIPE_OK)
+    if (tree_build(&sec.td, &sec.hd, chal, data, nc, &w) != ZKPIPE_OK ||
+        tree_build(&sec.tc, &sec.hp, touched, leaves, nu, &w) != ZKPIPE_OK ||
+        tree_build(&sec.tr, &sec.hp, chal, enc, nc, &w) != ZKPIPE_OK)
         goto oom;
-    st = c1_fill(c1, p, &g, &td, &tc, &tr, sparse_label, &sl, replica_id, seed, ticket, alloc,
-                 cat, diag);
+    st = c1_fill(c1, p, &g, &sec.td, &sec.tc, &sec.tr, sparse_label, &sl, replica_id, seed, ticket,
+                 alloc, cat, diag);
     work_free(&w);
     return st;
 oom:
@@ -689,15 +695,12 @@ zkpipe_status zkp_fil_c1_verify(const zkp_fil_c1 *c1, zkp_diag *diag) {
         return zkp_diag_fail(diag, ZKPIPE_ERR_UNSUPPORTED,
                              "%s: only interactive PoRep challenges are verified here", p->name);
     vctx_ v = {diag, ""};
-    const shape_ sd = shape_of(p, 1), sc = shape_of(p, 0);
-    hasher_ hd, hp;
-    zkpipe_status st;
-    if ((st = hasher_init(&hd, &sd, 1, diag)) != ZKPIPE_OK ||
-        (st = hasher_init(&hp, &sc, 0, diag)) != ZKPIPE_OK)
-        return st;
-    const zkp_poseidon_params *pcol;
-    if ((st = zkp_poseidon_params_get(&pcol, p->layers)) != ZKPIPE_OK)
-        return zkp_diag_fail(diag, st, "Poseidon of arity %u is not available", p->layers);
+    sector_ sec;
+    zkpipe_status st = sector_init(&sec, p, diag);
+    if (st != ZKPIPE_OK) return st;
+    const shape_ *sd = &sec.td.s, *sc = &sec.tc.s;
+    const hasher_ *hd = &sec.hd, *hp = &sec.hp;
+    const zkp_poseidon_params *pcol = sec.pcol;
     uint8_t porep_id[32];
     zkp_fil_porep_id(porep_id, p->id);
     zkp_sdr_graph g;
@@ -711,7 +714,8 @@ zkpipe_status zkp_fil_c1_verify(const zkp_fil_c1 *c1, zkp_diag *diag) {
     memcpy(comm_r_last, first->comm_r_last_proof.root.b, 32);
     memcpy(pair, comm_c, 32);
     memcpy(pair + 32, comm_r_last, 32);
-    if (zkp_poseidon_hash_bytes(comm_r, 2, pair, NULL) != ZKPIPE_OK || memcmp(comm_r, c1->comm_r.b, 32))
+    if (zkp_poseidon_hash_bytes(comm_r, 2, pair, NULL) != ZKPIPE_OK ||
+        memcmp(comm_r, c1->comm_r.b, 32))
         return v_fail(&v, "comm_r: not Poseidon(comm_c, comm_r_last) of the proofs' roots");
 
     for (uint32_t k = 0; k < c1->vanilla_proofs.n; k++) {
@@ -719,18 +723,18 @@ zkpipe_status zkp_fil_c1_verify(const zkp_fil_c1 *c1, zkp_diag *diag) {
         uint64_t challenges[ZKP_FIL_MAX_CHALLENGES];
         if (part->n > ZKP_FIL_MAX_CHALLENGES)
             return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "too many challenges");
-        zkp_fil_interactive_challenges(challenges, part->n, p->nodes, c1->replica_id.b,
-                                       c1->seed.b, k);
+        zkp_fil_interactive_challenges(challenges, part->n, p->nodes, c1->replica_id.b, c1->seed.b,
+                                       k);
         for (uint32_t i = 0; i < part->n; i++) {
             const zkp_fil_challenge_proof *cp = &part->v[i];
             const zkp_fil_replica_columns *rc = &cp->replica_column_proofs;
             uint64_t c = challenges[i];
             snprintf(v.where, sizeof v.where, "vanilla_proofs[%u][%u].", (unsigned)k, (unsigned)i);
-            if ((st = v_merkle(&v, "comm_d_proofs", &hd, &sd, &cp->comm_d_proofs, c, c1->comm_d.b,
+            if ((st = v_merkle(&v, "comm_d_proofs", hd, sd, &cp->comm_d_proofs, c, c1->comm_d.b,
                                "comm_d")) != ZKPIPE_OK ||
-                (st = v_merkle(&v, "comm_r_last_proof", &hp, &sc, &cp->comm_r_last_proof, c,
+                (st = v_merkle(&v, "comm_r_last_proof", hp, sc, &cp->comm_r_last_proof, c,
                                comm_r_last, "comm_r_last")) != ZKPIPE_OK ||
-                (st = v_column(&v, "replica_column_proofs.c_x", &hp, &sc, pcol, &rc->c_x, c,
+                (st = v_column(&v, "replica_column_proofs.c_x", hp, sc, pcol, &rc->c_x, c,
                                comm_c)) != ZKPIPE_OK)
                 return st;
             uint32_t par[ZKP_SDR_DEGREE];
@@ -743,7 +747,7 @@ zkpipe_status zkp_fil_c1_verify(const zkp_fil_c1 *c1, zkp_diag *diag) {
                          drg ? "drg_parents" : "exp_parents", drg ? j : j - ZKP_SDR_DRG_DEGREE);
                 const zkp_fil_column_proof *col =
                     drg ? &rc->drg_parents.v[j] : &rc->exp_parents.v[j - ZKP_SDR_DRG_DEGREE];
-                if ((st = v_column(&v, name, &hp, &sc, pcol, col, par[j], comm_c)) != ZKPIPE_OK)
+                if ((st = v_column(&v, name, hp, sc, pcol, col, par[j], comm_c)) != ZKPIPE_OK)
                     return st;
             }
             /* Each layer's label from its parents' labels in the columns. */
@@ -758,16 +762,18 @@ zkpipe_status zkp_fil_c1_verify(const zkp_fil_c1 *c1, zkp_diag *diag) {
                 uint8_t want[LABEL_SLOTS][32], label[32];
                 parents_cycled(want, src, n);
                 if (lp->node != c)
-                    return v_fail(&v, "labeling_proofs[%u].node: %llu, the challenge is %llu", l - 1,
-                                  (unsigned long long)lp->node, (unsigned long long)c);
+                    return v_fail(&v, "labeling_proofs[%u].node: %llu, the challenge is %llu",
+                                  l - 1, (unsigned long long)lp->node, (unsigned long long)c);
                 for (unsigned s = 0; s < LABEL_SLOTS; s++)
                     if (memcmp(lp->parents.v[s].b, want[s], 32))
-                        return v_fail(&v, "labeling_proofs[%u].parents[%u]: not the label of the "
+                        return v_fail(&v,
+                                      "labeling_proofs[%u].parents[%u]: not the label of the "
                                       "parent in the columns",
                                       l - 1, s);
                 zkp_sdr_label(label, c1->replica_id.b, l, c, src, n);
                 if (memcmp(label, rc->c_x.rows.v[l - 1].b, 32))
-                    return v_fail(&v, "replica_column_proofs.c_x.column.rows[%u]: not the label "
+                    return v_fail(&v,
+                                  "replica_column_proofs.c_x.column.rows[%u]: not the label "
                                   "its parents make",
                                   l - 1);
             }
