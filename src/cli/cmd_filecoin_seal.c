@@ -42,6 +42,38 @@ static const char seal_usage[] =
     "comm_d, comm_r, replica_id and seed) and names the first member that fails.\n" CLI_OPTIONS_HELP
         CLI_EXIT_CODES_HELP;
 
+/* Options that each take one value. Returns -1 when argv is all options
+ * (their values stored), else the exit code: CLI_OK after printing the
+ * help, CLI_USAGE after saying what is wrong. */
+typedef struct {
+    const char *flag, *what;
+    const char **dst;
+} opt_;
+
+static int parse_opts_(const char *cmd, int argc, char **argv, const opt_ *opts, size_t n) {
+    for (int i = 0; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(seal_usage, stdout);
+            return CLI_OK;
+        }
+        size_t k = 0;
+        int r = 0;
+        for (; k < n; k++) {
+            const char *v;
+            if ((r = cli_opt(cmd, argc, argv, &i, opts[k].flag, opts[k].what, &v)) != 0) {
+                if (r > 0) *opts[k].dst = v;
+                break;
+            }
+        }
+        if (r < 0) return CLI_USAGE;
+        if (k == n) {
+            fprintf(stderr, "zkpipe %s: unknown argument %s\n%s", cmd, argv[i], seal_usage);
+            return CLI_USAGE;
+        }
+    }
+    return -1;
+}
+
 static int hex32_(const char *s, uint8_t out[32]) {
     if (!s || strlen(s) != 64) return -1;
     for (int i = 0; i < 64; i++) {
@@ -79,32 +111,19 @@ static const zkp_fil_seal_proof *proof_of_(const char *size, const char *api,
 static int seal_(int argc, char **argv) {
     const char *size = NULL, *data_path = NULL, *out = NULL, *api = "V1_1", *porep = NULL;
     const char *prover = NULL, *sector = NULL, *ticket = NULL, *seed = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        int r;
-        if (cli_is_help(argv[i])) {
-            fputs(seal_usage, stdout);
-            return CLI_OK;
-        }
-#define OPT(flag, what, dst)                                                                       \
-    if ((r = cli_opt("filecoin seal", argc, argv, &i, flag, what, &v)) != 0) {                     \
-        if (r < 0) return CLI_USAGE;                                                               \
-        dst = v;                                                                                   \
-        continue;                                                                                  \
-    }
-        OPT("--sector-size", "2KiB, 8MiB or 512MiB", size)
-        OPT("--data", "the sector's data file", data_path)
-        OPT("--out", "a directory", out)
-        OPT("--api", "V1 or V1_1", api)
-        OPT("--porep-id", "64 hex digits", porep)
-        OPT("--prover-id", "64 hex digits", prover)
-        OPT("--sector-id", "a number", sector)
-        OPT("--ticket", "64 hex digits", ticket)
-        OPT("--seed", "64 hex digits", seed)
-#undef OPT
-        fprintf(stderr, "zkpipe filecoin seal: unknown argument %s\n%s", argv[i], seal_usage);
-        return CLI_USAGE;
-    }
+    const opt_ opts[] = {
+        {"--sector-size", "2KiB, 8MiB or 512MiB", &size},
+        {"--data", "the sector's data file", &data_path},
+        {"--out", "a directory", &out},
+        {"--api", "V1 or V1_1", &api},
+        {"--porep-id", "64 hex digits", &porep},
+        {"--prover-id", "64 hex digits", &prover},
+        {"--sector-id", "a number", &sector},
+        {"--ticket", "64 hex digits", &ticket},
+        {"--seed", "64 hex digits", &seed},
+    };
+    int code = parse_opts_("filecoin seal", argc, argv, opts, sizeof opts / sizeof opts[0]);
+    if (code >= 0) return code;
     if (!size || !data_path || !out || !prover || !sector || !ticket || !seed) {
         fprintf(stderr,
                 "zkpipe filecoin seal: --sector-size, --data, --prover-id, --sector-id, "
@@ -149,7 +168,7 @@ static int seal_(int argc, char **argv) {
     }
     zkp_output outs[2];
     const char *out_paths[2] = {replica_path, c1_path};
-    int code = cli_outputs_open("filecoin seal", outs, out_paths, 2, &data_path, 1);
+    code = cli_outputs_open("filecoin seal", outs, out_paths, 2, &data_path, 1);
     if (code != CLI_OK) return code;
     zkp_diag d = {{0}};
     zkp_mapped_file mf;
@@ -225,27 +244,12 @@ static int c1_verify_(const char *path) {
 
 static int c1_synth_(int argc, char **argv) {
     const char *size = NULL, *out = NULL, *api = "V1_1", *seed_hex = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        int r;
-        if (cli_is_help(argv[i])) {
-            fputs(seal_usage, stdout);
-            return CLI_OK;
-        }
-#define OPT(flag, what, dst)                                                                       \
-    if ((r = cli_opt("filecoin c1 synth", argc, argv, &i, flag, what, &v)) != 0) {                 \
-        if (r < 0) return CLI_USAGE;                                                               \
-        dst = v;                                                                                   \
-        continue;                                                                                  \
-    }
-        OPT("--sector-size", "2KiB .. 64GiB", size)
-        OPT("--out", "the C1 file", out)
-        OPT("--api", "V1 or V1_1", api)
-        OPT("--seed", "64 hex digits", seed_hex)
-#undef OPT
-        fprintf(stderr, "zkpipe filecoin c1 synth: unknown argument %s\n%s", argv[i], seal_usage);
-        return CLI_USAGE;
-    }
+    const opt_ opts[] = {{"--sector-size", "2KiB .. 64GiB", &size},
+                         {"--out", "the C1 file", &out},
+                         {"--api", "V1 or V1_1", &api},
+                         {"--seed", "64 hex digits", &seed_hex}};
+    int code = parse_opts_("filecoin c1 synth", argc, argv, opts, sizeof opts / sizeof opts[0]);
+    if (code >= 0) return code;
     uint8_t seed[32] = {0};
     const zkp_fil_seal_proof *p =
         size && (!strcmp(api, "V1") || !strcmp(api, "V1_1")) ? proof_of_(size, api, NULL) : NULL;
@@ -255,7 +259,7 @@ static int c1_synth_(int argc, char **argv) {
         return CLI_USAGE;
     }
     zkp_output o;
-    int code = cli_outputs_open("filecoin c1 synth", &o, &out, 1, NULL, 0);
+    code = cli_outputs_open("filecoin c1 synth", &o, &out, 1, NULL, 0);
     if (code != CLI_OK) return code;
     fprintf(stderr, "zkpipe filecoin c1 synth: a SYNTHETIC C1 (no sector was sealed): for "
                     "benchmarks and tests only, never for the chain\n");
