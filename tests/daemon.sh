@@ -403,6 +403,10 @@ client await "$new_id" >/dev/null || fail "await $new_id"
 
 # SIGTERM with a request still uploading and a drain timeout of 1 s: the
 # call gets what is left of the timeout, not a grace period of its own.
+# The bound is not a speed target: a fixed 2 s grace after the 1 s timeout
+# took at least 3000 ms, which this bound tells apart from the new exit
+# (about 1.2 s here, 2.1 s under ThreadSanitizer on a loaded machine).
+DRAIN_BOUND_MS=2900
 rm -f "$WORK/stall.ready"
 "$WORK/interop" -mode=stall -sock "$SOCK" -fixtures "$FIX" -ready "$WORK/stall.ready" \
     >"$WORK/go_stall.out" 2>&1 &
@@ -419,7 +423,7 @@ if [ -e "$WORK/stall.ready" ]; then
     rc=0
     wait_exit "$D5" 60 || rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))
-    if [ "$rc" -eq 0 ] && [ "$ms" -lt 1800 ]; then
+    if [ "$rc" -eq 0 ] && [ "$ms" -lt "$DRAIN_BOUND_MS" ]; then
         ok "with drain_timeout_ms=1000 and a request uploading the daemon exits in $ms ms"
     else
         fail "drain_timeout_ms=1000, a request uploading: exit $rc after $ms ms: $(tail -n 3 "$WORK/d5.log")"
@@ -447,7 +451,7 @@ kill -TERM "$D5"
 rc=0
 wait_exit "$D5" 60 || rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
-if [ "$rc" -eq 0 ] && [ "$ms" -lt 2500 ] && grep -q "drain timeout: cancelled" "$WORK/d6.log"; then
+if [ "$rc" -eq 0 ] && [ "$ms" -lt "$DRAIN_BOUND_MS" ] && grep -q "drain timeout: cancelled" "$WORK/d6.log"; then
     ok "with drain_timeout_ms=1000 and a live job the daemon exits in $ms ms"
 else
     fail "drain_timeout_ms=1000: exit $rc after $ms ms (job $long_id): $(tail -n 3 "$WORK/d6.log")"
