@@ -540,9 +540,7 @@ static int sh_merkle(shape_ *s, const zkp_fil_merkle_proof *m, const char *name,
         return sh_fail(s, "a %s proof, the tree needs %s", merkle_kinds[m->kind].name,
                        merkle_kinds[want].name);
     if (sha) {
-        uint32_t levels = 0;
-        while (((uint64_t)1 << levels) < p->nodes) levels++;
-        if (!sh_path(s, &m->base, "path", levels, 2)) return 0;
+        if (!sh_path(s, &m->base, "path", zkp_fil_tree_d_levels(p), 2)) return 0;
     } else {
         if (!sh_path(s, &m->base, want == ZKP_FIL_MERKLE_SINGLE ? "path" : "base_proof",
                      zkp_fil_tree_base_levels(p), p->base_arity))

@@ -63,3 +63,9 @@ uint32_t zkp_fil_tree_base_levels(const zkp_fil_seal_proof *p) {
     }
     return levels;
 }
+
+uint32_t zkp_fil_tree_d_levels(const zkp_fil_seal_proof *p) {
+    uint32_t levels = 0;
+    while (((uint64_t)1 << levels) < p->nodes) levels++;
+    return levels;
+}

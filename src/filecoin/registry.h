@@ -56,4 +56,7 @@ const zkp_fil_seal_proof *zkp_fil_seal_proofs(size_t *n);
  * level and one top level where present. 0 if nodes does not fit the shape. */
 uint32_t zkp_fil_tree_base_levels(const zkp_fil_seal_proof *p);
 
+/* Levels of tree_d, the binary tree over every node: log2(nodes). */
+uint32_t zkp_fil_tree_d_levels(const zkp_fil_seal_proof *p);
+
 #endif

@@ -36,7 +36,8 @@ static shape_ shape_of(const zkp_fil_seal_proof *p, int binary) {
     s.mkind = ZKP_FIL_MERKLE_SINGLE;
     if (binary) {
         s.base_arity = 2;
-        while (((uint64_t)1 << s.depth) < p->nodes) s.arity[s.depth++] = 2;
+        s.depth = zkp_fil_tree_d_levels(p);
+        for (unsigned k = 0; k < s.depth; k++) s.arity[k] = 2;
         return s;
     }
     s.base_arity = p->base_arity;
@@ -137,17 +138,23 @@ typedef struct {
     uint8_t dflt[MAX_DEPTH + 1][32];
 } tree_;
 
-static const uint8_t *tree_at(const tree_ *t, unsigned k, uint64_t index) {
-    const level_ *l = &t->lv[k];
-    size_t lo = 0, hi = l->n;
+/* The first position of the sorted a[0..n) whose value is not below x. */
+static size_t lower_bound(const uint64_t *a, size_t n, uint64_t x) {
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (l->idx[mid] < index)
+        if (a[mid] < x)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < l->n && l->idx[lo] == index ? l->val + 32 * lo : t->dflt[k];
+    return lo;
+}
+
+static const uint8_t *tree_at(const tree_ *t, unsigned k, uint64_t index) {
+    const level_ *l = &t->lv[k];
+    size_t at = lower_bound(l->idx, l->n, index);
+    return at < l->n && l->idx[at] == index ? l->val + 32 * at : t->dflt[k];
 }
 
 /* Builds the tree over n leaves (idx strictly increasing, values 32 bytes
@@ -219,7 +226,7 @@ static zkpipe_status proof_fill(zkp_fil_c1 *c1, zkp_fil_merkle_proof *m, const t
 }
 
 /* ---- Checking a Merkle proof: the root it leads to and the leaf index its
- * positions spell. 0 (with *bad_level) when a value is not canonical. */
+ * positions spell. 0 when a value on the path is not canonical. */
 
 static int path_walk(const hasher_ *h, int kind, const zkp_fil_path *p, unsigned arity,
                      uint8_t cur[32], uint64_t *index, uint64_t *scale) {
@@ -506,21 +513,10 @@ typedef struct {
     unsigned layers;
 } sparse_labels_;
 
-static size_t sparse_find(const sparse_labels_ *s, uint64_t node) {
-    size_t lo = 0, hi = s->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->nodes[mid] < node)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 
 static const uint8_t *sparse_label(const void *ctx, uint64_t node, unsigned layer) {
     const sparse_labels_ *s = ctx;
-    size_t i = sparse_find(s, node);
+    size_t i = lower_bound(s->nodes, s->n, node);
     assert(i < s->n && s->nodes[i] == node);
     return s->labels + (i * s->layers + layer - 1) * 32;
 }
@@ -601,7 +597,7 @@ zkpipe_status zkp_fil_c1_synthesize(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p,
             const uint8_t *src[ZKP_SDR_DEGREE];
             unsigned n;
             label_parents(src, &n, par, l, sparse_label, &sl);
-            size_t at = sparse_find(&sl, chal[i]);
+            size_t at = lower_bound(sl.nodes, sl.n, chal[i]);
             zkp_sdr_label(sl.labels + (at * p->layers + l - 1) * 32, replica_id, l, chal[i], src,
                           n);
         }
