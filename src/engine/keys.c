@@ -146,17 +146,24 @@ zkpipe_status eng_key_file_identity(const char *path, zkp_file_stamp *stamp, uin
     return st;
 }
 
-/* Why the file now differs from the one bound, for a message. */
-static void describe_change_(const zkp_file_stamp *was, const zkp_file_stamp *now, char *buf,
-                             size_t cap) {
-    if (was->dev != now->dev || was->ino != now->ino)
-        snprintf(buf, cap, "another file is at the path now (inode %llu, was %llu)",
+/* ZKPIPE_ERR_FILE_CHANGED, saying how the file now differs from the one
+ * bound (why, when not NULL, says it instead). */
+static zkpipe_status file_changed_(zkp_diag *diag, const char *path, const zkp_file_stamp *was,
+                                   const zkp_file_stamp *now, const char *why) {
+    char buf[160];
+    if (why)
+        snprintf(buf, sizeof buf, "%s", why);
+    else if (was->dev != now->dev || was->ino != now->ino)
+        snprintf(buf, sizeof buf, "another file is at the path now (inode %llu, was %llu)",
                  (unsigned long long)now->ino, (unsigned long long)was->ino);
     else if (was->size != now->size)
-        snprintf(buf, cap, "its size is %llu bytes, was %llu", (unsigned long long)now->size,
-                 (unsigned long long)was->size);
+        snprintf(buf, sizeof buf, "its size is %llu bytes, was %llu",
+                 (unsigned long long)now->size, (unsigned long long)was->size);
     else
-        snprintf(buf, cap, "it was modified (mtime changed)");
+        snprintf(buf, sizeof buf, "it was modified (mtime changed)");
+    return zkp_diag_fail(diag, ZKPIPE_ERR_FILE_CHANGED,
+                         "%s changed since the key was registered: %s; register it again", path,
+                         buf);
 }
 
 zkpipe_status eng_key_file_check(zkpipe_engine *e, eng_key *k, zkp_diag *diag) {
@@ -167,11 +174,7 @@ zkpipe_status eng_key_file_check(zkpipe_engine *e, eng_key *k, zkp_diag *diag) {
     zkpipe_status st = zkp_file_stamp_of(k->path, &now, diag);
     if (st != ZKPIPE_OK) return st;
     if (zkp_file_stamp_same(&was, &now)) return ZKPIPE_OK;
-    char why[160];
-    describe_change_(&was, &now, why, sizeof why);
-    return zkp_diag_fail(diag, ZKPIPE_ERR_FILE_CHANGED,
-                         "%s changed since the key was registered: %s; register it again", k->path,
-                         why);
+    return file_changed_(diag, k->path, &was, &now, NULL);
 }
 
 static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority prio,
@@ -201,18 +204,11 @@ static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority pri
     pthread_mutex_unlock(&e->lk);
     uint64_t digest = 0;
     if (!zkp_file_stamp_same(&mf.stamp, &want)) {
-        char why[160];
-        describe_change_(&want, &mf.stamp, why, sizeof why);
-        st = zkp_diag_fail(diag, ZKPIPE_ERR_FILE_CHANGED,
-                           "%s changed since the key was registered: %s; register it again",
-                           k->path, why);
+        st = file_changed_(diag, k->path, &want, &mf.stamp, NULL);
     } else if ((st = zkp_zkey_header_digest(mf.data, mf.size, k->path, &digest, diag)) ==
                    ZKPIPE_OK &&
                digest != want_digest) {
-        st = zkp_diag_fail(diag, ZKPIPE_ERR_FILE_CHANGED,
-                           "%s changed since the key was registered: its header sections "
-                           "differ; register it again",
-                           k->path);
+        st = file_changed_(diag, k->path, &want, &mf.stamp, "its header sections differ");
     }
     if (st == ZKPIPE_OK) {
         key_map_charged_(e, &mf, &d.map_charge);
