@@ -1,5 +1,6 @@
-/* The G1 MSM on the GPU against the CPU's MSM, for both groups: random
- * scalars from one point to 2^22 points, the edge inputs (no points, zero,
+/* The MSM on the GPU against the CPU's MSM, for the four groups (G1 and G2
+ * of both curves): random scalars from one point to 2^22 points (2^18 for
+ * G2, whose CPU reference is slower), the edge inputs (no points, zero,
  * one and r - 1, equal scalars, one base repeated, bases at infinity, a
  * range past the end), and a case that prints the times at 2^20 .. 2^26.
  *
@@ -42,6 +43,16 @@ static double now_s(void) {
 #include "test_gpu_msm.c"
 #undef G
 #undef GSK
+#define G bn254_g2
+#define GSK BN254_FR
+#include "test_gpu_msm.c"
+#undef G
+#undef GSK
+#define G bls12_381_g2
+#define GSK BLS12_381_FR
+#include "test_gpu_msm.c"
+#undef G
+#undef GSK
 #undef TEST_GPU_MSM_GROUP
 
 TEST_CASE(gpu_msm_small_matches_cpu) {
@@ -50,6 +61,8 @@ TEST_CASE(gpu_msm_small_matches_cpu) {
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         test_gm_bn254_g1_random(g, sizes[i]);
         test_gm_bls12_381_g1_random(g, sizes[i]);
+        test_gm_bn254_g2_random(g, sizes[i]);
+        test_gm_bls12_381_g2_random(g, sizes[i]);
     }
     zkp_gpu_close(g);
 }
@@ -58,6 +71,8 @@ TEST_CASE(gpu_msm_edge_cases) {
     zkp_gpu *g = test_gpu_open();
     test_gm_bn254_g1_edges(g);
     test_gm_bls12_381_g1_edges(g);
+    test_gm_bn254_g2_edges(g);
+    test_gm_bls12_381_g2_edges(g);
     zkp_gpu_stats s;
     zkp_gpu_stats_get(g, &s);
     ASSERT_EQ_U64(s.live_total, 0);
@@ -71,6 +86,9 @@ TEST_CASE(gpu_msm_large_matches_cpu) {
     for (unsigned lg = 16; lg <= top; lg += 2) {
         test_gm_bn254_g1_random(g, (size_t)1 << lg);
         test_gm_bls12_381_g1_random(g, (size_t)1 << lg);
+        if (lg > 18) continue;
+        test_gm_bn254_g2_random(g, (size_t)1 << lg);
+        test_gm_bls12_381_g2_random(g, (size_t)1 << lg);
     }
     zkp_gpu_close(g);
 }
@@ -87,6 +105,8 @@ TEST_CASE(gpu_msm_witness_like) {
     zkp_gpu *g = test_gpu_open();
     test_gm_bn254_g1_witness(g, (size_t)1 << 18);
     test_gm_bls12_381_g1_witness(g, (size_t)1 << 18);
+    test_gm_bn254_g2_witness(g, (size_t)1 << 18);
+    test_gm_bls12_381_g2_witness(g, (size_t)1 << 18);
     zkp_gpu_close(g);
 }
 
@@ -97,6 +117,9 @@ TEST_CASE(gpu_msm_times) {
     for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
         test_gm_bn254_g1_time(g, logs[i]);
         test_gm_bls12_381_g1_time(g, logs[i]);
+        if (logs[i] > 24) continue;
+        test_gm_bn254_g2_time(g, logs[i]);
+        test_gm_bls12_381_g2_time(g, logs[i]);
     }
     zkp_gpu_close(g);
 }
@@ -178,7 +201,9 @@ static void TG(cpu_msm)(JAC *out, const AFF *bases, const uint64_t *scalars, siz
 }
 
 /* The GPU's MSM over bases[first .. first + n), from host scalars (dev = 0)
- * or from a device buffer (dev = 1), as a Jacobian point. */
+ * or from a device buffer (dev = 1), as a Jacobian point. In the buffer
+ * the scalars follow SCALARS_PAD others, which the MSM must skip. */
+#define SCALARS_PAD 3
 static zkpipe_status TG(gpu_msm)(zkp_gpu *g, JAC *out, const zkp_gpu_bases *b, size_t first,
                                  const uint64_t *scalars, size_t n, int dev, zkp_diag *diag) {
     XYZZ r;
@@ -186,10 +211,12 @@ static zkpipe_status TG(gpu_msm)(zkp_gpu *g, JAC *out, const zkp_gpu_bases *b, s
     zkpipe_status st;
     if (dev) {
         zkp_gpu_buf *buf = NULL;
-        st = zkp_gpu_buf_alloc(g, &buf, (n ? n : 1) * 32, ZKP_GPU_MEM_SCALARS, diag);
+        st = zkp_gpu_buf_alloc(g, &buf, (n + SCALARS_PAD) * 32, ZKP_GPU_MEM_SCALARS, diag);
         if (st != ZKPIPE_OK) return st;
-        if (n) st = zkp_gpu_buf_upload(buf, 0, scalars, n * 32, diag);
-        if (st == ZKPIPE_OK) st = GFN(gpu_msm_dev)(g, &r, b, first, buf, n, diag);
+        uint64_t pad[SCALARS_PAD][4] = {{7}, {1}, {0, 0, 0, 1}};
+        st = zkp_gpu_buf_upload(buf, 0, pad, sizeof pad, diag);
+        if (n && st == ZKPIPE_OK) st = zkp_gpu_buf_upload(buf, sizeof pad, scalars, n * 32, diag);
+        if (st == ZKPIPE_OK) st = GFN(gpu_msm_dev)(g, &r, b, first, buf, SCALARS_PAD, n, diag);
         zkp_gpu_buf_free(buf);
     } else {
         st = GFN(gpu_msm)(g, &r, b, first, scalars, n, diag);
@@ -376,7 +403,7 @@ static void TG(time)(zkp_gpu *g, unsigned lg) {
         t0 = now_s();
         st = GFN(gpu_msm)(g, &r, b, 0, scalars, n, &diag);
         double t1 = now_s();
-        if (st == ZKPIPE_OK) st = GFN(gpu_msm_dev)(g, &r, b, 0, buf, n, &diag);
+        if (st == ZKPIPE_OK) st = GFN(gpu_msm_dev)(g, &r, b, 0, buf, 0, n, &diag);
         double t2 = now_s();
         if (it > 0 && t1 - t0 < best_h) best_h = t1 - t0;
         if (it > 0 && t2 - t1 < best_d) best_d = t2 - t1;

@@ -817,6 +817,83 @@ TEST_CASE(mem_pool_trimmer_returns_idle_memory_to_the_os) {
     rig_close(rig);
 }
 
+/* What the region hooks saw: each call's base and size, in order. The
+ * unmapping hook runs on the trimmer's thread, so the case reads a copy
+ * taken under the lock (an ASSERT must not leave the lock held). */
+typedef struct {
+    int n_mapped, n_unmapping;
+    void *mapped_base, *unmapping_base;
+    size_t mapped_size, unmapping_size;
+    unsigned char first_byte_at_unmap;
+} hook_seen;
+
+typedef struct {
+    pthread_mutex_t mu;
+    hook_seen seen;
+} hook_log;
+
+static void hook_mapped(void *ctx, void *base, size_t bytes) {
+    hook_log *h = ctx;
+    pthread_mutex_lock(&h->mu);
+    if (!h->seen.n_mapped++) h->seen.mapped_base = base, h->seen.mapped_size = bytes;
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void hook_unmapping(void *ctx, void *base, size_t bytes) {
+    hook_log *h = ctx;
+    pthread_mutex_lock(&h->mu);
+    if (!h->seen.n_unmapping++) {
+        h->seen.unmapping_base = base, h->seen.unmapping_size = bytes;
+        /* Still mapped: reading it must not fault. */
+        h->seen.first_byte_at_unmap = *(volatile unsigned char *)base;
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
+static hook_seen hooks_seen(hook_log *h) {
+    pthread_mutex_lock(&h->mu);
+    hook_seen s = h->seen;
+    pthread_mutex_unlock(&h->mu);
+    return s;
+}
+
+TEST_CASE(mem_pool_region_hooks_see_each_mapping_once) {
+    static hook_log log = {PTHREAD_MUTEX_INITIALIZER, {0}};
+    memset(&log.seen, 0, sizeof log.seen);
+    zkp_mem_pool_config cfg = pool_config(GIB, 0);
+    cfg.region_mapped = hook_mapped;
+    cfg.region_unmapping = hook_unmapping;
+    cfg.region_hook_ctx = &log;
+    cfg.region_hook_min_bytes = 4 * MIB;
+    mem_rig *rig = rig_open_with(256 * MIB, &cfg);
+    void *a, *b, *again;
+    ASSERT_OK(zkp_mem_pool_alloc(rig->pool, 6 * MIB, ZKP_MEM_ABC, &a));
+    ASSERT_OK(zkp_mem_pool_alloc(rig->pool, 2 * MIB, ZKP_MEM_WITNESS, &b)); /* below the minimum */
+    ((unsigned char *)a)[0] = 0x5a;
+    hook_seen s = hooks_seen(&log);
+    ASSERT_EQ_U64(s.n_mapped, 1);
+    ASSERT(s.mapped_base == a);
+    ASSERT_EQ_U64(s.mapped_size, 6 * MIB);
+    /* A recycled region is not announced again. */
+    ASSERT_OK(zkp_mem_pool_free(rig->pool, a, 6 * MIB, ZKP_MEM_ABC));
+    ASSERT_OK(zkp_mem_pool_alloc(rig->pool, 6 * MIB, ZKP_MEM_WITNESS, &again));
+    ASSERT(again == a);
+    ASSERT_OK(zkp_mem_pool_free(rig->pool, again, 6 * MIB, ZKP_MEM_WITNESS));
+    ASSERT_OK(zkp_mem_pool_free(rig->pool, b, 2 * MIB, ZKP_MEM_WITNESS));
+    s = hooks_seen(&log);
+    ASSERT_EQ_U64(s.n_mapped, 1);
+    ASSERT_EQ_U64(s.n_unmapping, 0); /* idle regions stay mapped, and announced */
+    /* The trim unmaps both; the hook hears of the big one, before it goes. */
+    ASSERT_OK(zkp_mem_pool_trim(rig->pool, 0));
+    ASSERT_EQ_U64(pool_stats(rig->pool).mapped_bytes, 0);
+    s = hooks_seen(&log);
+    ASSERT_EQ_U64(s.n_unmapping, 1);
+    ASSERT(s.unmapping_base == a);
+    ASSERT_EQ_U64(s.unmapping_size, 6 * MIB);
+    ASSERT_EQ_U64(s.first_byte_at_unmap, 0x5a);
+    rig_close(rig);
+}
+
 TEST_CASE(mem_pool_malloc_control_keeps_the_books) {
     zkp_mem_tracker *t;
     zkp_mem_pool *pool;

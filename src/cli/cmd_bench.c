@@ -664,6 +664,9 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
                    (s.devices[k].vram_total_bytes - s.devices[k].vram_free_bytes) / 1073741824.0,
                    s.devices[k].busy_seconds, s.devices[k].h2d_bytes / 1073741824.0,
                    s.devices[k].d2h_bytes / 1073741824.0);
+    if (s.n_devices && s.devices[0].is_gpu && !json)
+        printf("host memory registered with the GPU driver (the pool's regions): %.3f GiB\n",
+               zkp_gpu_host_registered_bytes() / 1073741824.0);
     (void)zkp_mem_read_rss(&idle_rss);
     (void)zkpipe_engine_trim(e, 0);
     (void)zkp_mem_read_rss(&trimmed_rss);

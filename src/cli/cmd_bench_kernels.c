@@ -119,7 +119,7 @@ static void random_scalars_(uint64_t *s, size_t n, const uint64_t *r, unsigned b
                 /* One warm-up run of each form, then the timed ones. */                        \
                 for (unsigned k = 0; k <= b->runs && st == ZKPIPE_OK; k++) {                      \
                     t0 = cli_now();                                                               \
-                    st = G##_gpu_msm_dev(b->gpu, &gx, gb, 0, sbuf, n, &d);                        \
+                    st = G##_gpu_msm_dev(b->gpu, &gx, gb, 0, sbuf, 0, n, &d);                     \
                     if (k) gdev[k - 1] = 1e3 * (cli_now() - t0);                                  \
                     if (st != ZKPIPE_OK) break;                                                   \
                     t0 = cli_now();                                                               \

@@ -1,6 +1,7 @@
 /* zkpipe bench prove: the device half of one Groth16 partition (the H step
- * and the H, A, B1 and L MSMs, what prove_start_abc runs) on a partition of
- * a chosen shape, with the key resident on the device, stage by stage.
+ * and the H, A, B1 and L MSMs, and on a GPU the B2 MSM: what
+ * prove_start_abc runs), then prove_finalize, on a partition of a chosen
+ * shape, with the key resident on the device, stage by stage.
  *
  * The shape is a Filecoin PoRep partition's by default: a domain of 2^27,
  * 130,278,869 constraints, 328 public inputs, 130,169,893 aux variables, of
@@ -11,8 +12,11 @@
  * a real key of this size is 44 GB. Each set of bases is made resident
  * once (timed), then every run feeds the device half through the same
  * backend table that prove_start uses, and the stage times come from the
- * prover's own progress calls. Nothing here is a proof: see the test suite
- * for GPU proofs checked against the CPU's. */
+ * prover's own progress calls. On a GPU the run buffers of a, b, c and the
+ * witness are registered with the driver once, as the engine registers its
+ * pool's regions (--pageable leaves them pageable, to compare). Nothing
+ * here is a proof: see the test suite for GPU proofs checked against the
+ * CPU's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +37,11 @@ static const char prove_usage[] =
     "  --runs R       timed runs (default 3; medians reported)\n"
     "  --threads N    CPU threads (default: every CPU)\n"
     "  --zeros P      percent of aux values that are 0 (default 45)\n"
-    "  --ones P       percent that are 1 (default 45); the rest are random\n" CLI_OPTIONS_HELP;
+    "  --ones P       percent that are 1 (default 45); the rest are random\n"
+    "  --g2 W         where the B2 (G2) MSM runs on a GPU: device (default, in prove_start)\n"
+    "                 or cpu (in prove_finalize, as on the CPU backend)\n"
+    "  --pageable yes leave the run buffers of a, b, c and the witness pageable (on a GPU they\n"
+    "                 are registered with the driver by default, as the engine's pool is)\n" CLI_OPTIONS_HELP;
 
 /* The 32 GiB PoRep partition (FACTS.md, issue figures). */
 #define POREP_LOG 27
@@ -54,9 +62,14 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
     c->seen[s] = 1;
 }
 
-#define BENCH_PROVE_(C, G1, FR, FK)                                                               \
+/* Registration wants whole pages. */
+#define PAGE_ ((size_t)4096)
+static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * PAGE_; }
+
+#define BENCH_PROVE_(C, G1, G2, FR, FK)                                                           \
     static int bench_prove_##C##_(unsigned log_n, const char *device, unsigned runs,             \
-                                  unsigned nthreads, unsigned zeros, unsigned ones) {            \
+                                  unsigned nthreads, unsigned zeros, unsigned ones,              \
+                                  int pageable, int g2_on_cpu) {                                 \
         size_t n = (size_t)1 << log_n;                                                            \
         double scale = (double)n / (double)((size_t)1 << POREP_LOG);                              \
         uint32_t n_public = log_n == POREP_LOG ? POREP_PUBLIC : (uint32_t)(POREP_PUBLIC * scale) + 1; \
@@ -69,6 +82,7 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
         zkp_g16_rkey *rk = NULL;                                                                  \
         zkpipe_status st = zkp_g16_backend_open(&be, device, fallback, sizeof fallback, &d);      \
         if (st != ZKPIPE_OK) return cli_fail("bench", st, &d, CLI_INVALID);                       \
+        zkp_g16_backend_set_g2_on_cpu(be, g2_on_cpu);                                             \
         if (fallback[0]) fprintf(stderr, "zkpipe bench: CPU (--device auto): %s\n", fallback);    \
         printf("device: %s; curve " #C ", domain 2^%u, %zu vars (%zu aux: %zu in A, %zu in B), "  \
                "%u public; witness %u%% zeros, %u%% ones\n",                                      \
@@ -77,10 +91,14 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
         zkp_g16_pk whole;                                                                         \
         G1##_affine_t *pts = malloc(nb * sizeof *pts), *pts_b = malloc(n_vars * sizeof *pts_b);   \
         FR##_t *abc = malloc(3 * n * sizeof *abc), *w = malloc(n_vars * sizeof *w);               \
-        FR##_t *abc_run = malloc(3 * n * sizeof *abc);                                            \
+        size_t abc_bytes = page_round_(3 * n * sizeof *abc), w_bytes = page_round_(n_vars * sizeof *w); \
+        FR##_t *abc_run = aligned_alloc(PAGE_, abc_bytes), *w_run = aligned_alloc(PAGE_, w_bytes);  \
+        int abc_pinned = 0, w_pinned = 0;                                                         \
         G1##_jacobian_t *tmp = malloc(((size_t)1 << 16) * sizeof *tmp);                          \
+        G2##_affine_t *pts2 = malloc(n_vars * sizeof *pts2);                                      \
+        G2##_jacobian_t *tmp2 = malloc(((size_t)1 << 16) * sizeof *tmp2);                        \
         int code = CLI_OK;                                                                        \
-        if (!pts || !pts_b || !abc || !w || !abc_run || !tmp) {                                             \
+        if (!pts || !pts_b || !abc || !w || !abc_run || !w_run || !tmp || !pts2 || !tmp2) {       \
             code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                    \
             goto out;                                                                             \
         }                                                                                         \
@@ -92,6 +110,12 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
             for (size_t i = 1; i < distinct; i++) G1##_add_affine(&tmp[i], &tmp[i - 1], &gen);    \
             G1##_batch_to_affine_var(pts, tmp, distinct);                                         \
             for (size_t i = distinct; i < nb; i++) pts[i] = pts[i % distinct];                    \
+            G2##_affine_t gen2;                                                                   \
+            G2##_generator(&gen2);                                                                \
+            G2##_from_affine(&tmp2[0], &gen2);                                                    \
+            for (size_t i = 1; i < distinct; i++) G2##_add_affine(&tmp2[i], &tmp2[i - 1], &gen2); \
+            G2##_batch_to_affine_var(pts2, tmp2, distinct < n_vars ? distinct : n_vars);          \
+            for (size_t i = distinct; i < n_vars; i++) pts2[i] = pts2[i % distinct];              \
         }                                                                                         \
         uint64_t seed = 42;                                                                       \
         for (size_t i = 0; i < 3 * n; i++) FR##_set_u64(&abc[i], cli_splitmix64(&seed));                    \
@@ -103,10 +127,12 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
         for (size_t i = 0; i < n_vars; i++) {                                                     \
             int in_b = i <= n_public || (double)(cli_splitmix64(&seed) >> 11) * 0x1p-53 * (double)n_aux <   \
                                             (double)b_aux;                                        \
-            if (in_b)                                                                             \
+            if (in_b) {                                                                           \
                 pts_b[i] = pts[i];                                                                \
-            else                                                                                  \
+            } else {                                                                              \
                 G1##_affine_set_infinity(&pts_b[i]);                                              \
+                G2##_affine_set_infinity(&pts2[i]);                                               \
+            }                                                                                     \
         }                                                                                         \
         w[0].l[0] = 1;                                                                            \
         for (size_t i = 1; i < n_vars; i++) {                                                     \
@@ -129,6 +155,7 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
         pk->log_domain = log_n;                                                                   \
         pk->a = pk->c = pk->h = pts;                                                              \
         pk->b1 = pts_b;                                                                           \
+        pk->b2 = pts2;                                                                            \
         (void)a_aux;                                                                              \
         double t_up = cli_now();                                                                  \
         if ((st = zkp_g16_rkey_load(&rk, be, &whole, &d)) != ZKPIPE_OK) {                         \
@@ -137,16 +164,24 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
         }                                                                                         \
         t_up = cli_now() - t_up;                                                                  \
         printf("key bases resident in %.2f s\n", t_up);                                           \
-        double stage[ZKP_G16_STAGE_COUNT][64], total[64];                                         \
+        if (zkp_g16_backend_is_gpu(be) && !pageable) {                                            \
+            double t_pin = cli_now();                                                             \
+            st = zkp_gpu_host_register(abc_run, abc_bytes, &d);                                   \
+            abc_pinned = st == ZKPIPE_OK;                                                         \
+            if (abc_pinned) w_pinned = (st = zkp_gpu_host_register(w_run, w_bytes, &d)) == ZKPIPE_OK; \
+            if (st != ZKPIPE_OK) {                                                                \
+                code = cli_fail("bench", st, &d, CLI_INVALID);                                    \
+                goto out;                                                                         \
+            }                                                                                     \
+            printf("run buffers (%.2f GiB) registered with the driver in %.2f s\n",               \
+                   (abc_bytes + w_bytes) / 1073741824.0, cli_now() - t_pin);                      \
+        }                                                                                         \
+        double stage[ZKP_G16_STAGE_COUNT][64], total[64], fin[64];                                \
         for (unsigned k = 0; k <= runs && code == CLI_OK; k++) {                                  \
             memcpy(abc_run, abc, 3 * n * sizeof *abc);                                            \
-            zkp_buffer wb = {malloc(n_vars * sizeof *w), n_vars * sizeof *w, ZKP_MEM_WITNESS, NULL}; \
+            memcpy(w_run, w, n_vars * sizeof *w);                                                 \
+            zkp_buffer wb = {w_run, n_vars * sizeof *w, ZKP_MEM_WITNESS, &keep_alloc_};           \
             zkp_buffer ab = {abc_run, 3 * n * sizeof *abc, ZKP_MEM_ABC, &keep_alloc_};            \
-            if (!wb.ptr) {                                                                        \
-                code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                \
-                break;                                                                            \
-            }                                                                                     \
-            memcpy(wb.ptr, w, n_vars * sizeof *w);                                                \
             stage_clock_ sc;                                                                      \
             memset(&sc, 0, sizeof sc);                                                            \
             zkp_g16_prove_opts o = {.nthreads = nthreads, .progress = on_stage_,                  \
@@ -155,26 +190,40 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
             sc.t0 = cli_now();                                                                    \
             st = zkp_g16_prove_start_abc(&p, &whole, &wb, &ab, &o, &d);                          \
             double end = cli_now();                                                               \
-            zkp_g16_pending_free(p);                                                              \
+            /* The key's alpha, beta and delta are zero (infinity): the assembly's cost does  \
+             * not depend on them, and this proof is not checked. */                          \
+            zkp_g16_proof proof;                                                                  \
+            if (st == ZKPIPE_OK) st = zkp_g16_prove_finalize(&proof, p, NULL, &d);                \
+            else zkp_g16_pending_free(p);                                                         \
+            double fin_end = cli_now();                                                           \
             if (st != ZKPIPE_OK) {                                                                \
                 code = cli_fail("bench", st, &d, CLI_INVALID);                                    \
                 break;                                                                            \
             }                                                                                     \
             if (!k) continue; /* the warm-up */                                                   \
-            for (int s = ZKP_G16_NTT; s <= ZKP_G16_MSM_C; s++) {                                  \
-                double next = s < ZKP_G16_MSM_C ? sc.stage_start[s + 1] : end;                   \
-                stage[s][k - 1] = sc.seen[s] ? next - sc.stage_start[s] : 0;                      \
+            for (int s = ZKP_G16_NTT; s <= ZKP_G16_MSM_B2; s++) {                                 \
+                /* Stages of prove_start only: one ends where the next of them begins. */    \
+                double next = end;                                                                \
+                for (int t = ZKP_G16_MSM_B2; t > s; t--)                                          \
+                    if (sc.seen[t] && sc.stage_start[t] <= end) next = sc.stage_start[t];         \
+                int in_start = sc.seen[s] && sc.stage_start[s] <= end;                            \
+                stage[s][k - 1] = in_start ? next - sc.stage_start[s] : 0;                        \
             }                                                                                     \
             total[k - 1] = end - sc.t0;                                                           \
+            fin[k - 1] = fin_end - end;                                                           \
         }                                                                                         \
         if (code == CLI_OK) {                                                                     \
             printf("%-26s %10s\n", "stage (median)", "ms");                                       \
-            for (int s = ZKP_G16_NTT; s <= ZKP_G16_MSM_C; s++)                                    \
-                printf("%-26s %10.1f\n", zkp_g16_stage_label((zkp_g16_stage)s),                   \
-                       1e3 * cli_median(stage[s], runs));                                         \
+            for (int s = ZKP_G16_NTT; s <= ZKP_G16_MSM_B2; s++)                                   \
+                if (s != ZKP_G16_MSM_B2 || !g2_on_cpu)                                            \
+                    printf("%-26s %10.1f\n", zkp_g16_stage_label((zkp_g16_stage)s),               \
+                           1e3 * cli_median(stage[s], runs));                                     \
             double med = cli_median(total, runs);                                                 \
-            printf("%-26s %10.1f  (min %.1f, max %.1f)\n", "device half in all", 1e3 * med,      \
+            printf("%-26s %10.1f  (min %.1f, max %.1f)\n", "prove_start in all", 1e3 * med,      \
                    1e3 * total[0], 1e3 * total[runs - 1]);                                        \
+            printf("%-26s %10.1f  (B2 MSM %s)\n", "prove_finalize", 1e3 * cli_median(fin, runs), \
+                   zkp_g16_backend_is_gpu(be) && !g2_on_cpu ? "on the GPU in prove_start"          \
+                                                            : "on the CPU here");                  \
             zkp_gpu *g = zkp_g16_backend_gpu(be);                                                 \
             if (g) {                                                                              \
                 zkp_gpu_stats gs;                                                                 \
@@ -187,20 +236,25 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
             }                                                                                     \
         }                                                                                         \
     out:                                                                                          \
+        if (abc_pinned) zkp_gpu_host_unregister(abc_run, abc_bytes);                              \
+        if (w_pinned) zkp_gpu_host_unregister(w_run, w_bytes);                                    \
         zkp_g16_rkey_free(rk);                                                                    \
         zkp_g16_backend_close(be);                                                                \
         free(pts);                                                                                \
         free(pts_b);                                                                              \
+        free(pts2);                                                                               \
+        free(tmp2);                                                                               \
         free(abc);                                                                                \
         free(abc_run);                                                                            \
+        free(w_run);                                                                              \
         free(w);                                                                                  \
         free(tmp);                                                                                \
         return code;                                                                              \
     }
 
-/* prove_start frees a, b, c through their allocator as soon as it is done
- * with them; the bench reuses one buffer across runs, so its allocator
- * frees nothing. */
+/* prove_start frees a, b, c and the witness through their allocator as
+ * soon as it is done with them; the bench reuses its buffers across runs,
+ * so their allocator frees nothing. */
 static void *keep_alloc_fn_(void *ctx, size_t bytes, zkp_mem_category cat) {
     (void)ctx, (void)bytes, (void)cat;
     return NULL;
@@ -214,12 +268,13 @@ static const zkp_allocator keep_alloc_ = {keep_alloc_fn_, keep_free_fn_, NULL};
 static const zkpipe_curve bn254_curve_id_ = ZKPIPE_CURVE_BN254;
 static const zkpipe_curve bls12_381_curve_id_ = ZKPIPE_CURVE_BLS12_381;
 
-BENCH_PROVE_(bn254, bn254_g1, bn254_fr, BN254_FR)
-BENCH_PROVE_(bls12_381, bls12_381_g1, bls12_381_fr, BLS12_381_FR)
+BENCH_PROVE_(bn254, bn254_g1, bn254_g2, bn254_fr, BN254_FR)
+BENCH_PROVE_(bls12_381, bls12_381_g1, bls12_381_g2, bls12_381_fr, BLS12_381_FR)
 
 int cli_bench_prove(int argc, char **argv) {
     int curve = 1;
     unsigned log_n = POREP_LOG, runs = 3, nthreads = 0, zeros = 45, ones = 45;
+    int pageable = 0, g2_on_cpu = 0;
     const char *device = "auto";
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
@@ -254,14 +309,23 @@ int cli_bench_prove(int argc, char **argv) {
             zeros = (unsigned)strtoul(v, NULL, 10);
         } else if (!strcmp(opt, "--ones")) {
             ones = (unsigned)strtoul(v, NULL, 10);
+        } else if (!strcmp(opt, "--g2")) {
+            if (!strcmp(v, "cpu")) g2_on_cpu = 1;
+            else if (!strcmp(v, "device")) g2_on_cpu = 0;
+            else goto usage;
+        } else if (!strcmp(opt, "--pageable")) {
+            if (!strcmp(v, "yes")) pageable = 1;
+            else if (!strcmp(v, "no")) pageable = 0;
+            else goto usage;
         } else {
             goto usage;
         }
     }
     if (zeros + ones > 100) goto usage;
     if (curve == 0 && log_n > 28) goto usage;
-    return curve ? bench_prove_bls12_381_(log_n, device, runs, nthreads, zeros, ones)
-                 : bench_prove_bn254_(log_n, device, runs, nthreads, zeros, ones);
+    return curve ? bench_prove_bls12_381_(log_n, device, runs, nthreads, zeros, ones, pageable,
+                                          g2_on_cpu)
+                 : bench_prove_bn254_(log_n, device, runs, nthreads, zeros, ones, pageable, g2_on_cpu);
 usage:
     fputs(prove_usage, stderr);
     return CLI_USAGE;

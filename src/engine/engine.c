@@ -275,6 +275,23 @@ static zkpipe_status open_backends_(zkpipe_engine_config *c, zkp_g16_backend ***
     return ZKPIPE_OK;
 }
 
+/* The pool's region hooks with a GPU: big regions are registered with the
+ * driver once, when mapped, so the device half's uploads of a, b, c and
+ * the witness run at the bus's speed. A region the driver refuses is
+ * still used, at the speed of pageable memory. */
+#define PIN_REGION_MIN_BYTES ((size_t)16 << 20)
+
+static void pin_region_(void *ctx, void *base, size_t bytes) {
+    (void)ctx;
+    zkpipe_status st = zkp_gpu_host_register(base, bytes, NULL);
+    (void)st; /* refused: the region stays pageable, slower to copy but as good */
+}
+
+static void unpin_region_(void *ctx, void *base, size_t bytes) {
+    (void)ctx;
+    zkp_gpu_host_unregister(base, bytes);
+}
+
 static zkpipe_status start_thread_(eng_worker *w, void *(*fn)(void *)) {
     if (pthread_create(&w->thread, NULL, fn, w) != 0) return ZKPIPE_ERR_NO_MEMORY;
     w->started = 1;
@@ -319,6 +336,11 @@ zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_conf
     zkp_mem_pool_config pc;
     (void)zkp_mem_pool_config_default(&pc);
     if (c.pool_idle_max_bytes) pc.idle_max_bytes = c.pool_idle_max_bytes;
+    if (zkp_g16_backend_is_gpu(backends[0])) {
+        pc.region_mapped = pin_region_;
+        pc.region_unmapping = unpin_region_;
+        pc.region_hook_min_bytes = PIN_REGION_MIN_BYTES;
+    }
     if (st == ZKPIPE_OK) st = zkp_mem_pool_create(&e->pool, e->tracker, &pc);
     if (st == ZKPIPE_OK) {
         zkp_mem_budget_config bc;

@@ -79,6 +79,20 @@ void zkp_gpu_close(zkp_gpu *g); /* NULL is a no-op; frees every buffer of g */
 unsigned zkp_gpu_ordinal(const zkp_gpu *g);
 void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out);
 
+/* Host memory pinned for the devices: cudaHostRegister, portable to every
+ * context of the process. A copy between the device and registered memory
+ * runs at the bus's speed (about 50 GB/s on PCIe 5) without the driver's
+ * staging through its own pinned bounce buffers (about 7 GB/s from
+ * pageable memory). Registering costs time in proportion to the bytes, so
+ * it pays for memory that is copied many times: the engine registers its
+ * pool's regions when they are mapped, and they stay registered while
+ * they are recycled. p and bytes must be page-aligned; p must be
+ * unregistered before its memory is unmapped. The bytes registered now
+ * are counted process-wide. */
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_register(void *p, size_t bytes, zkp_diag *diag);
+void zkp_gpu_host_unregister(void *p, size_t bytes); /* only what register accepted */
+uint64_t zkp_gpu_host_registered_bytes(void);
+
 /* A buffer in device memory, owned by its context's accounting. */
 typedef struct zkp_gpu_buf zkp_gpu_buf;
 
@@ -121,17 +135,21 @@ ZKP_GPU_NTT_DECLARE_(bn254_fr)
 ZKP_GPU_NTT_DECLARE_(bls12_381_fr)
 #undef ZKP_GPU_NTT_DECLARE_
 
-/* ---- The G1 MSM over resident bases, per group G in {bn254_g1, bls12_381_g1} ----
+/* ---- The MSM over resident bases, per group G in {bn254_g1, bls12_381_g1,
+ * bn254_g2, bls12_381_g2} ----
  *
  * G_gpu_bases_upload(g, out, bases, n, diag): n affine points (host, the
- * CPU layout) copied to device memory once, with whatever precomputation
- * the MSM uses, charged to category BASES. The bases are trusted: the key
- * loader has checked them.
+ * CPU layout, over Fp2 for G2) copied to device memory once, with whatever
+ * precomputation the MSM uses, charged to category BASES. The bases are
+ * trusted: the key loader has checked them (they lie in the subgroup of
+ * order r).
  *
  * G_gpu_msm(g, out, bases, first, scalars, n, diag): *out (an XYZZ point,
  * CPU layout) = sum over i < n of scalars[i]·base[first + i], with the
- * scalars canonical (4 limbs each, each < r) in host memory. G_gpu_msm_dev takes them
- * from a device buffer (for example the H values). Zero scalars are
+ * scalars canonical (4 limbs each, each < r) in host memory.
+ * G_gpu_msm_dev(g, out, bases, first, scalars, scalars_first, n, diag)
+ * takes them from a device buffer, from its scalar scalars_first on (the H
+ * values, or a witness uploaded once for several MSMs). Zero scalars are
  * skipped and scalars equal to one are summed without bucket work.
  * ERR_OUT_OF_RANGE when first + n exceeds the base count. */
 typedef struct zkp_gpu_bases zkp_gpu_bases;
@@ -145,12 +163,13 @@ size_t zkp_gpu_bases_count(const zkp_gpu_bases *b);
     ZKP_WARN_UNUSED zkpipe_status G##_gpu_msm(zkp_gpu *g, void *out, const zkp_gpu_bases *bases,  \
                                               size_t first, const uint64_t *scalars, size_t n,   \
                                               zkp_diag *diag);                                   \
-    ZKP_WARN_UNUSED zkpipe_status G##_gpu_msm_dev(zkp_gpu *g, void *out,                          \
-                                                  const zkp_gpu_bases *bases, size_t first,      \
-                                                  const zkp_gpu_buf *scalars, size_t n,          \
-                                                  zkp_diag *diag);
+    ZKP_WARN_UNUSED zkpipe_status G##_gpu_msm_dev(                                              \
+        zkp_gpu *g, void *out, const zkp_gpu_bases *bases, size_t first,                         \
+        const zkp_gpu_buf *scalars, size_t scalars_first, size_t n, zkp_diag *diag);
 ZKP_GPU_MSM_DECLARE_(bn254_g1)
 ZKP_GPU_MSM_DECLARE_(bls12_381_g1)
+ZKP_GPU_MSM_DECLARE_(bn254_g2)
+ZKP_GPU_MSM_DECLARE_(bls12_381_g2)
 #undef ZKP_GPU_MSM_DECLARE_
 
 /* ---- The device arithmetic run on the host, for the unit tests ----
@@ -159,12 +178,13 @@ ZKP_GPU_MSM_DECLARE_(bls12_381_g1)
  * portable C in place of the PTX), so the tests compare them with field/
  * and curve/ on machines without a GPU. field: 0 bn254_fq, 1 bn254_fr,
  * 2 bls12_381_fp, 3 bls12_381_fr; op: 0 mul, 1 add, 2 sub, 3 from_mont,
- * 4 to_mont. zkp_gpu_host_g1_madd(curve, acc, p): acc (XYZZ) += p
- * (affine), curve 0 BN254, 1 BLS12-381. zkp_gpu_dev_field_op runs op on
+ * 4 to_mont. zkp_gpu_host_madd(group, acc, p): acc (XYZZ) += p
+ * (affine), group 0 BN254 G1, 1 BLS12-381 G1, 2 BN254 G2, 3 BLS12-381 G2
+ * (the G2 cases run the Fp2 arithmetic). zkp_gpu_dev_field_op runs op on
  * the device over n pairs (host arrays), for the GPU suite. */
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out,
                                                     const uint64_t *a, const uint64_t *b);
-ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_g1_madd(int curve, uint64_t *acc, const uint64_t *p);
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p);
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out,
                                                    const uint64_t *a, const uint64_t *b, size_t n,
                                                    zkp_diag *diag);

@@ -1,5 +1,7 @@
 /* Short Weierstrass groups y^2 = x^3 + b (a = 0) on the device, over one
- * of the fields of gpu_field.cuh: G1 of BN254 and of BLS12-381.
+ * of the fields of gpu_field.cuh: G1 of BN254 and of BLS12-381 over the
+ * prime fields, and their G2 over the quadratic extensions. The formulas
+ * never use b, so one template serves the four groups.
  *
  * affine: (x, y) in Montgomery form, with (0, 0) the point at infinity,
  * which is the layout of the CPU's affine points (curve/ec_impl.h), so the

@@ -208,6 +208,26 @@ void zkp_gpu_buf_free(zkp_gpu_buf *b) {
 
 size_t zkp_gpu_buf_bytes(const zkp_gpu_buf *b) { return b->bytes; }
 
+static std::atomic<uint64_t> host_registered_{0};
+
+zkpipe_status zkp_gpu_host_register(void *p, size_t bytes, zkp_diag *diag) {
+    if (!p || !bytes) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    ZKP_CUDA_TRY(diag, cudaHostRegister(p, bytes, cudaHostRegisterPortable));
+    host_registered_.fetch_add(bytes, std::memory_order_relaxed);
+    return ZKPIPE_OK;
+}
+
+void zkp_gpu_host_unregister(void *p, size_t bytes) {
+    if (!p) return;
+    /* Nothing to do about a failure: the memory is about to go anyway. */
+    if (cudaHostUnregister(p) == cudaSuccess)
+        host_registered_.fetch_sub(bytes, std::memory_order_relaxed);
+    else
+        (void)cudaGetLastError();
+}
+
+uint64_t zkp_gpu_host_registered_bytes(void) { return host_registered_.load(); }
+
 /* One copy between a device buffer and host memory, whole, on its own
  * stream: the range is checked against the buffer first. */
 static zkpipe_status buf_copy_(const zkp_gpu_buf *b, size_t offset, void *host, size_t bytes,
@@ -320,10 +340,12 @@ zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out, const uint
     }
 }
 
-zkpipe_status zkp_gpu_host_g1_madd(int curve, uint64_t *acc, const uint64_t *p) {
-    switch (curve) {
+zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
+    switch (group) {
     case 0: host_madd<bn254_fq>(acc, p); return ZKPIPE_OK;
     case 1: host_madd<bls12_381_fp>(acc, p); return ZKPIPE_OK;
+    case 2: host_madd<bn254_fq2>(acc, p); return ZKPIPE_OK;
+    case 3: host_madd<bls12_381_fp2>(acc, p); return ZKPIPE_OK;
     default: return ZKPIPE_ERR_INVALID_ARGUMENT;
     }
 }

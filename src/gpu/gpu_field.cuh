@@ -1,5 +1,5 @@
 /* Prime fields on the device: one template for the four fields, host and
- * device alike.
+ * device alike, and one for the quadratic extensions of G2 (at the end).
  *
  * An element is N = 2·LIMBS little-endian 32-bit words in Montgomery form
  * with R = 2^(32·N), which is R = 2^(64·LIMBS) of the CPU fields: on a
@@ -336,6 +336,60 @@ typedef fp<bn254_fq_params> bn254_fq;
 typedef fp<bn254_fr_params> bn254_fr;
 typedef fp<bls12_381_fp_params> bls12_381_fp;
 typedef fp<bls12_381_fr_params> bls12_381_fr;
+
+/* The quadratic extension B[u]/(u^2 + 1) where G2 lives, for BN254's Fq
+ * and BLS12-381's Fp (p = 3 mod 4 for both, so -1 is a non-residue): an
+ * element is c0 + c1·u, c0 then c1 in memory, each in Montgomery form,
+ * which is the layout of field/fp2_impl.h. */
+/* The base field's product for fp2, out of line on the device. An Fp2
+ * product is three of them and a G2 point addition about thirty, so with
+ * every one inlined each kernel of the G2 MSM grows several times over and
+ * takes minutes to compile for each architecture; a call costs a few
+ * instructions against the product's several hundred. */
+template <class B>
+__device__ __noinline__ B fp2_base_mul_(B a, B b) {
+    return a * b;
+}
+
+template <class B>
+ZKP_GPU_HD B fp2_base_mul(const B &a, const B &b) {
+#ifdef __CUDA_ARCH__
+    return fp2_base_mul_(a, b);
+#else
+    return a * b;
+#endif
+}
+
+template <class B>
+struct fp2 {
+    typedef B base;
+    B c0, c1;
+
+    ZKP_GPU_HD static fp2 zero() { return {B::zero(), B::zero()}; }
+    ZKP_GPU_HD static fp2 one() { return {B::one(), B::zero()}; }
+    ZKP_GPU_HD bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+    ZKP_GPU_HD bool operator==(const fp2 &b) const { return c0 == b.c0 && c1 == b.c1; }
+    ZKP_GPU_HD bool operator!=(const fp2 &b) const { return !(*this == b); }
+    ZKP_GPU_HD friend fp2 operator+(const fp2 &a, const fp2 &b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+    ZKP_GPU_HD friend fp2 operator-(const fp2 &a, const fp2 &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+    ZKP_GPU_HD fp2 neg() const { return {c0.neg(), c1.neg()}; }
+    ZKP_GPU_HD fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+    /* Karatsuba: three base products, with u^2 = -1. */
+    ZKP_GPU_HD friend fp2 operator*(const fp2 &a, const fp2 &b) {
+        B v0 = fp2_base_mul(a.c0, b.c0), v1 = fp2_base_mul(a.c1, b.c1);
+        B m = fp2_base_mul(a.c0 + a.c1, b.c0 + b.c1);
+        return {v0 - v1, m - v0 - v1};
+    }
+    /* (c0 + c1·u)^2 = (c0 + c1)(c0 - c1) + 2·c0·c1·u: two products. */
+    ZKP_GPU_HD fp2 sqr() const {
+        return {fp2_base_mul(c0 + c1, c0 - c1), fp2_base_mul(c0, c1).dbl()};
+    }
+    ZKP_GPU_HD fp2 from_mont() const { return {c0.from_mont(), c1.from_mont()}; }
+    ZKP_GPU_HD fp2 to_mont() const { return {c0.to_mont(), c1.to_mont()}; }
+};
+
+typedef fp2<bn254_fq> bn254_fq2;
+typedef fp2<bls12_381_fp> bls12_381_fp2;
 
 } /* namespace zkp_cuda */
 

@@ -1,4 +1,4 @@
-/* What the G1 MSMs of both groups share: the resident bases and a scope
+/* What the MSMs of the four groups share: the resident bases and a scope
  * guard for device memory.
  *
  * The bases of one group live in device memory as `copies` arrays of n
@@ -26,7 +26,12 @@ struct zkp_gpu_bases {
 namespace zkp_cuda {
 
 /* The group tags of zkp_gpu_bases.group. */
-enum { MSM_GROUP_BN254_G1 = 1, MSM_GROUP_BLS12_381_G1 = 2 };
+enum {
+    MSM_GROUP_BN254_G1 = 1,
+    MSM_GROUP_BLS12_381_G1 = 2,
+    MSM_GROUP_BN254_G2 = 3,
+    MSM_GROUP_BLS12_381_G2 = 4
+};
 
 /* Device memory owned by a scope: freed, with its accounting, on every way
  * out of the function that holds it. The caller makes sure no kernel still

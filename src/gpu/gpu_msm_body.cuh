@@ -1,6 +1,7 @@
-/* The G1 MSM on the device, written once over the coordinate field F and
- * the bit length SBITS of the scalar field; bn254_g1_msm.cu and
- * bls12_381_g1_msm.cu instantiate it (gpu.h gives the contract).
+/* The MSM on the device, written once over the coordinate field F and the
+ * bit length SBITS of the scalar field; bn254_g1_msm.cu,
+ * bls12_381_g1_msm.cu and their _g2_ twins (F the quadratic extension)
+ * instantiate it (gpu.h gives the contract).
  *
  * The steps of one MSM over n points:
  *
@@ -81,20 +82,40 @@ __device__ __forceinline__ void load_scalar(const uint32_t *s, size_t i, uint32_
 /* One affine point in 16-byte loads. The point type is an array of 32-bit
  * words to the compiler, which would read it word by word; a base read at
  * random in the bucket step then costs 16 or 24 load instructions instead
- * of 4 or 6. Device allocations are 256-byte aligned and a point is 64 or
- * 96 bytes, so every point is 16-byte aligned. */
+ * of 4 or 6 (twice that for G2). Device allocations are 256-byte aligned
+ * and a point is 64, 96, 128 or 192 bytes, so every point is 16-byte
+ * aligned. */
+template <class F>
+struct elem_load;
+
+template <class P>
+struct elem_load<fp<P>> {
+    static_assert(P::N % 4 == 0, "field elements are whole uint4s");
+    static constexpr int QUADS = P::N / 4;
+    __device__ __forceinline__ static fp<P> from(const uint4 *q) {
+        fp<P> r;
+#pragma unroll
+        for (int k = 0; k < QUADS; k++) {
+            uint4 v = __ldg(q + k);
+            r.w[4 * k] = v.x, r.w[4 * k + 1] = v.y, r.w[4 * k + 2] = v.z, r.w[4 * k + 3] = v.w;
+        }
+        return r;
+    }
+};
+
+template <class B>
+struct elem_load<fp2<B>> {
+    static constexpr int QUADS = 2 * elem_load<B>::QUADS;
+    __device__ __forceinline__ static fp2<B> from(const uint4 *q) {
+        return {elem_load<B>::from(q), elem_load<B>::from(q + elem_load<B>::QUADS)};
+    }
+};
+
 template <class F>
 __device__ __forceinline__ affine<F> load_affine(const affine<F> *p) {
-    static_assert(sizeof(affine<F>) == 2 * F::N * 4 && F::N % 4 == 0, "affine points are whole uint4s");
+    static_assert(sizeof(affine<F>) == 32 * elem_load<F>::QUADS, "affine points are whole uint4s");
     const uint4 *q = (const uint4 *)p;
-    affine<F> r;
-#pragma unroll
-    for (int k = 0; k < F::N / 2; k++) {
-        uint4 v = __ldg(q + k);
-        uint32_t *w = 4 * k < F::N ? &r.x.w[4 * k] : &r.y.w[4 * k - F::N];
-        w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
-    }
-    return r;
+    return {elem_load<F>::from(q), elem_load<F>::from(q + elem_load<F>::QUADS)};
 }
 
 /* The sum of the block's values, by a tree in shared memory; thread 0
@@ -307,11 +328,19 @@ __device__ fp<P> inverse(const fp<P> &a) {
     return r;
 }
 
+/* 1/a in B[u]/(u^2 + 1): conj(a) / (c0^2 + c1^2), one inversion in B. */
+template <class B>
+__device__ fp2<B> inverse(const fp2<B> &a) {
+    B t = inverse(a.c0.sqr() + a.c1.sqr());
+    return {a.c0 * t, (a.c1 * t).neg()};
+}
+
 /* A point in Jacobian coordinates (X/Z^2, Y/Z^3), Z = 0 at infinity: the
  * form of the doubling chains at upload, where doubling is all there is
  * and costs 2M + 5S (dbl-2009-l, a = 0) against 6M + 3S in XYZZ. The
- * curves have odd order, so no finite point has y = 0 and a doubling never
- * meets the exceptional case; infinity stays infinity since Z3 = 2·Y·Z. */
+ * bases lie in the subgroup of odd prime order r, so no finite one has
+ * y = 0 and a doubling never meets the exceptional case; infinity stays
+ * infinity since Z3 = 2·Y·Z. */
 template <class F>
 struct jacobian {
     F x, y, z;
@@ -762,7 +791,8 @@ struct driver {
     }
 
     static zkpipe_status msm_dev(zkp_gpu *g, void *out, const zkp_gpu_bases *b, size_t first,
-                                 const zkp_gpu_buf *scalars, size_t n, zkp_diag *diag) {
+                                 const zkp_gpu_buf *scalars, size_t scalars_first, size_t n,
+                                 zkp_diag *diag) {
         zkpipe_status st = check(g, out, b, first, n, diag);
         if (st != ZKPIPE_OK) return st;
         if (n == 0) {
@@ -771,13 +801,14 @@ struct driver {
         }
         if (!scalars || scalars->g != g)
             return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU MSM: no scalars on this context");
-        if (zkp_gpu_buf_bytes(scalars) / 32 < n)
+        size_t held = zkp_gpu_buf_bytes(scalars) / 32;
+        if (scalars_first > held || n > held - scalars_first)
             return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
-                                 "GPU MSM: %zu scalars in a buffer of %zu bytes", n,
-                                 zkp_gpu_buf_bytes(scalars));
+                                 "GPU MSM: %zu scalars from %zu in a buffer of %zu bytes", n,
+                                 scalars_first, zkp_gpu_buf_bytes(scalars));
         if ((st = bind(g, diag)) != ZKPIPE_OK) return st;
         busy_scope busy(g);
-        st = run(g, out, b, first, (const uint32_t *)scalars->ptr, n, diag);
+        st = run(g, out, b, first, (const uint32_t *)scalars->ptr + 8 * scalars_first, n, diag);
         (void)cudaStreamSynchronize(g->compute);
         return st;
     }
@@ -800,10 +831,10 @@ struct driver {
                                                                      scalars, n, diag);           \
     }                                                                                              \
     zkpipe_status G##_gpu_msm_dev(zkp_gpu *g, void *out, const zkp_gpu_bases *bases,               \
-                                  size_t first, const zkp_gpu_buf *scalars, size_t n,              \
-                                  zkp_diag *diag) {                                                \
-        return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::msm_dev(g, out, bases, first,   \
-                                                                         scalars, n, diag);       \
+                                  size_t first, const zkp_gpu_buf *scalars, size_t scalars_first,  \
+                                  size_t n, zkp_diag *diag) {                                      \
+        return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::msm_dev(                        \
+            g, out, bases, first, scalars, scalars_first, n, diag);                                \
     }                                                                                              \
     }
 

@@ -85,6 +85,13 @@ zkpipe_status zkp_gpu_buf_download(void *dst, const zkp_gpu_buf *src, size_t off
 NTT_NONE_(bn254_fr)
 NTT_NONE_(bls12_381_fr)
 
+zkpipe_status zkp_gpu_host_register(void *p, size_t bytes, zkp_diag *diag) {
+    (void)p, (void)bytes;
+    return NO_CUDA_(diag);
+}
+void zkp_gpu_host_unregister(void *p, size_t bytes) { (void)p, (void)bytes; }
+uint64_t zkp_gpu_host_registered_bytes(void) { return 0; }
+
 void zkp_gpu_bases_free(zkp_gpu_bases *b) { (void)b; }
 size_t zkp_gpu_bases_count(const zkp_gpu_bases *b) {
     (void)b;
@@ -104,21 +111,23 @@ size_t zkp_gpu_bases_count(const zkp_gpu_bases *b) {
         return NO_CUDA_(diag);                                                                    \
     }                                                                                             \
     zkpipe_status G##_gpu_msm_dev(zkp_gpu *g, void *out, const zkp_gpu_bases *bases,              \
-                                  size_t first, const zkp_gpu_buf *scalars, size_t n,             \
-                                  zkp_diag *diag) {                                               \
-        (void)g, (void)out, (void)bases, (void)first, (void)scalars, (void)n;                     \
+                                  size_t first, const zkp_gpu_buf *scalars, size_t scalars_first, \
+                                  size_t n, zkp_diag *diag) {                                     \
+        (void)g, (void)out, (void)bases, (void)first, (void)scalars, (void)scalars_first, (void)n; \
         return NO_CUDA_(diag);                                                                    \
     }
 MSM_NONE_(bn254_g1)
 MSM_NONE_(bls12_381_g1)
+MSM_NONE_(bn254_g2)
+MSM_NONE_(bls12_381_g2)
 
 zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out, const uint64_t *a,
                                     const uint64_t *b) {
     (void)field, (void)op, (void)out, (void)a, (void)b;
     return ZKPIPE_ERR_UNSUPPORTED;
 }
-zkpipe_status zkp_gpu_host_g1_madd(int curve, uint64_t *acc, const uint64_t *p) {
-    (void)curve, (void)acc, (void)p;
+zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
+    (void)group, (void)acc, (void)p;
     return ZKPIPE_ERR_UNSUPPORTED;
 }
 zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out, const uint64_t *a,

@@ -19,7 +19,7 @@ static zkpipe_status cpu_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
 
 static void cpu_key_unload(zkp_g16_rkey *k) { (void)k; }
 
-static zkpipe_status cpu_h_scalars(const zkp_g16_rkey *k, zkp_g16_hvals *h, uint64_t *abc,
+static zkpipe_status cpu_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, uint64_t *abc,
                                    const uint64_t *root, const uint64_t *shift,
                                    const zkp_g16_cpu_work *w, zkp_diag *diag) {
     switch (k->pk->curve) {
@@ -29,22 +29,34 @@ static zkpipe_status cpu_h_scalars(const zkp_g16_rkey *k, zkp_g16_hvals *h, uint
     }
 }
 
-/* The H values lie over a, which the prover frees with a, b and c. */
-static void cpu_hvals_free(zkp_g16_hvals *h) { h->host = NULL; }
+/* The MSMs read the witness where it lies. */
+static zkpipe_status cpu_witness_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *s,
+                                         const uint64_t *witness, size_t n, zkp_diag *diag) {
+    (void)k, (void)n, (void)diag;
+    s->host = witness;
+    s->dev = NULL;
+    return ZKPIPE_OK;
+}
+
+/* The H values lie over a, which the prover frees with a, b and c, and the
+ * witness is the prover's. */
+static void cpu_scalars_free(zkp_g16_scalars *s) { s->host = NULL; }
 
 static zkpipe_status cpu_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
-                                const uint64_t *scalars, const zkp_g16_hvals *h, size_t n,
+                                const zkp_g16_scalars *s, size_t first, size_t n,
                                 const zkp_g16_cpu_work *w, zkp_diag *diag) {
     switch (k->pk->curve) {
-    case ZKPIPE_CURVE_BN254: return bn254_g16_cpu_msm_g1(k, out, set, scalars, h, n, w, diag);
+    case ZKPIPE_CURVE_BN254: return bn254_g16_cpu_msm_g1(k, out, set, s, first, n, w, diag);
     case ZKPIPE_CURVE_BLS12_381:
-        return bls12_381_g16_cpu_msm_g1(k, out, set, scalars, h, n, w, diag);
+        return bls12_381_g16_cpu_msm_g1(k, out, set, s, first, n, w, diag);
     default: return ZKPIPE_ERR_UNSUPPORTED;
     }
 }
 
-const zkp_g16_backend_ops zkp_g16_cpu_ops = {"cpu", cpu_key_load, cpu_key_unload, cpu_h_scalars,
-                                             cpu_hvals_free, cpu_msm_g1};
+/* The B2 MSM stays in prove_finalize, on a CPU thread of its own. */
+const zkp_g16_backend_ops zkp_g16_cpu_ops = {
+    "cpu",          cpu_key_load,     cpu_key_unload, cpu_h_scalars, cpu_witness_scalars,
+    cpu_scalars_free, cpu_msm_g1,     NULL};
 
 /* ---- CUDA ---- */
 
@@ -74,6 +86,8 @@ static void cuda_key_unload(zkp_g16_rkey *k) {
         zkp_gpu_bases_free(k->bases[i]);
         k->bases[i] = NULL;
     }
+    zkp_gpu_bases_free(k->b2);
+    k->b2 = NULL;
 }
 
 static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
@@ -92,10 +106,21 @@ static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
             return st;
         }
     }
-    return ZKPIPE_OK;
+    if (k->be->g2_on_cpu) return ZKPIPE_OK;
+    const zkp_g16_pk *pk = k->pk;
+    zkpipe_status st =
+        pk->curve == ZKPIPE_CURVE_BN254
+            ? bn254_g2_gpu_bases_upload(k->be->gpu, &k->b2, pk->u.bn254.b2, pk->u.bn254.n_vars, diag)
+            : bls12_381_g2_gpu_bases_upload(k->be->gpu, &k->b2, pk->u.bls12_381.b2,
+                                            pk->u.bls12_381.n_vars, diag);
+    if (st != ZKPIPE_OK) {
+        zkp_diag_prefix(diag, "uploading the key's B2 bases");
+        cuda_key_unload(k);
+    }
+    return st;
 }
 
-static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_hvals *h, uint64_t *abc,
+static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, uint64_t *abc,
                                     const uint64_t *root, const uint64_t *shift,
                                     const zkp_g16_cpu_work *w, zkp_diag *diag) {
     (void)w;
@@ -108,14 +133,33 @@ static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_hvals *h, uin
                                     shift, diag);
 }
 
-static void cuda_hvals_free(zkp_g16_hvals *h) {
-    zkp_gpu_buf_free(h->dev);
-    h->dev = NULL;
-    h->host = NULL;
+/* One upload of the witness serves the A, B1 and L MSMs; the copy comes
+ * from registered memory at the bus's speed when the witness lies in the
+ * engine's pool (gpu.h). */
+static zkpipe_status cuda_witness_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *s,
+                                          const uint64_t *witness, size_t n, zkp_diag *diag) {
+    s->host = NULL;
+    s->dev = NULL;
+    size_t bytes = n * 32; /* n <= n_vars of a validated key: no overflow */
+    zkpipe_status st = zkp_gpu_buf_alloc(k->be->gpu, &s->dev, bytes ? bytes : 32,
+                                         ZKP_GPU_MEM_SCALARS, diag);
+    if (st == ZKPIPE_OK && bytes) st = zkp_gpu_buf_upload(s->dev, 0, witness, bytes, diag);
+    if (st != ZKPIPE_OK) {
+        zkp_diag_prefix(diag, "uploading the witness");
+        zkp_gpu_buf_free(s->dev);
+        s->dev = NULL;
+    }
+    return st;
+}
+
+static void cuda_scalars_free(zkp_g16_scalars *s) {
+    zkp_gpu_buf_free(s->dev);
+    s->dev = NULL;
+    s->host = NULL;
 }
 
 static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
-                                 const uint64_t *scalars, const zkp_g16_hvals *h, size_t n,
+                                 const zkp_g16_scalars *s, size_t first, size_t n,
                                  const zkp_g16_cpu_work *w, zkp_diag *diag) {
     (void)w;
     zkp_gpu *g = k->be->gpu;
@@ -123,13 +167,13 @@ static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_
     zkpipe_status st;
     if (k->pk->curve == ZKPIPE_CURVE_BN254) {
         bn254_g1_xyzz_t r;
-        st = scalars ? bn254_g1_gpu_msm(g, &r, b, 0, scalars, n, diag)
-                     : bn254_g1_gpu_msm_dev(g, &r, b, 0, h->dev, n, diag);
+        st = s->dev ? bn254_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag)
+                    : bn254_g1_gpu_msm(g, &r, b, 0, s->host + 4 * first, n, diag);
         if (st == ZKPIPE_OK) bn254_g1_xyzz_to_jacobian(out, &r);
     } else {
         bls12_381_g1_xyzz_t r;
-        st = scalars ? bls12_381_g1_gpu_msm(g, &r, b, 0, scalars, n, diag)
-                     : bls12_381_g1_gpu_msm_dev(g, &r, b, 0, h->dev, n, diag);
+        st = s->dev ? bls12_381_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag)
+                    : bls12_381_g1_gpu_msm(g, &r, b, 0, s->host + 4 * first, n, diag);
         if (st == ZKPIPE_OK) bls12_381_g1_xyzz_to_jacobian(out, &r);
     }
     if (st != ZKPIPE_OK) {
@@ -140,8 +184,27 @@ static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_
     return st;
 }
 
-static const zkp_g16_backend_ops cuda_ops = {"cuda", cuda_key_load, cuda_key_unload, cuda_h_scalars,
-                                             cuda_hvals_free, cuda_msm_g1};
+static zkpipe_status cuda_msm_g2(const zkp_g16_rkey *k, void *out, const zkp_g16_scalars *s,
+                                 zkp_diag *diag) {
+    zkp_gpu *g = k->be->gpu;
+    size_t n = zkp_gpu_bases_count(k->b2);
+    zkpipe_status st;
+    if (k->pk->curve == ZKPIPE_CURVE_BN254) {
+        bn254_g2_xyzz_t r;
+        st = bn254_g2_gpu_msm_dev(g, &r, k->b2, 0, s->dev, 0, n, diag);
+        if (st == ZKPIPE_OK) bn254_g2_xyzz_to_jacobian(out, &r);
+    } else {
+        bls12_381_g2_xyzz_t r;
+        st = bls12_381_g2_gpu_msm_dev(g, &r, k->b2, 0, s->dev, 0, n, diag);
+        if (st == ZKPIPE_OK) bls12_381_g2_xyzz_to_jacobian(out, &r);
+    }
+    if (st != ZKPIPE_OK) zkp_diag_prefix(diag, "MSM B2 on the GPU");
+    return st;
+}
+
+static const zkp_g16_backend_ops cuda_ops = {
+    "cuda",           cuda_key_load,        cuda_key_unload, cuda_h_scalars,
+    cuda_witness_scalars, cuda_scalars_free, cuda_msm_g1,    cuda_msm_g2};
 
 /* ---- Opening a backend, making a key ready ---- */
 
@@ -208,6 +271,7 @@ void zkp_g16_backend_close(zkp_g16_backend *be) {
 const char *zkp_g16_backend_name(const zkp_g16_backend *be) { return be->name; }
 int zkp_g16_backend_is_gpu(const zkp_g16_backend *be) { return be->gpu != NULL; }
 zkp_gpu *zkp_g16_backend_gpu(const zkp_g16_backend *be) { return be->gpu; }
+void zkp_g16_backend_set_g2_on_cpu(zkp_g16_backend *be, int on) { be->g2_on_cpu = on != 0; }
 
 zkpipe_status zkp_g16_rkey_load(zkp_g16_rkey **out, zkp_g16_backend *be, const zkp_g16_pk *pk,
                                 zkp_diag *diag) {

@@ -7,15 +7,25 @@
  * operations; the prover calls the table and nothing else, so the CPU code
  * and the CUDA code are two implementations of the same interface:
  *
- *   key_load   makes a key's four G1 base sets ready (resident in VRAM for
- *              CUDA; nothing to do on the CPU, where the key already lies)
- *   h_scalars  a, b, c on the domain -> the H scalars on the coset
- *   msm_g1     sum of scalars times one base set, from host scalars or
- *              from the H scalars wherever the backend left them
+ *   key_load         makes a key's four G1 base sets ready (resident in
+ *                    VRAM for CUDA; nothing to do on the CPU, where the key
+ *                    already lies)
+ *   h_scalars        a, b, c on the domain -> the H scalars on the coset
+ *   witness_scalars  the witness where the MSMs read it: in place on the
+ *                    CPU, uploaded once on a GPU, where the A, B1 and L
+ *                    MSMs all read the one copy
+ *   msm_g1           sum of a run of those scalars times one base set
+ *   msm_g2           the witness times the key's B2 bases (G2), for a
+ *                    backend that holds them (a GPU, by default)
  *
- * The G2 MSM and the assembly stay on the CPU in prove_finalize, as in the
- * system zkpipe reimplements, so a GPU worker moves on to the next
- * partition while a CPU thread finishes this one.
+ * Where the B2 MSM runs is the backend's choice. The system zkpipe
+ * reimplements keeps it on a CPU thread in prove_finalize, so a GPU worker
+ * moves on to the next partition while the CPU finishes this one; that
+ * pays only while the CPU's G2 MSM is shorter than the GPU's half of the
+ * next partition. On an H200 the device's G2 MSM is several times faster
+ * than 16 cores' (docs/PERFORMANCE.md), so a CUDA backend holds the B2
+ * bases and runs it in prove_start, leaving the assembly alone to
+ * prove_finalize; zkp_g16_backend_set_g2_on_cpu chooses the other way.
  *
  * A backend is opened once per device and a key is loaded once per
  * backend (zkp_g16_rkey, a "ready key"); prove_start takes the ready key
@@ -30,12 +40,13 @@
 
 typedef struct zkp_g16_backend zkp_g16_backend;
 
-/* The H scalars between the H step and the H MSM: in host memory (over a,
- * on the CPU) or in a device buffer. */
+/* A vector of MSM scalars (canonical, four limbs each) where a backend
+ * left it: in host memory (the H values over a, or the witness itself, on
+ * the CPU) or in a device buffer of its GPU. */
 typedef struct {
-    uint64_t *host;
+    const uint64_t *host;
     zkp_gpu_buf *dev;
-} zkp_g16_hvals;
+} zkp_g16_scalars;
 
 /* What the CPU implementation needs from the prover: threads, MSM scratch
  * and the allocator of its NTT domain. */
@@ -52,28 +63,38 @@ typedef struct {
     void (*key_unload)(zkp_g16_rkey *k);
     /* abc: 3n elements (Montgomery, host), overwritten; root: the domain's
      * primitive root and shift the coset's, both Montgomery, four limbs. */
-    ZKP_WARN_UNUSED zkpipe_status (*h_scalars)(const zkp_g16_rkey *k, zkp_g16_hvals *h,
+    ZKP_WARN_UNUSED zkpipe_status (*h_scalars)(const zkp_g16_rkey *k, zkp_g16_scalars *h,
                                                uint64_t *abc, const uint64_t *root,
                                                const uint64_t *shift, const zkp_g16_cpu_work *w,
                                                zkp_diag *diag);
-    void (*hvals_free)(zkp_g16_hvals *h);
-    /* out: a Jacobian point of the key's G1. scalars (host, canonical) or,
-     * when NULL, the H values h. */
+    /* witness: n canonical values in host memory, which must outlive *s. */
+    ZKP_WARN_UNUSED zkpipe_status (*witness_scalars)(const zkp_g16_rkey *k, zkp_g16_scalars *s,
+                                                     const uint64_t *witness, size_t n,
+                                                     zkp_diag *diag);
+    void (*scalars_free)(zkp_g16_scalars *s); /* a zeroed *s is a no-op */
+    /* out: a Jacobian point of the key's G1, the sum over i < n of scalar
+     * first + i of s times base i of the set. */
     ZKP_WARN_UNUSED zkpipe_status (*msm_g1)(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
-                                            const uint64_t *scalars, const zkp_g16_hvals *h,
-                                            size_t n, const zkp_g16_cpu_work *w, zkp_diag *diag);
+                                            const zkp_g16_scalars *s, size_t first, size_t n,
+                                            const zkp_g16_cpu_work *w, zkp_diag *diag);
+    /* out: a Jacobian point of the key's G2, the witness s times the B2
+     * bases; called only when k->b2 holds them. */
+    ZKP_WARN_UNUSED zkpipe_status (*msm_g2)(const zkp_g16_rkey *k, void *out,
+                                            const zkp_g16_scalars *s, zkp_diag *diag);
 } zkp_g16_backend_ops;
 
 struct zkp_g16_backend {
     const zkp_g16_backend_ops *ops;
     zkp_gpu *gpu; /* the CUDA backend's context */
     char name[160];
+    int g2_on_cpu; /* a GPU leaves the B2 MSM to prove_finalize on the CPU */
 };
 
 struct zkp_g16_rkey {
     zkp_g16_backend *be;
     const zkp_g16_pk *pk; /* borrowed: must outlive the ready key */
     zkp_gpu_bases *bases[ZKP_G16_SET_COUNT];
+    zkp_gpu_bases *b2; /* the B2 bases where the backend runs the B2 MSM, else NULL */
 };
 
 /* The backend a device name asks for:
@@ -90,6 +111,9 @@ void zkp_g16_backend_close(zkp_g16_backend *be); /* NULL is a no-op */
 const char *zkp_g16_backend_name(const zkp_g16_backend *be);
 int zkp_g16_backend_is_gpu(const zkp_g16_backend *be);
 zkp_gpu *zkp_g16_backend_gpu(const zkp_g16_backend *be); /* NULL on the CPU */
+/* on: keys loaded from now on leave the B2 MSM to prove_finalize on the
+ * CPU, as the CPU backend always does. */
+void zkp_g16_backend_set_g2_on_cpu(zkp_g16_backend *be, int on);
 
 /* pk made ready for be (its G1 bases resident on a GPU); pk must outlive
  * it. */
@@ -102,11 +126,11 @@ extern const zkp_g16_backend_ops zkp_g16_cpu_ops;
 
 /* The CPU implementation, per curve (groth16_body.h). */
 #define ZKP_G16_CPU_OPS_DECLARE_(C)                                                             \
-    zkpipe_status C##_g16_cpu_h_scalars(const zkp_g16_rkey *k, zkp_g16_hvals *h, uint64_t *abc,  \
+    zkpipe_status C##_g16_cpu_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, uint64_t *abc, \
                                         const uint64_t *root, const uint64_t *shift,           \
                                         const zkp_g16_cpu_work *w, zkp_diag *diag);             \
     zkpipe_status C##_g16_cpu_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,     \
-                                     const uint64_t *scalars, const zkp_g16_hvals *h, size_t n, \
+                                     const zkp_g16_scalars *s, size_t first, size_t n,          \
                                      const zkp_g16_cpu_work *w, zkp_diag *diag);
 ZKP_G16_CPU_OPS_DECLARE_(bn254)
 ZKP_G16_CPU_OPS_DECLARE_(bls12_381)

@@ -35,6 +35,8 @@ struct G16_T(pending_s) {
     zkp_g16_prove_opts opts;
     unsigned nthreads;
     G16_G1J a, b1, c; /* c already holds the L and H sums */
+    G16_G2J b2;
+    int b2_done; /* the backend ran the B2 MSM in prove_start (backend.h) */
     zkp_g16_timings timings;
 };
 
@@ -140,7 +142,7 @@ static void G16_FN(h_unit_)(void *arg, unsigned tid, size_t unit) {
 
 /* The CPU backend's H step (backend.h): h_j on the coset, as canonical MSM
  * scalars, written over a. */
-zkpipe_status G16_FN(cpu_h_scalars)(const zkp_g16_rkey *k, zkp_g16_hvals *h, uint64_t *abc,
+zkpipe_status G16_FN(cpu_h_scalars)(const zkp_g16_rkey *k, zkp_g16_scalars *h, uint64_t *abc,
                                     const uint64_t *root_l, const uint64_t *shift_l,
                                     const zkp_g16_cpu_work *w, zkp_diag *diag) {
     const G16_T(pk_t) *pk = &k->pk->u.G16_CURVE;
@@ -173,13 +175,13 @@ zkpipe_status G16_FN(cpu_h_scalars)(const zkp_g16_rkey *k, zkp_g16_hvals *h, uin
 /* The CPU backend's G1 MSMs (backend.h): Pippenger over the H values, and
  * the 0/1/tail split over the witness, whose values are mostly 0 and 1. */
 zkpipe_status G16_FN(cpu_msm_g1)(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
-                                 const uint64_t *scalars, const zkp_g16_hvals *h, size_t n,
+                                 const zkp_g16_scalars *s, size_t first, size_t n,
                                  const zkp_g16_cpu_work *w, zkp_diag *diag) {
     (void)diag;
     const G16_T(pk_t) *pk = &k->pk->u.G16_CURVE;
+    const uint64_t *scalars = n ? s->host + 4 * first : s->host;
     if (set == ZKP_G16_SET_H)
-        return G1_(msm_mt_var)(out, pk->h, scalars ? scalars : h->host, n, w->nthreads, w->scratch,
-                               w->scratch_bytes);
+        return G1_(msm_mt_var)(out, pk->h, scalars, n, w->nthreads, w->scratch, w->scratch_bytes);
     if (set != ZKP_G16_SET_A && set != ZKP_G16_SET_B1 && set != ZKP_G16_SET_L)
         return ZKPIPE_ERR_INVALID_ARGUMENT;
     /* The L set is empty (NULL bases, n == 0) for a circuit without private signals. */
@@ -241,10 +243,10 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     size_t n_vars = pk->n_vars, n = pk->domain_size;
     const uint64_t *wl = ((const G16_FRT *)p->witness.ptr)[0].l;
     /* The CPU's ready key is made here: the key is where the CPU reads it. */
-    zkp_g16_backend cpu_be = {&zkp_g16_cpu_ops, NULL, "cpu"};
+    zkp_g16_backend cpu_be = {&zkp_g16_cpu_ops, NULL, "cpu", 1};
     zkp_g16_pk whole = {.curve = G16_CURVE_ID};
     whole.u.G16_CURVE = *pk;
-    zkp_g16_rkey cpu_key = {&cpu_be, &whole, {NULL}};
+    zkp_g16_rkey cpu_key = {&cpu_be, &whole, {NULL}, NULL};
     const zkp_g16_rkey *rk = p->opts.rkey ? p->opts.rkey : &cpu_key;
     const zkp_g16_backend_ops *ops = rk->be->ops;
     int on_cpu = ops == &zkp_g16_cpu_ops;
@@ -252,7 +254,7 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     size_t scratch_bytes = on_cpu ? G16_FN(msm_scratch_bytes)(n, n_vars, p->nthreads) : 0;
     void *scratch = scratch_bytes ? zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH) : NULL;
     zkp_g16_cpu_work work = {p->nthreads, scratch, scratch_bytes, al};
-    zkp_g16_hvals hv = {NULL, NULL};
+    zkp_g16_scalars hv = {NULL, NULL}, ws = {NULL, NULL};
     zkpipe_status st;
     if (scratch_bytes && !scratch) {
         st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes of MSM scratch",
@@ -276,26 +278,37 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
 
     if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_H, diag)) != ZKPIPE_OK) goto done;
     G16_G1J hsum;
-    if ((st = ops->msm_g1(rk, &hsum, ZKP_G16_SET_H, NULL, &hv, n, &work, diag)) != ZKPIPE_OK)
+    if ((st = ops->msm_g1(rk, &hsum, ZKP_G16_SET_H, &hv, 0, n, &work, diag)) != ZKPIPE_OK)
         goto done;
     /* h is summed: a, b and c go back before the witness MSMs. */
-    ops->hvals_free(&hv);
+    ops->scalars_free(&hv);
     zkp_buffer_release(abc);
 
-    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_A, diag)) != ZKPIPE_OK) goto done;
-    if ((st = ops->msm_g1(rk, &p->a, ZKP_G16_SET_A, wl, NULL, n_vars, &work, diag)) != ZKPIPE_OK)
+    /* The witness goes where the MSMs read it once, in A's stage. */
+    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_A, diag)) != ZKPIPE_OK ||
+        (st = ops->witness_scalars(rk, &ws, wl, n_vars, diag)) != ZKPIPE_OK ||
+        (st = ops->msm_g1(rk, &p->a, ZKP_G16_SET_A, &ws, 0, n_vars, &work, diag)) != ZKPIPE_OK)
         goto done;
-    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_B1, diag)) != ZKPIPE_OK) goto done;
-    if ((st = ops->msm_g1(rk, &p->b1, ZKP_G16_SET_B1, wl, NULL, n_vars, &work, diag)) != ZKPIPE_OK)
+    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_B1, diag)) != ZKPIPE_OK ||
+        (st = ops->msm_g1(rk, &p->b1, ZKP_G16_SET_B1, &ws, 0, n_vars, &work, diag)) != ZKPIPE_OK)
         goto done;
+    /* L runs over the private part of the witness, after the public inputs
+     * and the constant one. */
     if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_C, diag)) != ZKPIPE_OK) goto done;
-    st = ops->msm_g1(rk, &p->c, ZKP_G16_SET_L, wl + 4 * (pk->n_public + 1), NULL,
-                     n_vars - pk->n_public - 1, &work, diag);
+    st = ops->msm_g1(rk, &p->c, ZKP_G16_SET_L, &ws, pk->n_public + 1, n_vars - pk->n_public - 1,
+                     &work, diag);
     if (st != ZKPIPE_OK) goto done;
+    if (rk->b2) {
+        if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_B2, diag)) != ZKPIPE_OK ||
+            (st = ops->msm_g2(rk, &p->b2, &ws, diag)) != ZKPIPE_OK)
+            goto done;
+        p->b2_done = 1;
+    }
     G1_(add)(&p->c, &p->c, &hsum);
     G16_FN(leave_)(ck);
 done:
-    ops->hvals_free(&hv);
+    ops->scalars_free(&hv);
+    ops->scalars_free(&ws);
     zkp_free(al, scratch, scratch_bytes, ZKP_MEM_SCRATCH);
     zkp_buffer_release(abc);
     if (st == ZKPIPE_ERR_INVALID_ARGUMENT || st == ZKPIPE_ERR_NO_MEMORY)
@@ -387,7 +400,9 @@ zkpipe_status G16_FN(prove_finalize)(G16_T(proof_t) *proof, G16_T(pending_t) *p,
     const G16_T(pk_t) *pk = p->pk;
     const zkp_allocator *al = p->opts.alloc;
     G16_T(clock_t) ck = {&p->timings, &p->opts, -1, 0};
-    size_t scratch_bytes = G16_FN(msm_scratch_bytes)(pk->domain_size, pk->n_vars, p->nthreads);
+    /* The B2 MSM, unless the backend ran it in prove_start. */
+    size_t scratch_bytes =
+        p->b2_done ? 0 : G16_FN(msm_scratch_bytes)(pk->domain_size, pk->n_vars, p->nthreads);
     void *scratch = zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH);
     zkpipe_status st = ZKPIPE_OK;
     if (scratch_bytes && !scratch) {
@@ -395,12 +410,14 @@ zkpipe_status G16_FN(prove_finalize)(G16_T(proof_t) *proof, G16_T(pending_t) *p,
                            scratch_bytes);
         goto done;
     }
-    if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_B2, diag)) != ZKPIPE_OK) goto done;
-    G16_G2J b2;
-    zkp_msm_stats stats;
-    st = G2_(msm_split_var)(&b2, &stats, pk->b2, ((const G16_FRT *)p->witness.ptr)[0].l, pk->n_vars,
-                            p->nthreads, scratch, scratch_bytes);
-    if (st != ZKPIPE_OK) goto done;
+    G16_G2J b2 = p->b2;
+    if (!p->b2_done) {
+        if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_B2, diag)) != ZKPIPE_OK) goto done;
+        zkp_msm_stats stats;
+        st = G2_(msm_split_var)(&b2, &stats, pk->b2, ((const G16_FRT *)p->witness.ptr)[0].l,
+                                pk->n_vars, p->nthreads, scratch, scratch_bytes);
+        if (st != ZKPIPE_OK) goto done;
+    }
 
     if ((st = G16_FN(enter_)(&ck, ZKP_G16_ASSEMBLE, diag)) != ZKPIPE_OK) goto done;
     G16_FRT r, s, r_k, s_k, rs, rs_k;

@@ -9,8 +9,10 @@
 #include "util/alloc.h"
 
 /* The stages of one proof, in order; prove_start runs SYNTHESIZE..MSM_C and
- * prove_finalize MSM_B2..ASSEMBLE. The H MSM comes first so that a, b and c
- * are freed before the witness MSMs. X(name, label) */
+ * prove_finalize MSM_B2..ASSEMBLE, except that a backend holding the B2
+ * bases (groth16/backend.h) runs MSM_B2 at the end of prove_start. The H
+ * MSM comes first so that a, b and c are freed before the witness MSMs.
+ * X(name, label) */
 #define ZKP_G16_STAGE_MAP(X)            \
     X(SYNTHESIZE, "synthesize a, b, c") \
     X(NTT, "H polynomial (6 NTTs)")     \

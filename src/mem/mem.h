@@ -117,10 +117,22 @@ typedef struct {
     /* Control experiment: big buffers from glibc malloc (aligned_alloc)
      * instead of mmap'd regions; accounting is unchanged. */
     int big_from_malloc;
+    /* Told of each mapped region of at least region_hook_min_bytes: once
+     * after it is mapped and made resident, and once before it is
+     * unmapped, with the same base and size. The engine uses it to register
+     * the regions with a GPU's driver, so copies from them to the device
+     * run at the bus's speed; a region stays registered while it idles, so
+     * the cost is paid once per mapping, not per buffer. Both hooks run
+     * without the pool's lock. NULL: none. */
+    void (*region_mapped)(void *ctx, void *base, size_t bytes);
+    void (*region_unmapping)(void *ctx, void *base, size_t bytes);
+    void *region_hook_ctx;
+    size_t region_hook_min_bytes;
 } zkp_mem_pool_config;
 
-/* idle_max_bytes 1 GiB, idle_decay_ms 30000, big_from_malloc 0 (1 when the
- * library is compiled with ZKPIPE_MEM_MALLOC_CONTROL defined). */
+/* idle_max_bytes 1 GiB, idle_decay_ms 30000, no region hooks,
+ * big_from_malloc 0 (1 when the library is compiled with
+ * ZKPIPE_MEM_MALLOC_CONTROL defined). */
 zkpipe_status zkp_mem_pool_config_default(zkp_mem_pool_config *cfg);
 
 /* Starts the trimmer thread. cfg NULL: the defaults. tracker is required. */

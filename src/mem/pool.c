@@ -29,6 +29,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #ifdef MADV_POPULATE_WRITE
@@ -134,12 +135,11 @@ zkpipe_status zkp_mem_charge_size(size_t bytes, size_t *out) {
 
 zkpipe_status zkp_mem_pool_config_default(zkp_mem_pool_config *cfg) {
     if (!cfg) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    memset(cfg, 0, sizeof *cfg); /* no region hooks */
     cfg->idle_max_bytes = (uint64_t)1 << 30;
     cfg->idle_decay_ms = 30000;
 #ifdef ZKPIPE_MEM_MALLOC_CONTROL
     cfg->big_from_malloc = 1;
-#else
-    cfg->big_from_malloc = 0;
 #endif
     return ZKPIPE_OK;
 }
@@ -227,8 +227,20 @@ static void books_discharge(zkp_mem_pool *pool, zkp_mem_category cat, uint64_t b
     (void)st;
 }
 
+/* The hooks of zkp_mem_pool_config, for the regions they ask about. */
+static void hook_mapped(const zkp_mem_pool *pool, void *base, size_t size) {
+    if (pool->cfg.region_mapped && size >= pool->cfg.region_hook_min_bytes)
+        pool->cfg.region_mapped(pool->cfg.region_hook_ctx, base, size);
+}
+
+static void unmap_with_hook(const zkp_mem_pool *pool, void *base, size_t size) {
+    if (pool->cfg.region_unmapping && size >= pool->cfg.region_hook_min_bytes)
+        pool->cfg.region_unmapping(pool->cfg.region_hook_ctx, base, size);
+    (void)munmap(base, size);
+}
+
 static void unmap_region(zkp_mem_pool *pool, zkp_mem_region *r) {
-    (void)munmap(r->base, r->size);
+    unmap_with_hook(pool, r->base, r->size);
     books_discharge(pool, ZKP_MEM_POOL_IDLE, r->size);
     free(r);
 }
@@ -428,6 +440,7 @@ static void *take_region(zkp_mem_pool *pool, size_t class_size, unsigned class_i
         charged += n;
     }
     if (charged < class_size) charge_step(pool, cat, class_size - charged, charged == 0);
+    hook_mapped(pool, base, class_size);
     return base;
 }
 
@@ -459,7 +472,7 @@ static void give_back_region(zkp_mem_pool *pool, void *base, size_t class_size,
                              unsigned class_index) {
     zkp_mem_region *r = malloc(sizeof *r);
     if (!r) {
-        (void)munmap(base, class_size);
+        unmap_with_hook(pool, base, class_size);
         pthread_mutex_lock(&pool->mu);
         pool->live_bytes -= class_size;
         pool->mapped_bytes -= class_size;
