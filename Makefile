@@ -3,7 +3,9 @@
 #
 #   make test            build and run the whole suite (release, ASan/UBSan, TSan)
 #                        and the fuzzing smoke run (test-fuzz)
-#   make test-release    the suite in the optimised build only
+#   make test-release    the suite in the optimised build only (its CUDA code
+#                        compiled for sm_90 alone; `make build` compiles it for
+#                        sm_80, sm_89 and sm_90)
 #   make test-sanitize   the suite under ASan+UBSan only
 #   make test-tsan       the suite under ThreadSanitizer
 #   make test-fuzz       build the libFuzzer targets (fuzz/fuzz_<name>.c, one per
@@ -41,6 +43,13 @@ APT_PACKAGES := build-essential cmake pkg-config \
   golang-go golang-google-grpc-dev protoc-gen-go protoc-gen-go-grpc protobuf-compiler
 
 FUZZ_TIME ?= 15
+
+# The GPU code's architectures (CMakeLists.txt: Ampere, Ada and Hopper). The
+# test suite compiles every .cu file once, for Hopper with its PTX: the
+# kernels are one source for every architecture, and each further one adds
+# minutes of nvcc to a suite that cannot run them on a machine without a GPU.
+CUDA_ARCHS ?= 80-real;89-real;90
+test-release: CUDA_ARCHS = 90
 FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey config c1 bp_vk bp_params bp_proof
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 
@@ -87,7 +96,7 @@ fuzz-deps: deps
 	fi
 
 build: deps
-	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=RelWithDebInfo '-DZKPIPE_CUDA_ARCHITECTURES=$(CUDA_ARCHS)' $(CMAKE_FLAGS)
 	cmake --build build/release -j $(JOBS)
 
 test-release: build js-deps
