@@ -324,7 +324,8 @@ TEST_CASE(sdr_ni_challenges_rule) {
     /* The registered NI proofs draw 2 per partition over 13 partitions at
      * 2 KiB and 18 over 126 at 32 GiB: at least filecoin-proofs' minimum
      * of 26 and 2253 challenges. The seed plays no part. */
-    const zkp_fil_seal_proof *ni2 = zkp_fil_seal_proof_by_id(15), *ni32 = zkp_fil_seal_proof_by_id(18);
+    const zkp_fil_seal_proof *ni2 = zkp_fil_seal_proof_by_id(15);
+    const zkp_fil_seal_proof *ni32 = zkp_fil_seal_proof_by_id(18);
     ASSERT_EQ_U64(ni2->challenge_kind, ZKP_FIL_CHALLENGES_NON_INTERACTIVE);
     ASSERT_EQ_U64(ni2->partitions * ni2->challenges, 26);
     ASSERT_EQ_U64(ni32->partitions, 126);
@@ -416,6 +417,8 @@ static uint64_t synth_by_hand(const uint8_t replica_id[32], const uint8_t comm_r
     return challenge_of_64_nodes(bytes);
 }
 
+#define RECORDS "fixtures/filecoin/seal_regression_records-v16-2KiB"
+
 static uint64_t json_u64_(const zkp_json *v) {
     ASSERT(v != NULL && zkp_json_type_of(v) == ZKP_JSON_NUMBER);
     return strtoull(zkp_json_number_text(v), NULL, 10);
@@ -439,11 +442,11 @@ TEST_CASE(sdr_regression_records_replica_id_and_challenges) {
     char *text = NULL;
     size_t len = 0;
     zkp_diag d = {{0}};
-    ASSERT_MSG(zkp_read_file(test_data_path("fixtures/filecoin/seal_regression_records-v16-2KiB.jsonl"),
-                             1 << 20, &text, &len, &d) == ZKPIPE_OK,
+    ASSERT_MSG(zkp_read_file(test_data_path(RECORDS ".jsonl"), 1 << 20, &text, &len, &d) ==
+                   ZKPIPE_OK,
                "%s", d.msg);
     test_defer(free, text);
-    zkp_json *derived = test_load_json("fixtures/filecoin/seal_regression_records-v16-2KiB.derived.json");
+    zkp_json *derived = test_load_json(RECORDS ".derived.json");
     size_t n = 0, synthetic = 0;
     for (char *line = text; *line; n++) {
         char *end = strchr(line, '\n');

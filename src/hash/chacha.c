@@ -77,7 +77,8 @@ void zkp_chacha20_ietf_keystream(uint8_t *out, size_t len, const uint8_t key[32]
     for (int i = 0; i < 3; i++)
         input[1 + i] = (uint32_t)nonce[4 * i] | (uint32_t)nonce[4 * i + 1] << 8 |
                        (uint32_t)nonce[4 * i + 2] << 16 | (uint32_t)nonce[4 * i + 3] << 24;
-    uint64_t first = initial_counter + offset / 64, last = initial_counter + (offset + len - 1) / 64;
+    uint64_t first = initial_counter + offset / 64;
+    uint64_t last = initial_counter + (offset + len - 1) / 64;
     assert(offset + len > offset && last <= UINT32_MAX);
     (void)last;
     size_t skip = (size_t)(offset % 64), done = 0;
