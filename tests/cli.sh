@@ -316,6 +316,18 @@ expect_exit 3 "filecoin seal: data of the wrong size" "$ZKPIPE" filecoin seal --
   --data "$F/short" --prover-id "$H1" --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F"
 expect_exit 2 "filecoin seal: --api V1_2" "$ZKPIPE" filecoin seal --sector-size 2KiB --data "$F/data" \
   --prover-id "$H1" --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F" --api V1_2
+expect_exit 0 "filecoin seal NI-PoRep" "$ZKPIPE" filecoin seal --sector-size 2KiB --data "$F/data" \
+  --prover-id "$H1" --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F/ni" --api V1_2_Feat_NonInteractivePoRep
+grep -q '"registered_proof":"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"' "$F/ni/c1.json" && ok "seal: an NI C1" || fail "seal: NI C1"
+sed 's/"seed":\[\([0-9]*\),/"seed":[7\1,/' "$F/ni/c1.json" >"$F/ni_other_seed.json"
+expect_exit 0 "c1 verify: NI challenges ignore the seed" "$ZKPIPE" filecoin c1 verify "$F/ni_other_seed.json"
+grep -q "13 partition(s) of 2 challenge(s)" "$WORK/out" && ok "c1 verify: NI has 13 partitions" || fail "NI partitions: $(cat "$WORK/out")"
+expect_exit 0 "filecoin seal synthetic PoRep by porep id" "$ZKPIPE" filecoin seal --sector-size 2KiB --data "$F/data" \
+  --prover-id "$H1" --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F/syn" --porep-id "$(printf '0a%062x' 0)"
+grep -q '"registered_proof":"StackedDrg2KiBV1_1_Feat_SyntheticPoRep"' "$F/syn/c1.json" && ok "seal: a synthetic C1" || fail "seal: synthetic C1"
+expect_exit 0 "c1 verify a synthetic-PoRep C1" "$ZKPIPE" filecoin c1 verify "$F/syn/c1.json"
+expect_exit 2 "c1 synth refuses NI-PoRep" "$ZKPIPE" filecoin c1 synth --sector-size 2KiB --out "$F/x.json" \
+  --api V1_2_Feat_NonInteractivePoRep
 expect_exit 2 "filecoin seal: a short hex value" "$ZKPIPE" filecoin seal --sector-size 2KiB --data "$F/data" \
   --prover-id 12 --sector-id 3 --ticket "$H1" --seed "$H1" --out "$F"
 expect_exit 0 "filecoin c1 synth 2KiB" "$ZKPIPE" filecoin c1 synth --sector-size 2KiB --out "$F/synth.json"

@@ -275,6 +275,33 @@ TEST_CASE(hash_chacha20_rfc8439_block) {
     ASSERT_MEM_EQ(got, want, 64);
 }
 
+TEST_CASE(hash_chacha20_ietf_keystream_rfc8439_encryption) {
+    /* RFC 8439 section 2.4.2: key 00..1f, nonce 00:00:00:00:00:00:00:4a:
+     * 00:00:00:00, initial counter 1, the 114-byte "sunscreen" plaintext. */
+    static const char pt[] = "Ladies and Gentlemen of the class of '99: If I could offer you only "
+                             "one tip for the future, sunscreen would be it.";
+    ASSERT_EQ_U64(sizeof pt - 1, 114);
+    uint8_t key[32], nonce[12] = {0, 0, 0, 0, 0, 0, 0, 0x4a, 0, 0, 0, 0}, want[114], ks[114];
+    for (int i = 0; i < 32; i++) key[i] = (uint8_t)i;
+    test_unhex(want, sizeof want,
+               "6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
+               "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
+               "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
+               "5af90bbf74a35be6b40b8eedf2785e42874d");
+    zkp_chacha20_ietf_keystream(ks, sizeof ks, key, nonce, 1, 0);
+    for (size_t i = 0; i < sizeof ks; i++) ASSERT_EQ_U64(ks[i] ^ (uint8_t)pt[i], want[i]);
+    /* Any byte range of the stream is that slice of it, across block
+     * boundaries; counter 0 from byte 64 is counter 1 from byte 0. */
+    for (size_t off = 0; off < sizeof ks; off += 7) {
+        uint8_t part[40];
+        size_t n = sizeof ks - off < sizeof part ? sizeof ks - off : sizeof part;
+        zkp_chacha20_ietf_keystream(part, n, key, nonce, 1, off);
+        ASSERT_MEM_EQ(part, ks + off, n);
+        zkp_chacha20_ietf_keystream(part, n, key, nonce, 0, 64 + off);
+        ASSERT_MEM_EQ(part, ks + off, n);
+    }
+}
+
 TEST_CASE(hash_chacha20_rng_matches_rand_chacha) {
     /* rand_chacha 0.3.1 src/chacha.rs, test_chacha_true_values_a: the
      * all-zero seed, the first 32 words of ChaCha20Rng. */

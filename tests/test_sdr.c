@@ -3,16 +3,23 @@
  * storage-proofs-porep/parent_cache.json (each cache computed here, and
  * found in the table by the cache id rust-fil-proofs derives from the
  * graph), labels against stacked_vanilla.rs
- * test_stacked_porep_generate_labels, and the interactive challenge rule. */
+ * test_stacked_porep_generate_labels, and the challenge rules: interactive
+ * and NI by hand, synthetic against rust-fil-proofs'
+ * test_synth_challenges_against_hardcoded, and all three on the v16 seal
+ * regression records against an independent Python derivation
+ * (tests/fixtures/filecoin/gen_record_challenges.py). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "filecoin/porep.h"
 #include "filecoin/sdr_graph.h"
 #include "filecoin/sdr_labels.h"
+#include "hash/blake2b.h"
+#include "hash/chacha.h"
 #include "hash/sha256.h"
 #include "test.h"
 #include "test_support.h"
+#include "util/fileio.h"
 
 /* rust-fil-proofs 87348a7 storage-proofs-porep/parent_cache.json: cache id
  * (the hex after "v28-sdr-parent-"), sector size and SHA-256 of the file. */
@@ -276,4 +283,244 @@ TEST_CASE(sdr_interactive_challenges_rule) {
     uint64_t r = 0, w = 1;
     for (int i = 0; i < 32; i++, w = (w * 4) % 63) r = (r + digest[i] * w) % 63;
     ASSERT_EQ_U64(all[17], r + 1);
+}
+
+/* 1 + (the little-endian 256-bit reading of d) mod 63, the challenge of a
+ * 2 KiB sector, by another route than porep.c's: 2^8 ≡ 4 (mod 63), so the
+ * residue is Σ d_i·4^i mod 63. */
+static uint64_t challenge_of_64_nodes(const uint8_t d[32]) {
+    uint64_t r = 0, w = 1;
+    for (int i = 0; i < 32; i++, w = (w * 4) % 63) r = (r + d[i] * w) % 63;
+    return r + 1;
+}
+
+TEST_CASE(sdr_ni_challenges_rule) {
+    uint8_t replica_id[32], comm_r[32], seed[32];
+    test_rng_bytes(replica_id, 32);
+    test_rng_bytes(comm_r, 32);
+    test_rng_bytes(seed, 32);
+    const uint64_t nodes = 64;
+    /* Partition k is the slice [n·k, n·(k+1)) of one long partition: 13
+     * partitions of 2, NI-PoRep's 2 KiB shape. */
+    uint64_t all[26], part[2];
+    zkp_fil_ni_challenges(all, 26, nodes, replica_id, comm_r, 0);
+    for (unsigned k = 0; k < 13; k++) {
+        zkp_fil_ni_challenges(part, 2, nodes, replica_id, comm_r, k);
+        ASSERT_MEM_EQ(part, all + 2 * k, sizeof part);
+    }
+    /* The digest by hand: SHA-256(tag ‖ replica_id ‖ comm_r ‖ j as u32 LE),
+     * the 36-byte tag spelled out. */
+    static const char tag[] = "filecoin.io|PoRep|1|NonInteractive|1";
+    ASSERT_EQ_U64(sizeof tag - 1, 36);
+    uint8_t msg[36 + 64 + 4], digest[32];
+    memcpy(msg, tag, 36);
+    memcpy(msg + 36, replica_id, 32);
+    memcpy(msg + 68, comm_r, 32);
+    for (uint32_t j = 0; j < 26; j++) {
+        for (int b = 0; b < 4; b++) msg[100 + b] = (uint8_t)(j >> (8 * b));
+        zkp_sha256(digest, msg, sizeof msg);
+        ASSERT_EQ_U64(all[j], challenge_of_64_nodes(digest));
+    }
+    /* The registered NI proofs draw 2 per partition over 13 partitions at
+     * 2 KiB and 18 over 126 at 32 GiB: at least filecoin-proofs' minimum
+     * of 26 and 2253 challenges. The seed plays no part. */
+    const zkp_fil_seal_proof *ni2 = zkp_fil_seal_proof_by_id(15);
+    const zkp_fil_seal_proof *ni32 = zkp_fil_seal_proof_by_id(18);
+    ASSERT_EQ_U64(ni2->challenge_kind, ZKP_FIL_CHALLENGES_NON_INTERACTIVE);
+    ASSERT_EQ_U64(ni2->partitions * ni2->challenges, 26);
+    ASSERT_EQ_U64(ni32->partitions, 126);
+    ASSERT(ni32->partitions * ni32->challenges >= 2253 &&
+           (ni32->partitions - 1) * ni32->challenges < 2253);
+    uint64_t via_proof[2];
+    zkp_fil_porep_challenges(via_proof, ni2, replica_id, comm_r, NULL, 12);
+    ASSERT_MEM_EQ(via_proof, all + 24, 2 * sizeof(uint64_t));
+    /* Differs from the interactive rule on the same values. */
+    uint64_t inter[26];
+    zkp_fil_interactive_challenges(inter, 26, nodes, replica_id, comm_r, 0);
+    ASSERT(memcmp(inter, all, sizeof all) != 0);
+}
+
+/* rust-fil-proofs 87348a7 storage-proofs-porep/src/stacked/vanilla/
+ * challenges.rs, test_synth_challenges_against_hardcoded: 2^10 nodes,
+ * replica_id = Fr 55, comm_r = Fr 101, 21 synthetic challenges, 10 porep
+ * challenges selected with rand = [1; 32]. */
+TEST_CASE(sdr_synthetic_challenges_match_rust_fil_proofs) {
+    static const uint64_t synth_want[21] = {178, 297, 869, 211, 875, 477, 94,  781, 124, 332, 856,
+                                            801, 176, 692, 429, 691, 290, 204, 986, 210, 973};
+    static const uint64_t porep_want[10] = {176, 781, 801, 986, 290, 211, 692, 856, 986, 332};
+    uint8_t replica_id[32] = {55}, comm_r[32] = {101}, rand[32];
+    memset(rand, 1, 32);
+    zkp_fil_synth s;
+    zkp_fil_synth_init_count(&s, 1 << 10, 21, replica_id, comm_r);
+    for (uint32_t i = 21; i-- > 0;) ASSERT_EQ_U64(zkp_fil_synth_challenge(&s, i), synth_want[i]);
+    uint64_t got[10];
+    zkp_fil_synth_challenges(got, 10, &s, replica_id, rand, 0);
+    ASSERT_MEM_EQ(got, porep_want, sizeof got);
+    uint32_t idx[10];
+    zkp_fil_synth_select(idx, 10, &s, replica_id, rand, 0);
+    for (int t = 0; t < 10; t++) ASSERT_EQ_U64(synth_want[idx[t]], porep_want[t]);
+    /* Another comm_r, another set. */
+    comm_r[0] = 102;
+    zkp_fil_synth_init_count(&s, 1 << 10, 21, replica_id, comm_r);
+    int same = 0;
+    for (uint32_t i = 0; i < 21; i++) same += zkp_fil_synth_challenge(&s, i) == synth_want[i];
+    ASSERT(same < 5);
+}
+
+/* The 32 GiB shape of rust-fil-proofs' test_synth_challenges_32gib: the
+ * default set (2^18 of 2^30 nodes), and ten partitions of 18 that are the
+ * slices of one selection of 180; every challenge in [1, nodes − 1]. */
+TEST_CASE(sdr_synthetic_partitions_are_slices_of_one_selection) {
+    uint8_t replica_id[32], comm_r[32], rand[32];
+    test_rng_bytes(replica_id, 32);
+    test_rng_bytes(comm_r, 32);
+    memset(rand, 1, 32);
+    replica_id[31] &= 0x3f;
+    comm_r[31] &= 0x3f;
+    const uint64_t nodes = 1ULL << 30;
+    zkp_fil_synth s;
+    zkp_fil_synth_init(&s, nodes, replica_id, comm_r);
+    ASSERT_EQ_U64(s.count, 1u << 18);
+    zkp_fil_synth small;
+    zkp_fil_synth_init(&small, 64, replica_id, comm_r);
+    ASSERT_EQ_U64(small.count, 64);
+    uint64_t all[180], part[18];
+    zkp_fil_synth_challenges(all, 180, &s, replica_id, rand, 0);
+    for (unsigned k = 0; k < 10; k++) {
+        zkp_fil_synth_challenges(part, 18, &s, replica_id, rand, k);
+        ASSERT_MEM_EQ(part, all + 18 * k, sizeof part);
+    }
+    for (int i = 0; i < 180; i++) ASSERT(all[i] >= 1 && all[i] < nodes);
+    /* The registered synthetic proof of 32 GiB draws the same. */
+    const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_id(13);
+    ASSERT_EQ_U64(p->challenge_kind, ZKP_FIL_CHALLENGES_SYNTHETIC);
+    zkp_fil_porep_challenges(part, p, replica_id, comm_r, rand, 9);
+    ASSERT_MEM_EQ(part, all + 162, sizeof part);
+}
+
+/* Synthetic challenge i of a 2 KiB sector from the primitives directly:
+ * the key by the one-shot BLAKE2b, block i / 2 by the bare ChaCha20 block
+ * function (RFC 8439 layout: counter in word 12, nonce in 13..15). */
+static uint64_t synth_by_hand(const uint8_t replica_id[32], const uint8_t comm_r[32], uint32_t i) {
+    static const char tag[] = "filecoin.io|PoRep|1|Synthetic|1|Generation";
+    uint8_t msg[64], key[32];
+    memcpy(msg, replica_id, 32);
+    memcpy(msg + 32, comm_r, 32);
+    zkp_blake2b(key, 32, tag, sizeof tag - 1, msg, 64);
+    uint32_t kw[8], out[16];
+    zkp_chacha_key_from_bytes(kw, key);
+    /* "synth-porep\0" as three little-endian words. */
+    const uint32_t input[4] = {i / 2, 0x746e7973, 0x6f702d68, 0x00706572};
+    zkp_chacha_block(out, kw, input, 20);
+    uint8_t bytes[32];
+    for (int b = 0; b < 32; b++) bytes[b] = (uint8_t)(out[8 * (i % 2) + b / 4] >> (8 * (b % 4)));
+    return challenge_of_64_nodes(bytes);
+}
+
+#define RECORDS "fixtures/filecoin/seal_regression_records-v16-2KiB"
+
+static uint64_t json_u64_(const zkp_json *v) {
+    ASSERT(v != NULL && zkp_json_type_of(v) == ZKP_JSON_NUMBER);
+    return strtoull(zkp_json_number_text(v), NULL, 10);
+}
+
+static void json_bytes32_(uint8_t out[32], const zkp_json *arr) {
+    ASSERT(arr != NULL && zkp_json_len(arr) == 32);
+    for (size_t i = 0; i < 32; i++) {
+        uint64_t v = json_u64_(zkp_json_at(arr, i));
+        ASSERT(v <= 255);
+        out[i] = (uint8_t)v;
+    }
+}
+
+/* Each 2 KiB v16 seal regression record: replica_id from its values, its
+ * challenges by its kind (interactive, or synthetic for the records with
+ * the SyntheticPoRep feature), and the 13 partitions of NI challenges its
+ * replica_id and comm_r would give, against the Python derivation; the
+ * interactive and synthetic ones also by hand here. */
+TEST_CASE(sdr_regression_records_replica_id_and_challenges) {
+    char *text = NULL;
+    size_t len = 0;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_read_file(test_data_path(RECORDS ".jsonl"), 1 << 20, &text, &len, &d) ==
+                   ZKPIPE_OK,
+               "%s", d.msg);
+    test_defer(free, text);
+    zkp_json *derived = test_load_json(RECORDS ".derived.json");
+    size_t n = 0, synthetic = 0;
+    for (char *line = text; *line; n++) {
+        char *end = strchr(line, '\n');
+        size_t line_len = end ? (size_t)(end - line) : strlen(line);
+        zkp_json *rec = NULL;
+        ASSERT_OK(zkp_json_parse(&rec, line, line_len, NULL));
+        const zkp_json *want = zkp_json_at(derived, n);
+        ASSERT_MSG(want != NULL, "record %zu has no derived answers", n);
+        const zkp_json *cfg = zkp_json_get(rec, "porep_config");
+        uint8_t prover_id[32], ticket[32], comm_d[32], comm_r[32], seed[32], porep_id[32];
+        json_bytes32_(prover_id, zkp_json_get(rec, "prover_id"));
+        json_bytes32_(ticket, zkp_json_get(rec, "ticket"));
+        json_bytes32_(comm_d, zkp_json_get(rec, "comm_d"));
+        json_bytes32_(comm_r, zkp_json_get(rec, "comm_r"));
+        json_bytes32_(seed, zkp_json_get(rec, "seed"));
+        json_bytes32_(porep_id, zkp_json_get(cfg, "porep_id"));
+        ASSERT_EQ_U64(json_u64_(zkp_json_get(cfg, "partitions")), 1);
+        /* The records' porep ids are registered proofs' (0: V1, 5: V1_1). */
+        uint8_t id_again[32];
+        zkp_fil_porep_id(id_again, porep_id[0]);
+        ASSERT_MEM_EQ(porep_id, id_again, 32);
+        uint64_t sector_id = json_u64_(zkp_json_get(rec, "sector_id"));
+        uint8_t replica_id[32], want_id[32];
+        zkp_fil_replica_id(replica_id, prover_id, sector_id, ticket, comm_d, porep_id);
+        test_unhex(want_id, 32, zkp_json_string(zkp_json_get(want, "replica_id"), NULL));
+        ASSERT_MEM_EQ(replica_id, want_id, 32);
+
+        const zkp_json *features = zkp_json_get(cfg, "api_features");
+        int is_synth = zkp_json_len(features) == 1;
+        ASSERT_STR_EQ(zkp_json_string(zkp_json_get(want, "kind"), NULL),
+                      is_synth ? "synthetic" : "interactive");
+        uint64_t got[2];
+        if (is_synth) {
+            synthetic++;
+            zkp_fil_synth s;
+            zkp_fil_synth_init(&s, 64, replica_id, comm_r);
+            ASSERT_EQ_U64(s.count, 64);
+            zkp_fil_synth_challenges(got, 2, &s, replica_id, seed, 0);
+            uint32_t idx[2];
+            zkp_fil_synth_select(idx, 2, &s, replica_id, seed, 0);
+            const zkp_json *widx = zkp_json_get(want, "synthetic_indexes");
+            for (int t = 0; t < 2; t++) {
+                ASSERT_EQ_U64(idx[t], json_u64_(zkp_json_at(widx, (size_t)t)));
+                ASSERT_EQ_U64(got[t], synth_by_hand(replica_id, comm_r, idx[t]));
+            }
+        } else {
+            zkp_fil_interactive_challenges(got, 2, 64, replica_id, seed, 0);
+            uint8_t msg[68], digest[32];
+            memcpy(msg, replica_id, 32);
+            memcpy(msg + 32, seed, 32);
+            for (uint32_t j = 0; j < 2; j++) {
+                for (int b = 0; b < 4; b++) msg[64 + b] = (uint8_t)(j >> (8 * b));
+                zkp_sha256(digest, msg, sizeof msg);
+                ASSERT_EQ_U64(got[j], challenge_of_64_nodes(digest));
+            }
+        }
+        const zkp_json *wch = zkp_json_get(want, "challenges");
+        for (int t = 0; t < 2; t++) {
+            ASSERT_EQ_U64(got[t], json_u64_(zkp_json_at(wch, (size_t)t)));
+            ASSERT(got[t] >= 1 && got[t] < 64);
+        }
+        const zkp_json *wni = zkp_json_get(want, "ni_challenges");
+        ASSERT_EQ_U64(zkp_json_len(wni), 13);
+        for (unsigned k = 0; k < 13; k++) {
+            uint64_t ni[2];
+            zkp_fil_ni_challenges(ni, 2, 64, replica_id, comm_r, k);
+            for (int t = 0; t < 2; t++)
+                ASSERT_EQ_U64(ni[t], json_u64_(zkp_json_at(zkp_json_at(wni, k), (size_t)t)));
+        }
+        zkp_json_free(rec);
+        line += line_len + (end != NULL);
+    }
+    ASSERT_EQ_U64(n, 8);
+    ASSERT_EQ_U64(zkp_json_len(derived), 8);
+    ASSERT_EQ_U64(synthetic, 2);
+    zkp_json_free(derived);
 }

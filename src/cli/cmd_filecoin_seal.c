@@ -1,7 +1,9 @@
 /* zkpipe filecoin seal and zkpipe filecoin c1: test sectors and their C1.
  *
  *   seal --sector-size SIZE --data FILE --prover-id HEX --sector-id N
- *        --ticket HEX --seed HEX --out DIR [--api V1|V1_1 | --porep-id HEX]
+ *        --ticket HEX --seed HEX --out DIR [--api VERSION | --porep-id HEX]
+ *       VERSION is a registered proof's name after the sector size: V1,
+ *       V1_1, V1_1_Feat_SyntheticPoRep or V1_2_Feat_NonInteractivePoRep.
  *       seals FILE (exactly the sector's size, fr32-padded) and writes
  *       DIR/replica and DIR/c1.json, all or nothing.
  *   c1 synth --sector-size SIZE --out FILE [--api V1|V1_1] [--seed HEX]
@@ -23,7 +25,7 @@
 static const char seal_usage[] =
     "usage: zkpipe filecoin seal --sector-size 2KiB|8MiB|512MiB --data <file>\n"
     "                            --prover-id <hex> --sector-id <n> --ticket <hex> --seed <hex>\n"
-    "                            --out <dir> [--api V1|V1_1] [--porep-id <hex>]\n"
+    "                            --out <dir> [--api <version>] [--porep-id <hex>]\n"
     "       zkpipe filecoin c1 synth --sector-size <size> --out <c1.json> [--api V1|V1_1]\n"
     "                                [--seed <hex>]\n"
     "       zkpipe filecoin c1 verify <c1.json>\n"
@@ -33,11 +35,16 @@ static const char seal_usage[] =
     "it is missing), the C1 that\n"
     "Filecoin's seal_commit_phase1 would return. 32-byte values are 64 hex digits. The\n"
     "proof version comes from --api (default V1_1) or --porep-id (a registered proof's\n"
-    "porep id). Sectors are sealed in memory: meant for test sizes.\n"
+    "porep id, ids 0 to 19). Versions: V1, V1_1 (interactive: challenges from --seed),\n"
+    "V1_1_Feat_SyntheticPoRep (synthetic: --seed selects among challenges fixed by\n"
+    "comm_r), V1_2_Feat_NonInteractivePoRep (NI: challenges from comm_r alone, 13 or\n"
+    "126 partitions; --seed is recorded but not used). Sectors are sealed in memory:\n"
+    "meant for test sizes.\n"
     "c1 synth makes a C1 for any sector size (2KiB .. 64GiB) without sealing: labels,\n"
     "data and tree nodes only where the challenges look, drawn from --seed (default\n"
     "zero). It passes the vanilla verifier and so the circuit, but commits to nothing:\n"
-    "FOR BENCHMARKS AND TESTS ONLY, never for the chain.\n"
+    "FOR BENCHMARKS AND TESTS ONLY, never for the chain. Interactive versions only:\n"
+    "synthetic and NI challenges follow from comm_r (their circuits are V1_1's).\n"
     "c1 verify checks a C1's vanilla proofs (Merkle paths, labels and encodings against\n"
     "comm_d, comm_r, replica_id and seed) and names the first member that fails.\n" CLI_OPTIONS_HELP
         CLI_EXIT_CODES_HELP;
@@ -115,7 +122,7 @@ static int seal_(int argc, char **argv) {
         {"--sector-size", "2KiB, 8MiB or 512MiB", &size},
         {"--data", "the sector's data file", &data_path},
         {"--out", "a directory", &out},
-        {"--api", "V1 or V1_1", &api},
+        {"--api", "a proof version", &api},
         {"--porep-id", "64 hex digits", &porep},
         {"--prover-id", "64 hex digits", &prover},
         {"--sector-id", "a number", &sector},
@@ -133,10 +140,11 @@ static int seal_(int argc, char **argv) {
     }
     zkp_fil_seal_inputs in;
     memset(&in, 0, sizeof in);
-    if (strcmp(api, "V1") && strcmp(api, "V1_1")) {
+    if (strcmp(api, "V1") && strcmp(api, "V1_1") && strcmp(api, "V1_1_Feat_SyntheticPoRep") &&
+        strcmp(api, "V1_2_Feat_NonInteractivePoRep")) {
         fprintf(stderr,
-                "zkpipe filecoin seal: --api %s: V1 or V1_1 (V1_2 is non-interactive "
-                "PoRep, whose challenges are not drawn here)\n",
+                "zkpipe filecoin seal: --api %s: V1, V1_1, V1_1_Feat_SyntheticPoRep or "
+                "V1_2_Feat_NonInteractivePoRep\n",
                 api);
         return CLI_USAGE;
     }
@@ -255,7 +263,8 @@ static int c1_synth_(int argc, char **argv) {
         size && (!strcmp(api, "V1") || !strcmp(api, "V1_1")) ? proof_of_(size, api, NULL) : NULL;
     if (!p || !out || (seed_hex && hex32_(seed_hex, seed))) {
         fprintf(stderr, "zkpipe filecoin c1 synth: needs --sector-size (2KiB, 8MiB, 512MiB, 32GiB "
-                        "or 64GiB), --out, --api V1 or V1_1, --seed as 64 hex digits\n");
+                        "or 64GiB), --out, --api V1 or V1_1 (synthetic and NI challenges "
+                        "follow from comm_r), --seed as 64 hex digits\n");
         return CLI_USAGE;
     }
     zkp_output o;

@@ -16,7 +16,9 @@
     X(3, 32GiB, 32 * GIB, 11, 10, 18, 8, 8, 0, 126)   \
     X(4, 64GiB, 64 * GIB, 11, 10, 18, 8, 8, 2, 126)
 
-/* Filecoin numbers the 20 proofs version by version, five sizes each. */
+/* Filecoin numbers the 20 proofs version by version, five sizes each.
+ * rust-filecoin-proofs-api gives synthetic PoRep API version V1_2_0 despite
+ * its V1_1 name. */
 #define ROW(id, size, bytes, layers, parts, chal, b, s, t, suffix, api, kind)                   \
     {"StackedDrg" #size suffix, id, bytes, (bytes) / 32, layers, parts, chal, b, s, t, api, kind, \
      "StackedDrg" #size "V1"},
@@ -26,7 +28,7 @@
     ROW(5 + i, size, bytes, l, p, c, b, s, t, "V1_1", ZKP_FIL_API_V1_1,              \
         ZKP_FIL_CHALLENGES_INTERACTIVE)
 #define SYNTH(i, size, bytes, l, p, c, b, s, t, n)                                   \
-    ROW(10 + i, size, bytes, l, p, c, b, s, t, "V1_1_Feat_SyntheticPoRep", ZKP_FIL_API_V1_1, \
+    ROW(10 + i, size, bytes, l, p, c, b, s, t, "V1_1_Feat_SyntheticPoRep", ZKP_FIL_API_V1_2, \
         ZKP_FIL_CHALLENGES_SYNTHETIC)
 #define NI(i, size, bytes, l, p, c, b, s, t, n)                                      \
     ROW(15 + i, size, bytes, l, n, c, b, s, t, "V1_2_Feat_NonInteractivePoRep",       \

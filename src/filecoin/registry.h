@@ -16,10 +16,14 @@
 
 typedef enum {
     ZKP_FIL_API_V1_0, /* StackedDrg*V1: graph parents in the V1_0 order */
-    ZKP_FIL_API_V1_1, /* StackedDrg*V1_1 and its synthetic-PoRep feature */
-    ZKP_FIL_API_V1_2  /* StackedDrg*V1_2_Feat_NonInteractivePoRep */
+    ZKP_FIL_API_V1_1, /* StackedDrg*V1_1 */
+    ZKP_FIL_API_V1_2  /* StackedDrg*V1_1_Feat_SyntheticPoRep and *V1_2_Feat_NonInteractivePoRep;
+                         the graph is V1_1's */
 } zkp_fil_api_version;
 
+/* How a proof draws its challenges (filecoin/porep.h): from the seed
+ * (interactive), from the seed among a set fixed by comm_r (synthetic), or
+ * from comm_r alone (non-interactive, with 13 or 126 partitions). */
 typedef enum {
     ZKP_FIL_CHALLENGES_INTERACTIVE,
     ZKP_FIL_CHALLENGES_SYNTHETIC,

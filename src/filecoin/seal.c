@@ -338,7 +338,7 @@ static zkpipe_status c1_fill(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p, const 
     for (uint32_t k = 0; k < p->partitions; k++) {
         zkp_fil_partition_proofs *part = &c1->vanilla_proofs.v[k];
         uint64_t challenges[ZKP_FIL_MAX_CHALLENGES];
-        zkp_fil_interactive_challenges(challenges, p->challenges, p->nodes, replica_id, seed, k);
+        zkp_fil_porep_challenges(challenges, p, replica_id, c1->comm_r.b, seed, k);
         part->n = p->challenges;
         part->v = zkp_fil_c1_alloc(c1, p->challenges * sizeof(zkp_fil_challenge_proof));
         if (!part->v) goto oom;
@@ -410,9 +410,6 @@ static const uint8_t *dense_label(const void *ctx, uint64_t node, unsigned layer
 
 static zkpipe_status check_proof_(const zkp_fil_seal_proof *p, zkp_diag *diag) {
     if (!p) return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "no registered proof");
-    if (p->challenge_kind != ZKP_FIL_CHALLENGES_INTERACTIVE)
-        return zkp_diag_fail(diag, ZKPIPE_ERR_UNSUPPORTED,
-                             "%s: only interactive PoRep challenges are drawn here", p->name);
     if (p->challenges > ZKP_FIL_MAX_CHALLENGES)
         return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "%s: too many challenges", p->name);
     return ZKPIPE_OK;
@@ -545,6 +542,15 @@ zkpipe_status zkp_fil_c1_synthesize(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p,
     memset(c1, 0, sizeof *c1);
     zkpipe_status st = check_proof_(p, diag);
     if (st != ZKPIPE_OK) return st;
+    /* The sparse trees hold what the challenges touch, so the challenges
+     * come first; synthetic and NI challenges follow from comm_r, which
+     * the trees make. No C1 can be built in that order for them. */
+    if (p->challenge_kind != ZKP_FIL_CHALLENGES_INTERACTIVE)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_UNSUPPORTED,
+                             "%s: its challenges follow from comm_r, which a synthetic C1 fixes "
+                             "only after choosing them; the V1_1 proof of the same sector size "
+                             "has the same circuit",
+                             p->name);
     sector_ sec;
     if ((st = sector_init(&sec, p, diag)) != ZKPIPE_OK) return st;
     uint8_t porep_id[32], replica_id[32], seed[32], ticket[32];
@@ -687,9 +693,6 @@ static zkpipe_status v_column(vctx_ *v, const char *name, const hasher_ *h, cons
 zkpipe_status zkp_fil_c1_verify(const zkp_fil_c1 *c1, zkp_diag *diag) {
     const zkp_fil_seal_proof *p = c1->proof;
     if (!p) return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "no C1");
-    if (p->challenge_kind != ZKP_FIL_CHALLENGES_INTERACTIVE)
-        return zkp_diag_fail(diag, ZKPIPE_ERR_UNSUPPORTED,
-                             "%s: only interactive PoRep challenges are verified here", p->name);
     vctx_ v = {diag, ""};
     sector_ sec;
     zkpipe_status st = sector_init(&sec, p, diag);
@@ -717,10 +720,12 @@ zkpipe_status zkp_fil_c1_verify(const zkp_fil_c1 *c1, zkp_diag *diag) {
     for (uint32_t k = 0; k < c1->vanilla_proofs.n; k++) {
         const zkp_fil_partition_proofs *part = &c1->vanilla_proofs.v[k];
         uint64_t challenges[ZKP_FIL_MAX_CHALLENGES];
-        if (part->n > ZKP_FIL_MAX_CHALLENGES)
-            return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "too many challenges");
-        zkp_fil_interactive_challenges(challenges, part->n, p->nodes, c1->replica_id.b, c1->seed.b,
-                                       k);
+        if (part->n != p->challenges || p->challenges > ZKP_FIL_MAX_CHALLENGES ||
+            k >= p->partitions)
+            return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
+                                 "vanilla_proofs[%u]: %u challenges, %s draws %u per partition",
+                                 (unsigned)k, (unsigned)part->n, p->name, (unsigned)p->challenges);
+        zkp_fil_porep_challenges(challenges, p, c1->replica_id.b, c1->comm_r.b, c1->seed.b, k);
         for (uint32_t i = 0; i < part->n; i++) {
             const zkp_fil_challenge_proof *cp = &part->v[i];
             const zkp_fil_replica_columns *rc = &cp->replica_column_proofs;

@@ -13,8 +13,12 @@
  *   replica     node i = last layer's label i + data node i in Fr;
  *   comm_r_last the root of tree_r_last over the replica, in the same shape;
  *   comm_r      Poseidon(2)(comm_c, comm_r_last);
- * then draws the interactive challenges and writes each one's vanilla proof
- * into a C1 (filecoin/c1.h) that Filecoin's C2 would accept.
+ * then draws the challenges by the registered proof's rule (interactive,
+ * synthetic or NI, filecoin/porep.h) and writes each one's vanilla proof
+ * into a C1 (filecoin/c1.h) that Filecoin's C2 would accept. (For a
+ * synthetic proof Filecoin proves the whole synthetic set at precommit and
+ * copies the selected proofs into the C1; proving only the selected ones
+ * gives the same C1.)
  *
  * zkp_fil_c1_verify is the vanilla verifier: everything above that a C1
  * carries is checked against comm_d, comm_r, replica_id and seed, and the
@@ -31,7 +35,7 @@
 #define ZKP_FIL_MAX_CHALLENGES 64
 
 typedef struct {
-    const zkp_fil_seal_proof *proof; /* interactive proofs only (ids 0..9) */
+    const zkp_fil_seal_proof *proof; /* any registered proof */
     uint8_t prover_id[32];
     uint64_t sector_id;
     uint8_t ticket[32];
@@ -44,7 +48,6 @@ typedef struct {
  * (sector_bytes bytes). Working memory (labels, trees) comes from alloc
  * under cat and is freed before return.
  * Errors: ZKPIPE_ERR_INVALID_ARGUMENT (a node not fr32-padded, named),
- * ZKPIPE_ERR_UNSUPPORTED (synthetic or non-interactive challenges),
  * ZKPIPE_ERR_NO_MEMORY. */
 ZKP_WARN_UNUSED zkpipe_status zkp_fil_seal(zkp_fil_c1 *c1, uint8_t *replica,
                                           const zkp_fil_seal_inputs *in, const uint8_t *data,
@@ -59,7 +62,10 @@ ZKP_WARN_UNUSED zkpipe_status zkp_fil_seal(zkp_fil_c1 *c1, uint8_t *replica,
  * parents get labels drawn from seed, every challenge its labels computed
  * from them and a random data node; the trees are sparse (each subtree
  * with nothing challenged below it is a tree of zero leaves), so a 32 GiB
- * C1 costs thousands of hashes, not billions. Same seed, same C1. */
+ * C1 costs thousands of hashes, not billions. Same seed, same C1.
+ * Interactive proofs only (ZKPIPE_ERR_UNSUPPORTED otherwise): synthetic and
+ * NI challenges follow from comm_r, which the sparse trees fix only after
+ * the challenges are chosen. Their circuits are the V1_1 proof's. */
 ZKP_WARN_UNUSED zkpipe_status zkp_fil_c1_synthesize(zkp_fil_c1 *c1, const zkp_fil_seal_proof *p,
                                                    const uint8_t seed[32],
                                                    const zkp_allocator *alloc,
@@ -67,8 +73,9 @@ ZKP_WARN_UNUSED zkpipe_status zkp_fil_c1_synthesize(zkp_fil_c1 *c1, const zkp_fi
 
 /* The vanilla verifier. ZKPIPE_OK when every challenge's proofs hold;
  * ZKPIPE_ERR_PROOF_INVALID with a message naming the first member that fails
- * ("vanilla_proofs[0][1].comm_d_proofs: the path leads to ..., not comm_d");
- * ZKPIPE_ERR_UNSUPPORTED for synthetic and non-interactive challenges. */
+ * ("vanilla_proofs[0][1].comm_d_proofs: the path leads to ..., not comm_d").
+ * The challenges are drawn by the proof's rule: from seed (interactive),
+ * comm_r and seed (synthetic) or comm_r alone (NI: the seed is not used). */
 ZKP_WARN_UNUSED zkpipe_status zkp_fil_c1_verify(const zkp_fil_c1 *c1, zkp_diag *diag);
 
 #endif

@@ -67,3 +67,26 @@ uint64_t zkp_chacha_rng_u64(zkp_chacha_rng *rng) {
     uint64_t hi = zkp_chacha_rng_u32(rng);
     return lo | hi << 32;
 }
+
+void zkp_chacha20_ietf_keystream(uint8_t *out, size_t len, const uint8_t key[32],
+                                 const uint8_t nonce[12], uint32_t initial_counter,
+                                 uint64_t offset) {
+    if (len == 0) return;
+    uint32_t kw[8], input[4], block[16];
+    zkp_chacha_key_from_bytes(kw, key);
+    for (int i = 0; i < 3; i++)
+        input[1 + i] = (uint32_t)nonce[4 * i] | (uint32_t)nonce[4 * i + 1] << 8 |
+                       (uint32_t)nonce[4 * i + 2] << 16 | (uint32_t)nonce[4 * i + 3] << 24;
+    uint64_t first = initial_counter + offset / 64;
+    uint64_t last = initial_counter + (offset + len - 1) / 64;
+    assert(offset + len > offset && last <= UINT32_MAX);
+    (void)last;
+    size_t skip = (size_t)(offset % 64), done = 0;
+    for (uint64_t counter = first; done < len; counter++) {
+        input[0] = (uint32_t)counter;
+        zkp_chacha_block(block, kw, input, 20);
+        for (size_t b = skip; b < 64 && done < len; b++)
+            out[done++] = (uint8_t)(block[b / 4] >> (8 * (b % 4)));
+        skip = 0;
+    }
+}

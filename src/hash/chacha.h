@@ -21,10 +21,17 @@
  * (block 0 word 0, 1, ..., 15, then block 1). next_u64 is the next word
  * plus the one after it shifted up by 32, as rand_core 0.6's BlockRng
  * does, also when the two words lie in different blocks.
- * Filecoin's DRG seeds ChaCha8 per node and draws ten u64s. */
+ * Filecoin's DRG seeds ChaCha8 per node and draws ten u64s.
+ *
+ * zkp_chacha20_ietf_keystream gives any byte range of RFC 8439's ChaCha20
+ * keystream (32-bit block counter, 96-bit nonce) as RustCrypto's chacha20
+ * crate does after a seek: byte b of the stream is byte b % 64 of the block
+ * with counter initial_counter + b / 64. Filecoin's synthetic PoRep reads
+ * its challenges and their selection this way. */
 #ifndef ZKP_HASH_CHACHA_H
 #define ZKP_HASH_CHACHA_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* out[16] = ChaCha_rounds(key, input). key: eight words, input: words 12..15. */
@@ -46,5 +53,13 @@ typedef struct {
 void zkp_chacha_rng_init(zkp_chacha_rng *rng, const uint8_t key[32], unsigned rounds);
 uint32_t zkp_chacha_rng_u32(zkp_chacha_rng *rng);
 uint64_t zkp_chacha_rng_u64(zkp_chacha_rng *rng);
+
+/* out[0 .. len) = bytes [offset, offset + len) of the ChaCha20 keystream of
+ * key and nonce whose first block has counter initial_counter. The last
+ * block read must have a counter below 2^32 (assert): RFC 8439's stream is
+ * 256 GiB long. */
+void zkp_chacha20_ietf_keystream(uint8_t *out, size_t len, const uint8_t key[32],
+                                 const uint8_t nonce[12], uint32_t initial_counter,
+                                 uint64_t offset);
 
 #endif
