@@ -7,7 +7,7 @@ function(zkpipe_discover_tests)
   file(GLOB test_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/*.c)
   # The daemon's tests need its library (ZKPIPE_ENABLE_SERVER).
   if(NOT ZKPIPE_ENABLE_SERVER)
-    list(FILTER test_sources EXCLUDE REGEX "/tests/test_(config|metrics|server)\\.c$")
+    list(FILTER test_sources EXCLUDE REGEX "/tests/test_(config|metrics|server|server_tls)\\.c$")
   endif()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${test_sources})
   set(list_content "")

@@ -8,6 +8,7 @@
 #include "cuzk/v1/proving.pb-c.h"
 #include "formats/wtns.h"
 #include "server/rpc.h"
+#include "server/tcpsec.h"
 #include "util/fileio.h"
 #include "zkpipe/v1/prover.pb-c.h"
 
@@ -15,8 +16,16 @@
 #define MAX_MESSAGE ((size_t)256 << 20)
 
 static const char client_usage[] =
-    "usage: zkpipe client [--addr ADDR] [--timeout-ms N] <command> [args]\n"
+    "usage: zkpipe client [--addr ADDR] [--timeout-ms N] [TLS and token options] <command> [args]\n"
     "  ADDR: unix:///path or host:port (default $ZKPIPE_ADDR, else " DEFAULT_ADDR ")\n"
+    "TLS and token options (for a daemon's TCP listener):\n"
+    "  --tls                       TLS, the daemon's certificate checked against gRPC's default roots\n"
+    "  --tls-ca FILE               TLS, the daemon's certificate checked against the CAs in FILE (PEM)\n"
+    "  --tls-cert FILE --tls-key FILE\n"
+    "                              a client certificate and its key (PEM), for server.tls_client_ca\n"
+    "  --tls-server-name NAME      the name the daemon's certificate must carry (default: ADDR's host)\n"
+    "  --token-file FILE           send the bearer token held in FILE (not readable by other users);\n"
+    "                              default: $ZKPIPE_TOKEN, the token itself, if set\n"
     "commands (zkpipe.v1):\n"
     "  register-key <name> <circuit.zkey>      the path is read by the daemon\n"
     "  prove <name> <witness.wtns> <proof.json> <public.json> [--priority P] [--request-id ID]\n"
@@ -43,6 +52,7 @@ static const char client_usage[] =
 typedef struct {
     const char *addr;
     int64_t timeout_ms;
+    zkp_rpc_client_security sec;
 } client;
 
 /* One call: packs req, unpacks the answer with unpack. NULL on failure
@@ -60,8 +70,8 @@ static void *call_(const client *c, const char *method, const ProtobufCMessage *
     uint8_t *resp;
     size_t resp_len;
     char msg[512];
-    zkpipe_status st = zkp_rpc_client_call(c->addr, method, buf, n, c->timeout_ms, MAX_MESSAGE, &code,
-                                           &resp, &resp_len, msg, sizeof msg);
+    zkpipe_status st = zkp_rpc_client_call(c->addr, &c->sec, method, buf, n, c->timeout_ms,
+                                           MAX_MESSAGE, &code, &resp, &resp_len, msg, sizeof msg);
     free(buf);
     if (st != ZKPIPE_OK) {
         fprintf(stderr, "zkpipe client: %s: %s\n", method, zkpipe_strerror(st));
@@ -304,8 +314,78 @@ static int cmd_await_(const client *c, int argc, char **argv) {
     return rc;
 }
 
+/* The files of the TLS and token options, read before any call. */
+typedef struct {
+    const char *ca, *cert, *key, *token_file;
+    char *ca_pem, *cert_pem, *key_pem, *token;
+} client_files;
+
+static void client_files_free_(client_files *f) {
+    free(f->ca_pem);
+    free(f->cert_pem);
+    if (f->key_pem) explicit_bzero(f->key_pem, strlen(f->key_pem));
+    free(f->key_pem);
+    if (f->token) explicit_bzero(f->token, strlen(f->token));
+    free(f->token);
+}
+
+static int read_pem_(const char *opt, const char *path, char **out) {
+    size_t len;
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_read_file(path, SRV_PEM_MAX, out, &len, &d);
+    if (st == ZKPIPE_OK && memchr(*out, 0, len)) {
+        st = zkp_diag_fail(&d, ZKPIPE_ERR_PARSE, "%s: holds a NUL byte, not PEM text", path);
+        free(*out);
+        *out = NULL;
+    }
+    if (st != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe client: %s: %s\n", opt, d.msg);
+        return CLI_BAD_INPUT;
+    }
+    return CLI_OK;
+}
+
+/* Fills c->sec from the options (and $ZKPIPE_TOKEN). CLI_OK, or the exit
+ * code with the reason printed. */
+static int client_security_(client *c, client_files *f) {
+    if (!f->cert != !f->key) {
+        fprintf(stderr, "zkpipe client: --tls-cert and --tls-key go together\n");
+        return CLI_USAGE;
+    }
+    int rc = CLI_OK;
+    if (f->ca && (rc = read_pem_("--tls-ca", f->ca, &f->ca_pem)) != CLI_OK) return rc;
+    if (f->cert && (rc = read_pem_("--tls-cert", f->cert, &f->cert_pem)) != CLI_OK) return rc;
+    if (f->key && (rc = read_pem_("--tls-key", f->key, &f->key_pem)) != CLI_OK) return rc;
+    c->sec.ca = f->ca_pem;
+    c->sec.cert_chain = f->cert_pem;
+    c->sec.private_key = f->key_pem;
+    zkp_diag d = {{0}};
+    const char *env = getenv("ZKPIPE_TOKEN");
+    if (f->token_file) {
+        if (srv_token_read("--token-file", f->token_file, &f->token, &d) != ZKPIPE_OK) {
+            fprintf(stderr, "zkpipe client: %s\n", d.msg);
+            return CLI_BAD_INPUT;
+        }
+    } else if (env && *env) {
+        size_t n;
+        if (srv_token_check("ZKPIPE_TOKEN", env, &n, &d) != ZKPIPE_OK) {
+            fprintf(stderr, "zkpipe client: %s\n", d.msg);
+            return CLI_USAGE;
+        }
+        if (!(f->token = strndup(env, n))) {
+            fprintf(stderr, "zkpipe client: out of memory\n");
+            return CLI_INVALID;
+        }
+    }
+    c->sec.token = f->token;
+    return CLI_OK;
+}
+
+static int run_command_(const client *c, const char *cmd, int n, char **a);
+
 int cli_client(int argc, char **argv) {
-    client c = {getenv("ZKPIPE_ADDR") ? getenv("ZKPIPE_ADDR") : DEFAULT_ADDR, 0};
+    client c = {getenv("ZKPIPE_ADDR") ? getenv("ZKPIPE_ADDR") : DEFAULT_ADDR, 0, {0}};
+    client_files files = {0};
     int i = 0;
     /* --help anywhere, before the command or after it, prints the usage. */
     for (int k = 0; k < argc; k++)
@@ -331,6 +411,31 @@ int cli_client(int argc, char **argv) {
                 return CLI_USAGE;
             }
             c.timeout_ms = (int64_t)ms;
+        } else if (!strcmp(argv[i], "--tls")) {
+            c.sec.tls = 1;
+        } else if ((r = cli_opt("client", argc, argv, &i, "--tls-ca", "a PEM file of CAs", &v)) != 0) {
+            if (r < 0) return CLI_USAGE;
+            files.ca = v;
+            c.sec.tls = 1;
+        } else if ((r = cli_opt("client", argc, argv, &i, "--tls-cert", "a PEM certificate file",
+                                &v)) != 0) {
+            if (r < 0) return CLI_USAGE;
+            files.cert = v;
+            c.sec.tls = 1;
+        } else if ((r = cli_opt("client", argc, argv, &i, "--tls-key", "a PEM private key file",
+                                &v)) != 0) {
+            if (r < 0) return CLI_USAGE;
+            files.key = v;
+            c.sec.tls = 1;
+        } else if ((r = cli_opt("client", argc, argv, &i, "--tls-server-name", "a host name",
+                                &v)) != 0) {
+            if (r < 0) return CLI_USAGE;
+            c.sec.server_name = v;
+            c.sec.tls = 1;
+        } else if ((r = cli_opt("client", argc, argv, &i, "--token-file", "a file holding the token",
+                                &v)) != 0) {
+            if (r < 0) return CLI_USAGE;
+            files.token_file = v;
         } else {
             fprintf(stderr, "zkpipe client: unknown option %s\n%s", argv[i], client_usage);
             return CLI_USAGE;
@@ -340,9 +445,13 @@ int cli_client(int argc, char **argv) {
         fputs(client_usage, stderr);
         return CLI_USAGE;
     }
-    const char *cmd = argv[i];
-    int n = argc - i - 1;
-    char **a = argv + i + 1;
+    int rc = client_security_(&c, &files);
+    if (rc == CLI_OK) rc = run_command_(&c, argv[i], argc - i - 1, argv + i + 1);
+    client_files_free_(&files);
+    return rc;
+}
+
+static int run_command_(const client *c, const char *cmd, int n, char **a) {
     int rc = -1;
     if (!strcmp(cmd, "register-key") && n == 2) {
         Zkpipe__V1__RegisterKeyRequest req = ZKPIPE__V1__REGISTER_KEY_REQUEST__INIT;
@@ -351,7 +460,7 @@ int cli_client(int argc, char **argv) {
         char *abs = realpath(a[1], NULL);
         req.path = abs ? abs : a[1];
         Zkpipe__V1__RegisterKeyResponse *r =
-            CALL(&c, ZK, "RegisterKey", req, Zkpipe__V1__RegisterKeyResponse);
+            CALL(c, ZK, "RegisterKey", req, Zkpipe__V1__RegisterKeyResponse);
         free(abs);
         if (!r) return CLI_RPC_ERROR;
         printf("key %s: %llu bytes%s\n", r->name, (unsigned long long)r->file_bytes,
@@ -359,22 +468,22 @@ int cli_client(int argc, char **argv) {
         zkpipe__v1__register_key_response__free_unpacked(r, NULL);
         return CLI_OK;
     } else if (!strcmp(cmd, "prove")) {
-        rc = cmd_prove_(&c, n, a);
+        rc = cmd_prove_(c, n, a);
     } else if (!strcmp(cmd, "submit")) {
-        rc = cmd_submit_(&c, n, a);
+        rc = cmd_submit_(c, n, a);
     } else if (!strcmp(cmd, "await")) {
-        rc = cmd_await_(&c, n, a);
+        rc = cmd_await_(c, n, a);
     } else if (!strcmp(cmd, "cancel") && n == 1) {
         Zkpipe__V1__CancelRequest req = ZKPIPE__V1__CANCEL_REQUEST__INIT;
         req.job_id = a[0];
-        Zkpipe__V1__CancelResponse *r = CALL(&c, ZK, "Cancel", req, Zkpipe__V1__CancelResponse);
+        Zkpipe__V1__CancelResponse *r = CALL(c, ZK, "Cancel", req, Zkpipe__V1__CancelResponse);
         if (!r) return CLI_RPC_ERROR;
         printf("job %s: %s\n", a[0], r->was_running ? "cancelled" : "was not running");
         zkpipe__v1__cancel_response__free_unpacked(r, NULL);
         return CLI_OK;
     } else if (!strcmp(cmd, "jobs") && n == 0) {
         Zkpipe__V1__ListJobsRequest req = ZKPIPE__V1__LIST_JOBS_REQUEST__INIT;
-        Zkpipe__V1__ListJobsResponse *r = CALL(&c, ZK, "ListJobs", req, Zkpipe__V1__ListJobsResponse);
+        Zkpipe__V1__ListJobsResponse *r = CALL(c, ZK, "ListJobs", req, Zkpipe__V1__ListJobsResponse);
         if (!r) return CLI_RPC_ERROR;
         printf("%-10s %-20s %-22s %-10s %5s %10s  %s\n", "job", "key", "kind", "state", "parts",
                "age_ms", "request_id");
@@ -387,14 +496,14 @@ int cli_client(int argc, char **argv) {
         return CLI_OK;
     } else if (!strcmp(cmd, "status") && n == 0) {
         Zkpipe__V1__StatusRequest req = ZKPIPE__V1__STATUS_REQUEST__INIT;
-        Zkpipe__V1__StatusResponse *r = CALL(&c, ZK, "Status", req, Zkpipe__V1__StatusResponse);
+        Zkpipe__V1__StatusResponse *r = CALL(c, ZK, "Status", req, Zkpipe__V1__StatusResponse);
         if (!r) return CLI_RPC_ERROR;
         printf("%s\n", r->status_json);
         zkpipe__v1__status_response__free_unpacked(r, NULL);
         return CLI_OK;
     } else if (!strcmp(cmd, "metrics") && n == 0) {
         Cuzk__V1__GetMetricsRequest req = CUZK__V1__GET_METRICS_REQUEST__INIT;
-        Cuzk__V1__GetMetricsResponse *r = CALL(&c, CZ, "GetMetrics", req, Cuzk__V1__GetMetricsResponse);
+        Cuzk__V1__GetMetricsResponse *r = CALL(c, CZ, "GetMetrics", req, Cuzk__V1__GetMetricsResponse);
         if (!r) return CLI_RPC_ERROR;
         fputs(r->prometheus_text, stdout);
         cuzk__v1__get_metrics_response__free_unpacked(r, NULL);
@@ -402,7 +511,7 @@ int cli_client(int argc, char **argv) {
     } else if (!strcmp(cmd, "preload") && n == 1) {
         Cuzk__V1__PreloadSrsRequest req = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
         req.circuit_id = a[0];
-        Cuzk__V1__PreloadSrsResponse *r = CALL(&c, CZ, "PreloadSRS", req, Cuzk__V1__PreloadSrsResponse);
+        Cuzk__V1__PreloadSrsResponse *r = CALL(c, CZ, "PreloadSRS", req, Cuzk__V1__PreloadSrsResponse);
         if (!r) return CLI_RPC_ERROR;
         printf("key %s: %s in %llu ms\n", a[0], r->already_loaded ? "already loaded" : "loaded",
                (unsigned long long)r->load_time_ms);
@@ -411,7 +520,7 @@ int cli_client(int argc, char **argv) {
     } else if (!strcmp(cmd, "evict") && n == 1) {
         Cuzk__V1__EvictSrsRequest req = CUZK__V1__EVICT_SRS_REQUEST__INIT;
         req.circuit_id = a[0];
-        Cuzk__V1__EvictSrsResponse *r = CALL(&c, CZ, "EvictSRS", req, Cuzk__V1__EvictSrsResponse);
+        Cuzk__V1__EvictSrsResponse *r = CALL(c, CZ, "EvictSRS", req, Cuzk__V1__EvictSrsResponse);
         if (!r) return CLI_RPC_ERROR;
         printf("key %s: %s (%llu bytes freed)\n", a[0], r->was_loaded ? "evicted" : "was not loaded",
                (unsigned long long)r->freed_bytes);

@@ -58,8 +58,19 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
                                  "empty = RegisterKey is refused"},
     [ZKP_CFG_SERVER_ALLOW_INSECURE_TCP] = {"server.allow_insecure_tcp", ZKP_CFG_BOOL, NULL, 0, 0, 1,
                                            0, 0,
-                                           "listen on a non-loopback TCP address although TCP has "
-                                           "no TLS or authentication"},
+                                           "listen on a non-loopback TCP address with neither TLS "
+                                           "nor a token"},
+    [ZKP_CFG_SERVER_TLS_CERT] = {"server.tls_cert", ZKP_CFG_STRING, "", 0, 0, 0, 0, 0,
+                                 "PEM certificate (chain) the TCP listener presents; "
+                                 "empty = plaintext TCP"},
+    [ZKP_CFG_SERVER_TLS_KEY] = {"server.tls_key", ZKP_CFG_STRING, "", 0, 0, 0, 0, 0,
+                                "PEM private key of server.tls_cert (not readable by every user)"},
+    [ZKP_CFG_SERVER_TLS_CLIENT_CA] = {"server.tls_client_ca", ZKP_CFG_STRING, "", 0, 0, 0, 0, 0,
+                                      "PEM CA certificates: TCP clients must present a certificate "
+                                      "they issued; empty = none asked for"},
+    [ZKP_CFG_SERVER_AUTH_TOKEN_FILE] = {"server.auth_token_file", ZKP_CFG_STRING, "", 0, 0, 0, 0, 0,
+                                        "file holding the token every TCP call must carry as "
+                                        "'authorization: Bearer <token>'; empty = none"},
 };
 
 static const char *const SECTIONS[] = {"server", "engine", "metrics"};

@@ -24,6 +24,7 @@
 #include "server/daemon_internal.h"
 #include "server/keydirs.h"
 #include "server/svc_common.h"
+#include "server/tcpsec.h"
 #include "util/clock.h"
 #include "util/rand.h"
 
@@ -60,19 +61,6 @@ int srv_tcp_is_loopback(const char *addr) {
     char tail;
     return sscanf(host, "%u.%u.%u.%u%c", &a, &b, &c, &e, &tail) == 4 && a == 127 && b < 256 &&
            c < 256 && e < 256 && strspn(host, "0123456789.") == strlen(host);
-}
-
-/* Listening on TCP: a non-loopback address only when the operator said
- * so, as nothing authenticates a TCP client yet. */
-static zkpipe_status tcp_allowed_(const zkp_config *c, const char *addr, zkp_diag *d) {
-    if (srv_tcp_is_loopback(addr) || zkp_config_bool(c, ZKP_CFG_SERVER_ALLOW_INSECURE_TCP))
-        return ZKPIPE_OK;
-    return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
-                         "refusing to listen on %s: TCP has no TLS or authentication, so any "
-                         "machine that reaches it could prove, cancel and register keys; listen "
-                         "on loopback (127.0.0.1:PORT), or set server.allow_insecure_tcp = true "
-                         "if the network is trusted (SECURITY.md)",
-                         addr);
 }
 
 void srv_format_id(char out[SRV_ID_TEXT_MAX], uint64_t epoch, uint64_t seq) {
@@ -699,6 +687,25 @@ static zkpipe_status listen_unix_(zkp_daemon *dm, const zkp_serve_opts *o, const
     return ZKPIPE_OK;
 }
 
+/* The TCP listener with what secures it (srv_tcp_allowed said yes). */
+static zkpipe_status listen_tcp_(zkp_daemon *dm, const zkp_serve_opts *o, const char *addr,
+                                 const srv_tcp_security *sec, zkp_diag *d) {
+    zkp_rpc_tls tls = {sec->cert, sec->key, sec->client_ca};
+    zkpipe_status st = zkp_rpc_server_listen_tls(dm->rpc, addr, sec->cert ? &tls : NULL, NULL, d);
+    if (st != ZKPIPE_OK) return st;
+    if (sec->token && (st = zkp_rpc_server_require_token(dm->rpc, sec->token)) != ZKPIPE_OK)
+        return zkp_diag_fail(d, st, "cannot set the bearer token");
+    log_(o, "listening on %s (%s%s%s)", addr, sec->cert ? "TLS" : "plaintext",
+         sec->client_ca ? ", client certificates required" : "",
+         sec->token ? ", bearer token required" : "");
+    if (!srv_tcp_is_loopback(addr) && !sec->cert)
+        log_(o, "warning: %s is reached in clear text: %s", addr,
+             sec->token ? "the bearer token can be read off the network; set server.tls_cert and "
+                          "server.tls_key"
+                        : "no TLS and no token (server.allow_insecure_tcp)");
+    return ZKPIPE_OK;
+}
+
 /* ------------------------------------------------------------------------
  * Serve */
 
@@ -802,8 +809,22 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
     char *sock_path = NULL;
     zkp_http *http = NULL;
     char errbuf[256] = "";
+    /* The TCP listener and what secures it are checked before anything
+     * starts, so a refusal or a bad file costs no engine start. */
+    const char *tcp = NULL;
+    if (o->listen)
+        tcp = unix_path_(o->listen) ? NULL : o->listen;
+    else if (*zkp_config_str(c, ZKP_CFG_SERVER_TCP))
+        tcp = zkp_config_str(c, ZKP_CFG_SERVER_TCP);
+    srv_tcp_security sec;
+    memset(&sec, 0, sizeof sec);
     zkpipe_engine_config ec;
-    zkpipe_status st = engine_config_(c, &ec);
+    zkpipe_status st = ZKPIPE_OK;
+    if (tcp && ((st = srv_tcp_security_load(c, &sec, d)) != ZKPIPE_OK ||
+                (st = srv_tcp_allowed(&sec, zkp_config_bool(c, ZKP_CFG_SERVER_ALLOW_INSECURE_TCP),
+                                      tcp, d)) != ZKPIPE_OK))
+        goto out;
+    st = engine_config_(c, &ec);
     if (st == ZKPIPE_OK) st = zkpipe_engine_create(&dm->engine, &ec, errbuf, sizeof errbuf);
     if (st != ZKPIPE_OK) {
         zkp_diag_fail(d, st, "cannot start the engine: %s", errbuf[0] ? errbuf : zkpipe_strerror(st));
@@ -853,9 +874,7 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
             while (p[0] == '/' && p[1] == '/') p++;
             st = listen_unix_(dm, o, p, &sock_path, d);
         } else {
-            st = tcp_allowed_(c, o->listen, d);
-            if (st == ZKPIPE_OK) st = zkp_rpc_server_listen(dm->rpc, o->listen, NULL, d);
-            if (st == ZKPIPE_OK) log_(o, "listening on %s", o->listen);
+            st = listen_tcp_(dm, o, tcp, &sec, d);
         }
         if (st != ZKPIPE_OK) goto out;
     } else {
@@ -866,12 +885,7 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
             sock = path;
         }
         if ((st = listen_unix_(dm, o, sock, &sock_path, d)) != ZKPIPE_OK) goto out;
-        const char *tcp = zkp_config_str(c, ZKP_CFG_SERVER_TCP);
-        if (*tcp) {
-            if ((st = tcp_allowed_(c, tcp, d)) != ZKPIPE_OK) goto out;
-            if ((st = zkp_rpc_server_listen(dm->rpc, tcp, NULL, d)) != ZKPIPE_OK) goto out;
-            log_(o, "listening on %s", tcp);
-        }
+        if (tcp && (st = listen_tcp_(dm, o, tcp, &sec, d)) != ZKPIPE_OK) goto out;
     }
     if (pthread_create(&dm->collector, NULL, collector_, dm) != 0) {
         zkp_diag_fail(d, ZKPIPE_ERR_IO, "cannot start the collector thread");
@@ -917,6 +931,7 @@ out:
     }
     for (size_t i = 0; i < dm->n_keys; i++) free(dm->keys[i].path);
     srv_key_dirs_free(dm->key_dirs, dm->n_key_dirs);
+    srv_tcp_security_free(&sec);
     zkp_metrics_destroy(dm->metrics);
     if (sock_path) unlink(sock_path);
     free(sock_path);

@@ -5,6 +5,7 @@
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
+#include <grpc/support/alloc.h>
 #include <grpc/support/time.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/clock.h"
 
@@ -48,6 +50,8 @@ struct zkp_rpc_server {
     pthread_cond_t cv;
     int shutdown_done; /* the server's shutdown notification arrived */
     int thread_done;
+    char *token; /* what calls not on a unix socket must carry, or NULL */
+    size_t token_len;
 };
 
 /* One call. References: the completion-queue thread holds one until both
@@ -220,13 +224,78 @@ zkpipe_status zkp_rpc_server_add_method(zkp_rpc_server *s, const char *path, zkp
 }
 
 zkpipe_status zkp_rpc_server_listen(zkp_rpc_server *s, const char *addr, int *port, zkp_diag *d) {
+    return zkp_rpc_server_listen_tls(s, addr, NULL, port, d);
+}
+
+zkpipe_status zkp_rpc_server_listen_tls(zkp_rpc_server *s, const char *addr, const zkp_rpc_tls *tls,
+                                        int *port, zkp_diag *d) {
     if (s->started) return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "server already started");
-    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
-    int p = grpc_server_add_http2_port(s->server, addr, creds);
-    grpc_server_credentials_release(creds);
+    grpc_server_credentials *creds;
+    if (tls) {
+        grpc_ssl_pem_key_cert_pair pair = {tls->private_key, tls->cert_chain};
+        creds = grpc_ssl_server_credentials_create_ex(
+            tls->client_ca, &pair, 1,
+            tls->client_ca ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                           : GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE,
+            NULL);
+    } else {
+        creds = grpc_insecure_server_credentials_create();
+    }
+    int p = creds ? grpc_server_add_http2_port(s->server, addr, creds) : 0;
+    if (creds) grpc_server_credentials_release(creds);
+    /* gRPC builds the TLS context as it adds the port, so a key that is
+     * not the certificate's, or PEM it cannot parse, fails here. */
+    if (p == 0 && tls)
+        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "cannot listen on %s with TLS: the address is in use or not valid, or "
+                             "gRPC cannot use the certificate and key (is the key the "
+                             "certificate's? are both PEM?); its log says which",
+                             addr);
     if (p == 0) return zkp_diag_fail(d, ZKPIPE_ERR_IO, "cannot listen on %s", addr);
     if (port) *port = p;
     return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_rpc_server_require_token(zkp_rpc_server *s, const char *token) {
+    if (s->started) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    char *t = token ? strdup(token) : NULL;
+    if (token && !t) return ZKPIPE_ERR_NO_MEMORY;
+    free(s->token);
+    s->token = t;
+    s->token_len = t ? strlen(t) : 0;
+    return ZKPIPE_OK;
+}
+
+int zkp_rpc_token_equal(const char *want, size_t want_len, const char *got, size_t got_len) {
+    /* Every byte of want is compared, whatever got holds: the time tells
+     * a caller neither how much of a guess was right nor got's length. */
+    unsigned diff = want_len != got_len;
+    for (size_t i = 0; i < want_len; i++)
+        diff |= (unsigned char)want[i] ^ (unsigned char)(i < got_len ? got[i] : 0);
+    return diff == 0;
+}
+
+/* Whether a call may go on: one on a unix socket always (the socket's
+ * mode decided who connects), any other only with the token when one is
+ * set. On refusal *why says what was wrong. */
+static int call_authorized_(const zkp_rpc_server *s, zkp_rpc_call *c, const char **why) {
+    if (!s->token) return 1;
+    char *peer = grpc_call_get_peer(c->call);
+    int local = peer && (strncmp(peer, "unix:", 5) == 0 || strncmp(peer, "unix-abstract:", 14) == 0);
+    gpr_free(peer);
+    if (local) return 1;
+    *why = "the call has no \"authorization: Bearer <token>\" metadata";
+    int ok = 0;
+    for (size_t i = 0; i < c->request_md.count; i++) {
+        const grpc_metadata *m = &c->request_md.metadata[i];
+        if (grpc_slice_str_cmp(m->key, "authorization") != 0) continue;
+        const char *v = (const char *)GRPC_SLICE_START_PTR(m->value);
+        size_t n = GRPC_SLICE_LENGTH(m->value);
+        if (n < 7 || strncasecmp(v, "bearer ", 7) != 0) continue;
+        *why = "the bearer token is not the daemon's";
+        ok |= zkp_rpc_token_equal(s->token, s->token_len, v + 7, n - 7);
+    }
+    return ok;
 }
 
 static const rpc_method *route_(const zkp_rpc_server *s, const char *path) {
@@ -258,7 +327,13 @@ static void on_new_call_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
     close.data.recv_close_on_server.cancelled = &c->cancelled_flag;
     if (grpc_call_start_batch(c->call, &close, 1, &c->close_tag, NULL) != GRPC_CALL_OK)
         c->close_done = 1;
-    if (grpc_call_start_batch(c->call, &recv, 1, &c->recv_tag, NULL) != GRPC_CALL_OK) {
+    const char *why = NULL;
+    if (!call_authorized_(s, c, &why)) {
+        /* Refused before its message is read: a client without the token
+         * never makes the daemon take in a request. */
+        c->recv_done = 1;
+        zkp_rpc_reply_error(c, ZKP_RPC_UNAUTHENTICATED, "%s", why);
+    } else if (grpc_call_start_batch(c->call, &recv, 1, &c->recv_tag, NULL) != GRPC_CALL_OK) {
         c->recv_done = 1;
         zkp_rpc_reply_error(c, ZKP_RPC_INTERNAL, "cannot read the request");
     }
@@ -417,6 +492,8 @@ void zkp_rpc_server_destroy(zkp_rpc_server **sp, int64_t grace_ms) {
     }
     grpc_completion_queue_destroy(s->cq);
     for (size_t i = 0; i < s->n_methods; i++) free(s->methods[i].path);
+    if (s->token) explicit_bzero(s->token, s->token_len);
+    free(s->token);
     pthread_cond_destroy(&s->cv);
     pthread_mutex_destroy(&s->lk);
     free(s);
@@ -427,18 +504,30 @@ void zkp_rpc_server_destroy(zkp_rpc_server **sp, int64_t grace_ms) {
 /* ------------------------------------------------------------------------
  * Client */
 
-zkpipe_status zkp_rpc_client_call(const char *target, const char *method, const uint8_t *req,
-                                  size_t req_len, int64_t timeout_ms, size_t max_message,
-                                  zkp_rpc_code *code, uint8_t **resp, size_t *resp_len, char *msg,
-                                  size_t msg_len) {
+zkpipe_status zkp_rpc_client_call(const char *target, const zkp_rpc_client_security *sec,
+                                  const char *method, const uint8_t *req, size_t req_len,
+                                  int64_t timeout_ms, size_t max_message, zkp_rpc_code *code,
+                                  uint8_t **resp, size_t *resp_len, char *msg, size_t msg_len) {
     *resp = NULL;
     *resp_len = 0;
     if (msg_len) msg[0] = 0;
     if (max_message == 0 || max_message > (size_t)INT32_MAX) return ZKPIPE_ERR_OUT_OF_RANGE;
     pthread_once(&grpc_once, grpc_init_once_);
-    grpc_arg args[2];
+    grpc_arg args[3];
     grpc_channel_args cargs = size_args_(args, max_message);
-    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
+    grpc_channel_credentials *creds;
+    if (sec && (sec->tls || sec->ca || sec->cert_chain || sec->server_name)) {
+        grpc_ssl_pem_key_cert_pair pair = {sec->private_key, sec->cert_chain};
+        creds = grpc_ssl_credentials_create(sec->ca, sec->cert_chain ? &pair : NULL, NULL, NULL);
+        if (sec->server_name) {
+            args[2].type = GRPC_ARG_STRING;
+            args[2].key = (char *)GRPC_SSL_TARGET_NAME_OVERRIDE_ARG;
+            args[2].value.string = (char *)sec->server_name;
+            cargs.num_args = 3;
+        }
+    } else {
+        creds = grpc_insecure_credentials_create();
+    }
     grpc_channel *ch = grpc_channel_create(target, creds, &cargs);
     grpc_channel_credentials_release(creds);
     grpc_completion_queue *cq = grpc_completion_queue_create_for_pluck(NULL);
@@ -461,9 +550,27 @@ zkpipe_status zkp_rpc_client_call(const char *target, const char *method, const 
     grpc_status_code status = GRPC_STATUS_UNKNOWN;
     grpc_slice details = grpc_empty_slice();
 
+    /* The token goes as plain metadata, not as gRPC call credentials,
+     * which gRPC sends over TLS only: over loopback a token without TLS
+     * is a choice the daemon's operator may make. */
+    grpc_metadata auth;
+    memset(&auth, 0, sizeof auth);
+    auth.value = grpc_empty_slice();
+    if (sec && sec->token) {
+        size_t n = strlen(sec->token);
+        auth.key = grpc_slice_from_static_string("authorization");
+        auth.value = grpc_slice_malloc(7 + n);
+        memcpy(GRPC_SLICE_START_PTR(auth.value), "Bearer ", 7);
+        memcpy(GRPC_SLICE_START_PTR(auth.value) + 7, sec->token, n);
+    }
+
     grpc_op ops[6];
     memset(ops, 0, sizeof ops);
     ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    if (sec && sec->token) {
+        ops[0].data.send_initial_metadata.count = 1;
+        ops[0].data.send_initial_metadata.metadata = &auth;
+    }
     ops[1].op = GRPC_OP_SEND_MESSAGE;
     ops[1].data.send_message.send_message = send;
     ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
@@ -515,6 +622,7 @@ zkpipe_status zkp_rpc_client_call(const char *target, const char *method, const 
     }
     if (recv) grpc_byte_buffer_destroy(recv);
     grpc_byte_buffer_destroy(send);
+    grpc_slice_unref(auth.value);
     grpc_slice_unref(details);
     grpc_metadata_array_destroy(&init_md);
     grpc_metadata_array_destroy(&trail_md);

@@ -36,6 +36,7 @@ typedef enum {
     ZKP_RPC_UNIMPLEMENTED = 12,
     ZKP_RPC_INTERNAL = 13,
     ZKP_RPC_UNAVAILABLE = 14,
+    ZKP_RPC_UNAUTHENTICATED = 16,
 } zkp_rpc_code;
 
 /* gRPC's name of a status code ("NOT_FOUND"), for messages; "?" outside
@@ -60,6 +61,32 @@ zkpipe_status zkp_rpc_server_add_method(zkp_rpc_server *s, const char *path, zkp
 /* Listens on a gRPC address: "unix:/abs/path" or "host:port" (port 0 picks
  * a free one; *port receives it, may be NULL). Before start. */
 zkpipe_status zkp_rpc_server_listen(zkp_rpc_server *s, const char *addr, int *port, zkp_diag *d);
+
+/* TLS of a listener: PEM text, NUL-terminated, copied by the call. */
+typedef struct {
+    const char *cert_chain;  /* the listener's certificate, then any intermediates */
+    const char *private_key; /* cert_chain's key */
+    const char *client_ca;   /* NULL: no client certificate asked for; else every client must
+                              * present one that chains to these CAs, or the handshake fails */
+} zkp_rpc_tls;
+
+/* As zkp_rpc_server_listen, with TLS on a TCP address. A certificate and
+ * key gRPC cannot use (a key that is not the certificate's, malformed PEM)
+ * fail here with ZKPIPE_ERR_INVALID_ARGUMENT. Before start. */
+zkpipe_status zkp_rpc_server_listen_tls(zkp_rpc_server *s, const char *addr, const zkp_rpc_tls *tls,
+                                        int *port, zkp_diag *d);
+
+/* Every call that does not come in through a unix socket must carry the
+ * metadata "authorization: Bearer <token>" (the scheme in any case);
+ * others are answered UNAUTHENTICATED before their message is read. Calls
+ * on a unix socket are let in by the socket file's mode alone. Copied.
+ * Before start. */
+zkpipe_status zkp_rpc_server_require_token(zkp_rpc_server *s, const char *token);
+
+/* 1 when got equals want. The time taken depends on want_len (the
+ * secret's length, fixed for a server) only, never on got or on where the
+ * two differ. */
+int zkp_rpc_token_equal(const char *want, size_t want_len, const char *got, size_t got_len);
 
 /* fn(ctx, method, code) sees every answer as it is sent (for metrics).
  * Before start. */
@@ -97,15 +124,28 @@ void zkp_rpc_reply(zkp_rpc_call *c, const uint8_t *resp, size_t len);
 void zkp_rpc_reply_error(zkp_rpc_call *c, zkp_rpc_code code, const char *fmt, ...)
     ZKP_PRINTF(3, 4);
 
+/* How the client reaches a server; every field may be NULL / 0. */
+typedef struct {
+    int tls;                 /* TLS rather than plaintext (implied by the fields below) */
+    const char *ca;          /* PEM roots the server's certificate must chain to; NULL: gRPC's
+                              * default roots */
+    const char *cert_chain;  /* the client's certificate, PEM, with private_key */
+    const char *private_key;
+    const char *server_name; /* the name the server's certificate must carry; NULL: the
+                              * target's host */
+    const char *token;       /* sent as "authorization: Bearer <token>" */
+} zkp_rpc_client_security;
+
 /* Client: one unary call. target is a gRPC address ("unix:/path",
- * "unix:///path", "host:port"). On ZKPIPE_OK the call completed and *code is
- * its status (gRPC's own for transport failures: UNAVAILABLE when nothing
- * listens, DEADLINE_EXCEEDED when timeout_ms > 0 passed): with ZKP_RPC_OK,
+ * "unix:///path", "host:port"); sec NULL: plaintext, no token. On
+ * ZKPIPE_OK the call completed and *code is its status (gRPC's own for
+ * transport failures: UNAVAILABLE when nothing listens or the TLS
+ * handshake fails, DEADLINE_EXCEEDED when timeout_ms > 0 passed): with ZKP_RPC_OK,
  * *resp (malloc'd, may be empty) holds the response; otherwise msg holds the
  * status message. Other statuses only for local failures. */
-zkpipe_status zkp_rpc_client_call(const char *target, const char *method, const uint8_t *req,
-                                  size_t req_len, int64_t timeout_ms, size_t max_message,
-                                  zkp_rpc_code *code, uint8_t **resp, size_t *resp_len, char *msg,
-                                  size_t msg_len);
+zkpipe_status zkp_rpc_client_call(const char *target, const zkp_rpc_client_security *sec,
+                                  const char *method, const uint8_t *req, size_t req_len,
+                                  int64_t timeout_ms, size_t max_message, zkp_rpc_code *code,
+                                  uint8_t **resp, size_t *resp_len, char *msg, size_t msg_len);
 
 #endif
