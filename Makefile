@@ -33,14 +33,14 @@ CTEST_FLAGS ?= --output-on-failure
 
 # The daemon (src/server) needs gRPC core, protobuf-c and libmicrohttpd; its
 # interop test drives it from a Go client built in GOPATH mode from Debian's
-# grpc-go packages.
+# grpc-go packages, and its TLS tests make certificates with openssl.
 # Node.js and npm are checked by command, not by package: a machine may have
 # them from another source (NodeSource's nodejs bundles npm and conflicts
 # with Debian's npm package).
 NODE_APT_PACKAGES := nodejs npm
 APT_PACKAGES := build-essential cmake pkg-config \
   libgrpc-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev \
-  golang-go golang-google-grpc-dev protoc-gen-go protoc-gen-go-grpc protobuf-compiler
+  golang-go golang-google-grpc-dev protoc-gen-go protoc-gen-go-grpc protobuf-compiler openssl
 
 FUZZ_TIME ?= 15
 
