@@ -8,12 +8,15 @@
 #   - SIGTERM drains: calls in flight complete, new work is refused, the
 #     daemon exits 0 and removes its socket;
 #   - the socket has mode 0660, a second daemon refuses a live socket, and a
-#     stale one left by a killed daemon is cleaned up by the next start.
+#     stale one left by a killed daemon is cleaned up by the next start;
+#   - TCP with TLS (certificates made here by tests/make_test_certs.sh),
+#     client certificates and a bearer token, through `zkpipe client`, and
+#     the rule for listening beyond loopback.
 #
 # usage: daemon.sh <path to the zkpipe binary>
 # Needs go, protoc, protoc-gen-go-grpc and Debian's grpc-go sources (make
-# deps) and snarkjs (make js-deps). The Go program builds in GOPATH mode:
-# no module downloads. Environment:
+# deps), snarkjs (make js-deps) and the openssl command line. The Go
+# program builds in GOPATH mode: no module downloads. Environment:
 #   ZKPIPE_TEST_STATUS_MAX_MS  bound on GetStatus latency under load (100)
 #   ZKPIPE_TEST_GOPATH         Go sources to build against (/usr/share/gocode)
 set -euo pipefail
@@ -27,7 +30,7 @@ FIX="$HERE/fixtures"
 SNARKJS="$FIX/node_modules/.bin/snarkjs"
 
 missing=""
-for tool in go protoc protoc-gen-go-grpc; do
+for tool in go protoc protoc-gen-go-grpc openssl; do
     command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
 done
 if [ -n "$missing" ]; then
@@ -200,7 +203,7 @@ fi
 [ -S "$SOCK" ] && answers && ok "the first daemon still answers on its socket" ||
     fail "the first daemon no longer answers on its socket after the second tried it"
 
-# TCP beyond loopback has neither TLS nor authentication: refused unless
+# TCP beyond loopback with neither TLS nor a token: refused unless
 # server.allow_insecure_tcp says otherwise.
 for addr in 0.0.0.0:0 "[::]:0"; do
     rc=0
@@ -214,6 +217,132 @@ for addr in 0.0.0.0:0 "[::]:0"; do
 done
 
 phase "start"
+
+# ---------------------------------------------------------------------------
+# TCP with TLS and a bearer token, certificates made here
+
+CERTS="$WORK/certs"
+bash "$HERE/make_test_certs.sh" "$CERTS" || die "cannot make the test certificates"
+(umask 077 && od -An -tx1 -N24 /dev/urandom | tr -d ' \n' >"$CERTS/token" && echo >>"$CERTS/token")
+TOKEN=$(cat "$CERTS/token")
+CA=(--tls-ca "$CERTS/ca.pem")
+CLIENT_CERT=(--tls-cert "$CERTS/client.pem" --tls-key "$CERTS/client.key")
+TLS_SET=(--set server.tls_cert="$CERTS/server.pem" --set server.tls_key="$CERTS/server.key")
+
+# expect_call <exit> <text in the output or ""> <what> <client args...>
+expect_call() {
+    local want=$1 says=$2 what=$3 rc=0
+    shift 3
+    "$ZKPIPE" client --timeout-ms 30000 "$@" status >"$WORK/call.out" 2>&1 || rc=$?
+    if [ "$rc" -eq "$want" ] && { [ -z "$says" ] || grep -qF -- "$says" "$WORK/call.out"; }; then
+        ok "$what (exit $rc)"
+    else
+        fail "$what: exit $rc, expected $want${says:+ and \"$says\"}: $(tail -n 2 "$WORK/call.out")"
+    fi
+}
+
+# One daemon: TLS, client certificates from the test CA, the token; and its
+# unix socket, which asks for none of them.
+TLS_PORT=$("$WORK/interop" -mode=freeport) || die "no free TCP port"
+TLS_ADDR="127.0.0.1:$TLS_PORT"
+start_daemon "$WORK/tls.log" --set server.socket="$WORK/tls.sock" --set server.tcp="$TLS_ADDR" \
+    "${TLS_SET[@]}" --set server.tls_client_ca="$CERTS/ca.pem" --set server.auth_token_file="$CERTS/token"
+DT=$DPID
+if wait_ready "$DT" "$WORK/tls.log"; then
+    grep -q "listening on $TLS_ADDR (TLS, client certificates required, bearer token required)" \
+        "$WORK/tls.log" && ok "the daemon logs what secures its TCP listener" ||
+        fail "no log line naming TLS, client certificates and the token: $(grep listening "$WORK/tls.log")"
+    expect_call 0 "" "TLS with the right CA, a client certificate and --token-file" \
+        --addr "$TLS_ADDR" "${CA[@]}" "${CLIENT_CERT[@]}" --token-file "$CERTS/token"
+    ZKPIPE_TOKEN=$TOKEN expect_call 0 "" "the token from \$ZKPIPE_TOKEN" \
+        --addr "$TLS_ADDR" "${CA[@]}" "${CLIENT_CERT[@]}"
+    expect_call 0 "" "--tls-server-name localhost, the certificate's other name" \
+        --addr "$TLS_ADDR" "${CA[@]}" "${CLIENT_CERT[@]}" --token-file "$CERTS/token" --tls-server-name localhost
+    expect_call 4 UNAVAILABLE "the daemon's certificate checked against another CA is refused" \
+        --addr "$TLS_ADDR" --tls-ca "$CERTS/other-ca.pem" "${CLIENT_CERT[@]}" --token-file "$CERTS/token"
+    expect_call 4 UNAVAILABLE "without a client certificate the handshake fails" \
+        --addr "$TLS_ADDR" "${CA[@]}" --token-file "$CERTS/token"
+    expect_call 4 UNAUTHENTICATED "without the token: UNAUTHENTICATED" \
+        --addr "$TLS_ADDR" "${CA[@]}" "${CLIENT_CERT[@]}"
+    ZKPIPE_TOKEN=not-the-token-0123456789 expect_call 4 UNAUTHENTICATED "a wrong token: UNAUTHENTICATED" \
+        --addr "$TLS_ADDR" "${CA[@]}" "${CLIENT_CERT[@]}"
+    expect_call 4 UNAVAILABLE "plaintext to the TLS listener fails" \
+        --addr "$TLS_ADDR" --token-file "$CERTS/token"
+    expect_call 0 "" "the unix socket asks for no token (its file mode is the check)" \
+        --addr "unix://$WORK/tls.sock"
+    cp "$CERTS/token" "$WORK/open-token" && chmod 644 "$WORK/open-token"
+    expect_call 3 "every user may read it" "the client refuses a token file every user may read" \
+        --addr "$TLS_ADDR" "${CA[@]}" "${CLIENT_CERT[@]}" --token-file "$WORK/open-token"
+    expect_call 2 "go together" "--tls-cert without --tls-key is a usage error" \
+        --addr "$TLS_ADDR" "${CA[@]}" --tls-cert "$CERTS/client.pem"
+    # The same from grpc-go, Curio's stack.
+    rc=0
+    "$WORK/interop" -mode=tls -addr "$TLS_ADDR" -ca "$CERTS/ca.pem" -other-ca "$CERTS/other-ca.pem" \
+        -cert "$CERTS/client.pem" -key "$CERTS/client.key" -token "$CERTS/token" >"$WORK/go_tls.out" 2>&1 || rc=$?
+    cat "$WORK/go_tls.out"
+    passes=$((passes + $(grep -c '^PASS ' "$WORK/go_tls.out" || true)))
+    failures=$((failures + $(grep -c '^FAIL ' "$WORK/go_tls.out" || true)))
+    if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$WORK/go_tls.out"; then fail "the Go TLS checks exited $rc"; fi
+else
+    fail "the daemon with TLS and a token did not start: $(tail -n 3 "$WORK/tls.log")"
+fi
+kill -TERM "$DT" 2>/dev/null || true
+wait_exit "$DT" 120 || fail "the TLS daemon did not exit after SIGTERM"
+
+# Beyond loopback: TLS alone, or the token alone, is enough to listen.
+for how in tls token; do
+    port=$("$WORK/interop" -mode=freeport) || die "no free TCP port"
+    if [ "$how" = tls ]; then
+        start_daemon "$WORK/wide-$how.log" --listen "0.0.0.0:$port" "${TLS_SET[@]}"
+        good=("${CA[@]}")
+    else
+        start_daemon "$WORK/wide-$how.log" --listen "0.0.0.0:$port" --set server.auth_token_file="$CERTS/token"
+        good=(--token-file "$CERTS/token")
+    fi
+    DW=$DPID
+    if wait_ready "$DW" "$WORK/wide-$how.log"; then
+        ok "serve --listen 0.0.0.0:$port with only $how starts"
+        expect_call 0 "" "0.0.0.0 with only $how: a client with it is answered" --addr "127.0.0.1:$port" "${good[@]}"
+        if [ "$how" = tls ]; then
+            expect_call 4 UNAVAILABLE "0.0.0.0 with only TLS: a plaintext client is not" --addr "127.0.0.1:$port"
+        else
+            expect_call 4 UNAUTHENTICATED "0.0.0.0 with only a token: a client without it is not" \
+                --addr "127.0.0.1:$port"
+            grep -q "can be read off the network" "$WORK/wide-$how.log" &&
+                ok "a token without TLS beyond loopback is warned about" ||
+                fail "no warning about the token in clear text: $(grep -i warning "$WORK/wide-$how.log")"
+        fi
+    else
+        fail "serve --listen 0.0.0.0:$port with only $how did not start"
+    fi
+    kill -TERM "$DW" 2>/dev/null || true
+    wait_exit "$DW" 120 || fail "the daemon on 0.0.0.0 ($how) did not exit after SIGTERM"
+done
+
+# Settings checked at start, before the engine: each refusal says why.
+# expect_refusal <what> <text> <serve args...>
+expect_refusal() {
+    local what=$1 says=$2 rc=0
+    shift 2
+    timeout 60 "$ZKPIPE" serve --no-env --listen 127.0.0.1:0 "$@" >"$WORK/refusal.log" 2>&1 || rc=$?
+    if [ "$rc" -eq 1 ] && grep -qF -- "$says" "$WORK/refusal.log"; then
+        ok "$what is refused: $(grep -F -- "$says" "$WORK/refusal.log" | head -n 1 | cut -c 1-160)"
+    else
+        fail "$what: exit $rc, expected 1 and \"$says\": $(tail -n 2 "$WORK/refusal.log")"
+    fi
+}
+expect_refusal "a token file every user may read" "every user may read it" \
+    --set server.auth_token_file="$WORK/open-token"
+expect_refusal "a certificate without its key" "server.tls_cert and server.tls_key go together" \
+    --set server.tls_cert="$CERTS/server.pem"
+expect_refusal "client CAs without TLS" "server.tls_client_ca is set without TLS" \
+    --set server.tls_client_ca="$CERTS/ca.pem"
+expect_refusal "a missing certificate file" "server.tls_cert $WORK/nonexistent.pem: cannot open" \
+    --set server.tls_cert="$WORK/nonexistent.pem" --set server.tls_key="$CERTS/server.key"
+expect_refusal "a key that is not the certificate's" "is the key the certificate's?" \
+    --set server.tls_cert="$CERTS/server.pem" --set server.tls_key="$CERTS/client.key"
+
+phase "TLS and token"
 
 # ---------------------------------------------------------------------------
 # The Go checks
