@@ -39,6 +39,8 @@ struct zkp_rpc_server {
     pthread_t thread;
     int started;
     size_t max_message;
+    char *token; /* what calls not on a unix socket must carry, or NULL */
+    size_t token_len;
     rpc_method methods[MAX_METHODS];
     size_t n_methods;
     atomic_int shutting_down;
@@ -50,8 +52,6 @@ struct zkp_rpc_server {
     pthread_cond_t cv;
     int shutdown_done; /* the server's shutdown notification arrived */
     int thread_done;
-    char *token; /* what calls not on a unix socket must carry, or NULL */
-    size_t token_len;
 };
 
 /* One call. References: the completion-queue thread holds one until both

@@ -62,6 +62,17 @@ zkpipe_status zkp_rpc_server_add_method(zkp_rpc_server *s, const char *path, zkp
  * a free one; *port receives it, may be NULL). Before start. */
 zkpipe_status zkp_rpc_server_listen(zkp_rpc_server *s, const char *addr, int *port, zkp_diag *d);
 
+/* fn(ctx, method, code) sees every answer as it is sent (for metrics).
+ * Before start. */
+void zkp_rpc_server_set_observer(zkp_rpc_server *s, void (*fn)(void *ctx, const char *method, int code),
+                                 void *ctx);
+
+/* Starts serving on the completion-queue thread. */
+zkpipe_status zkp_rpc_server_start(zkp_rpc_server *s, zkp_diag *d);
+
+/* Calls being served now (received, not yet answered). */
+size_t zkp_rpc_server_in_flight(zkp_rpc_server *s);
+
 /* TLS of a listener: PEM text, NUL-terminated, copied by the call. */
 typedef struct {
     const char *cert_chain;  /* the listener's certificate, then any intermediates */
@@ -87,17 +98,6 @@ zkpipe_status zkp_rpc_server_require_token(zkp_rpc_server *s, const char *token)
  * secret's length, fixed for a server) only, never on got or on where the
  * two differ. */
 int zkp_rpc_token_equal(const char *want, size_t want_len, const char *got, size_t got_len);
-
-/* fn(ctx, method, code) sees every answer as it is sent (for metrics).
- * Before start. */
-void zkp_rpc_server_set_observer(zkp_rpc_server *s, void (*fn)(void *ctx, const char *method, int code),
-                                 void *ctx);
-
-/* Starts serving on the completion-queue thread. */
-zkpipe_status zkp_rpc_server_start(zkp_rpc_server *s, zkp_diag *d);
-
-/* Calls being served now (received, not yet answered). */
-size_t zkp_rpc_server_in_flight(zkp_rpc_server *s);
 
 /* Stops accepting calls, waits up to grace_ms for the calls in flight to be
  * answered, cancels those left, joins the thread and frees everything.
