@@ -72,7 +72,8 @@ static void make_certs_(const char *dir) {
     char *text = NULL;
     size_t len;
     zkp_diag d;
-    if (zkp_read_file(log, 1 << 16, &text, &len, &d) == ZKPIPE_OK && strstr(text, "openssl is not installed")) {
+    if (zkp_read_file(log, 1 << 16, &text, &len, &d) == ZKPIPE_OK &&
+        strstr(text, "openssl is not installed")) {
         free(text);
         test_skip("the openssl command line is not installed");
     }
@@ -109,7 +110,8 @@ static int serve_(const zkp_rpc_tls *tls, const char *token, const char *sock) {
     test_defer(server_destroy_, s);
     ASSERT_OK(zkp_rpc_server_add_method(s, METHOD, echo_, NULL));
     int port = 0;
-    ASSERT_MSG(zkp_rpc_server_listen_tls(s, "127.0.0.1:0", tls, &port, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_rpc_server_listen_tls(s, "127.0.0.1:0", tls, &port, &d) == ZKPIPE_OK, "%s",
+               d.msg);
     if (sock) {
         char addr[700];
         snprintf(addr, sizeof addr, "unix:%s", sock);
@@ -266,9 +268,11 @@ TEST_CASE(server_token_file_rules) {
     big[SRV_TOKEN_MAX + 1] = 0;
     write_file_(dir, "token", big, 0600);
     free(big);
-    ASSERT_EQ_STATUS(srv_token_read("server.auth_token_file", p, &tok, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(srv_token_read("server.auth_token_file", p, &tok, &d),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
     ASSERT(strstr(d.msg, "at most 4096") != NULL);
-    ASSERT_EQ_STATUS(srv_token_read("server.auth_token_file", dir, &tok, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(srv_token_read("server.auth_token_file", dir, &tok, &d),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
     ASSERT(strstr(d.msg, "not a regular file") != NULL);
     snprintf(p, sizeof p, "%s/missing", dir);
     ASSERT_EQ_STATUS(srv_token_read("server.auth_token_file", p, &tok, &d), ZKPIPE_ERR_IO);
@@ -295,7 +299,9 @@ TEST_CASE(server_tcp_security_settings) {
     write_file_(dir, "cert.pem", cert, 0644);
     write_file_(dir, "key.pem", key, 0600);
     write_file_(dir, "open.key", key, 0644);
-    write_file_(dir, "enc.key", "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIF\n-----END ENCRYPTED PRIVATE KEY-----\n", 0600);
+    write_file_(
+        dir, "enc.key",
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIF\n-----END ENCRYPTED PRIVATE KEY-----\n", 0600);
     write_file_(dir, "token", "0123456789abcdef0123\n", 0600);
     char c_cert[700], c_key[700], c_open[700], c_enc[700], c_ca[700], c_tok[700], c_keyascert[700];
     snprintf(c_cert, sizeof c_cert, "server.tls_cert=%s/cert.pem", dir);
@@ -328,7 +334,9 @@ TEST_CASE(server_tcp_security_settings) {
         {{c_cert, c_open}, 2, "every user may read it"},
         {{c_cert, c_enc}, 2, "encrypted private key"},
         {{c_keyascert, c_key}, 2, "holds no PEM certificate"},
-        {{c_cert, "server.tls_key=/nonexistent/key.pem"}, 2, "server.tls_key /nonexistent/key.pem: cannot open"},
+        {{c_cert, "server.tls_key=/nonexistent/key.pem"},
+         2,
+         "server.tls_key /nonexistent/key.pem: cannot open"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         d.msg[0] = 0;
@@ -353,7 +361,8 @@ TEST_CASE(server_tcp_security_settings) {
     ASSERT_OK(srv_tcp_allowed(&token, 0, "[::]:9000", &d));
     ASSERT_OK(srv_tcp_allowed(&none, 1, "0.0.0.0:9000", &d));
     ASSERT_EQ_STATUS(srv_tcp_allowed(&none, 0, "0.0.0.0:9000", &d), ZKPIPE_ERR_INVALID_ARGUMENT);
-    ASSERT(strstr(d.msg, "refusing to listen on 0.0.0.0:9000") && strstr(d.msg, "server.tls_cert") &&
-           strstr(d.msg, "server.auth_token_file") && strstr(d.msg, "allow_insecure_tcp"));
+    ASSERT(strstr(d.msg, "refusing to listen on 0.0.0.0:9000") &&
+           strstr(d.msg, "server.tls_cert") && strstr(d.msg, "server.auth_token_file") &&
+           strstr(d.msg, "allow_insecure_tcp"));
     ASSERT_EQ_STATUS(srv_tcp_allowed(&none, 0, "10.1.2.3:9000", &d), ZKPIPE_ERR_INVALID_ARGUMENT);
 }

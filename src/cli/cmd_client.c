@@ -19,13 +19,13 @@ static const char client_usage[] =
     "usage: zkpipe client [--addr ADDR] [--timeout-ms N] [TLS and token options] <command> [args]\n"
     "  ADDR: unix:///path or host:port (default $ZKPIPE_ADDR, else " DEFAULT_ADDR ")\n"
     "TLS and token options (for a daemon's TCP listener):\n"
-    "  --tls                       TLS, the daemon's certificate checked against gRPC's default roots\n"
-    "  --tls-ca FILE               TLS, the daemon's certificate checked against the CAs in FILE (PEM)\n"
+    "  --tls                   TLS, the daemon's certificate checked against gRPC's roots\n"
+    "  --tls-ca FILE           TLS, the daemon's certificate checked against FILE's CAs (PEM)\n"
     "  --tls-cert FILE --tls-key FILE\n"
-    "                              a client certificate and its key (PEM), for server.tls_client_ca\n"
-    "  --tls-server-name NAME      the name the daemon's certificate must carry (default: ADDR's host)\n"
-    "  --token-file FILE           send the bearer token held in FILE (not readable by other users);\n"
-    "                              default: $ZKPIPE_TOKEN, the token itself, if set\n"
+    "                          a client certificate and its key (PEM), for server.tls_client_ca\n"
+    "  --tls-server-name NAME  the name the daemon's certificate must carry (default: ADDR's)\n"
+    "  --token-file FILE       send the bearer token in FILE (not readable by other users);\n"
+    "                          default: $ZKPIPE_TOKEN, the token itself, if set\n"
     "commands (zkpipe.v1):\n"
     "  register-key <name> <circuit.zkey>      the path is read by the daemon\n"
     "  prove <name> <witness.wtns> <proof.json> <public.json> [--priority P] [--request-id ID]\n"
@@ -413,7 +413,8 @@ int cli_client(int argc, char **argv) {
             c.timeout_ms = (int64_t)ms;
         } else if (!strcmp(argv[i], "--tls")) {
             c.sec.tls = 1;
-        } else if ((r = cli_opt("client", argc, argv, &i, "--tls-ca", "a PEM file of CAs", &v)) != 0) {
+        } else if ((r = cli_opt("client", argc, argv, &i, "--tls-ca", "a PEM file of CAs",
+                                &v)) != 0) {
             if (r < 0) return CLI_USAGE;
             files.ca = v;
             c.sec.tls = 1;
@@ -432,8 +433,8 @@ int cli_client(int argc, char **argv) {
             if (r < 0) return CLI_USAGE;
             c.sec.server_name = v;
             c.sec.tls = 1;
-        } else if ((r = cli_opt("client", argc, argv, &i, "--token-file", "a file holding the token",
-                                &v)) != 0) {
+        } else if ((r = cli_opt("client", argc, argv, &i, "--token-file",
+                                "a file holding the token", &v)) != 0) {
             if (r < 0) return CLI_USAGE;
             files.token_file = v;
         } else {

@@ -76,10 +76,10 @@ typedef enum {
     ZKP_CFG_ENGINE_DEVICES,      /* int: GPUs to use, 0 = every one */
     ZKP_CFG_SERVER_KEY_DIRS,     /* strings: directories RegisterKey may open files under */
     ZKP_CFG_SERVER_ALLOW_INSECURE_TCP, /* bool: listen on a non-loopback TCP address */
-    ZKP_CFG_SERVER_TLS_CERT,      /* string: PEM certificate chain of the TCP listener, "" = no TLS */
-    ZKP_CFG_SERVER_TLS_KEY,       /* string: PEM private key of tls_cert */
-    ZKP_CFG_SERVER_TLS_CLIENT_CA, /* string: PEM CAs client certificates must chain to, "" = none asked */
-    ZKP_CFG_SERVER_AUTH_TOKEN_FILE, /* string: file of the bearer token TCP calls carry, "" = none */
+    ZKP_CFG_SERVER_TLS_CERT,        /* string: PEM certificate chain of TCP, "" = no TLS */
+    ZKP_CFG_SERVER_TLS_KEY,         /* string: PEM private key of tls_cert */
+    ZKP_CFG_SERVER_TLS_CLIENT_CA,   /* string: PEM CAs of client certificates, "" = none */
+    ZKP_CFG_SERVER_AUTH_TOKEN_FILE, /* string: file of the TCP bearer token, "" = none */
     ZKP_CFG_KEY_COUNT
 } zkp_cfg_id;
 

@@ -281,7 +281,8 @@ int zkp_rpc_token_equal(const char *want, size_t want_len, const char *got, size
 static int call_authorized_(const zkp_rpc_server *s, zkp_rpc_call *c, const char **why) {
     if (!s->token) return 1;
     char *peer = grpc_call_get_peer(c->call);
-    int local = peer && (strncmp(peer, "unix:", 5) == 0 || strncmp(peer, "unix-abstract:", 14) == 0);
+    int local =
+        peer && (strncmp(peer, "unix:", 5) == 0 || strncmp(peer, "unix-abstract:", 14) == 0);
     gpr_free(peer);
     if (local) return 1;
     *why = "the call has no \"authorization: Bearer <token>\" metadata";

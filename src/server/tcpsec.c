@@ -20,15 +20,18 @@ static zkpipe_status read_small_(const char *setting, const char *path, size_t m
     *out = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
-        return zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s %s: cannot open: %s", setting, path, strerror(errno));
+        return zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s %s: cannot open: %s", setting, path,
+                             strerror(errno));
     struct stat sb;
     zkpipe_status st = ZKPIPE_OK;
     char *buf = NULL;
     size_t n = 0;
     if (fstat(fd, &sb) != 0) {
-        st = zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s %s: cannot stat: %s", setting, path, strerror(errno));
+        st = zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s %s: cannot stat: %s", setting, path,
+                           strerror(errno));
     } else if (!S_ISREG(sb.st_mode)) {
-        st = zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "%s %s: not a regular file", setting, path);
+        st = zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "%s %s: not a regular file", setting,
+                           path);
     } else if (secret && (sb.st_mode & 0006)) {
         st = zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
                            "%s %s: every user may %s it (mode %04o), and it is a secret: "
@@ -36,10 +39,12 @@ static zkpipe_status read_small_(const char *setting, const char *path, size_t m
                            setting, path, (sb.st_mode & 0004) ? "read" : "write",
                            (unsigned)(sb.st_mode & 07777), path);
     } else if (sb.st_size <= 0) {
-        st = zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "%s %s: the file is empty", setting, path);
+        st = zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "%s %s: the file is empty", setting,
+                           path);
     } else if ((uint64_t)sb.st_size > max) {
-        st = zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "%s %s: %lld bytes, more than the %zu allowed",
-                           setting, path, (long long)sb.st_size, max);
+        st = zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                           "%s %s: %lld bytes, more than the %zu allowed", setting, path,
+                           (long long)sb.st_size, max);
     } else if (!(buf = malloc((size_t)sb.st_size + 1))) {
         st = zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "out of memory");
     } else {
@@ -71,7 +76,8 @@ static zkpipe_status read_small_(const char *setting, const char *path, size_t m
 
 zkpipe_status srv_token_check(const char *origin, const char *text, size_t *len, zkp_diag *d) {
     size_t n = strlen(text);
-    while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' ' || text[n - 1] == '\t'))
+    while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' ' ||
+                 text[n - 1] == '\t'))
         n--;
     *len = n;
     if (n < SRV_TOKEN_MIN)
@@ -132,7 +138,8 @@ static zkpipe_status read_key_(const char *setting, const char *path, char **out
     zkpipe_status st = read_small_(setting, path, SRV_PEM_MAX, 1, out, &n, d);
     if (st != ZKPIPE_OK) return st;
     const char *why = NULL;
-    if (strstr(*out, "-----BEGIN ENCRYPTED PRIVATE KEY-----") || strstr(*out, "Proc-Type: 4,ENCRYPTED"))
+    if (strstr(*out, "-----BEGIN ENCRYPTED PRIVATE KEY-----") ||
+        strstr(*out, "Proc-Type: 4,ENCRYPTED"))
         why = "holds an encrypted private key, and the daemon cannot ask for its passphrase "
               "(openssl pkey -in KEY -out PLAIN writes it unencrypted)";
     else if (!strstr(*out, "-----BEGIN ") || !strstr(*out, "PRIVATE KEY-----"))
