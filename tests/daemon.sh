@@ -112,7 +112,7 @@ for p in cuzk/v1/proving zkpipe/v1/prover; do
         --go_out="$GP/src" --go-grpc_out="$GP/src" "$ROOT/proto/$p.proto" ||
         die "protoc on proto/$p.proto"
 done
-cp "$HERE/daemon/interop/main.go" "$GP/src/zkpipe/interop/"
+cp "$HERE"/daemon/interop/*.go "$GP/src/zkpipe/interop/"
 go build -o "$WORK/interop" zkpipe/interop || die "cannot build tests/daemon/interop"
 phase "Go build"
 ok "Go client built with grpc-go $(sed -n 's/^const Version = "\(.*\)"/\1/p' \

@@ -6,11 +6,11 @@
 // daemon.
 //
 //	-mode=all       every check below, against an idle daemon
+//	-mode=tls       GetStatus over TLS with a client certificate and a token,
+//	                and without each, against -addr (tls.go)
 //	-mode=drain     N Prove calls in flight while the script sends SIGTERM
 //	-mode=stall     a 50 MB request sent a trickle at a time, in flight at SIGTERM
 //	-mode=freeport  print a free TCP port on 127.0.0.1 (for metrics.http)
-//	-mode=tls       GetStatus over TLS with a client certificate and a token,
-//	                and without each, against -addr
 //
 // Each check prints one PASS or FAIL line with its reason; the exit status
 // is 1 when any failed.
@@ -19,8 +19,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -41,8 +39,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	"zkpipe/cuzkpb"
@@ -58,12 +54,6 @@ var (
 	flagN        = flag.Int("n", 4, "Prove calls in flight (mode drain)")
 	flagReady    = flag.String("ready", "", "file created once the drain calls are in flight")
 	flagStatusMs = flag.Float64("status-max-ms", 100, "bound on GetStatus latency under load")
-	flagAddr     = flag.String("addr", "", "host:port of a TLS listener (mode tls)")
-	flagCA       = flag.String("ca", "", "PEM CA the daemon's certificate chains to (mode tls)")
-	flagOtherCA  = flag.String("other-ca", "", "PEM CA that did not issue it (mode tls)")
-	flagCert     = flag.String("cert", "", "PEM client certificate (mode tls)")
-	flagKey      = flag.String("key", "", "PEM key of -cert (mode tls)")
-	flagToken    = flag.String("token", "", "file holding the bearer token (mode tls)")
 )
 
 // The two committed circuits, registered under these names.
@@ -1789,70 +1779,4 @@ func sumSamples(fams map[string]*promFamily, name string, want map[string]string
 		return 0, fmt.Errorf("no sample %s%v", name, want)
 	}
 	return v, nil
-}
-
-// ---------------------------------------------------------------------------
-// TLS and the bearer token, as a grpc-go client (Curio's stack) uses them
-
-// tlsStatus calls GetStatus on -addr over TLS checked against caFile, with
-// the client certificate when withCert and the token when token != "".
-func tlsStatus(caFile string, withCert bool, token string) error {
-	pem, err := ioutil.ReadFile(caFile)
-	if err != nil {
-		return err
-	}
-	roots := x509.NewCertPool()
-	if !roots.AppendCertsFromPEM(pem) {
-		return fmt.Errorf("%s: no certificate", caFile)
-	}
-	cfg := &tls.Config{RootCAs: roots}
-	if withCert {
-		pair, err := tls.LoadX509KeyPair(*flagCert, *flagKey)
-		if err != nil {
-			return err
-		}
-		cfg.Certificates = []tls.Certificate{pair}
-	}
-	ctx, cancel := ctxFor(30 * time.Second)
-	defer cancel()
-	conn, err := grpc.DialContext(ctx, *flagAddr, grpc.WithTransportCredentials(credentials.NewTLS(cfg)))
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	if token != "" {
-		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token)
-	}
-	_, err = cuzkpb.NewProvingEngineClient(conn).GetStatus(ctx, &cuzkpb.GetStatusRequest{})
-	return err
-}
-
-// wantCode: nil when err carries the gRPC status code want.
-func wantCode(err error, want codes.Code) error {
-	if err == nil {
-		return fmt.Errorf("the call succeeded, expected %v", want)
-	}
-	if status.Code(err) != want {
-		return fmt.Errorf("got %v, expected %v", err, want)
-	}
-	return nil
-}
-
-func runTLS() {
-	raw, err := ioutil.ReadFile(*flagToken)
-	if err != nil {
-		report("read the token", err, "")
-		return
-	}
-	token := strings.TrimRight(string(raw), " \t\r\n")
-	report("grpc-go: GetStatus over TLS with a client certificate and the token",
-		tlsStatus(*flagCA, true, token), "")
-	report("grpc-go: without the token the call is UNAUTHENTICATED",
-		wantCode(tlsStatus(*flagCA, true, ""), codes.Unauthenticated), "")
-	report("grpc-go: a wrong token is UNAUTHENTICATED",
-		wantCode(tlsStatus(*flagCA, true, token+"x"), codes.Unauthenticated), "")
-	report("grpc-go: without a client certificate the call fails",
-		wantCode(tlsStatus(*flagCA, false, token), codes.Unavailable), "")
-	report("grpc-go: the daemon checked against another CA fails",
-		wantCode(tlsStatus(*flagOtherCA, true, token), codes.Unavailable), "")
 }
