@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "filecoin/porep.h"
+#include "filecoin/public_inputs.h"
 #include "filecoin/sdr_graph.h"
 #include "filecoin/sdr_labels.h"
 #include "hash/blake2b.h"
@@ -523,4 +524,104 @@ TEST_CASE(sdr_regression_records_replica_id_and_challenges) {
     ASSERT_EQ_U64(zkp_json_len(derived), 8);
     ASSERT_EQ_U64(synthetic, 2);
     zkp_json_free(derived);
+}
+
+/* The public inputs of each v16 record's partition: 39 values (40 with
+ * ONE, FACTS.md 2.2); replica_id, comm_d and comm_r as the record has them;
+ * per challenge the challenge (as the Python derivation drew it) and its
+ * 14 parents as the parent cache lays them out (the cache whose digest the
+ * parent-cache cases check against Filecoin's), the challenge three times
+ * more. */
+TEST_CASE(sdr_regression_records_public_inputs) {
+    char *text = NULL;
+    size_t len = 0;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_read_file(test_data_path(RECORDS ".jsonl"), 1 << 20, &text, &len, &d) ==
+                   ZKPIPE_OK,
+               "%s", d.msg);
+    test_defer(free, text);
+    zkp_json *derived = test_load_json(RECORDS ".derived.json");
+    size_t n = 0;
+    for (char *line = text; *line; n++) {
+        char *end = strchr(line, '\n');
+        size_t line_len = end ? (size_t)(end - line) : strlen(line);
+        zkp_json *rec = NULL;
+        ASSERT_OK(zkp_json_parse(&rec, line, line_len, NULL));
+        const zkp_json *want = zkp_json_at(derived, n);
+        const zkp_json *cfg = zkp_json_get(rec, "porep_config");
+        uint8_t comm_d[32], comm_r[32], seed[32], porep_id[32], replica_id[32];
+        json_bytes32_(comm_d, zkp_json_get(rec, "comm_d"));
+        json_bytes32_(comm_r, zkp_json_get(rec, "comm_r"));
+        json_bytes32_(seed, zkp_json_get(rec, "seed"));
+        json_bytes32_(porep_id, zkp_json_get(cfg, "porep_id"));
+        test_unhex(replica_id, 32, zkp_json_string(zkp_json_get(want, "replica_id"), NULL));
+        /* The rule: the porep id's registered proof, or its synthetic twin (the
+         * records seal their synthetic sectors under V1_1's porep id). */
+        int is_synth = zkp_json_len(zkp_json_get(cfg, "api_features")) == 1;
+        const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_id(porep_id[0] + (is_synth ? 5u : 0u));
+        ASSERT(p != NULL && p->nodes == 64 && p->challenges == 2);
+        size_t count = zkp_fil_porep_public_input_count(p);
+        ASSERT_EQ_U64(count + 1, 40);
+        uint64_t in[40 * 4];
+        ASSERT_OK(zkp_fil_porep_public_inputs(in, p, replica_id, comm_d, comm_r, seed, porep_id, 0,
+                                              &d));
+        const uint8_t *fixed[3] = {replica_id, comm_d, comm_r};
+        for (int f = 0; f < 3; f++)
+            for (int i = 0; i < 4; i++) {
+                uint64_t limb = 0;
+                for (int b = 7; b >= 0; b--) limb = limb << 8 | fixed[f][8 * i + b];
+                ASSERT_EQ_U64(in[4 * f + i], limb);
+            }
+        zkp_sdr_graph g;
+        ASSERT_OK(zkp_sdr_graph_init(&g, 64, porep_id, p->api, &d));
+        uint8_t cache[64 * 56];
+        zkp_sdr_parent_cache_range(&g, 0, 64, cache);
+        const zkp_json *wch = zkp_json_get(want, "challenges");
+        for (size_t c = 0; c < 2; c++) {
+            const uint64_t *v = in + 4 * (3 + ZKP_FIL_INPUTS_PER_CHALLENGE * c);
+            uint64_t ch = json_u64_(zkp_json_at(wch, c));
+            uint64_t expect[ZKP_FIL_INPUTS_PER_CHALLENGE];
+            expect[0] = expect[15] = expect[16] = expect[17] = ch;
+            for (int j = 0; j < 14; j++) {
+                const uint8_t *q = cache + 56 * ch + 4 * j;
+                expect[1 + j] = (uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 |
+                                (uint64_t)q[3] << 24;
+            }
+            for (int t = 0; t < ZKP_FIL_INPUTS_PER_CHALLENGE; t++) {
+                ASSERT_EQ_U64(v[4 * t], expect[t]);
+                ASSERT_EQ_U64(v[4 * t + 1] | v[4 * t + 2] | v[4 * t + 3], 0);
+            }
+        }
+        zkp_json_free(rec);
+        line += line_len + (end != NULL);
+    }
+    ASSERT_EQ_U64(n, 8);
+    zkp_json_free(derived);
+}
+
+/* 4 + 18·C with ONE: 40 at the three small sizes, 328 at 32 and 64 GiB (the
+ * count cuzk measured), for every kind of each; values that are not
+ * scalars and partitions past the last are refused. */
+TEST_CASE(sdr_public_input_counts_and_refusals) {
+    for (uint32_t id = 0; id < 20; id++) {
+        const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_id(id);
+        ASSERT(p != NULL);
+        size_t want = p->sector_bytes >= ((uint64_t)32 << 30) ? 328 : 40;
+        if (p->challenge_kind == ZKP_FIL_CHALLENGES_NON_INTERACTIVE)
+            want = 4 + ZKP_FIL_INPUTS_PER_CHALLENGE * (size_t)p->challenges;
+        ASSERT_EQ_U64(zkp_fil_porep_public_input_count(p) + 1, want);
+    }
+    const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_id(5); /* 2 KiB V1_1 */
+    uint8_t ok[32] = {7}, big[32];
+    memset(big, 0xff, sizeof big);
+    uint64_t in[40 * 4];
+    zkp_diag d = {{0}};
+    uint8_t porep_id[32];
+    zkp_fil_porep_id(porep_id, p->id);
+    ASSERT_EQ_STATUS(zkp_fil_porep_public_inputs(in, p, ok, ok, big, ok, porep_id, 0, &d),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT(strstr(d.msg, "comm_r") != NULL);
+    ASSERT_EQ_STATUS(zkp_fil_porep_public_inputs(in, p, ok, ok, ok, ok, porep_id, 1, &d),
+                     ZKPIPE_ERR_OUT_OF_RANGE);
+    ASSERT_OK(zkp_fil_porep_public_inputs(in, p, ok, ok, ok, ok, porep_id, 0, &d));
 }
