@@ -288,6 +288,7 @@ expect_exit 2 "filecoin params locate --sector-size 4KiB" "$ZKPIPE" filecoin par
 cp "$B/k.params" "$B/$N2K.params"
 expect_exit 0 "inspect a file named for 2 KiB" "$ZKPIPE" filecoin params inspect "$B/$N2K.params"
 grep -q "named for: the 2KiB PoRep circuit" "$WORK/out" && ok "inspect: the name is recognised" || fail "inspect: named for"
+grep -q "public inputs fit that circuit: NO (it has 40 with ONE" "$WORK/out" && ok "inspect: a misfit is said" || fail "inspect: fit"
 
 # ---------------------------------------------------------------- sealing and C1
 F="$WORK/fil"

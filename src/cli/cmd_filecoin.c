@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "filecoin/public_inputs.h"
 #include "filecoin/registry.h"
 #include "formats/bellperson.h"
 #include "formats/filecoin_params.h"
@@ -102,10 +103,19 @@ static int params_inspect_(const char *path, int check, unsigned nthreads) {
            path, p.file_size, p.vk.n_ic - 1, p.vk.n_ic,
            (unsigned long long)p.sec[ZKP_BP_H].count + 1);
     const char *named = named_for_(path);
-    if (named)
+    if (named) {
         printf("named for: the %s PoRep circuit (V1, V1_1 and synthetic PoRep)\n", named);
-    else
+        /* The input count follows from the challenges (filecoin/public_inputs.h); the
+         * other sections' lengths need the circuit's synthesis. */
+        size_t want = zkp_fil_porep_public_input_count(v1_proof_(named)) + 1;
+        if (want == p.vk.n_ic)
+            printf("public inputs fit that circuit: yes (%zu with ONE)\n", want);
+        else
+            printf("public inputs fit that circuit: NO (it has %zu with ONE, the file %u)\n",
+                   want, p.vk.n_ic);
+    } else {
         printf("named for: no published PoRep circuit\n");
+    }
     printf("%-6s %12s %16s %16s\n", "section", "points", "bytes", "offset");
     for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
         printf("%-6s %12u %16llu %16llu\n", zkp_bp_section_name((zkp_bp_section)s),
