@@ -54,9 +54,14 @@ static zkpipe_status cpu_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_s
 }
 
 /* The B2 MSM stays in prove_finalize, on a CPU thread of its own. */
-const zkp_g16_backend_ops zkp_g16_cpu_ops = {
-    "cpu",          cpu_key_load,     cpu_key_unload, cpu_h_scalars, cpu_witness_scalars,
-    cpu_scalars_free, cpu_msm_g1,     NULL};
+const zkp_g16_backend_ops zkp_g16_cpu_ops = {.kind = "cpu",
+                                             .key_load = cpu_key_load,
+                                             .key_unload = cpu_key_unload,
+                                             .h_scalars = cpu_h_scalars,
+                                             .witness_scalars = cpu_witness_scalars,
+                                             .scalars_free = cpu_scalars_free,
+                                             .msm_g1 = cpu_msm_g1,
+                                             .msm_g2 = NULL};
 
 /* ---- CUDA ---- */
 
@@ -133,9 +138,9 @@ static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, u
                                     shift, diag);
 }
 
-/* One upload of the witness serves the A, B1 and L MSMs; the copy comes
- * from registered memory at the bus's speed when the witness lies in the
- * engine's pool (gpu.h). */
+/* One upload of the witness serves the A, B1, L and B2 MSMs; the copy
+ * comes from registered memory at the bus's speed when the witness lies in
+ * the engine's pool (gpu.h). */
 static zkpipe_status cuda_witness_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *s,
                                           const uint64_t *witness, size_t n, zkp_diag *diag) {
     s->host = NULL;
@@ -158,6 +163,8 @@ static void cuda_scalars_free(zkp_g16_scalars *s) {
     s->host = NULL;
 }
 
+/* The scalars are on the device: the H values where the H step left them,
+ * or the witness as witness_scalars uploaded it. */
 static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
                                  const zkp_g16_scalars *s, size_t first, size_t n,
                                  const zkp_g16_cpu_work *w, zkp_diag *diag) {
@@ -167,13 +174,11 @@ static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_
     zkpipe_status st;
     if (k->pk->curve == ZKPIPE_CURVE_BN254) {
         bn254_g1_xyzz_t r;
-        st = s->dev ? bn254_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag)
-                    : bn254_g1_gpu_msm(g, &r, b, 0, s->host + 4 * first, n, diag);
+        st = bn254_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag);
         if (st == ZKPIPE_OK) bn254_g1_xyzz_to_jacobian(out, &r);
     } else {
         bls12_381_g1_xyzz_t r;
-        st = s->dev ? bls12_381_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag)
-                    : bls12_381_g1_gpu_msm(g, &r, b, 0, s->host + 4 * first, n, diag);
+        st = bls12_381_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag);
         if (st == ZKPIPE_OK) bls12_381_g1_xyzz_to_jacobian(out, &r);
     }
     if (st != ZKPIPE_OK) {
@@ -202,9 +207,14 @@ static zkpipe_status cuda_msm_g2(const zkp_g16_rkey *k, void *out, const zkp_g16
     return st;
 }
 
-static const zkp_g16_backend_ops cuda_ops = {
-    "cuda",           cuda_key_load,        cuda_key_unload, cuda_h_scalars,
-    cuda_witness_scalars, cuda_scalars_free, cuda_msm_g1,    cuda_msm_g2};
+static const zkp_g16_backend_ops cuda_ops = {.kind = "cuda",
+                                             .key_load = cuda_key_load,
+                                             .key_unload = cuda_key_unload,
+                                             .h_scalars = cuda_h_scalars,
+                                             .witness_scalars = cuda_witness_scalars,
+                                             .scalars_free = cuda_scalars_free,
+                                             .msm_g1 = cuda_msm_g1,
+                                             .msm_g2 = cuda_msm_g2};
 
 /* ---- Opening a backend, making a key ready ---- */
 
