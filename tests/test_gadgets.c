@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gadgets/multipack.h"
 #include "gadgets/sha256.h"
 #include "hash/sha256.h"
 #include "test.h"
@@ -264,4 +265,89 @@ TEST_CASE(gadgets_recorder_reports_tampering) {
     bls12_381_fr_set_u64(zkp_cs_recorder_value(&sha, (zkp_var)5), 2);
     ASSERT(!zkp_cs_recorder_check(&sha, &bad));
     ASSERT_EQ_U64(bad, 5);
+}
+
+/* pack_into_inputs: one input per 254 bits, each allocated just before its
+ * packing constraint, with the value of the chunk read as a little-endian
+ * number (checked against the field's own byte decoding). */
+TEST_CASE(gadgets_pack_into_inputs) {
+    static const size_t lens[] = {0, 1, 253, 254, 255, 600};
+    for (size_t t = 0; t < sizeof lens / sizeof lens[0]; t++) {
+        size_t n = lens[t];
+        uint8_t bytes[76] = {0}, plain[608];
+        test_rng_bytes(bytes, (n + 7) / 8);
+        zkp_cs_recorder rec;
+        zkp_cs_recorder_init(&rec);
+        test_defer(rec_free_, &rec);
+        zkp_bool bits[608];
+        for (size_t i = 0; i < n; i++) {
+            plain[i] = (bytes[i / 8] >> (i % 8)) & 1;
+            bits[i] = zkp_bool_alloc(&rec.cs, plain[i]);
+        }
+        zkp_pack_into_inputs(&rec.cs, bits, n);
+        ASSERT_OK(zkp_cs_status(&rec.cs));
+        size_t chunks = (n + 253) / 254;
+        ASSERT_EQ_U64(rec.cs.num_inputs, 1 + chunks);
+        ASSERT_EQ_U64(rec.cs.num_constraints, n + chunks);
+        ASSERT(zkp_cs_recorder_check(&rec, NULL));
+        fr_t expect[3];
+        zkp_multipack_compute(expect, plain, n);
+        for (size_t k = 0; k < chunks; k++) {
+            /* constraint n + k: chunk * ONE = input k + 1 */
+            const zkp_lc_term *c = &rec.terms[rec.row[3 * (n + k) + 2]];
+            ASSERT_EQ_U64(c->var, (k + 1) | ZKP_VAR_INPUT_BIT);
+            fr_t *in = zkp_cs_recorder_value(&rec, (zkp_var)((k + 1) | ZKP_VAR_INPUT_BIT));
+            ASSERT(bls12_381_fr_eq(in, &expect[k]));
+        }
+        if (n >= 254) { /* the first chunk is bytes 0..31 with the top two bits cleared */
+            uint8_t le[32];
+            memcpy(le, bytes, 32);
+            le[31] &= 0x3f;
+            fr_t want;
+            ASSERT_OK(bls12_381_fr_from_bytes_le(&want, le));
+            ASSERT(bls12_381_fr_eq(&expect[0], &want));
+        }
+    }
+}
+
+/* to_bits_le: 255 allocated bits and one unpacking constraint; pack_bits
+ * packs only the first 254 bits. */
+TEST_CASE(gadgets_num_to_bits_and_pack_bits) {
+    zkp_cs_recorder rec;
+    zkp_cs_recorder_init(&rec);
+    test_defer(rec_free_, &rec);
+    uint8_t le[32];
+    test_rng_bytes(le, 32);
+    le[31] &= 0x7f;
+    le[31] |= 0x40; /* bit 254 set: the top bit matters */
+    fr_t v;
+    if (bls12_381_fr_from_bytes_le(&v, le) != ZKPIPE_OK) { /* at or above r: a smaller top byte */
+        le[31] = 0x40;
+        ASSERT_OK(bls12_381_fr_from_bytes_le(&v, le));
+    }
+    zkp_var x = zkp_cs_alloc(&rec.cs, &v);
+    zkp_bool bits[ZKP_FR_NUM_BITS];
+    zkp_num_to_bits_le(&rec.cs, x, &v, bits);
+    ASSERT_EQ_U64(rec.cs.num_aux, 1 + 255);
+    ASSERT_EQ_U64(rec.cs.num_constraints, 256);
+    for (int i = 0; i < ZKP_FR_NUM_BITS; i++) ASSERT_EQ_INT(bits[i].value, (le[i / 8] >> (i % 8)) & 1);
+    ASSERT(zkp_cs_recorder_check(&rec, NULL));
+
+    fr_t packed;
+    zkp_var p = zkp_pack_bits(&rec.cs, bits, ZKP_FR_NUM_BITS, &packed);
+    ASSERT_EQ_U64(rec.cs.num_constraints, 257);
+    le[31] &= 0x3f;
+    fr_t want;
+    ASSERT_OK(bls12_381_fr_from_bytes_le(&want, le));
+    ASSERT(bls12_381_fr_eq(&packed, &want));
+    ASSERT(bls12_381_fr_eq(zkp_cs_recorder_value(&rec, p), &want));
+    ASSERT(zkp_cs_recorder_check(&rec, NULL));
+
+    /* bit 0 flipped: still boolean, so the unpacking constraint (255) fails */
+    fr_t *b0 = zkp_cs_recorder_value(&rec, bits[0].var), one;
+    bls12_381_fr_set_one(&one);
+    bls12_381_fr_sub(b0, &one, b0);
+    uint64_t bad = 0;
+    ASSERT(!zkp_cs_recorder_check(&rec, &bad));
+    ASSERT_EQ_U64(bad, 255);
 }

@@ -22,11 +22,11 @@ static void multieq_flush_(zkp_multieq *m) {
 
 void zkp_multieq_enforce_equal(zkp_multieq *m, unsigned num_bits, const zkp_lc *lhs,
                                const zkp_lc *rhs) {
-    if (m->bits_used + num_bits >= ZKP_MULTIEQ_CAPACITY) multieq_flush_(m);
     if (num_bits >= ZKP_MULTIEQ_CAPACITY) { /* cannot fit even alone */
         if (m->cs->status == ZKPIPE_OK) m->cs->status = ZKPIPE_ERR_INVALID_ARGUMENT;
         return;
     }
+    if (m->bits_used + num_bits >= ZKP_MULTIEQ_CAPACITY) multieq_flush_(m);
     fr_t weight;
     bls12_381_fr_set_one(&weight);
     for (unsigned i = 0; i < m->bits_used; i++) bls12_381_fr_dbl(&weight, &weight);
