@@ -8,6 +8,8 @@ void zkp_multieq_init(zkp_multieq *m, zkp_cs *cs) {
     zkp_lc_init(&m->lhs);
     zkp_lc_init(&m->rhs);
     m->bits_used = 0;
+    zkp_lc_init(&m->sum);
+    zkp_lc_init(&m->bits);
 }
 
 static void multieq_flush_(zkp_multieq *m) {
@@ -39,6 +41,8 @@ void zkp_multieq_finish(zkp_multieq *m) {
     if (m->bits_used > 0) multieq_flush_(m);
     zkp_lc_free(&m->lhs);
     zkp_lc_free(&m->rhs);
+    zkp_lc_free(&m->sum);
+    zkp_lc_free(&m->bits);
 }
 
 zkp_u32 zkp_u32_const(uint32_t value) {
@@ -114,39 +118,33 @@ zkp_u32 zkp_u32_addmany(zkp_multieq *m, const zkp_u32 *ops, size_t n) {
     }
     uint64_t sum = 0;
     int all_constants = 1;
-    zkp_lc lhs;
-    zkp_lc_init(&lhs);
+    zkp_lc *lhs = &m->sum, *rhs = &m->bits;
+    zkp_lc_clear(lhs);
+    zkp_lc_clear(rhs);
     for (size_t k = 0; k < n; k++) {
         sum += ops[k].value;
         fr_t coeff;
         bls12_381_fr_set_one(&coeff);
         for (int i = 0; i < 32; i++) {
-            zkp_bool_lc(&lhs, &ops[k].bits[i], &coeff);
+            zkp_bool_lc(lhs, &ops[k].bits[i], &coeff);
             all_constants &= zkp_bool_is_const(&ops[k].bits[i]);
             bls12_381_fr_dbl(&coeff, &coeff);
         }
     }
-    if (all_constants) {
-        zkp_lc_free(&lhs);
-        return zkp_u32_const((uint32_t)sum);
-    }
+    if (all_constants) return zkp_u32_const((uint32_t)sum);
     /* as many result bits as the largest possible sum needs */
     uint64_t max_value = (uint64_t)n * UINT32_MAX;
-    zkp_lc rhs;
-    zkp_lc_init(&rhs);
     zkp_u32 r;
     fr_t coeff;
     bls12_381_fr_set_one(&coeff);
     unsigned nbits = 0;
     for (; max_value != 0; max_value >>= 1, nbits++) {
         zkp_bool bit = zkp_bool_alloc(cs, (int)(sum >> nbits) & 1);
-        zkp_lc_add(&rhs, bit.var, &coeff);
+        zkp_lc_add(rhs, bit.var, &coeff);
         if (nbits < 32) r.bits[nbits] = bit;
         bls12_381_fr_dbl(&coeff, &coeff);
     }
-    zkp_multieq_enforce_equal(m, nbits, &lhs, &rhs);
-    zkp_lc_free(&lhs);
-    zkp_lc_free(&rhs);
+    zkp_multieq_enforce_equal(m, nbits, lhs, rhs);
     r.value = (uint32_t)sum;
     return r;
 }

@@ -29,6 +29,7 @@ typedef struct {
     zkp_cs *cs;
     zkp_lc lhs, rhs;
     unsigned bits_used;
+    zkp_lc sum, bits; /* addmany's scratch, reused so that its growth is paid once */
 } zkp_multieq;
 
 #define ZKP_MULTIEQ_CAPACITY 254 /* BLS12-381 Fr: 255-bit modulus */
