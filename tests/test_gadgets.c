@@ -20,7 +20,18 @@
 
 typedef bls12_381_fr_t fr_t;
 
-static void rec_free_(void *p) { zkp_cs_recorder_free(p); }
+static void rec_free_(void *p) {
+    zkp_cs_recorder_free(p);
+    free(p);
+}
+
+/* An empty recorder (init before use) freed when the case ends. */
+static zkp_cs_recorder *new_recorder_(void) {
+    zkp_cs_recorder *rec = calloc(1, sizeof *rec);
+    ASSERT(rec);
+    test_defer(rec_free_, rec);
+    return rec;
+}
 
 static zkp_bool make_bool_(zkp_cs *cs, int kind, int value) {
     if (kind == ZKP_BOOL_CONST) return zkp_bool_const(value);
@@ -52,15 +63,15 @@ TEST_CASE(gadgets_cs_one_is_input_zero) {
  * the value is the truth table's, the recorder finds every constraint
  * satisfied, and only operations without a constant operand allocate. */
 TEST_CASE(gadgets_boolean_truth_tables) {
+    zkp_cs_recorder *rec = new_recorder_();
     for (int ka = 0; ka < 3; ka++)
         for (int kb = 0; kb < 3; kb++)
             for (int kc = 0; kc < 3; kc++)
                 for (int v = 0; v < 8; v++) {
                     int va = v & 1, vb = (v >> 1) & 1, vc = (v >> 2) & 1;
-                    zkp_cs_recorder rec;
-                    zkp_cs_recorder_init(&rec);
-                    test_defer(rec_free_, &rec);
-                    zkp_cs *cs = &rec.cs;
+                    zkp_cs_recorder_free(rec);
+                    zkp_cs_recorder_init(rec);
+                    zkp_cs *cs = &rec->cs;
                     zkp_bool a = make_bool_(cs, ka, va), b = make_bool_(cs, kb, vb);
                     zkp_bool c = make_bool_(cs, kc, vc);
                     uint64_t before = cs->num_constraints;
@@ -79,7 +90,7 @@ TEST_CASE(gadgets_boolean_truth_tables) {
                     const zkp_bool *res[4] = {&x, &n, &ch, &mj};
                     for (int r = 0; r < 4; r++) {
                         if (zkp_bool_is_const(res[r])) continue;
-                        fr_t *val = zkp_cs_recorder_value(&rec, res[r]->var);
+                        fr_t *val = zkp_cs_recorder_value(rec, res[r]->var);
                         ASSERT(val);
                         int bit = res[r]->kind == ZKP_BOOL_NOT ? !res[r]->value : res[r]->value;
                         fr_t expect;
@@ -87,7 +98,7 @@ TEST_CASE(gadgets_boolean_truth_tables) {
                         ASSERT(bls12_381_fr_eq(val, &expect));
                     }
                     uint64_t bad = 0;
-                    ASSERT_MSG(zkp_cs_recorder_check(&rec, &bad), "kinds %d%d%d values %d: constraint %llu",
+                    ASSERT_MSG(zkp_cs_recorder_check(rec, &bad), "kinds %d%d%d values %d: constraint %llu",
                                ka, kb, kc, v, (unsigned long long)bad);
                     ASSERT_OK(zkp_cs_status(cs));
                 }
@@ -98,33 +109,33 @@ TEST_CASE(gadgets_boolean_truth_tables) {
  * equation. */
 TEST_CASE(gadgets_uint32_addmany) {
     static const unsigned result_bits[11] = {0, 0, 33, 34, 34, 35, 35, 35, 35, 36, 36};
+    zkp_cs_recorder *rec = new_recorder_();
     for (size_t n = 2; n <= 10; n++) {
-        zkp_cs_recorder rec;
-        zkp_cs_recorder_init(&rec);
-        test_defer(rec_free_, &rec);
+        zkp_cs_recorder_free(rec);
+        zkp_cs_recorder_init(rec);
         zkp_u32 ops[10];
         uint32_t expect = 0;
         for (size_t k = 0; k < n; k++) {
             uint32_t v = (uint32_t)test_rng_u64();
-            ops[k] = k == 1 ? zkp_u32_const(v) : zkp_u32_alloc(&rec.cs, v);
+            ops[k] = k == 1 ? zkp_u32_const(v) : zkp_u32_alloc(&rec->cs, v);
             expect += v;
         }
-        uint64_t before = rec.cs.num_constraints;
+        uint64_t before = rec->cs.num_constraints;
         zkp_multieq m;
-        zkp_multieq_init(&m, &rec.cs);
+        zkp_multieq_init(&m, &rec->cs);
         zkp_u32 sum = zkp_u32_addmany(&m, ops, n);
         zkp_multieq_finish(&m);
         ASSERT_EQ_U64(sum.value, expect);
-        ASSERT_EQ_U64(rec.cs.num_constraints - before, result_bits[n] + 1);
+        ASSERT_EQ_U64(rec->cs.num_constraints - before, result_bits[n] + 1);
         uint32_t from_bits = 0;
         for (int i = 0; i < 32; i++) {
-            fr_t *val = zkp_cs_recorder_value(&rec, sum.bits[i].var);
+            fr_t *val = zkp_cs_recorder_value(rec, sum.bits[i].var);
             fr_t one;
             bls12_381_fr_set_one(&one);
             if (bls12_381_fr_eq(val, &one)) from_bits |= 1u << i;
         }
         ASSERT_EQ_U64(from_bits, expect);
-        ASSERT(zkp_cs_recorder_check(&rec, NULL));
+        ASSERT(zkp_cs_recorder_check(rec, NULL));
     }
     /* all constant: nothing allocated */
     zkp_cs cs;
@@ -180,6 +191,7 @@ TEST_CASE(gadgets_sha256_512_bits_count) {
 /* Records SHA-256(msg) and returns the digest the circuit computed; the
  * recorder's constraints must all hold. */
 static void record_sha256_(zkp_cs_recorder *rec, const uint8_t *msg, size_t len, uint8_t out[32]) {
+    zkp_cs_recorder_free(rec);
     zkp_cs_recorder_init(rec);
     zkp_bool *bits = alloc_bits_(&rec->cs, msg, len);
     zkp_bool digest[256];
@@ -202,14 +214,13 @@ TEST_CASE(gadgets_sha256_fips_vectors) {
          {0x24, 0x8d, 0x6a, 0x61, 0xd2, 0x06, 0x38, 0xb8, 0xe5, 0xc0, 0x26, 0x93, 0x0c, 0x3e, 0x60, 0x39,
           0xa3, 0x3c, 0xe4, 0x59, 0x64, 0xff, 0x21, 0x67, 0xf6, 0xec, 0xed, 0xd4, 0x19, 0xdb, 0x06, 0xc1}},
     };
+    zkp_cs_recorder *rec = new_recorder_();
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        zkp_cs_recorder rec;
         uint8_t got[32];
-        record_sha256_(&rec, (const uint8_t *)v[i].msg, strlen(v[i].msg), got);
-        test_defer(rec_free_, &rec);
+        record_sha256_(rec, (const uint8_t *)v[i].msg, strlen(v[i].msg), got);
         ASSERT_MEM_EQ(got, v[i].digest, 32);
         uint64_t bad = 0;
-        ASSERT_MSG(zkp_cs_recorder_check(&rec, &bad), "vector %zu: constraint %llu", i,
+        ASSERT_MSG(zkp_cs_recorder_check(rec, &bad), "vector %zu: constraint %llu", i,
                    (unsigned long long)bad);
     }
 }
@@ -218,15 +229,14 @@ TEST_CASE(gadgets_sha256_fips_vectors) {
  * against src/hash's SHA-256. */
 TEST_CASE(gadgets_sha256_matches_hash) {
     static const size_t lens[] = {1, 31, 55, 56, 64, 65};
+    zkp_cs_recorder *rec = new_recorder_();
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
         uint8_t msg[80], want[32], got[32];
         test_rng_bytes(msg, lens[i]);
         zkp_sha256(want, msg, lens[i]);
-        zkp_cs_recorder rec;
-        record_sha256_(&rec, msg, lens[i], got);
-        test_defer(rec_free_, &rec);
+        record_sha256_(rec, msg, lens[i], got);
         ASSERT_MEM_EQ(got, want, 32);
-        ASSERT(zkp_cs_recorder_check(&rec, NULL));
+        ASSERT(zkp_cs_recorder_check(rec, NULL));
     }
 }
 
@@ -234,36 +244,34 @@ TEST_CASE(gadgets_sha256_matches_hash) {
 TEST_CASE(gadgets_recorder_reports_tampering) {
     /* two bits and their xor: constraints 0 and 1 are the booleanity of x
      * and y, 2 the xor; flipping x keeps 0 true and breaks 2 */
-    zkp_cs_recorder rec;
-    zkp_cs_recorder_init(&rec);
-    test_defer(rec_free_, &rec);
-    zkp_bool x = zkp_bool_alloc(&rec.cs, 1), y = zkp_bool_alloc(&rec.cs, 0);
-    (void)zkp_bool_xor(&rec.cs, &x, &y);
-    ASSERT_EQ_U64(rec.cs.num_constraints, 3);
-    ASSERT(zkp_cs_recorder_check(&rec, NULL));
-    bls12_381_fr_set_zero(zkp_cs_recorder_value(&rec, x.var));
+    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder_init(rec);
+    zkp_bool x = zkp_bool_alloc(&rec->cs, 1), y = zkp_bool_alloc(&rec->cs, 0);
+    (void)zkp_bool_xor(&rec->cs, &x, &y);
+    ASSERT_EQ_U64(rec->cs.num_constraints, 3);
+    ASSERT(zkp_cs_recorder_check(rec, NULL));
+    bls12_381_fr_set_zero(zkp_cs_recorder_value(rec, x.var));
     uint64_t bad = 99;
-    ASSERT(!zkp_cs_recorder_check(&rec, &bad));
+    ASSERT(!zkp_cs_recorder_check(rec, &bad));
     ASSERT_EQ_U64(bad, 2);
 
     /* SHA-256("abc"): input bit 5 set to 2 breaks its own booleanity
      * constraint (number 5); the last allocated bit (the top result bit of
      * the final addition) flipped breaks only the last equation */
-    zkp_cs_recorder sha;
+    zkp_cs_recorder *sha = new_recorder_();
     uint8_t got[32];
-    record_sha256_(&sha, (const uint8_t *)"abc", 3, got);
-    test_defer(rec_free_, &sha);
-    ASSERT(zkp_cs_recorder_check(&sha, NULL));
-    fr_t *last = zkp_cs_recorder_value(&sha, (zkp_var)(sha.cs.num_aux - 1));
+    record_sha256_(sha, (const uint8_t *)"abc", 3, got);
+    ASSERT(zkp_cs_recorder_check(sha, NULL));
+    fr_t *last = zkp_cs_recorder_value(sha, (zkp_var)(sha->cs.num_aux - 1));
     fr_t one, saved = *last;
     bls12_381_fr_set_one(&one);
     bls12_381_fr_sub(last, &one, last);
-    ASSERT(!zkp_cs_recorder_check(&sha, &bad));
-    ASSERT_EQ_U64(bad, sha.cs.num_constraints - 1);
+    ASSERT(!zkp_cs_recorder_check(sha, &bad));
+    ASSERT_EQ_U64(bad, sha->cs.num_constraints - 1);
     *last = saved;
-    ASSERT(zkp_cs_recorder_check(&sha, NULL));
-    bls12_381_fr_set_u64(zkp_cs_recorder_value(&sha, (zkp_var)5), 2);
-    ASSERT(!zkp_cs_recorder_check(&sha, &bad));
+    ASSERT(zkp_cs_recorder_check(sha, NULL));
+    bls12_381_fr_set_u64(zkp_cs_recorder_value(sha, (zkp_var)5), 2);
+    ASSERT(!zkp_cs_recorder_check(sha, &bad));
     ASSERT_EQ_U64(bad, 5);
 }
 
@@ -272,31 +280,31 @@ TEST_CASE(gadgets_recorder_reports_tampering) {
  * number (checked against the field's own byte decoding). */
 TEST_CASE(gadgets_pack_into_inputs) {
     static const size_t lens[] = {0, 1, 253, 254, 255, 600};
+    zkp_cs_recorder *rec = new_recorder_();
     for (size_t t = 0; t < sizeof lens / sizeof lens[0]; t++) {
         size_t n = lens[t];
         uint8_t bytes[76] = {0}, plain[608];
         test_rng_bytes(bytes, (n + 7) / 8);
-        zkp_cs_recorder rec;
-        zkp_cs_recorder_init(&rec);
-        test_defer(rec_free_, &rec);
+        zkp_cs_recorder_free(rec);
+        zkp_cs_recorder_init(rec);
         zkp_bool bits[608];
         for (size_t i = 0; i < n; i++) {
             plain[i] = (bytes[i / 8] >> (i % 8)) & 1;
-            bits[i] = zkp_bool_alloc(&rec.cs, plain[i]);
+            bits[i] = zkp_bool_alloc(&rec->cs, plain[i]);
         }
-        zkp_pack_into_inputs(&rec.cs, bits, n);
-        ASSERT_OK(zkp_cs_status(&rec.cs));
+        zkp_pack_into_inputs(&rec->cs, bits, n);
+        ASSERT_OK(zkp_cs_status(&rec->cs));
         size_t chunks = (n + 253) / 254;
-        ASSERT_EQ_U64(rec.cs.num_inputs, 1 + chunks);
-        ASSERT_EQ_U64(rec.cs.num_constraints, n + chunks);
-        ASSERT(zkp_cs_recorder_check(&rec, NULL));
+        ASSERT_EQ_U64(rec->cs.num_inputs, 1 + chunks);
+        ASSERT_EQ_U64(rec->cs.num_constraints, n + chunks);
+        ASSERT(zkp_cs_recorder_check(rec, NULL));
         fr_t expect[3];
         zkp_multipack_compute(expect, plain, n);
         for (size_t k = 0; k < chunks; k++) {
             /* constraint n + k: chunk * ONE = input k + 1 */
-            const zkp_lc_term *c = &rec.terms[rec.row[3 * (n + k) + 2]];
+            const zkp_lc_term *c = &rec->terms[rec->row[3 * (n + k) + 2]];
             ASSERT_EQ_U64(c->var, (k + 1) | ZKP_VAR_INPUT_BIT);
-            fr_t *in = zkp_cs_recorder_value(&rec, (zkp_var)((k + 1) | ZKP_VAR_INPUT_BIT));
+            fr_t *in = zkp_cs_recorder_value(rec, (zkp_var)((k + 1) | ZKP_VAR_INPUT_BIT));
             ASSERT(bls12_381_fr_eq(in, &expect[k]));
         }
         if (n >= 254) { /* the first chunk is bytes 0..31 with the top two bits cleared */
@@ -313,9 +321,8 @@ TEST_CASE(gadgets_pack_into_inputs) {
 /* to_bits_le: 255 allocated bits and one unpacking constraint; pack_bits
  * packs only the first 254 bits. */
 TEST_CASE(gadgets_num_to_bits_and_pack_bits) {
-    zkp_cs_recorder rec;
-    zkp_cs_recorder_init(&rec);
-    test_defer(rec_free_, &rec);
+    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder_init(rec);
     uint8_t le[32];
     test_rng_bytes(le, 32);
     le[31] &= 0x7f;
@@ -325,29 +332,29 @@ TEST_CASE(gadgets_num_to_bits_and_pack_bits) {
         le[31] = 0x40;
         ASSERT_OK(bls12_381_fr_from_bytes_le(&v, le));
     }
-    zkp_var x = zkp_cs_alloc(&rec.cs, &v);
+    zkp_var x = zkp_cs_alloc(&rec->cs, &v);
     zkp_bool bits[ZKP_FR_NUM_BITS];
-    zkp_num_to_bits_le(&rec.cs, x, &v, bits);
-    ASSERT_EQ_U64(rec.cs.num_aux, 1 + 255);
-    ASSERT_EQ_U64(rec.cs.num_constraints, 256);
+    zkp_num_to_bits_le(&rec->cs, x, &v, bits);
+    ASSERT_EQ_U64(rec->cs.num_aux, 1 + 255);
+    ASSERT_EQ_U64(rec->cs.num_constraints, 256);
     for (int i = 0; i < ZKP_FR_NUM_BITS; i++) ASSERT_EQ_INT(bits[i].value, (le[i / 8] >> (i % 8)) & 1);
-    ASSERT(zkp_cs_recorder_check(&rec, NULL));
+    ASSERT(zkp_cs_recorder_check(rec, NULL));
 
     fr_t packed;
-    zkp_var p = zkp_pack_bits(&rec.cs, bits, ZKP_FR_NUM_BITS, &packed);
-    ASSERT_EQ_U64(rec.cs.num_constraints, 257);
+    zkp_var p = zkp_pack_bits(&rec->cs, bits, ZKP_FR_NUM_BITS, &packed);
+    ASSERT_EQ_U64(rec->cs.num_constraints, 257);
     le[31] &= 0x3f;
     fr_t want;
     ASSERT_OK(bls12_381_fr_from_bytes_le(&want, le));
     ASSERT(bls12_381_fr_eq(&packed, &want));
-    ASSERT(bls12_381_fr_eq(zkp_cs_recorder_value(&rec, p), &want));
-    ASSERT(zkp_cs_recorder_check(&rec, NULL));
+    ASSERT(bls12_381_fr_eq(zkp_cs_recorder_value(rec, p), &want));
+    ASSERT(zkp_cs_recorder_check(rec, NULL));
 
     /* bit 0 flipped: still boolean, so the unpacking constraint (255) fails */
-    fr_t *b0 = zkp_cs_recorder_value(&rec, bits[0].var), one;
+    fr_t *b0 = zkp_cs_recorder_value(rec, bits[0].var), one;
     bls12_381_fr_set_one(&one);
     bls12_381_fr_sub(b0, &one, b0);
     uint64_t bad = 0;
-    ASSERT(!zkp_cs_recorder_check(&rec, &bad));
+    ASSERT(!zkp_cs_recorder_check(rec, &bad));
     ASSERT_EQ_U64(bad, 255);
 }
