@@ -358,3 +358,27 @@ TEST_CASE(gadgets_num_to_bits_and_pack_bits) {
     ASSERT(!zkp_cs_recorder_check(rec, &bad));
     ASSERT_EQ_U64(bad, 255);
 }
+
+/* A block of constants costs nothing: the padded empty message (a one bit,
+ * then zeros) compresses to SHA-256("") with no constraint, as in
+ * bellperson's blank-hash test. A length in bits that is not whole bytes is
+ * refused. */
+TEST_CASE(gadgets_sha256_constant_block_is_free) {
+    static const uint8_t empty[32] = {0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14, 0x9a, 0xfb, 0xf4,
+                                      0xc8, 0x99, 0x6f, 0xb9, 0x24, 0x27, 0xae, 0x41, 0xe4, 0x64, 0x9b,
+                                      0x93, 0x4c, 0xa4, 0x95, 0x99, 0x1b, 0x78, 0x52, 0xb8, 0x55};
+    zkp_cs cs;
+    zkp_cs_init_counter(&cs);
+    zkp_bool block[512], digest[256];
+    for (int i = 0; i < 512; i++) block[i] = zkp_bool_const(i == 0);
+    zkp_sha256_gadget_block_no_padding(&cs, block, digest);
+    ASSERT_OK(zkp_cs_status(&cs));
+    ASSERT_EQ_U64(cs.num_constraints, 0);
+    ASSERT_EQ_U64(cs.num_aux, 0);
+    uint8_t got[32];
+    digest_from_bits_(got, digest);
+    ASSERT_MEM_EQ(got, empty, 32);
+
+    zkp_sha256_gadget(&cs, block, 7, digest);
+    ASSERT_EQ_STATUS(zkp_cs_status(&cs), ZKPIPE_ERR_INVALID_ARGUMENT);
+}
