@@ -165,7 +165,8 @@ static int is_true_(const zkp_bool *b) { return b->kind == ZKP_BOOL_CONST && b->
 zkp_bool zkp_bool_sha256_ch(zkp_cs *cs, const zkp_bool *a, const zkp_bool *b, const zkp_bool *c) {
     int v = (a->value & b->value) ^ ((!a->value) & c->value);
     /* bellpepper's cases, in its order */
-    if (zkp_bool_is_const(a) && zkp_bool_is_const(b) && zkp_bool_is_const(c)) return zkp_bool_const(v);
+    if (zkp_bool_is_const(a) && zkp_bool_is_const(b) && zkp_bool_is_const(c))
+        return zkp_bool_const(v);
     if (is_false_(a)) return *c;
     if (is_false_(b)) {
         zkp_bool na = zkp_bool_not(a);
@@ -200,7 +201,8 @@ zkp_bool zkp_bool_sha256_ch(zkp_cs *cs, const zkp_bool *a, const zkp_bool *b, co
 
 zkp_bool zkp_bool_sha256_maj(zkp_cs *cs, const zkp_bool *a, const zkp_bool *b, const zkp_bool *c) {
     int v = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
-    if (zkp_bool_is_const(a) && zkp_bool_is_const(b) && zkp_bool_is_const(c)) return zkp_bool_const(v);
+    if (zkp_bool_is_const(a) && zkp_bool_is_const(b) && zkp_bool_is_const(c))
+        return zkp_bool_const(v);
     if (is_false_(a)) return zkp_bool_and(cs, b, c);
     if (is_false_(b)) return zkp_bool_and(cs, a, c);
     if (is_false_(c)) return zkp_bool_and(cs, a, b);

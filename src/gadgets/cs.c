@@ -166,7 +166,8 @@ static zkpipe_status rec_enforce_(void *ctx, uint64_t index, const zkp_lc *a, co
     const zkp_lc *abc[3] = {a, b, c};
     if (index == 0) rec->row[0] = 0;
     for (int m = 0; m < 3; m++) {
-        memcpy(rec->terms + rec->terms_len, abc[m]->terms, (size_t)abc[m]->len * sizeof(zkp_lc_term));
+        memcpy(rec->terms + rec->terms_len, abc[m]->terms,
+               (size_t)abc[m]->len * sizeof(zkp_lc_term));
         rec->terms_len += abc[m]->len;
         rec->row[3 * index + (uint64_t)m + 1] = rec->terms_len;
     }

@@ -65,7 +65,8 @@ void zkp_multipack_compute(zkp_fr *out, const uint8_t *bits, size_t n) {
     }
 }
 
-void zkp_num_to_bits_le(zkp_cs *cs, zkp_var x, const zkp_fr *value, zkp_bool bits[ZKP_FR_NUM_BITS]) {
+void zkp_num_to_bits_le(zkp_cs *cs, zkp_var x, const zkp_fr *value,
+                        zkp_bool bits[ZKP_FR_NUM_BITS]) {
     uint8_t le[32];
     bls12_381_fr_to_bytes_le(le, value); /* canonical, from Montgomery form */
     zkp_lc zero, sum;

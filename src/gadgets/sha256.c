@@ -88,7 +88,8 @@ static void digest_bits_(const zkp_u32 state[8], zkp_bool digest[256]) {
     for (int i = 0; i < 8; i++) zkp_u32_to_bits_be(&state[i], &digest[32 * i]);
 }
 
-void zkp_sha256_gadget_block_no_padding(zkp_cs *cs, const zkp_bool block[512], zkp_bool digest[256]) {
+void zkp_sha256_gadget_block_no_padding(zkp_cs *cs, const zkp_bool block[512],
+                                        zkp_bool digest[256]) {
     zkp_u32 iv[8], out[8];
     iv_(iv);
     zkp_sha256_gadget_compress(cs, block, iv, out);
@@ -111,7 +112,8 @@ void zkp_sha256_gadget(zkp_cs *cs, const zkp_bool *input, size_t n_bits, zkp_boo
     padded[n_bits] = zkp_bool_const(1);
     for (size_t i = n_bits + 1; i < padded_bits - 64; i++) padded[i] = zkp_bool_const(0);
     for (int i = 0; i < 64; i++)
-        padded[padded_bits - 64 + (size_t)i] = zkp_bool_const((int)(((uint64_t)n_bits >> (63 - i)) & 1));
+        padded[padded_bits - 64 + (size_t)i] =
+            zkp_bool_const((int)(((uint64_t)n_bits >> (63 - i)) & 1));
     zkp_u32 state[8];
     iv_(state);
     for (size_t blk = 0; blk < padded_bits / 512; blk++) {

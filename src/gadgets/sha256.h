@@ -24,7 +24,8 @@ void zkp_sha256_gadget_compress(zkp_cs *cs, const zkp_bool block[512], const zkp
                                 zkp_u32 out[8]);
 
 /* The digest of one 512-bit block without padding, from the IV. */
-void zkp_sha256_gadget_block_no_padding(zkp_cs *cs, const zkp_bool block[512], zkp_bool digest[256]);
+void zkp_sha256_gadget_block_no_padding(zkp_cs *cs, const zkp_bool block[512],
+                                        zkp_bool digest[256]);
 
 /* SHA-256 of n_bits bits (a multiple of 8): FIPS padding with constant
  * bits, then one compression per block. Fails (sticky in cs) on a length

@@ -98,14 +98,16 @@ zkp_u32 zkp_u32_xor(zkp_cs *cs, const zkp_u32 *a, const zkp_u32 *b) {
 
 zkp_u32 zkp_u32_sha256_ch(zkp_cs *cs, const zkp_u32 *a, const zkp_u32 *b, const zkp_u32 *c) {
     zkp_u32 r;
-    for (int i = 0; i < 32; i++) r.bits[i] = zkp_bool_sha256_ch(cs, &a->bits[i], &b->bits[i], &c->bits[i]);
+    for (int i = 0; i < 32; i++)
+        r.bits[i] = zkp_bool_sha256_ch(cs, &a->bits[i], &b->bits[i], &c->bits[i]);
     r.value = (a->value & b->value) ^ (~a->value & c->value);
     return r;
 }
 
 zkp_u32 zkp_u32_sha256_maj(zkp_cs *cs, const zkp_u32 *a, const zkp_u32 *b, const zkp_u32 *c) {
     zkp_u32 r;
-    for (int i = 0; i < 32; i++) r.bits[i] = zkp_bool_sha256_maj(cs, &a->bits[i], &b->bits[i], &c->bits[i]);
+    for (int i = 0; i < 32; i++)
+        r.bits[i] = zkp_bool_sha256_maj(cs, &a->bits[i], &b->bits[i], &c->bits[i]);
     r.value = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
     return r;
 }
