@@ -105,6 +105,28 @@ TEST_CASE(gadgets_boolean_truth_tables) {
                 }
 }
 
+/* A challenge's 64 bits, least significant first, made public in one input
+ * (at most 254 bits per input): 64 booleanity constraints, then the packing
+ * constraint, and the input is the challenge itself. */
+TEST_CASE(gadgets_u64_bits_into_input) {
+    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder_init(rec);
+    uint64_t challenge = 0x8000000000000001u ^ test_rng_u64();
+    zkp_bool bits[64];
+    zkp_bool_alloc_u64_le(&rec->cs, challenge, bits);
+    for (int i = 0; i < 64; i++) ASSERT_EQ_INT(bits[i].value, (int)(challenge >> i) & 1);
+    zkp_pack_into_inputs(&rec->cs, bits, 64);
+    ASSERT_EQ_U64(rec->cs.num_aux, 64);
+    ASSERT_EQ_U64(rec->cs.num_inputs, 2);
+    ASSERT_EQ_U64(rec->cs.num_constraints, 65);
+    uint8_t le[32] = {0};
+    for (int i = 0; i < 8; i++) le[i] = (uint8_t)(challenge >> (8 * i));
+    fr_t want;
+    ASSERT_OK(bls12_381_fr_from_bytes_le(&want, le));
+    ASSERT(bls12_381_fr_eq(zkp_cs_recorder_value(rec, (zkp_var)(1 | ZKP_VAR_INPUT_BIT)), &want));
+    ASSERT(zkp_cs_recorder_check(rec, NULL));
+}
+
 /* addmany of n allocated words: the sum modulo 2^32, one booleanity
  * constraint per result bit (ceil(log2(n (2^32 - 1))) bits) and one MultiEq
  * equation. */

@@ -68,6 +68,10 @@ zkp_bool zkp_bool_alloc(zkp_cs *cs, int value) {
     return is_(x, value);
 }
 
+void zkp_bool_alloc_u64_le(zkp_cs *cs, uint64_t value, zkp_bool bits[64]) {
+    for (int i = 0; i < 64; i++) bits[i] = zkp_bool_alloc(cs, (int)(value >> i) & 1);
+}
+
 /* The four operations on two allocated bits (the variables x and y, with
  * values vx and vy); each allocates the result and enforces one constraint. */
 static zkp_bool bits_xor_(zkp_cs *cs, zkp_var x, int vx, zkp_var y, int vy) {

@@ -32,6 +32,11 @@ zkp_bool zkp_bool_not(const zkp_bool *b);
 /* A new private bit with its booleanity constraint (1 - x) * x = 0. */
 zkp_bool zkp_bool_alloc(zkp_cs *cs, int value);
 
+/* The 64 bits of value, least significant first, each a new private bit
+ * (bellpepper's u64_into_boolean_vec_le; what Filecoin's UInt64::alloc of a
+ * challenge allocates): 64 variables, 64 constraints. */
+void zkp_bool_alloc_u64_le(zkp_cs *cs, uint64_t value, zkp_bool bits[64]);
+
 /* lc += coeff * b (a constant true is coeff * ONE; NOT x is coeff*ONE - coeff*x). */
 void zkp_bool_lc(zkp_lc *lc, const zkp_bool *b, const zkp_fr *coeff);
 
