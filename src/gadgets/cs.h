@@ -8,7 +8,9 @@
  * alloc_input gets index 1. Constraints are numbered in the order enforced.
  * The input constraints that bellperson's prover appends after synthesis
  * (one A = input_i per input) are not enforced here: like bellperson's
- * test and metric systems, the counts are synthesis's own.
+ * test and metric systems, the counts are synthesis's own. bellperson's
+ * namespaces only name things for debugging and change nothing in the R1CS,
+ * so there are none here.
  *
  * Back ends. A zkp_cs keeps the counts itself and hands every allocation and
  * constraint to a small table of operations (zkp_cs_backend). Two exist:
