@@ -58,7 +58,8 @@ typedef struct {
  * changes the matrices' non-zero counts, and the CSR back end will merge
  * when it compiles a row). The first few terms live inside the struct, so
  * the small combinations of the boolean gadgets never touch the heap; longer
- * ones (UInt32 sums, MultiEq) grow by doubling. */
+ * ones (UInt32 sums, MultiEq) grow by doubling. Since terms may point into
+ * the struct itself, a zkp_lc is never copied by value: init it in place. */
 #define ZKP_LC_INLINE 4
 typedef struct {
     zkp_lc_term *terms; /* inline_terms or heap */
@@ -120,6 +121,7 @@ typedef struct {
     size_t terms_len, terms_cap;
 } zkp_cs_recorder;
 
+/* The recorder's zkp_cs points back at it: init it where it will stay. */
 void zkp_cs_recorder_init(zkp_cs_recorder *rec);
 void zkp_cs_recorder_free(zkp_cs_recorder *rec);
 /* The value of a variable (NULL when out of range). */
