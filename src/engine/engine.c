@@ -898,6 +898,11 @@ zkpipe_status zkpipe_engine_buffer_create(zkpipe_engine *e, size_t bytes,
         free(b);
         return ZKPIPE_ERR_NO_MEMORY;
     }
+#ifdef MADV_HUGEPAGE
+    /* As the pool's regions: a 50 MB request fills in 2 MiB pages, a
+     * twenty-fifth of the faults. */
+    if (size >= ((size_t)2 << 20)) (void)madvise(p, size, MADV_HUGEPAGE);
+#endif
     b->e = e;
     b->data = p;
     b->size = size;

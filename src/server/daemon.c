@@ -23,6 +23,7 @@
 
 #include "server/daemon_internal.h"
 #include "server/keydirs.h"
+#include "mem/mem.h"
 #include "server/svc_common.h"
 #include "server/tcpsec.h"
 #include "util/clock.h"
@@ -205,6 +206,7 @@ uint32_t srv_key_lookup(zkp_daemon *d, const char *name) {
 typedef struct {
     void *payload;
     void (*free_fn)(void *);
+    size_t bytes; /* the request message's size */
 } payload_ref;
 
 /* The request data goes as soon as nothing reads it any more: when the
@@ -213,7 +215,7 @@ typedef struct {
  * large request's buffers are unmapped then, which takes milliseconds that
  * status calls should not wait for. */
 static payload_ref payload_take_locked_(zkp_daemon *d, srv_job *j) {
-    payload_ref r = {j->payload, j->payload_free};
+    payload_ref r = {j->payload, j->payload_free, j->payload_bytes};
     j->payload = NULL;
     j->payload_free = NULL;
     d->payload_bytes -= j->payload_bytes;
@@ -223,6 +225,10 @@ static payload_ref payload_take_locked_(zkp_daemon *d, srv_job *j) {
 
 static void payload_free_(payload_ref r) {
     if (r.free_fn) r.free_fn(r.payload);
+    /* A large request's job had as many small records in the engine and
+     * here, malloc'd while it ran and freed by now: their pages go back to
+     * the system with it, not some time later. */
+    if (r.free_fn && r.bytes >= SVC_LARGE_MESSAGE) zkp_mem_trim_heap();
 }
 
 static void job_free_(srv_job *j) {
@@ -308,7 +314,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
 
     srv_job *j = calloc(1, sizeof *j);
     char *rid_copy = rid ? strdup(rid) : NULL;
-    payload_ref dropped = {NULL, NULL};
+    payload_ref dropped = {NULL, NULL, 0};
     if (!j || (rid && !rid_copy)) {
         free(j);
         free(rid_copy);
@@ -474,6 +480,14 @@ zkp_rpc_code srv_job_cancel(zkp_daemon *d, const char *id_text, int *was_running
     return j ? ZKP_RPC_OK : ZKP_RPC_NOT_FOUND;
 }
 
+static void drop_partitions_(zkpipe_job_result *r) {
+    zkpipe_job_result kept = *r;
+    kept.partitions = NULL;
+    kept.n_partitions = 0;
+    zkpipe_job_result_clear(r);
+    *r = kept;
+}
+
 /* Files each result the engine finishes, and drops results nobody came
  * for. */
 static void *collector_(void *arg) {
@@ -482,7 +496,7 @@ static void *collector_(void *arg) {
         zkpipe_job_result res;
         memset(&res, 0, sizeof res);
         zkpipe_status st = zkpipe_engine_await_any(d->engine, 100, &res);
-        payload_ref dropped = {NULL, NULL};
+        payload_ref dropped = {NULL, NULL, 0};
         pthread_mutex_lock(&d->lk);
         if (st == ZKPIPE_OK) {
             srv_job *j = NULL;
@@ -494,6 +508,11 @@ static void *collector_(void *arg) {
                                                                          : ZKP_OUTCOME_FAILED;
                 j->result = res;
                 memset(&res, 0, sizeof res);
+                svc_stage_times(&j->result, &j->times);
+                /* A job without proofs keeps its status and times, not one
+                 * record per partition: 2000 of them are a megabyte held
+                 * for server.result_ttl_ms. */
+                if (oc != ZKP_OUTCOME_COMPLETED) drop_partitions_(&j->result);
                 /* The engine no longer reads the witnesses. */
                 dropped = payload_take_locked_(d, j);
                 job_finish_locked_(d, j, oc, j->result.status, j->result.error);

@@ -59,9 +59,7 @@ static void fill_await_(Cuzk__V1__AwaitProofResponse *resp, const srv_job *j, in
                    : j->outcome == ZKP_OUTCOME_CANCELLED ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
                                                          : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
     resp->error_message = (char *)j->error;
-    zkpipe_stage_times st;
-    svc_stage_times(&j->result, &st);
-    const zkpipe_stage_times *t = &st;
+    const zkpipe_stage_times *t = &j->times;
     resp->queue_wait_ms = svc_ms(t->queue_wait);
     resp->srs_load_ms = svc_ms(t->key_load);
     resp->synthesis_ms = svc_ms(t->synthesis);

@@ -71,9 +71,7 @@ static void reply_await_(zkp_rpc_call *call, const srv_job *j, int final, int wr
     resp.error_message = final ? (char *)j->error : (char *)"the job is not final yet";
     Zkpipe__V1__PartitionProof *pp = NULL, **ppp = NULL;
     if (final) {
-        zkpipe_stage_times st;
-        svc_stage_times(&j->result, &st);
-        const zkpipe_stage_times *t = &st;
+        const zkpipe_stage_times *t = &j->times;
         times.queue_wait_ms = svc_ms(t->queue_wait);
         times.key_load_ms = svc_ms(t->key_load);
         times.synthesis_ms = svc_ms(t->synthesis);
