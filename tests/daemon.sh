@@ -419,7 +419,9 @@ mb_up=${UPLOADS#*x}
 rss_parts=500
 [ "$UPLOADS" = 10x50 ] && rss_parts=2000
 BIG_SOCK="$WORK/big.sock"
-start_daemon "$WORK/dbig.log" --set server.socket="$BIG_SOCK" --set engine.budget=2GiB
+# Its uploads leave failed jobs nobody collects: a short drain.
+start_daemon "$WORK/dbig.log" --set server.socket="$BIG_SOCK" --set engine.budget=2GiB \
+    --set server.drain_timeout_ms=2000
 DBIG=$DPID
 if wait_ready "$DBIG" "$WORK/dbig.log"; then
     "$WORK/interop" -mode=uploads -sock "$BIG_SOCK" -fixtures "$FIX" -uploads "$n_up" \

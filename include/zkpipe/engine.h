@@ -317,16 +317,18 @@ ZKPIPE_API zkpipe_status zkpipe_engine_trim(zkpipe_engine *e, uint64_t keep_idle
 /* Memory the engine's caller holds on behalf of its jobs: a daemon's
  * received request messages and what it decodes from them (witnesses, a
  * Filecoin payload). Each buffer is a mapping of its own, charged to the
- * memory budget (at the highest priority: granted whenever it fits and no
- * critical-priority partition waits) and to the "request" category while
- * it lives, and unmapped when
- * destroyed, so nothing of it stays resident once the job no longer needs
- * it. Never waits: ZKPIPE_ERR_TIMEOUT when the budget cannot grant the
- * bytes now, ZKPIPE_ERR_NO_MEMORY when they exceed the budget's total or
- * the OS refuses. Contents start zeroed. */
+ * memory budget and to the "request" category while it lives, and unmapped
+ * when destroyed, so nothing of it stays resident once the job no longer
+ * needs it. The budget grants it at the highest priority, ahead of waiting
+ * partitions: at once when it fits, else as running partitions give bytes
+ * back, waiting up to timeout_ms (0: not at all; < 0: as long as it
+ * takes). ZKPIPE_ERR_TIMEOUT when not granted in time, ZKPIPE_ERR_NO_MEMORY
+ * when the bytes exceed the budget's total or the OS refuses. Contents
+ * start zeroed. */
 typedef struct zkpipe_engine_buffer zkpipe_engine_buffer;
 ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_buffer_create(zkpipe_engine *e,
                                                                         size_t bytes,
+                                                                        int64_t timeout_ms,
                                                                         zkpipe_engine_buffer **out);
 /* The buffer's bytes (at least the size asked for, page-aligned). */
 ZKPIPE_API uint8_t *zkpipe_engine_buffer_data(const zkpipe_engine_buffer *b);

@@ -870,7 +870,7 @@ struct zkpipe_engine_buffer {
     size_t size; /* the mapping: the bytes asked for, rounded up to pages */
 };
 
-zkpipe_status zkpipe_engine_buffer_create(zkpipe_engine *e, size_t bytes,
+zkpipe_status zkpipe_engine_buffer_create(zkpipe_engine *e, size_t bytes, int64_t timeout_ms,
                                           zkpipe_engine_buffer **out) {
     if (!out) return ZKPIPE_ERR_INVALID_ARGUMENT;
     *out = NULL;
@@ -881,7 +881,8 @@ zkpipe_status zkpipe_engine_buffer_create(zkpipe_engine *e, size_t bytes,
     size_t size = (bytes + pg - 1) / pg * pg;
     zkpipe_engine_buffer *b = calloc(1, sizeof *b);
     if (!b) return ZKPIPE_ERR_NO_MEMORY;
-    zkpipe_status st = zkp_mem_try_reserve(e->budget, size, ZKP_MEM_PRIO_CRITICAL, &b->res);
+    zkp_mem_wait_opts wo = {.priority = ZKP_MEM_PRIO_CRITICAL, .timeout_ms = timeout_ms};
+    zkpipe_status st = zkp_mem_reserve_wait(e->budget, size, &wo, &b->res, NULL);
     if (st != ZKPIPE_OK) {
         free(b);
         return st;

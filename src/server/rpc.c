@@ -458,8 +458,7 @@ static void *decoder_(void *arg) {
     return NULL;
 }
 
-/* Starts a decoder for a large message; 0 when no thread can start (the
- * message is then handled on this thread). */
+/* Starts a decoder for a large message; 0 when no thread can start. */
 static int decode_apart_(zkp_rpc_server *s, zkp_rpc_call *c, const rpc_method *m) {
     decode_job *dj = malloc(sizeof *dj);
     if (!dj) return 0;
@@ -492,9 +491,10 @@ static void on_recv_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
         const rpc_method *m = route_(s, c->method);
         if (!m) {
             zkp_rpc_reply_error(c, ZKP_RPC_UNIMPLEMENTED, "unknown method %s", c->method);
-        } else if (s->large.min_bytes && grpc_byte_buffer_length(c->request) >= s->large.min_bytes &&
-                   decode_apart_(s, c, m)) {
-            return; /* the decoder finishes the op */
+        } else if (s->large.min_bytes && grpc_byte_buffer_length(c->request) >= s->large.min_bytes) {
+            /* Never here: the allocator may wait for memory. */
+            if (decode_apart_(s, c, m)) return; /* the decoder finishes the op */
+            zkp_rpc_reply_error(c, ZKP_RPC_RESOURCE_EXHAUSTED, "no thread for a large request; retry later");
         } else {
             grpc_byte_buffer_reader rd;
             if (!grpc_byte_buffer_reader_init(&rd, c->request)) {

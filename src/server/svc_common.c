@@ -54,7 +54,8 @@ void *svc_large_alloc(void *daemon, size_t bytes, uint8_t **data) {
     zkp_daemon *d = daemon;
     zkpipe_engine_buffer *b = NULL;
     *data = NULL;
-    if (zkpipe_engine_buffer_create(d->engine, bytes, &b) != ZKPIPE_OK) return NULL;
+    if (zkpipe_engine_buffer_create(d->engine, bytes, SVC_BUDGET_WAIT_MS, &b) != ZKPIPE_OK)
+        return NULL;
     *data = zkpipe_engine_buffer_data(b);
     return b;
 }
@@ -93,7 +94,8 @@ static void *arena_alloc_(void *data, size_t size) {
     if (!c || zkpipe_engine_buffer_size(c->buf) - c->used < size) {
         arena_chunk *n = calloc(1, sizeof *n);
         size_t want = size > a->first_size ? size : a->first_size;
-        if (!n || zkpipe_engine_buffer_create(a->engine, want, &n->buf) != ZKPIPE_OK) {
+        if (!n || zkpipe_engine_buffer_create(a->engine, want, SVC_BUDGET_WAIT_MS, &n->buf) !=
+                      ZKPIPE_OK) {
             free(n);
             a->refused = 1;
             return NULL;

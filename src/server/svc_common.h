@@ -28,6 +28,9 @@ void svc_stage_times(const zkpipe_job_result *r, zkpipe_stage_times *out);
 /* Requests of this size or more are received into budget-charged buffers
  * (rpc.h, zkp_rpc_large_messages) and decoded into an arena of them. */
 #define SVC_LARGE_MESSAGE ((size_t)1 << 20)
+/* How long a large request waits for the budget (ahead of partitions,
+ * which give bytes back as they finish) before it is refused. */
+#define SVC_BUDGET_WAIT_MS 30000
 
 /* Where a large request is decoded: protobuf-c's allocations for one
  * message, taken from engine buffers (zkpipe_engine_buffer_create: mapped
