@@ -70,8 +70,9 @@ zkpipe_status zkp_rpc_server_listen(zkp_rpc_server *s, const char *addr, int *po
 /* Where large request messages are received. alloc returns a handle and
  * sets *data to bytes bytes, or returns NULL to refuse (the call is
  * answered RESOURCE_EXHAUSTED); it runs on the message's own thread and may
- * wait. release(ctx, handle) runs once the handler has returned. Messages below min_bytes, and every message while alloc is
- * NULL, are flattened into malloc'd memory. Before start. */
+ * wait. release(ctx, handle) runs once the handler has returned. Messages
+ * below min_bytes, and every message while alloc is NULL, are flattened
+ * into malloc'd memory. Before start. */
 typedef struct {
     size_t min_bytes; /* 0: every message on the completion-queue threads */
     void *(*alloc)(void *ctx, size_t bytes, uint8_t **data);
