@@ -53,7 +53,7 @@ test-release: CUDA_ARCHS = 90
 FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey config c1 bp_vk bp_params bp_proof
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 
-.PHONY: all deps js-deps fuzz-deps build test test-release test-sanitize test-tsan test-fuzz test-gpu bench demo clean
+.PHONY: all deps js-deps fuzz-deps build test test-release test-sanitize test-tsan test-fuzz test-gpu test-daemon-uploads bench demo clean
 
 all: build
 
@@ -132,6 +132,11 @@ test-fuzz: fuzz-deps
 	done
 
 test: test-release test-sanitize test-tsan test-fuzz
+
+# The daemon's large-request checks at full size (tests/daemon.sh): ten
+# 50 MB uploads beside GetStatus, and RSS after a 2000-witness request.
+test-daemon-uploads: build js-deps
+	cd build/release && ZKPIPE_TEST_UPLOADS=10x50 ctest -R '^daemon_grpc$$' --output-on-failure $(CTEST_FLAGS)
 
 test-gpu:
 	cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=RelWithDebInfo -DZKPIPE_ENABLE_CUDA=ON -DZKPIPE_ENABLE_SERVER=OFF $(CMAKE_FLAGS)

@@ -1317,24 +1317,25 @@ TEST_CASE(mem_sampler_writes_a_csv_timeline) {
     ASSERT(fgets(line, sizeof line, f) != NULL);
     ASSERT_STR_EQ(line,
                   "time_s,rss_bytes,tracked_bytes,key,csr,witness,abc,aux,scratch,"
-                  "pool_idle,gpu_staging,key_file,budget_reserved_bytes,budget_total_bytes\n");
+                  "pool_idle,gpu_staging,key_file,request,budget_reserved_bytes,budget_total_bytes\n");
     unsigned rows = 0;
     double last_t = -1;
     while (fgets(line, sizeof line, f)) {
         double ts;
-        unsigned long long v[13];
-        int n = sscanf(line, "%lf,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+        unsigned long long v[14];
+        int n = sscanf(line, "%lf,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
                        &ts, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
-                       &v[10], &v[11], &v[12]);
-        ASSERT_MSG(n == 14, "bad row: %s", line);
+                       &v[10], &v[11], &v[12], &v[13]);
+        ASSERT_MSG(n == 15, "bad row: %s", line);
         ASSERT(ts >= last_t);
         last_t = ts;
         ASSERT(v[0] > 0);              /* rss */
         ASSERT_EQ_U64(v[1], 12345);    /* tracked */
         ASSERT_EQ_U64(v[2], 12345);    /* key */
         ASSERT_EQ_U64(v[10], 0);       /* key_file */
-        ASSERT_EQ_U64(v[11], 7 * MIB); /* budget reserved */
-        ASSERT_EQ_U64(v[12], 100 * MIB);
+        ASSERT_EQ_U64(v[11], 0);       /* request */
+        ASSERT_EQ_U64(v[12], 7 * MIB); /* budget reserved */
+        ASSERT_EQ_U64(v[13], 100 * MIB);
         rows++;
     }
     fclose(f);

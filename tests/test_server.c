@@ -12,6 +12,7 @@
 #include "server/keydirs.h"
 #include "server/svc_common.h"
 #include "test.h"
+#include "zkpipe/v1/prover.pb-c.h"
 
 TEST_CASE(server_utf8_check) {
     static const char *const good[] = {"", "abc", "sector-17", "\xc3\xa9t\xc3\xa9", "\xe2\x82\xac",
@@ -217,4 +218,114 @@ TEST_CASE(server_tcp_loopback_addresses) {
     for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
         ASSERT_MSG(!srv_tcp_is_loopback(wide[i]), "%s taken for loopback", wide[i]);
     ASSERT(!srv_tcp_is_loopback(NULL));
+}
+
+/* ------------------------------------------------------------------------
+ * Large requests: decoded into engine buffers charged to the budget */
+
+static void engine_destroy_(void *arg) {
+    zkpipe_engine *e = arg;
+    (void)zkpipe_engine_destroy(&e);
+}
+
+static zkpipe_engine *server_engine_(uint64_t budget) {
+    zkpipe_engine_config cfg;
+    ASSERT_OK(zkpipe_engine_config_default(&cfg));
+    cfg.budget_bytes = budget;
+    cfg.device = "cpu";
+    cfg.device_threads = 1;
+    zkpipe_engine *e = NULL;
+    char err[256] = "";
+    ASSERT_MSG(zkpipe_engine_create(&e, &cfg, err, sizeof err) == ZKPIPE_OK, "%s", err);
+    test_defer(engine_destroy_, e);
+    return e;
+}
+
+static unsigned request_category_(void) {
+    for (unsigned c = 0; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++)
+        if (!strcmp(zkpipe_engine_mem_category_name(c), "request")) return c;
+    ASSERT_MSG(0, "no memory category 'request'");
+    return 0;
+}
+
+/* A SubmitRequest of three 600 KB witnesses (1.8 MB on the wire, past
+ * SVC_LARGE_MESSAGE) is decoded into an arena whose bytes the budget and
+ * the "request" category count while it lives, and which gives them all
+ * back when freed; a budget that cannot hold it refuses it as
+ * RESOURCE_EXHAUSTED, never as a malformed message; a malformed large
+ * message is still INVALID_ARGUMENT. */
+TEST_CASE(server_large_request_charged_while_held) {
+    zkpipe_engine *e = server_engine_((uint64_t)64 << 20);
+    zkp_daemon d;
+    memset(&d, 0, sizeof d);
+    d.engine = e;
+    enum { N = 3, W = 600 * 1000 };
+    uint8_t *wit = malloc((size_t)N * W);
+    ASSERT(wit != NULL);
+    test_defer(free, wit);
+    for (size_t i = 0; i < (size_t)N * W; i++) wit[i] = (uint8_t)(i * 131 + i / 977);
+    ProtobufCBinaryData ws[N];
+    for (int i = 0; i < N; i++) ws[i] = (ProtobufCBinaryData){W, wit + (size_t)i * W};
+    Zkpipe__V1__SubmitRequest m = ZKPIPE__V1__SUBMIT_REQUEST__INIT;
+    m.key = (char *)"k";
+    m.n_witnesses = N;
+    m.witnesses = ws;
+    size_t len = zkpipe__v1__submit_request__get_packed_size(&m);
+    ASSERT(len >= SVC_LARGE_MESSAGE && len > (size_t)N * W);
+    uint8_t *wire = malloc(len);
+    ASSERT(wire != NULL);
+    test_defer(free, wire);
+    ASSERT_EQ_U64(zkpipe__v1__submit_request__pack(&m, wire), len);
+
+    zkpipe_engine_status *st = malloc(sizeof *st);
+    ASSERT(st != NULL);
+    test_defer(free, st);
+    ASSERT_OK(zkpipe_engine_get_status(e, st));
+    uint64_t reserved0 = st->budget_reserved_bytes;
+    unsigned rc = request_category_();
+    ASSERT_EQ_U64(st->mem_live[rc], 0);
+
+    svc_arena *arena = NULL;
+    zkp_rpc_code code;
+    ProtobufCMessage *got =
+        svc_unpack(&d, &zkpipe__v1__submit_request__descriptor, wire, len, &arena, &code);
+    ASSERT(got != NULL && arena != NULL);
+    const Zkpipe__V1__SubmitRequest *g = (const Zkpipe__V1__SubmitRequest *)got;
+    ASSERT_EQ_U64(g->n_witnesses, N);
+    for (int i = 0; i < N; i++) {
+        ASSERT_EQ_U64(g->witnesses[i].len, W);
+        ASSERT(memcmp(g->witnesses[i].data, wit + (size_t)i * W, W) == 0);
+    }
+    ASSERT(strcmp(g->key, "k") == 0);
+    ASSERT_OK(zkpipe_engine_get_status(e, st));
+    ASSERT_MSG(st->mem_live[rc] >= (uint64_t)N * W, "request bytes %llu",
+               (unsigned long long)st->mem_live[rc]);
+    ASSERT_EQ_U64(st->budget_reserved_bytes - reserved0, st->mem_live[rc]);
+    svc_unpacked_free(got, arena);
+    ASSERT_OK(zkpipe_engine_get_status(e, st));
+    ASSERT_EQ_U64(st->mem_live[rc], 0);
+    ASSERT_EQ_U64(st->budget_reserved_bytes, reserved0);
+
+    /* Small messages take the C library's memory, as before. */
+    Zkpipe__V1__SubmitRequest small = ZKPIPE__V1__SUBMIT_REQUEST__INIT;
+    small.key = (char *)"k";
+    uint8_t sbuf[16];
+    size_t slen = zkpipe__v1__submit_request__pack(&small, sbuf);
+    got = svc_unpack(&d, &zkpipe__v1__submit_request__descriptor, sbuf, slen, &arena, &code);
+    ASSERT(got != NULL && arena == NULL);
+    svc_unpacked_free(got, arena);
+
+    /* Truncated: malformed, and nothing left charged. */
+    got = svc_unpack(&d, &zkpipe__v1__submit_request__descriptor, wire, len - 1, &arena, &code);
+    ASSERT(got == NULL && arena == NULL);
+    ASSERT_EQ_U64(code, ZKP_RPC_INVALID_ARGUMENT);
+    ASSERT_OK(zkpipe_engine_get_status(e, st));
+    ASSERT_EQ_U64(st->mem_live[rc], 0);
+    ASSERT_EQ_U64(st->budget_reserved_bytes, reserved0);
+
+    /* A budget smaller than the request. */
+    d.engine = server_engine_((uint64_t)1 << 20);
+    got = svc_unpack(&d, &zkpipe__v1__submit_request__descriptor, wire, len, &arena, &code);
+    ASSERT(got == NULL && arena == NULL);
+    ASSERT_EQ_U64(code, ZKP_RPC_RESOURCE_EXHAUSTED);
 }

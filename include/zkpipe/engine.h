@@ -207,8 +207,8 @@ ZKPIPE_API void zkpipe_job_result_clear(zkpipe_job_result *r);
  * Status: a snapshot that takes only short locks and atomic loads, so it
  * never waits behind proving work. */
 
-/* key csr witness abc aux scratch pool_idle gpu_staging key_file */
-#define ZKPIPE_ENGINE_MEM_CATEGORIES 9
+/* key csr witness abc aux scratch pool_idle gpu_staging key_file request */
+#define ZKPIPE_ENGINE_MEM_CATEGORIES 10
 #define ZKPIPE_ENGINE_STATUS_MAX_KEYS 32
 #define ZKPIPE_ENGINE_STATUS_MAX_WORKERS 64
 #define ZKPIPE_ENGINE_STATUS_MAX_DEVICES 16
@@ -313,6 +313,29 @@ ZKPIPE_API zkpipe_status zkpipe_engine_set_paused(zkpipe_engine *e, int paused);
  * (malloc_trim, where the C library is glibc). Running work is not waited
  * for and keeps its memory. For idle periods, shutdown and tests. */
 ZKPIPE_API zkpipe_status zkpipe_engine_trim(zkpipe_engine *e, uint64_t keep_idle_bytes);
+
+/* Memory the engine's caller holds on behalf of its jobs: a daemon's
+ * received request messages and what it decodes from them (witnesses, a
+ * Filecoin payload). Each buffer is a mapping of its own, charged to the
+ * memory budget and to the "request" category while it lives, and unmapped
+ * when destroyed, so nothing of it stays resident once the job no longer
+ * needs it. The budget grants it at the highest priority, ahead of waiting
+ * partitions: at once when it fits, else as running partitions give bytes
+ * back, waiting up to timeout_ms (0: not at all; < 0: as long as it
+ * takes). ZKPIPE_ERR_TIMEOUT when not granted in time, ZKPIPE_ERR_NO_MEMORY
+ * when the bytes exceed the budget's total or the OS refuses. Contents
+ * start zeroed. */
+typedef struct zkpipe_engine_buffer zkpipe_engine_buffer;
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_buffer_create(zkpipe_engine *e,
+                                                                        size_t bytes,
+                                                                        int64_t timeout_ms,
+                                                                        zkpipe_engine_buffer **out);
+/* The buffer's bytes (at least the size asked for, page-aligned). */
+ZKPIPE_API uint8_t *zkpipe_engine_buffer_data(const zkpipe_engine_buffer *b);
+ZKPIPE_API size_t zkpipe_engine_buffer_size(const zkpipe_engine_buffer *b);
+/* Unmaps the buffer and returns its bytes to the budget; sets *b to NULL
+ * (accepts NULL and *b == NULL). The engine must still exist. */
+ZKPIPE_API void zkpipe_engine_buffer_destroy(zkpipe_engine_buffer **b);
 
 /* Evicts a key if no partition of it is running (ERR_INVALID_ARGUMENT
  * otherwise, or for an unknown id); a cold or warm key is left as it is. */

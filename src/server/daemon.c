@@ -23,6 +23,7 @@
 
 #include "server/daemon_internal.h"
 #include "server/keydirs.h"
+#include "mem/mem.h"
 #include "server/svc_common.h"
 #include "server/tcpsec.h"
 #include "util/clock.h"
@@ -201,15 +202,33 @@ uint32_t srv_key_lookup(zkp_daemon *d, const char *name) {
 /* ------------------------------------------------------------------------
  * The job table */
 
+/* A job's request data, detached from it. */
+typedef struct {
+    void *payload;
+    void (*free_fn)(void *);
+    size_t bytes; /* the request message's size */
+} payload_ref;
+
 /* The request data goes as soon as nothing reads it any more: when the
  * engine is done with the job, or at once for a job that never reaches
- * it. Lock held. */
-static void payload_drop_locked_(zkp_daemon *d, srv_job *j) {
-    if (j->payload_free) j->payload_free(j->payload);
+ * it. Detached under the lock (held), freed after it (payload_free_): a
+ * large request's buffers are unmapped then, which takes milliseconds that
+ * status calls should not wait for. */
+static payload_ref payload_take_locked_(zkp_daemon *d, srv_job *j) {
+    payload_ref r = {j->payload, j->payload_free, j->payload_bytes};
     j->payload = NULL;
     j->payload_free = NULL;
     d->payload_bytes -= j->payload_bytes;
     j->payload_bytes = 0;
+    return r;
+}
+
+static void payload_free_(payload_ref r) {
+    if (r.free_fn) r.free_fn(r.payload);
+    /* A large request's job had as many small records in the engine and
+     * here, malloc'd while it ran and freed by now: their pages go back to
+     * the system with it, not some time later. */
+    if (r.free_fn && r.bytes >= SVC_LARGE_MESSAGE) zkp_mem_trim_heap();
 }
 
 static void job_free_(srv_job *j) {
@@ -295,6 +314,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
 
     srv_job *j = calloc(1, sizeof *j);
     char *rid_copy = rid ? strdup(rid) : NULL;
+    payload_ref dropped = {NULL, NULL, 0};
     if (!j || (rid && !rid_copy)) {
         free(j);
         free(rid_copy);
@@ -375,12 +395,13 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
                  srv_kind_name(r->kind));
         job_finish_locked_(d, j, ZKP_OUTCOME_FAILED, ZKPIPE_ERR_UNSUPPORTED, why);
         d->n_failed_here++;
-        payload_drop_locked_(d, j);
+        dropped = payload_take_locked_(d, j);
     }
     j->next = d->jobs;
     d->jobs = j;
     d->n_jobs++;
     pthread_mutex_unlock(&d->lk);
+    payload_free_(dropped);
     if (j->final) zkp_metrics_job_done(d->metrics, "", srv_kind_name(j->kind), j->outcome, NULL);
     *out = j;
     return ZKP_RPC_OK;
@@ -459,6 +480,14 @@ zkp_rpc_code srv_job_cancel(zkp_daemon *d, const char *id_text, int *was_running
     return j ? ZKP_RPC_OK : ZKP_RPC_NOT_FOUND;
 }
 
+static void drop_partitions_(zkpipe_job_result *r) {
+    zkpipe_job_result kept = *r;
+    kept.partitions = NULL;
+    kept.n_partitions = 0;
+    zkpipe_job_result_clear(r);
+    *r = kept;
+}
+
 /* Files each result the engine finishes, and drops results nobody came
  * for. */
 static void *collector_(void *arg) {
@@ -467,6 +496,7 @@ static void *collector_(void *arg) {
         zkpipe_job_result res;
         memset(&res, 0, sizeof res);
         zkpipe_status st = zkpipe_engine_await_any(d->engine, 100, &res);
+        payload_ref dropped = {NULL, NULL, 0};
         pthread_mutex_lock(&d->lk);
         if (st == ZKPIPE_OK) {
             srv_job *j = NULL;
@@ -478,8 +508,13 @@ static void *collector_(void *arg) {
                                                                          : ZKP_OUTCOME_FAILED;
                 j->result = res;
                 memset(&res, 0, sizeof res);
+                svc_stage_times(&j->result, &j->times);
+                /* A job without proofs keeps its status and times, not one
+                 * record per partition: 2000 of them are a megabyte held
+                 * for server.result_ttl_ms. */
+                if (oc != ZKP_OUTCOME_COMPLETED) drop_partitions_(&j->result);
                 /* The engine no longer reads the witnesses. */
-                payload_drop_locked_(d, j);
+                dropped = payload_take_locked_(d, j);
                 job_finish_locked_(d, j, oc, j->result.status, j->result.error);
                 zkp_metrics_job_done(d->metrics, j->key, srv_kind_name(j->kind), oc, &j->result.times);
             }
@@ -487,6 +522,7 @@ static void *collector_(void *arg) {
         evict_locked_(d, 0);
         int stop = d->stopping;
         pthread_mutex_unlock(&d->lk);
+        payload_free_(dropped);
         zkpipe_job_result_clear(&res);
         if (stop && st != ZKPIPE_OK) break;
     }
@@ -864,6 +900,10 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
 
     if ((st = zkp_rpc_server_create(&dm->rpc, dm->max_message, d)) != ZKPIPE_OK) goto out;
     zkp_rpc_server_set_observer(dm->rpc, observe_rpc_, dm);
+    /* Large requests are received into buffers charged to the budget, off
+     * the threads that answer small calls. */
+    zkp_rpc_large_messages lm = {SVC_LARGE_MESSAGE, svc_large_alloc, svc_large_release, dm};
+    zkp_rpc_server_set_large_messages(dm->rpc, &lm);
     if ((st = srv_cuzk_register(dm)) != ZKPIPE_OK || (st = srv_zkpipe_register(dm)) != ZKPIPE_OK) {
         zkp_diag_fail(d, st, "cannot register the services");
         goto out;
@@ -922,6 +962,17 @@ out:
         dm->stopping = 1;
         pthread_mutex_unlock(&dm->lk);
         pthread_join(dm->collector, NULL);
+    }
+    /* Request data lives in engine buffers, which go before the engine. A
+     * drain leaves no live job, so every job's data has gone already; one
+     * still live (an exit before the drain ended) keeps its data for the
+     * engine to read until it is destroyed, and it is left to the exit. */
+    for (srv_job *j = dm->jobs; j; j = j->next) {
+        if (!j->final) {
+            j->payload_free = NULL;
+            continue;
+        }
+        payload_free_(payload_take_locked_(dm, j));
     }
     (void)zkpipe_engine_destroy(&dm->engine);
     while (dm->jobs) {

@@ -58,7 +58,8 @@ typedef struct srv_job {
     zkp_job_outcome outcome;
     zkpipe_status status;
     char error[512];
-    zkpipe_job_result result; /* when engine_id != 0 */
+    zkpipe_job_result result; /* when engine_id != 0; partitions only when it completed */
+    zkpipe_stage_times times; /* the wire's stage times (svc_stage_times) */
     struct srv_job *next;
 } srv_job;
 

@@ -1,4 +1,14 @@
-/* The one file that calls gRPC core (see rpc.h). */
+/* The one file that calls gRPC core (see rpc.h).
+ *
+ * Threads. ZKP_RPC_CQ_THREADS threads take events from one completion
+ * queue; gRPC core also polls the sockets on them, so while one is busy
+ * the others keep reading and answering. A call's events may land on any
+ * of them: what they share in a call is atomic (ops_left) or under the
+ * call's lock. A request message of at least large.min_bytes is copied
+ * out of gRPC's slices and handled on a thread of its own (a decoder), so
+ * a 50 MB upload never holds a completion-queue thread for the tens of
+ * milliseconds its copies take. Decoders are counted and joined by count
+ * before the server is freed. */
 #include "server/rpc.h"
 
 #include <grpc/byte_buffer.h>
@@ -14,10 +24,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include "mem/mem.h"
 #include "util/clock.h"
 
 #define MAX_METHODS 32
+/* Enough that small calls find a free thread while large messages are
+ * read on the others; each costs a thread and little else. */
+#define ZKP_RPC_CQ_THREADS 4
+/* The decoders' nice value, relative to the daemon's other threads (a
+ * third of their CPU share under contention). */
+#define DECODER_NICE 5
 
 /* What a completion-queue event is about. */
 typedef enum { TAG_NEW_CALL, TAG_RECV, TAG_CLOSE, TAG_SEND, TAG_SHUTDOWN } tag_kind;
@@ -36,8 +56,10 @@ typedef struct {
 struct zkp_rpc_server {
     grpc_server *server;
     grpc_completion_queue *cq;
-    pthread_t thread;
+    pthread_t threads[ZKP_RPC_CQ_THREADS];
+    size_t n_threads; /* started */
     int started;
+    zkp_rpc_large_messages large;
     size_t max_message;
     char *token; /* what calls not on a unix socket must carry, or NULL */
     size_t token_len;
@@ -51,12 +73,13 @@ struct zkp_rpc_server {
     pthread_mutex_t lk;
     pthread_cond_t cv;
     int shutdown_done; /* the server's shutdown notification arrived */
-    int thread_done;
+    size_t decoders;   /* decoder threads running, under lk */
 };
 
-/* One call. References: the completion-queue thread holds one until both
- * the receive and the close ops completed; each send batch in flight holds
- * one; handlers that answer later hold their own. */
+/* One call. References: the completion-queue threads hold one until both
+ * the receive and the close ops completed (ops_left); each send batch in
+ * flight holds one; a decoder holds one; handlers that answer later hold
+ * their own. */
 struct zkp_rpc_call {
     zkp_rpc_server *srv;
     grpc_call *call;
@@ -69,7 +92,7 @@ struct zkp_rpc_call {
     atomic_int gone;
     atomic_int answered;
     atomic_int refs;
-    int recv_done, close_done; /* completion-queue thread only */
+    atomic_int ops_left; /* of the receive and close ops; the last one drops the reference */
     rpc_tag new_tag, recv_tag, close_tag, send_tag;
     grpc_slice status_details;
     void (*on_gone)(void *);
@@ -305,6 +328,12 @@ static const rpc_method *route_(const zkp_rpc_server *s, const char *path) {
     return NULL;
 }
 
+/* One of the call's two completion-queue ops (receive, close) is done;
+ * the last one drops the completion-queue threads' reference. */
+static void op_done_(zkp_rpc_call *c) {
+    if (atomic_fetch_sub(&c->ops_left, 1) == 1) zkp_rpc_call_unref(c);
+}
+
 /* A new call arrived: ask for its message and for its close event. */
 static void on_new_call_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
     if (!ok) { /* the server is shutting down */
@@ -317,7 +346,9 @@ static void on_new_call_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
     memcpy(c->method, GRPC_SLICE_START_PTR(c->details.method), n);
     c->method[n] = 0;
     atomic_fetch_add(&s->in_flight, 1);
-    /* The completion-queue thread's reference covers both ops. */
+    /* The completion-queue threads' reference covers both ops; their
+     * events may arrive on other threads before this one returns. */
+    atomic_store(&c->ops_left, 2);
     grpc_op recv;
     memset(&recv, 0, sizeof recv);
     recv.op = GRPC_OP_RECV_MESSAGE;
@@ -326,23 +357,133 @@ static void on_new_call_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
     memset(&close, 0, sizeof close);
     close.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
     close.data.recv_close_on_server.cancelled = &c->cancelled_flag;
-    if (grpc_call_start_batch(c->call, &close, 1, &c->close_tag, NULL) != GRPC_CALL_OK)
-        c->close_done = 1;
+    /* The call's own reference keeps it alive across both starts. */
+    zkp_rpc_call_ref(c);
+    if (grpc_call_start_batch(c->call, &close, 1, &c->close_tag, NULL) != GRPC_CALL_OK) op_done_(c);
     const char *why = NULL;
     if (!call_authorized_(s, c, &why)) {
         /* Refused before its message is read: a client without the token
          * never makes the daemon take in a request. */
-        c->recv_done = 1;
         zkp_rpc_reply_error(c, ZKP_RPC_UNAUTHENTICATED, "%s", why);
+        op_done_(c);
     } else if (grpc_call_start_batch(c->call, &recv, 1, &c->recv_tag, NULL) != GRPC_CALL_OK) {
-        c->recv_done = 1;
         zkp_rpc_reply_error(c, ZKP_RPC_INTERNAL, "cannot read the request");
+        op_done_(c);
     }
-    if (c->recv_done && c->close_done) zkp_rpc_call_unref(c);
+    zkp_rpc_call_unref(c);
+}
+
+/* Copies a received message into one flat buffer: the large-message
+ * allocator's (*handle set) or malloc's. NULL when the allocator refuses
+ * (*refused set) or memory runs out. */
+static uint8_t *flatten_(zkp_rpc_server *s, grpc_byte_buffer *bb, size_t *len, void **handle,
+                         int *refused) {
+    *len = 0;
+    *handle = NULL;
+    *refused = 0;
+    grpc_byte_buffer_reader rd;
+    if (!grpc_byte_buffer_reader_init(&rd, bb)) return NULL;
+    /* The reader's output is the message as sent: a compressed one is
+     * inflated by reader_init. */
+    size_t n = grpc_byte_buffer_length(rd.buffer_out);
+    *len = n;
+    uint8_t *out = NULL;
+    if (s->large.alloc) {
+        *handle = s->large.alloc(s->large.ctx, n ? n : 1, &out);
+        if (!*handle) *refused = 1;
+    } else {
+        out = malloc(n ? n : 1);
+    }
+    if (out) {
+        size_t at = 0;
+        grpc_slice sl;
+        while (grpc_byte_buffer_reader_next(&rd, &sl)) {
+            size_t k = GRPC_SLICE_LENGTH(sl);
+            if (k > n - at) k = n - at; /* cannot happen: the length counts the slices */
+            memcpy(out + at, GRPC_SLICE_START_PTR(sl), k);
+            at += k;
+            grpc_slice_unref(sl);
+        }
+        *len = at;
+    }
+    grpc_byte_buffer_reader_destroy(&rd);
+    return out;
+}
+
+typedef struct {
+    zkp_rpc_server *s;
+    zkp_rpc_call *call;
+    const rpc_method *m;
+} decode_job;
+
+/* A large message: one copy out of gRPC's slices into its final buffer,
+ * gRPC's slices freed at once, then the handler; off the completion-queue
+ * threads. */
+static void *decoder_(void *arg) {
+    decode_job *dj = arg;
+    /* Bulk copying yields to the threads that answer small calls: when
+     * CPUs are short, a status call waits for a scheduler tick, not for a
+     * 50 MB copy. Linux applies a nice value to the calling thread alone. */
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), DECODER_NICE);
+    zkp_rpc_server *s = dj->s;
+    zkp_rpc_call *c = dj->call;
+    size_t len;
+    void *handle;
+    int refused;
+    uint8_t *flat = flatten_(s, c->request, &len, &handle, &refused);
+    grpc_byte_buffer_destroy(c->request);
+    c->request = NULL;
+    /* The transport read the message into malloc'd slices of a few KiB to
+     * a few MiB; with them freed, their pages go back to the system now
+     * rather than staying in the C library's arenas. */
+    zkp_mem_trim_heap();
+    if (!flat) {
+        if (refused)
+            zkp_rpc_reply_error(c, ZKP_RPC_RESOURCE_EXHAUSTED,
+                                "the memory budget cannot hold a request of %zu bytes now; retry later",
+                                len);
+        else
+            zkp_rpc_reply_error(c, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory for the request");
+    } else {
+        dj->m->fn(dj->m->ctx, c, flat, len);
+        if (handle) s->large.release(s->large.ctx, handle);
+        else free(flat);
+    }
+    op_done_(c);
+    free(dj);
+    pthread_mutex_lock(&s->lk);
+    s->decoders--;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->lk);
+    return NULL;
+}
+
+/* Starts a decoder for a large message; 0 when no thread can start. */
+static int decode_apart_(zkp_rpc_server *s, zkp_rpc_call *c, const rpc_method *m) {
+    decode_job *dj = malloc(sizeof *dj);
+    if (!dj) return 0;
+    *dj = (decode_job){s, c, m};
+    pthread_mutex_lock(&s->lk);
+    s->decoders++;
+    pthread_mutex_unlock(&s->lk);
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&at, 256 * 1024);
+    pthread_t t;
+    int ok = pthread_create(&t, &at, decoder_, dj) == 0;
+    pthread_attr_destroy(&at);
+    if (!ok) {
+        free(dj);
+        pthread_mutex_lock(&s->lk);
+        s->decoders--;
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->lk);
+    }
+    return ok;
 }
 
 static void on_recv_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
-    c->recv_done = 1;
     if (!ok || !c->request) {
         zkp_rpc_reply_error(c, ok ? ZKP_RPC_INVALID_ARGUMENT : ZKP_RPC_CANCELLED,
                             ok ? "the request has no message" : "the call ended before its request arrived");
@@ -350,6 +491,10 @@ static void on_recv_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
         const rpc_method *m = route_(s, c->method);
         if (!m) {
             zkp_rpc_reply_error(c, ZKP_RPC_UNIMPLEMENTED, "unknown method %s", c->method);
+        } else if (s->large.min_bytes && grpc_byte_buffer_length(c->request) >= s->large.min_bytes) {
+            /* Never here: the allocator may wait for memory. */
+            if (decode_apart_(s, c, m)) return; /* the decoder finishes the op */
+            zkp_rpc_reply_error(c, ZKP_RPC_RESOURCE_EXHAUSTED, "no thread for a large request; retry later");
         } else {
             grpc_byte_buffer_reader rd;
             if (!grpc_byte_buffer_reader_init(&rd, c->request)) {
@@ -358,7 +503,7 @@ static void on_recv_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
                 grpc_slice all = grpc_byte_buffer_reader_readall(&rd);
                 grpc_byte_buffer_reader_destroy(&rd);
                 /* The flat copy is what handlers parse; the buffer goes now
-                 * so a 256 MiB request is held once, not twice. */
+                 * so a request is held once, not twice. */
                 grpc_byte_buffer_destroy(c->request);
                 c->request = NULL;
                 m->fn(m->ctx, c, GRPC_SLICE_START_PTR(all), GRPC_SLICE_LENGTH(all));
@@ -366,11 +511,10 @@ static void on_recv_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
             }
         }
     }
-    if (c->close_done) zkp_rpc_call_unref(c);
+    op_done_(c);
 }
 
 static void on_close_(zkp_rpc_call *c) {
-    c->close_done = 1;
     if (c->cancelled_flag) {
         /* The watcher runs under the call's lock, so an answer being sent
          * concurrently waits for it to finish (see send_). */
@@ -383,7 +527,7 @@ static void on_close_(zkp_rpc_call *c) {
     /* A call that is never answered (its client gone before the handler
      * replied, or cancelled at shutdown) leaves the in-flight count when
      * the answer comes; one that never will is not ours to count. */
-    if (c->recv_done) zkp_rpc_call_unref(c);
+    op_done_(c);
 }
 
 static void on_send_(zkp_rpc_call *c) {
@@ -430,10 +574,6 @@ static void *cq_thread_(void *arg) {
             break;
         }
     }
-    pthread_mutex_lock(&s->lk);
-    s->thread_done = 1;
-    pthread_cond_broadcast(&s->cv);
-    pthread_mutex_unlock(&s->lk);
     return NULL;
 }
 
@@ -442,13 +582,21 @@ zkpipe_status zkp_rpc_server_start(zkp_rpc_server *s, zkp_diag *d) {
     /* Several calls may be accepted at once; each accepted call asks for
      * one more. */
     for (int i = 0; i < 8; i++) request_next_(s);
-    if (pthread_create(&s->thread, NULL, cq_thread_, s) != 0) {
+    s->started = 1;
+    for (; s->n_threads < ZKP_RPC_CQ_THREADS; s->n_threads++)
+        if (pthread_create(&s->threads[s->n_threads], NULL, cq_thread_, s) != 0) break;
+    if (s->n_threads == 0) {
+        /* destroy drains the queue itself when no thread runs. */
+        s->started = 0;
         grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
         grpc_server_cancel_all_calls(s->server);
-        return zkp_diag_fail(d, ZKPIPE_ERR_IO, "cannot start the server thread");
+        return zkp_diag_fail(d, ZKPIPE_ERR_IO, "cannot start the server threads");
     }
-    s->started = 1;
     return ZKPIPE_OK;
+}
+
+void zkp_rpc_server_set_large_messages(zkp_rpc_server *s, const zkp_rpc_large_messages *lm) {
+    s->large = *lm;
 }
 
 void zkp_rpc_server_set_observer(zkp_rpc_server *s, void (*fn)(void *ctx, const char *method, int code),
@@ -481,11 +629,16 @@ void zkp_rpc_server_destroy(zkp_rpc_server **sp, int64_t grace_ms) {
             grpc_server_cancel_all_calls(s->server);
             wait_until_(s, &s->shutdown_done, INT64_C(3600000));
         }
+        /* Decoders still running answer their calls (dropped by now) and
+         * read the handlers' context: they end before anything goes. */
+        pthread_mutex_lock(&s->lk);
+        while (s->decoders) pthread_cond_wait(&s->cv, &s->lk);
+        pthread_mutex_unlock(&s->lk);
     }
     grpc_server_destroy(s->server);
     grpc_completion_queue_shutdown(s->cq);
     if (s->started) {
-        pthread_join(s->thread, NULL);
+        for (size_t i = 0; i < s->n_threads; i++) pthread_join(s->threads[i], NULL);
     } else {
         while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
                GRPC_QUEUE_SHUTDOWN) {

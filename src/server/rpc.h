@@ -2,17 +2,21 @@
  * its client make lives behind this header (rpc.c), so the rest of the
  * server deals in method paths and serialized messages only.
  *
- * Server. One completion-queue thread accepts calls, reads each request
- * message and hands it to the handler registered for its method path
- * (unknown paths get UNIMPLEMENTED). Handlers run on that thread, so they
- * must not block: a handler answers at once with zkp_rpc_reply*, or takes a
- * reference (zkp_rpc_call_ref) and answers later from any thread. Every
- * call is answered exactly once; a call whose client went away (disconnect,
- * deadline, cancel) still takes its answer, which is dropped.
+ * Server. A few completion-queue threads accept calls, read each request
+ * message and hand it to the handler registered for its method path
+ * (unknown paths get UNIMPLEMENTED). Small messages are handled on those
+ * threads; a message of at least zkp_rpc_large_messages.min_bytes is
+ * copied once, out of gRPC's slices into its final buffer, and handled on
+ * a thread of its own, so a large upload never keeps small calls waiting.
+ * Handlers run concurrently and must not block: a handler answers at once
+ * with zkp_rpc_reply*, or takes a reference (zkp_rpc_call_ref) and answers
+ * later from any thread. Every call is answered exactly once; a call whose
+ * client went away (disconnect, deadline, cancel) still takes its answer,
+ * which is dropped.
  *
  * The rules gRPC core sets and this file keeps: the status is sent in a
  * batch of its own send ops, never together with a receive op; the
- * completion-queue thread never waits on anything but the queue. */
+ * completion-queue threads never wait on anything but the queue. */
 #ifndef ZKP_SERVER_RPC_H
 #define ZKP_SERVER_RPC_H
 
@@ -46,7 +50,8 @@ const char *zkp_rpc_code_name(int code);
 typedef struct zkp_rpc_server zkp_rpc_server;
 typedef struct zkp_rpc_call zkp_rpc_call;
 
-/* req is the request message, valid until the handler returns. */
+/* req is the request message, valid until the handler returns. Handlers
+ * of one server run concurrently, on several threads. */
 typedef void (*zkp_rpc_handler)(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len);
 
 /* max_message: the largest message accepted or sent, both ways; larger
@@ -62,12 +67,26 @@ zkpipe_status zkp_rpc_server_add_method(zkp_rpc_server *s, const char *path, zkp
  * a free one; *port receives it, may be NULL). Before start. */
 zkpipe_status zkp_rpc_server_listen(zkp_rpc_server *s, const char *addr, int *port, zkp_diag *d);
 
+/* Where large request messages are received. alloc returns a handle and
+ * sets *data to bytes bytes, or returns NULL to refuse (the call is
+ * answered RESOURCE_EXHAUSTED); it runs on the message's own thread and may
+ * wait. release(ctx, handle) runs once the handler has returned. Messages
+ * below min_bytes, and every message while alloc is NULL, are flattened
+ * into malloc'd memory. Before start. */
+typedef struct {
+    size_t min_bytes; /* 0: every message on the completion-queue threads */
+    void *(*alloc)(void *ctx, size_t bytes, uint8_t **data);
+    void (*release)(void *ctx, void *handle);
+    void *ctx;
+} zkp_rpc_large_messages;
+void zkp_rpc_server_set_large_messages(zkp_rpc_server *s, const zkp_rpc_large_messages *lm);
+
 /* fn(ctx, method, code) sees every answer as it is sent (for metrics).
  * Before start. */
 void zkp_rpc_server_set_observer(zkp_rpc_server *s, void (*fn)(void *ctx, const char *method, int code),
                                  void *ctx);
 
-/* Starts serving on the completion-queue thread. */
+/* Starts serving on the completion-queue threads. */
 zkpipe_status zkp_rpc_server_start(zkp_rpc_server *s, zkp_diag *d);
 
 /* Calls being served now (received, not yet answered). */
@@ -113,7 +132,7 @@ const char *zkp_rpc_call_method(const zkp_rpc_call *c);
  * deadline. */
 int zkp_rpc_call_gone(const zkp_rpc_call *c);
 
-/* fn(arg) runs once, on the completion-queue thread, when the client goes
+/* fn(arg) runs once, on a completion-queue thread, when the client goes
  * (as zkp_rpc_call_gone turns 1); at once if it has gone already. It never
  * runs for a call that was answered first. One watcher per call. */
 void zkp_rpc_call_on_gone(zkp_rpc_call *c, void (*fn)(void *arg), void *arg);

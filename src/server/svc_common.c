@@ -47,6 +47,136 @@ int svc_utf8_ok(const char *s) {
     return 1;
 }
 
+/* ------------------------------------------------------------------------
+ * Large requests */
+
+void *svc_large_alloc(void *daemon, size_t bytes, uint8_t **data) {
+    zkp_daemon *d = daemon;
+    zkpipe_engine_buffer *b = NULL;
+    *data = NULL;
+    if (zkpipe_engine_buffer_create(d->engine, bytes, SVC_BUDGET_WAIT_MS, &b) != ZKPIPE_OK)
+        return NULL;
+    *data = zkpipe_engine_buffer_data(b);
+    return b;
+}
+
+void svc_large_release(void *daemon, void *handle) {
+    (void)daemon;
+    zkpipe_engine_buffer *b = handle;
+    zkpipe_engine_buffer_destroy(&b);
+}
+
+typedef struct arena_chunk {
+    zkpipe_engine_buffer *buf;
+    size_t used;
+    struct arena_chunk *next;
+} arena_chunk;
+
+struct svc_arena {
+    zkpipe_engine *engine;
+    ProtobufCAllocator pa;
+    arena_chunk *chunks; /* the newest first; allocations bump in it */
+    size_t first_size;
+    int refused; /* the budget or the OS said no: not a malformed message */
+};
+
+#define ARENA_ALIGN 16
+
+/* protobuf-c's allocations: bumped out of the newest chunk, or out of a
+ * new one at least as large as the first (sized for the whole message, so
+ * a second is rare: only repeated fields whose unpacked form outweighs
+ * their wire form need one). */
+static void *arena_alloc_(void *data, size_t size) {
+    svc_arena *a = data;
+    if (size > SIZE_MAX - ARENA_ALIGN) return NULL;
+    size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    arena_chunk *c = a->chunks;
+    if (!c || zkpipe_engine_buffer_size(c->buf) - c->used < size) {
+        arena_chunk *n = calloc(1, sizeof *n);
+        size_t want = size > a->first_size ? size : a->first_size;
+        if (!n || zkpipe_engine_buffer_create(a->engine, want, SVC_BUDGET_WAIT_MS, &n->buf) !=
+                      ZKPIPE_OK) {
+            free(n);
+            a->refused = 1;
+            return NULL;
+        }
+        n->next = a->chunks;
+        a->chunks = n;
+        c = n;
+    }
+    void *p = zkpipe_engine_buffer_data(c->buf) + c->used;
+    c->used += size;
+    return p;
+}
+
+/* Freed with the arena. */
+static void arena_free_(void *data, void *p) {
+    (void)data;
+    (void)p;
+}
+
+static void arena_destroy_(svc_arena *a) {
+    if (!a) return;
+    while (a->chunks) {
+        arena_chunk *c = a->chunks;
+        a->chunks = c->next;
+        zkpipe_engine_buffer_destroy(&c->buf);
+        free(c);
+    }
+    free(a);
+}
+
+ProtobufCMessage *svc_unpack(zkp_daemon *d, const ProtobufCMessageDescriptor *desc,
+                             const uint8_t *req, size_t len, svc_arena **arena, zkp_rpc_code *code) {
+    *arena = NULL;
+    *code = ZKP_RPC_INVALID_ARGUMENT;
+    if (len < SVC_LARGE_MESSAGE) return protobuf_c_message_unpack(desc, NULL, len, req);
+    svc_arena *a = calloc(1, sizeof *a);
+    if (!a) {
+        *code = ZKP_RPC_RESOURCE_EXHAUSTED;
+        return NULL;
+    }
+    a->engine = d->engine;
+    a->pa = (ProtobufCAllocator){arena_alloc_, arena_free_, a};
+    /* The wire form plus room for the structures around its fields: bytes
+     * fields unpack to their length plus a 16-byte descriptor each. */
+    a->first_size = len + len / 8 + ((size_t)64 << 10);
+    ProtobufCMessage *m = protobuf_c_message_unpack(desc, &a->pa, len, req);
+    if (!m) {
+        if (a->refused) *code = ZKP_RPC_RESOURCE_EXHAUSTED;
+        arena_destroy_(a);
+        return NULL;
+    }
+    *arena = a;
+    return m;
+}
+
+void svc_unpacked_free(ProtobufCMessage *m, svc_arena *arena) {
+    if (arena)
+        arena_destroy_(arena);
+    else if (m)
+        protobuf_c_message_free_unpacked(m, NULL);
+}
+
+svc_payload *svc_payload_new(ProtobufCMessage *msg, svc_arena *arena) {
+    svc_payload *p = calloc(1, sizeof *p);
+    if (!p) {
+        svc_unpacked_free(msg, arena);
+        return NULL;
+    }
+    p->msg = msg;
+    p->arena = arena;
+    return p;
+}
+
+void svc_payload_free(void *p) {
+    svc_payload *sp = p;
+    if (!sp) return;
+    svc_unpacked_free(sp->msg, sp->arena);
+    free(sp->w);
+    free(sp);
+}
+
 uint64_t svc_ms(double seconds) { return seconds > 0 ? (uint64_t)(seconds * 1000.0 + 0.5) : 0; }
 
 static double longer_(double a, double b) { return b > a ? b : a; }

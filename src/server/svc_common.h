@@ -3,6 +3,8 @@
 #ifndef ZKP_SERVER_SVC_COMMON_H
 #define ZKP_SERVER_SVC_COMMON_H
 
+#include <protobuf-c/protobuf-c.h>
+
 #include "server/daemon_internal.h"
 
 /* Both services number priorities alike: 0 unspecified (NORMAL), 1 LOW,
@@ -22,6 +24,45 @@ uint64_t svc_ms(double seconds);
  * sum over partitions, which would run past the job's wall-clock total
  * when partitions overlap. total is left as the engine's. */
 void svc_stage_times(const zkpipe_job_result *r, zkpipe_stage_times *out);
+
+/* Requests of this size or more are received into budget-charged buffers
+ * (rpc.h, zkp_rpc_large_messages) and decoded into an arena of them. */
+#define SVC_LARGE_MESSAGE ((size_t)1 << 20)
+/* How long a large request waits for the budget (ahead of partitions,
+ * which give bytes back as they finish) before it is refused. */
+#define SVC_BUDGET_WAIT_MS 30000
+
+/* Where a large request is decoded: protobuf-c's allocations for one
+ * message, taken from engine buffers (zkpipe_engine_buffer_create: mapped
+ * apart, charged to the memory budget and the "request" category) and
+ * freed all at once, which unmaps them. */
+typedef struct svc_arena svc_arena;
+
+/* Unpacks a request message: a large one (SVC_LARGE_MESSAGE) into a new
+ * arena (*arena set), a small one with malloc (*arena NULL). NULL when it
+ * cannot: *code is INVALID_ARGUMENT for a malformed message, or
+ * RESOURCE_EXHAUSTED when the budget cannot hold it now. */
+ProtobufCMessage *svc_unpack(zkp_daemon *d, const ProtobufCMessageDescriptor *desc,
+                             const uint8_t *req, size_t len, svc_arena **arena, zkp_rpc_code *code);
+/* Frees what svc_unpack returned (accepts NULL). */
+void svc_unpacked_free(ProtobufCMessage *m, svc_arena *arena);
+
+/* A job's request data: the decoded message, its arena if any, and the
+ * witness array pointing into it. svc_payload_free is the job's
+ * payload_free. */
+typedef struct {
+    ProtobufCMessage *msg;
+    svc_arena *arena;
+    zkpipe_witness *w;
+} svc_payload;
+/* A payload holding msg (taken over: freed on failure too); NULL when out
+ * of memory. */
+svc_payload *svc_payload_new(ProtobufCMessage *msg, svc_arena *arena);
+void svc_payload_free(void *p);
+
+/* zkp_rpc_large_messages' alloc and release over the daemon's engine. */
+void *svc_large_alloc(void *daemon, size_t bytes, uint8_t **data);
+void svc_large_release(void *daemon, void *handle);
 
 /* The Prove flow: submits r as a job owned by the call, then, on a thread
  * of its own, waits for the job and answers with reply(call, job, final).

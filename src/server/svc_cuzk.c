@@ -14,8 +14,16 @@
 
 #define PATH_PREFIX "/cuzk.v1.ProvingEngine/"
 
-static void submit_free_(void *p) { cuzk__v1__submit_proof_request__free_unpacked(p, NULL); }
-static void prove_free_(void *p) { cuzk__v1__prove_request__free_unpacked(p, NULL); }
+/* A request that unpack could not take: malformed, or too large for the
+ * memory budget now. */
+static void reply_unpack_error_(zkp_rpc_call *call, zkp_rpc_code why, const char *what, size_t len) {
+    if (why == ZKP_RPC_RESOURCE_EXHAUSTED)
+        zkp_rpc_reply_error(call, why,
+                            "the memory budget cannot hold a %s of %zu bytes now; retry later", what,
+                            len);
+    else
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed %s", what);
+}
 static void await_free_(void *p) { cuzk__v1__await_proof_request__free_unpacked(p, NULL); }
 static void preload_free_(void *p) { cuzk__v1__preload_srs_request__free_unpacked(p, NULL); }
 
@@ -51,9 +59,7 @@ static void fill_await_(Cuzk__V1__AwaitProofResponse *resp, const srv_job *j, in
                    : j->outcome == ZKP_OUTCOME_CANCELLED ? CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED
                                                          : CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
     resp->error_message = (char *)j->error;
-    zkpipe_stage_times st;
-    svc_stage_times(&j->result, &st);
-    const zkpipe_stage_times *t = &st;
+    const zkpipe_stage_times *t = &j->times;
     resp->queue_wait_ms = svc_ms(t->queue_wait);
     resp->srs_load_ms = svc_ms(t->key_load);
     resp->synthesis_ms = svc_ms(t->synthesis);
@@ -91,18 +97,26 @@ static void reply_await_(zkp_rpc_call *call, const srv_job *j, int final, int wr
 
 static void submit_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
     zkp_daemon *d = ctx;
-    Cuzk__V1__SubmitProofRequest *m = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
+    svc_arena *arena;
+    zkp_rpc_code why;
+    Cuzk__V1__SubmitProofRequest *m = (Cuzk__V1__SubmitProofRequest *)svc_unpack(
+        d, &cuzk__v1__submit_proof_request__descriptor, req, len, &arena, &why);
     if (!m) {
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed SubmitProofRequest");
+        reply_unpack_error_(call, why, "SubmitProofRequest", len);
         return;
     }
     srv_submit_req r;
     if (!submit_req_(call, m, &r)) {
-        submit_free_(m);
+        svc_unpacked_free(&m->base, arena);
         return;
     }
-    r.payload = m;
-    r.payload_free = submit_free_;
+    svc_payload *p = svc_payload_new(&m->base, arena);
+    if (!p) {
+        zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
+        return;
+    }
+    r.payload = p;
+    r.payload_free = svc_payload_free;
     r.payload_bytes = len;
     srv_job *j;
     uint32_t pos;
@@ -151,19 +165,30 @@ static void reply_prove_(zkp_rpc_call *call, const srv_job *j, int final) {
 
 static void prove_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
     zkp_daemon *d = ctx;
-    Cuzk__V1__ProveRequest *m = cuzk__v1__prove_request__unpack(NULL, len, req);
+    svc_arena *arena;
+    zkp_rpc_code why;
+    Cuzk__V1__ProveRequest *m = (Cuzk__V1__ProveRequest *)svc_unpack(
+        d, &cuzk__v1__prove_request__descriptor, req, len, &arena, &why);
     if (!m || !m->submit) {
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed ProveRequest (submit is required)");
-        if (m) prove_free_(m);
+        if (m || why == ZKP_RPC_INVALID_ARGUMENT)
+            zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed ProveRequest (submit is required)");
+        else
+            reply_unpack_error_(call, why, "ProveRequest", len);
+        svc_unpacked_free(m ? &m->base : NULL, arena);
         return;
     }
     srv_submit_req r;
     if (!submit_req_(call, m->submit, &r)) {
-        prove_free_(m);
+        svc_unpacked_free(&m->base, arena);
         return;
     }
-    r.payload = m;
-    r.payload_free = prove_free_;
+    svc_payload *p = svc_payload_new(&m->base, arena);
+    if (!p) {
+        zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
+        return;
+    }
+    r.payload = p;
+    r.payload_free = svc_payload_free;
     r.payload_bytes = len;
     svc_prove(d, call, &r, reply_prove_);
 }

@@ -10,47 +10,34 @@
 
 #define PATH_PREFIX "/zkpipe.v1.Prover/"
 
-static void prove_free_(void *p) { zkpipe__v1__prove_request__free_unpacked(p, NULL); }
-static void submit_free_(void *p) { zkpipe__v1__submit_request__free_unpacked(p, NULL); }
 static void await_free_(void *p) { zkpipe__v1__await_request__free_unpacked(p, NULL); }
 
-/* Witnesses point into the unpacked message, which the job keeps until
- * the engine is done with them; the array itself is freed with it. */
-typedef struct {
-    ProtobufCMessage *msg;
-    void (*msg_free)(void *);
-    zkpipe_witness *w;
-} submit_payload;
-
-static void payload_free_(void *p) {
-    submit_payload *sp = p;
-    if (!sp) return;
-    sp->msg_free(sp->msg);
-    free(sp->w);
-    free(sp);
-}
-
-/* Fills r from a SubmitRequest; m is taken over (freed on failure too).
- * Answers the call and returns 0 on a bad request. */
+/* Fills r from a SubmitRequest inside the message m (with its arena, if
+ * any), taken over: freed on failure too, else kept by the job until the
+ * engine is done with the witnesses, which point into it. Answers the call
+ * and returns 0 on a bad request. */
 static int submit_req_(zkp_rpc_call *call, const Zkpipe__V1__SubmitRequest *s, ProtobufCMessage *m,
-                       void (*m_free)(void *), srv_submit_req *r) {
+                       svc_arena *arena, srv_submit_req *r) {
     memset(r, 0, sizeof *r);
+    svc_payload *sp = svc_payload_new(m, arena);
+    if (!sp) {
+        zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
+        return 0;
+    }
     if (!svc_priority((int)s->priority, &r->priority)) {
         zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "priority %d is not a priority",
                             (int)s->priority);
-        m_free(m);
+        svc_payload_free(sp);
         return 0;
     }
     if (s->n_witnesses == 0) {
         zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "a job needs at least one witness");
-        m_free(m);
+        svc_payload_free(sp);
         return 0;
     }
-    submit_payload *sp = calloc(1, sizeof *sp);
-    zkpipe_witness *w = sp ? calloc(s->n_witnesses, sizeof *w) : NULL;
+    zkpipe_witness *w = calloc(s->n_witnesses, sizeof *w);
     if (!w) {
-        free(sp);
-        m_free(m);
+        svc_payload_free(sp);
         zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
         return 0;
     }
@@ -58,14 +45,14 @@ static int submit_req_(zkp_rpc_call *call, const Zkpipe__V1__SubmitRequest *s, P
         w[i].data = s->witnesses[i].data;
         w[i].len = s->witnesses[i].len;
     }
-    *sp = (submit_payload){m, m_free, w};
+    sp->w = w;
     r->kind = SRV_KIND_CIRCOM;
     r->key = s->key;
     r->witnesses = w;
     r->n_witnesses = s->n_witnesses;
     r->request_id = s->request_id;
     r->payload = sp;
-    r->payload_free = payload_free_;
+    r->payload_free = svc_payload_free;
     return 1;
 }
 
@@ -84,9 +71,7 @@ static void reply_await_(zkp_rpc_call *call, const srv_job *j, int final, int wr
     resp.error_message = final ? (char *)j->error : (char *)"the job is not final yet";
     Zkpipe__V1__PartitionProof *pp = NULL, **ppp = NULL;
     if (final) {
-        zkpipe_stage_times st;
-        svc_stage_times(&j->result, &st);
-        const zkpipe_stage_times *t = &st;
+        const zkpipe_stage_times *t = &j->times;
         times.queue_wait_ms = svc_ms(t->queue_wait);
         times.key_load_ms = svc_ms(t->key_load);
         times.synthesis_ms = svc_ms(t->synthesis);
@@ -130,6 +115,15 @@ static void reply_await_(zkp_rpc_call *call, const srv_job *j, int final, int wr
     free(ppp);
 }
 
+static void reply_unpack_error_(zkp_rpc_call *call, zkp_rpc_code why, const char *what, size_t len) {
+    if (why == ZKP_RPC_RESOURCE_EXHAUSTED)
+        zkp_rpc_reply_error(call, why,
+                            "the memory budget cannot hold a %s of %zu bytes now; retry later", what,
+                            len);
+    else
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed %s", what);
+}
+
 static void register_key_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
     Zkpipe__V1__RegisterKeyRequest *m = zkpipe__v1__register_key_request__unpack(NULL, len, req);
     if (!m) {
@@ -154,13 +148,16 @@ static void register_key_(void *ctx, zkp_rpc_call *call, const uint8_t *req, siz
 
 static void submit_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
     zkp_daemon *d = ctx;
-    Zkpipe__V1__SubmitRequest *m = zkpipe__v1__submit_request__unpack(NULL, len, req);
+    svc_arena *arena;
+    zkp_rpc_code why;
+    Zkpipe__V1__SubmitRequest *m = (Zkpipe__V1__SubmitRequest *)svc_unpack(
+        d, &zkpipe__v1__submit_request__descriptor, req, len, &arena, &why);
     if (!m) {
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed SubmitRequest");
+        reply_unpack_error_(call, why, "SubmitRequest", len);
         return;
     }
     srv_submit_req r;
-    if (!submit_req_(call, m, &m->base, submit_free_, &r)) return;
+    if (!submit_req_(call, m, &m->base, arena, &r)) return;
     r.payload_bytes = len;
     srv_job *j;
     uint32_t pos;
@@ -182,14 +179,20 @@ static void reply_prove_(zkp_rpc_call *call, const srv_job *j, int final) {
 }
 
 static void prove_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
-    Zkpipe__V1__ProveRequest *m = zkpipe__v1__prove_request__unpack(NULL, len, req);
+    svc_arena *arena;
+    zkp_rpc_code why;
+    Zkpipe__V1__ProveRequest *m = (Zkpipe__V1__ProveRequest *)svc_unpack(
+        ctx, &zkpipe__v1__prove_request__descriptor, req, len, &arena, &why);
     if (!m || !m->submit) {
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed ProveRequest (submit is required)");
-        if (m) prove_free_(m);
+        if (m || why == ZKP_RPC_INVALID_ARGUMENT)
+            zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed ProveRequest (submit is required)");
+        else
+            reply_unpack_error_(call, why, "ProveRequest", len);
+        svc_unpacked_free(m ? &m->base : NULL, arena);
         return;
     }
     srv_submit_req r;
-    if (!submit_req_(call, m->submit, &m->base, prove_free_, &r)) return;
+    if (!submit_req_(call, m->submit, &m->base, arena, &r)) return;
     r.payload_bytes = len;
     svc_prove(ctx, call, &r, reply_prove_);
 }

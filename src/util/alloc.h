@@ -17,7 +17,9 @@
  * numbers. POOL_IDLE is the memory pool's own (regions kept mapped for
  * reuse, src/mem/); nothing else allocates under it. GPU_STAGING is host
  * memory staged for a device. KEY_FILE is a key file's mapping, charged by
- * the engine as its pages are read in (nothing allocates under it). */
+ * the engine as its pages are read in (nothing allocates under it).
+ * REQUEST is data the engine's caller holds for its jobs (a daemon's
+ * received requests), in buffers of zkpipe_engine_buffer_create. */
 #define ZKP_MEM_CATEGORY_MAP(X)   \
     X(KEY, "key")                 \
     X(CSR, "csr")                 \
@@ -27,7 +29,8 @@
     X(SCRATCH, "scratch")         \
     X(POOL_IDLE, "pool_idle")     \
     X(GPU_STAGING, "gpu_staging")  \
-    X(KEY_FILE, "key_file")
+    X(KEY_FILE, "key_file")       \
+    X(REQUEST, "request")
 
 typedef enum {
 #define ZKP_MEM_ENUM_(name, str) ZKP_MEM_##name,

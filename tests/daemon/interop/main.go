@@ -11,6 +11,8 @@
 //	-mode=drain     N Prove calls in flight while the script sends SIGTERM
 //	-mode=stall     a 50 MB request sent a trickle at a time, in flight at SIGTERM
 //	-mode=freeport  print a free TCP port on 127.0.0.1 (for metrics.http)
+//	-mode=uploads   GetStatus latency while -uploads requests of -upload-mb MB upload
+//	-mode=rss       the daemon's (-pid) RSS after a 2000-witness request is cancelled
 //
 // Each check prints one PASS or FAIL line with its reason; the exit status
 // is 1 when any failed.
@@ -54,6 +56,12 @@ var (
 	flagN        = flag.Int("n", 4, "Prove calls in flight (mode drain)")
 	flagReady    = flag.String("ready", "", "file created once the drain calls are in flight")
 	flagStatusMs = flag.Float64("status-max-ms", 100, "bound on GetStatus latency under load")
+	flagUploads  = flag.Int("uploads", 10, "concurrent uploads (mode uploads)")
+	flagUploadMB = flag.Int("upload-mb", 50, "size of each upload in MB (mode uploads)")
+	flagRounds   = flag.Int("rounds", 1, "rounds of uploads, one after another (mode uploads)")
+	flagPid      = flag.Int("pid", 0, "the daemon's process id (mode rss)")
+	flagRSSParts = flag.Int("witnesses", 2000, "witnesses of the large request (mode rss)")
+	flagRSSCheck = flag.Bool("rss-check", true, "fail when RSS does not return (mode rss; off under sanitizers)")
 )
 
 // The two committed circuits, registered under these names.
@@ -149,6 +157,10 @@ func main() {
 		runDrain()
 	case "stall":
 		runStall()
+	case "uploads":
+		runUploads()
+	case "rss":
+		runRSS()
 	default:
 		fmt.Fprintf(os.Stderr, "unknown mode %q\n", *flagMode)
 		os.Exit(2)
@@ -1779,4 +1791,193 @@ func sumSamples(fams map[string]*promFamily, name string, want map[string]string
 		return 0, fmt.Errorf("no sample %s%v", name, want)
 	}
 	return v, nil
+}
+
+// ---------------------------------------------------------------------------
+// Large requests beside small calls
+
+// GetStatus on a connection of its own, every 5 ms, while -uploads
+// SubmitProof calls of -upload-mb MB each upload on connections of their
+// own (a Filecoin kind: accepted, then failed at once, so the load is the
+// upload itself), -rounds times in a row. The bound applies to the 99th
+// percentile; rounds give a scaled-down load enough calls (100 and more)
+// that the 99th percentile is not simply the slowest one.
+func runUploads() {
+	statusConn, err := dial()
+	if err != nil {
+		report("uploads: connect", err, "")
+		return
+	}
+	defer statusConn.Close()
+	cz := cuzkpb.NewProvingEngineClient(statusConn)
+	ctx, cancel := ctxFor(5 * time.Minute)
+	defer cancel()
+	for i := 0; i < 5; i++ { // warm: the connection and the daemon's first answers
+		if _, err := cz.GetStatus(ctx, &cuzkpb.GetStatusRequest{}); err != nil {
+			report("uploads: GetStatus before the load", err, "")
+			return
+		}
+	}
+	n, size := *flagUploads, *flagUploadMB<<20
+	payload := make([]byte, size)
+	for i := range payload {
+		payload[i] = byte(i * 13)
+	}
+	conns := make([]*grpc.ClientConn, n)
+	for i := range conns {
+		if conns[i], err = dial(); err != nil {
+			report("uploads: connect", err, "")
+			return
+		}
+		defer conns[i].Close()
+	}
+	var mu sync.Mutex
+	codesSeen := map[codes.Code]int{}
+	t0 := time.Now()
+	finished := make(chan struct{})
+	go func() {
+		for r := 0; r < *flagRounds; r++ {
+			var wg sync.WaitGroup
+			for i := 0; i < n; i++ {
+				wg.Add(1)
+				go func(i int) {
+					defer wg.Done()
+					_, err := cuzkpb.NewProvingEngineClient(conns[i]).SubmitProof(ctx,
+						&cuzkpb.SubmitProofRequest{RequestId: rid(fmt.Sprintf("upload%d-%d", r, i)),
+							ProofKind: cuzkpb.ProofKind_POREP_SEAL_COMMIT, VanillaProof: payload})
+					mu.Lock()
+					codesSeen[status.Code(err)]++
+					mu.Unlock()
+				}(i)
+			}
+			wg.Wait()
+		}
+		close(finished)
+	}()
+	var lat []time.Duration
+	for loop := true; loop; {
+		select {
+		case <-finished:
+			loop = false
+		default:
+			t := time.Now()
+			_, err := cz.GetStatus(ctx, &cuzkpb.GetStatusRequest{})
+			lat = append(lat, time.Since(t))
+			if err != nil {
+				report("uploads: GetStatus under load", err, "")
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	took := time.Since(t0)
+	name := fmt.Sprintf("GetStatus while %d requests of %d MB upload (%d rounds)", n, *flagUploadMB, *flagRounds)
+	if len(lat) < 10 {
+		report(name, fmt.Errorf("only %d GetStatus calls in %v: the load ended too soon to measure", len(lat), took), "")
+		return
+	}
+	p50, p99, pmax := percentile(lat, 0.5), percentile(lat, 0.99), percentile(lat, 1)
+	bound := time.Duration(*flagStatusMs * float64(time.Millisecond))
+	detail := fmt.Sprintf("%d calls in %v: p50 %v, p99 %v, max %v (p99 bound %v); upload statuses %v",
+		len(lat), took.Round(time.Millisecond), p50.Round(10*time.Microsecond), p99.Round(10*time.Microsecond),
+		pmax.Round(10*time.Microsecond), bound, codesSeen)
+	var e error
+	if codesSeen[codes.OK] != n*(*flagRounds) {
+		e = fmt.Errorf("not every upload was accepted: %s", detail)
+	} else if p99 >= bound {
+		e = fmt.Errorf("GetStatus too slow: %s", detail)
+	}
+	report(name, e, detail)
+}
+
+// ---------------------------------------------------------------------------
+// Memory after one very large request
+
+func readRSS(pid int) (uint64, error) {
+	b, err := ioutil.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			f := strings.Fields(line)
+			if len(f) < 2 {
+				break
+			}
+			kb, err := strconv.ParseUint(f[1], 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, errors.New("no VmRSS line")
+}
+
+// A Submit of -witnesses witnesses (2000: about 62 MB with the bn
+// fixture's 31 KB witness), cancelled at once: once the job has ended, the daemon's RSS
+// must come back to within 5 % of what it was before the request. The key
+// is registered and one small job run first, so the baseline includes
+// what any job leaves (the hot key, gRPC's connection state).
+func runRSS() {
+	conn, err := dial()
+	if err != nil {
+		report("rss: connect", err, "")
+		return
+	}
+	defer conn.Close()
+	zk := zkpipepb.NewProverClient(conn)
+	ctx, cancel := ctxFor(5 * time.Minute)
+	defer cancel()
+	zkey := filepath.Join(*flagFixtures, curves[0].fixture, "circuit.zkey")
+	if _, err := zk.RegisterKey(ctx, &zkpipepb.RegisterKeyRequest{Name: curves[0].key, Path: zkey}); err != nil {
+		report("rss: RegisterKey", err, "")
+		return
+	}
+	if _, err := zk.Prove(ctx, &zkpipepb.ProveRequest{Submit: &zkpipepb.SubmitRequest{Key: curves[0].key,
+		Witnesses: copies(witness[curves[0].key], 2)}}); err != nil {
+		report("rss: a small Prove first", err, "")
+		return
+	}
+	time.Sleep(time.Second)
+	base, err := readRSS(*flagPid)
+	if err != nil {
+		report("rss: read the daemon's RSS", err, "")
+		return
+	}
+	ws := copies(witness[curves[0].key], *flagRSSParts)
+	reqBytes := 0
+	for _, w := range ws {
+		reqBytes += len(w)
+	}
+	r, err := zk.Submit(ctx, &zkpipepb.SubmitRequest{Key: curves[0].key, Witnesses: ws, Priority: zkpipepb.Priority_LOW})
+	if err != nil {
+		report("rss: Submit of 2000 witnesses", err, "")
+		return
+	}
+	peak, _ := readRSS(*flagPid)
+	ar, err := cancelAndCollect(zk, r.JobId)
+	if err != nil {
+		report("rss: cancel and collect", err, "")
+		return
+	}
+	// Within 5 %, given ten seconds for the collector to drop the request
+	// and for the pages to leave.
+	limit := base + base/20
+	var after uint64
+	waited, _ := waitFor(10*time.Second, 100*time.Millisecond, func() (bool, error) {
+		var err error
+		after, err = readRSS(*flagPid)
+		return err == nil && after <= limit, err
+	})
+	name := fmt.Sprintf("RSS back to its baseline after a %.1f MB request is cancelled", float64(reqBytes)/1e6)
+	detail := fmt.Sprintf("baseline %.1f MB, %.1f MB after the submit, %.1f MB %v after the job ended (%v; limit %.1f MB)",
+		float64(base)/1e6, float64(peak)/1e6, float64(after)/1e6, waited.Round(10*time.Millisecond), ar.State,
+		float64(limit)/1e6)
+	var e error
+	if after > limit {
+		if *flagRSSCheck {
+			e = fmt.Errorf("RSS stays up: %s", detail)
+		} else {
+			detail += " (not checked under a sanitizer)"
+		}
+	}
+	report(name, e, detail)
 }
