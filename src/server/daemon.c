@@ -583,6 +583,15 @@ void srv_run_blocking(zkp_daemon *d, zkp_rpc_call *call, srv_blocking_fn fn, voi
                         "too many calls waiting at once (at most %d)", SRV_MAX_BLOCKING_CALLS);
 }
 
+void srv_reply_unpack_error(zkp_rpc_call *call, zkp_rpc_code why, const char *what, size_t len) {
+    if (why == ZKP_RPC_RESOURCE_EXHAUSTED)
+        zkp_rpc_reply_error(call, why,
+                            "the memory budget cannot hold a %s of %zu bytes now; retry later", what,
+                            len);
+    else
+        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed %s", what);
+}
+
 void srv_reply_message(zkp_rpc_call *call, const ProtobufCMessage *m) {
     size_t n = protobuf_c_message_get_packed_size(m);
     uint8_t *buf = malloc(n ? n : 1);

@@ -159,6 +159,9 @@ int srv_metrics_source(void *ctx, zkpipe_engine_status *st, zkp_server_view *vie
 /* Packs a protobuf-c message and answers the call with it. */
 struct ProtobufCMessage;
 void srv_reply_message(zkp_rpc_call *call, const struct ProtobufCMessage *m);
+/* Answers a request that unpacking could not take (why): malformed, or too
+ * large for the memory budget now. what names the message. */
+void srv_reply_unpack_error(zkp_rpc_call *call, zkp_rpc_code why, const char *what, size_t len);
 
 /* Registers each service's methods with the RPC server. */
 zkpipe_status srv_cuzk_register(zkp_daemon *d);

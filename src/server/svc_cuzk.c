@@ -14,16 +14,6 @@
 
 #define PATH_PREFIX "/cuzk.v1.ProvingEngine/"
 
-/* A request that unpack could not take: malformed, or too large for the
- * memory budget now. */
-static void reply_unpack_error_(zkp_rpc_call *call, zkp_rpc_code why, const char *what, size_t len) {
-    if (why == ZKP_RPC_RESOURCE_EXHAUSTED)
-        zkp_rpc_reply_error(call, why,
-                            "the memory budget cannot hold a %s of %zu bytes now; retry later", what,
-                            len);
-    else
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed %s", what);
-}
 static void await_free_(void *p) { cuzk__v1__await_proof_request__free_unpacked(p, NULL); }
 static void preload_free_(void *p) { cuzk__v1__preload_srs_request__free_unpacked(p, NULL); }
 
@@ -102,7 +92,7 @@ static void submit_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t le
     Cuzk__V1__SubmitProofRequest *m = (Cuzk__V1__SubmitProofRequest *)svc_unpack(
         d, &cuzk__v1__submit_proof_request__descriptor, req, len, &arena, &why);
     if (!m) {
-        reply_unpack_error_(call, why, "SubmitProofRequest", len);
+        srv_reply_unpack_error(call, why, "SubmitProofRequest", len);
         return;
     }
     srv_submit_req r;
@@ -173,7 +163,7 @@ static void prove_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len
         if (m || why == ZKP_RPC_INVALID_ARGUMENT)
             zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed ProveRequest (submit is required)");
         else
-            reply_unpack_error_(call, why, "ProveRequest", len);
+            srv_reply_unpack_error(call, why, "ProveRequest", len);
         svc_unpacked_free(m ? &m->base : NULL, arena);
         return;
     }

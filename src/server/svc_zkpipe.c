@@ -115,14 +115,6 @@ static void reply_await_(zkp_rpc_call *call, const srv_job *j, int final, int wr
     free(ppp);
 }
 
-static void reply_unpack_error_(zkp_rpc_call *call, zkp_rpc_code why, const char *what, size_t len) {
-    if (why == ZKP_RPC_RESOURCE_EXHAUSTED)
-        zkp_rpc_reply_error(call, why,
-                            "the memory budget cannot hold a %s of %zu bytes now; retry later", what,
-                            len);
-    else
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed %s", what);
-}
 
 static void register_key_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
     Zkpipe__V1__RegisterKeyRequest *m = zkpipe__v1__register_key_request__unpack(NULL, len, req);
@@ -153,7 +145,7 @@ static void submit_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t le
     Zkpipe__V1__SubmitRequest *m = (Zkpipe__V1__SubmitRequest *)svc_unpack(
         d, &zkpipe__v1__submit_request__descriptor, req, len, &arena, &why);
     if (!m) {
-        reply_unpack_error_(call, why, "SubmitRequest", len);
+        srv_reply_unpack_error(call, why, "SubmitRequest", len);
         return;
     }
     srv_submit_req r;
@@ -187,7 +179,7 @@ static void prove_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len
         if (m || why == ZKP_RPC_INVALID_ARGUMENT)
             zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed ProveRequest (submit is required)");
         else
-            reply_unpack_error_(call, why, "ProveRequest", len);
+            srv_reply_unpack_error(call, why, "ProveRequest", len);
         svc_unpacked_free(m ? &m->base : NULL, arena);
         return;
     }
