@@ -212,6 +212,25 @@ TEST_CASE(gpu_device_info_is_sane) {
     ASSERT(memcmp(data, back, sizeof data) == 0);
     ASSERT_EQ_STATUS(zkp_gpu_buf_upload(buf, 8, data, sizeof data, &diag), ZKPIPE_ERR_OUT_OF_RANGE);
     zkp_gpu_buf_free(buf);
+    /* A queued upload, large enough to be still running when the download
+     * is asked for: the download waits for it on the device. */
+    size_t big = (size_t)64 << 20;
+    uint64_t *up = malloc(big), *down = malloc(big);
+    ASSERT(up && down);
+    for (size_t i = 0; i < big / 8; i++) up[i] = test_rng_u64();
+    memset(down, 0, big);
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &buf, big, ZKP_GPU_MEM_SCRATCH, &diag));
+    ASSERT_OK(zkp_gpu_buf_upload_async(buf, 0, up, big / 2, &diag));
+    ASSERT_OK(zkp_gpu_buf_upload_async(buf, big / 2, (char *)up + big / 2, big / 2, &diag));
+    ASSERT_EQ_STATUS(zkp_gpu_buf_upload_async(buf, big / 2 + 8, up, big / 2, &diag),
+                     ZKPIPE_ERR_OUT_OF_RANGE);
+    ASSERT_OK(zkp_gpu_buf_download(down, buf, 0, big, &diag));
+    ASSERT(memcmp(up, down, big) == 0);
+    /* Freed with an upload still queued: the free waits for it. */
+    ASSERT_OK(zkp_gpu_buf_upload_async(buf, 0, up, big, &diag));
+    zkp_gpu_buf_free(buf);
+    free(up);
+    free(down);
     zkp_gpu_stats_get(g, &s);
     ASSERT_EQ_U64(s.live_total, 0);
     ASSERT(s.h2d_bytes >= sizeof data && s.d2h_bytes >= sizeof data);

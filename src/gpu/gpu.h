@@ -104,6 +104,14 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_buf_upload(zkp_gpu_buf *dst, size_t offset
                                                  size_t bytes, zkp_diag *diag);
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_buf_download(void *dst, const zkp_gpu_buf *src,
                                                    size_t offset, size_t bytes, zkp_diag *diag);
+/* The upload, queued on the context's upload stream and returning at once,
+ * so that it runs beside the work the caller queues next. The device work
+ * that reads the buffer (an MSM or NTT over it, a download) waits for it
+ * on the device; src must stay as it is until then, or until the buffer
+ * is freed, which waits for the copy. */
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_buf_upload_async(zkp_gpu_buf *dst, size_t offset,
+                                                       const void *src, size_t bytes,
+                                                       zkp_diag *diag);
 
 /* ---- The NTT, per scalar field F in {bn254_fr, bls12_381_fr} ----
  *

@@ -67,6 +67,11 @@ void dev_free(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category cat) {
     g->live_total.fetch_sub(bytes, std::memory_order_relaxed);
 }
 
+zkpipe_status buf_ready_on(const zkp_gpu_buf *b, cudaStream_t s, zkp_diag *diag) {
+    if (b->uploaded) ZKP_CUDA_TRY(diag, cudaStreamWaitEvent(s, b->uploaded, 0));
+    return ZKPIPE_OK;
+}
+
 zkpipe_status copy_h2d(zkp_gpu *g, void *dst, const void *src, size_t bytes, cudaStream_t s,
                        zkp_diag *diag) {
     ZKP_CUDA_TRY(diag, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
@@ -202,6 +207,12 @@ zkpipe_status zkp_gpu_buf_alloc(zkp_gpu *g, zkp_gpu_buf **out, size_t bytes,
 void zkp_gpu_buf_free(zkp_gpu_buf *b) {
     if (!b) return;
     (void)cudaSetDevice((int)b->g->ordinal);
+    if (b->uploaded) {
+        /* The host memory of a queued upload stays the caller's only until
+         * the copy is done. */
+        (void)cudaEventSynchronize(b->uploaded);
+        (void)cudaEventDestroy(b->uploaded);
+    }
     dev_free(b->g, b->ptr, b->bytes, b->cat);
     delete b;
 }
@@ -242,6 +253,7 @@ static zkpipe_status buf_copy_(const zkp_gpu_buf *b, size_t offset, void *host, 
     busy_scope busy(g);
     char *dev = (char *)b->ptr + offset;
     cudaStream_t s = up ? g->upload : g->download;
+    if ((st = buf_ready_on(b, s, diag)) != ZKPIPE_OK) return st;
     st = up ? copy_h2d(g, dev, host, bytes, s, diag) : copy_d2h(g, host, dev, bytes, s, diag);
     if (st != ZKPIPE_OK) return st;
     ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
@@ -256,6 +268,23 @@ zkpipe_status zkp_gpu_buf_upload(zkp_gpu_buf *dst, size_t offset, const void *sr
 zkpipe_status zkp_gpu_buf_download(void *dst, const zkp_gpu_buf *src, size_t offset, size_t bytes,
                                    zkp_diag *diag) {
     return buf_copy_(src, offset, dst, bytes, 0, diag);
+}
+
+zkpipe_status zkp_gpu_buf_upload_async(zkp_gpu_buf *b, size_t offset, const void *src, size_t bytes,
+                                       zkp_diag *diag) {
+    if (offset > b->bytes || bytes > b->bytes - offset)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
+                             "upload of %zu bytes at %zu in a device buffer of %zu", bytes, offset,
+                             b->bytes);
+    zkp_gpu *g = b->g;
+    zkpipe_status st = bind(g, diag);
+    if (st != ZKPIPE_OK) return st;
+    if (!b->uploaded)
+        ZKP_CUDA_TRY(diag, cudaEventCreateWithFlags(&b->uploaded, cudaEventDisableTiming));
+    if ((st = copy_h2d(g, (char *)b->ptr + offset, src, bytes, g->upload, diag)) != ZKPIPE_OK)
+        return st;
+    ZKP_CUDA_TRY(diag, cudaEventRecord(b->uploaded, g->upload));
+    return ZKPIPE_OK;
 }
 
 } /* extern "C" */

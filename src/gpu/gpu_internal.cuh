@@ -28,6 +28,9 @@ struct zkp_gpu_buf {
     void *ptr;
     size_t bytes;
     zkp_gpu_mem_category cat;
+    /* Recorded after an asynchronous upload (zkp_gpu_buf_upload_async);
+     * null until the first. */
+    cudaEvent_t uploaded;
 };
 
 namespace zkp_cuda {
@@ -55,6 +58,10 @@ struct busy_scope {
     explicit busy_scope(zkp_gpu *g_);
     ~busy_scope();
 };
+
+/* Makes stream s wait for b's last asynchronous upload, if any: the first
+ * step of device work that reads b. */
+zkpipe_status buf_ready_on(const zkp_gpu_buf *b, cudaStream_t s, zkp_diag *diag);
 
 /* Host-to-device and back on the context's streams, counted. */
 zkpipe_status copy_h2d(zkp_gpu *g, void *dst, const void *src, size_t bytes, cudaStream_t s,

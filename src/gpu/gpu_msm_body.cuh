@@ -5,11 +5,12 @@
  *
  * The steps of one MSM over n points:
  *
- *  1. A pass over the scalars sums the bases whose scalar is 1 (grid-stride
- *     accumulation per thread, then a tree in shared memory per block and a
- *     tree over the blocks) and marks the others; zeros drop out here.
- *     Witness vectors are mostly zeros and ones, so this leaves few points.
- *  2. The m remaining indices are compacted (cub::DeviceSelect).
+ *  1. One pass over the scalars (cub::DevicePartition) lists the indices
+ *     whose scalar is 1 and the m others; zeros drop out here. Witness
+ *     vectors are mostly zeros and ones, so this leaves few points.
+ *  2. The bases of the ones are summed: grid-stride accumulation per
+ *     thread over the listed indices, then a tree in shared memory per
+ *     block and a tree over the blocks.
  *  3. Each remaining scalar is cut into signed digits of width c, in
  *     (-2^(c-1), 2^(c-1)], and every nonzero digit emits a key (its bucket:
  *     bucket set and magnitude) and a value (the point's index, its sign in
@@ -43,12 +44,17 @@
 #ifndef ZKP_GPU_GPU_MSM_BODY_CUH
 #define ZKP_GPU_GPU_MSM_BODY_CUH
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <new>
 
+#include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
 
 #include "gpu/gpu_curve.cuh"
 #include "gpu/gpu_msm.cuh"
@@ -136,23 +142,36 @@ __device__ void block_sum(xyzz<F> v, xyzz<F> *out) {
     if (threadIdx.x == 0) *out = sh[0];
 }
 
-/* Step 1: partial[block] = the sum of the bases with scalar 1 that the
- * block's threads visit; rest[i] = i for a scalar other than 0 and 1, else
- * EMPTY. */
-template <class F>
-__global__ void __launch_bounds__(RED_THREADS)
-    ones_kernel(const affine<F> *bases, const uint32_t *scalars, size_t n, uint32_t *rest,
-                xyzz<F> *partial) {
-    xyzz<F> acc = xyzz<F>::inf();
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
+/* Step 1's classes of a scalar, read by the partition: one, or neither
+ * zero nor one. */
+struct scalar_is_one {
+    const uint32_t *scalars;
+    __device__ bool operator()(uint32_t i) const {
         uint32_t w[SCALAR_WORDS];
         load_scalar(scalars, i, w);
-        uint32_t hi = w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7];
-        bool trivial = hi == 0 && w[0] <= 1;
-        rest[i] = trivial ? EMPTY : (uint32_t)i;
-        if (hi == 0 && w[0] == 1) acc.add_affine(load_affine(bases + i));
+        return (w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) == 0 && w[0] == 1;
     }
+};
+struct scalar_is_other {
+    const uint32_t *scalars;
+    __device__ bool operator()(uint32_t i) const {
+        uint32_t w[SCALAR_WORDS];
+        load_scalar(scalars, i, w);
+        return (w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) != 0 || w[0] > 1;
+    }
+};
+
+/* Step 1's sum: partial[block] = the sum of the bases idx[i] that the
+ * block's threads visit. Over the compacted indices every lane of a warp
+ * adds on every step; over the scalars themselves, a warp would step
+ * through every index whatever share of its lanes had a one there. */
+template <class F>
+__global__ void __launch_bounds__(RED_THREADS)
+    ones_kernel(const affine<F> *bases, const uint32_t *idx, size_t k, xyzz<F> *partial) {
+    xyzz<F> acc = xyzz<F>::inf();
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < k;
+         i += (size_t)gridDim.x * blockDim.x)
+        acc.add_affine(load_affine(bases + idx[i]));
     block_sum(acc, &partial[blockIdx.x]);
 }
 
@@ -445,6 +464,38 @@ static plan choose(size_t m, const zkp_gpu_bases *b) {
 
 static inline unsigned bits_of(uint32_t v) { return v ? 32 - __builtin_clz(v) : 0; }
 
+/* Step times of one MSM on stderr when ZKPIPE_GPU_TRACE is set: events
+ * recorded on the compute stream between the steps, read once at the end,
+ * so the trace adds no synchronisation of its own. */
+struct trace {
+    static constexpr int MAX = 12;
+    bool on;
+    int count = 0;
+    const char *names[MAX];
+    cudaEvent_t ev[MAX];
+    cudaStream_t s;
+    explicit trace(cudaStream_t s_) : on(getenv("ZKPIPE_GPU_TRACE") != nullptr), s(s_) { mark("start"); }
+    void mark(const char *name) {
+        if (!on || count == MAX || cudaEventCreate(&ev[count]) != cudaSuccess) return;
+        names[count] = name;
+        (void)cudaEventRecord(ev[count], s);
+        count++;
+    }
+    void print(const char *what) {
+        if (!on) return;
+        (void)cudaEventSynchronize(ev[count - 1]);
+        fprintf(stderr, "gpu msm trace: %s:", what);
+        for (int i = 1; i < count; i++) {
+            float ms = 0;
+            (void)cudaEventElapsedTime(&ms, ev[i - 1], ev[i]);
+            fprintf(stderr, " %s %.2f ms%s", names[i], ms, i + 1 < count ? "," : "\n");
+        }
+    }
+    ~trace() {
+        for (int i = 0; i < count; i++) (void)cudaEventDestroy(ev[i]);
+    }
+};
+
 template <class F, int SBITS, int GROUP>
 struct driver {
     typedef affine<F> aff_t;
@@ -604,44 +655,69 @@ struct driver {
         const aff_t *bases = (const aff_t *)b->ptr;
         cudaStream_t s = g->compute;
         zkpipe_status st;
+        trace tr(s);
 
-        /* Step 1: the ones and the rest. */
-        unsigned ones_blocks = blocks_for(n, RED_THREADS);
-        unsigned cap = g->multiprocessors * 8;
-        if (ones_blocks > cap) ones_blocks = cap;
-        dev_mem rest(g, ZKP_GPU_MEM_SCRATCH), ones(g, ZKP_GPU_MEM_SCRATCH), count(g, ZKP_GPU_MEM_SCRATCH);
+        /* Step 1: the indices of the ones and of the rest, in one pass;
+         * the zeros drop out. */
+        dev_mem ones_idx(g, ZKP_GPU_MEM_SCRATCH), rest(g, ZKP_GPU_MEM_SCRATCH),
+            count(g, ZKP_GPU_MEM_SCRATCH), temp(g, ZKP_GPU_MEM_SCRATCH);
+        if ((st = ones_idx.alloc(n * sizeof(uint32_t), diag)) != ZKPIPE_OK) return st;
         if ((st = rest.alloc(n * sizeof(uint32_t), diag)) != ZKPIPE_OK) return st;
-        if ((st = ones.alloc((size_t)2 * ones_blocks * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
-        if ((st = count.alloc(sizeof(uint64_t), diag)) != ZKPIPE_OK) return st;
-        ones_kernel<F><<<ones_blocks, RED_THREADS, 0, s>>>(bases + first, scalars, n, rest.as<uint32_t>(),
-                                                           ones.as<pt_t>());
-        ZKP_CUDA_LAUNCHED(diag, ones_kernel);
-        pt_t *ones_sum = nullptr;
-        st = tree(g, ones.as<pt_t>(), ones.as<pt_t>() + ones_blocks, ones_blocks, 1, &ones_sum, diag);
-        if (st != ZKPIPE_OK) return st;
-        pt_t total_ones;
-        if ((st = copy_d2h(g, &total_ones, ones_sum, sizeof total_ones, s, diag)) != ZKPIPE_OK) return st;
-
-        /* Step 2: compaction of the rest. */
-        dev_mem temp(g, ZKP_GPU_MEM_SCRATCH);
+        if ((st = count.alloc(2 * sizeof(uint64_t), diag)) != ZKPIPE_OK) return st;
+        thrust::counting_iterator<uint32_t> all(0);
+        thrust::discard_iterator<> zeros;
+        scalar_is_one is_one{scalars};
+        scalar_is_other is_other{scalars};
         size_t temp_bytes = 0;
-        ZKP_CUDA_TRY(diag, cub::DeviceSelect::If(nullptr, temp_bytes, rest.as<uint32_t>(),
-                                                 count.as<uint64_t>(), (int64_t)n, not_empty(), s));
+        ZKP_CUDA_TRY(diag, cub::DevicePartition::If(nullptr, temp_bytes, all, ones_idx.as<uint32_t>(),
+                                                    rest.as<uint32_t>(), zeros, count.as<uint64_t>(),
+                                                    (int64_t)n, is_one, is_other, s));
         if ((st = temp.alloc(temp_bytes, diag)) != ZKPIPE_OK) return st;
-        ZKP_CUDA_TRY(diag, cub::DeviceSelect::If(temp.p, temp_bytes, rest.as<uint32_t>(),
-                                                 count.as<uint64_t>(), (int64_t)n, not_empty(), s));
-        uint64_t m64 = 0;
-        if ((st = copy_d2h(g, &m64, count.p, sizeof m64, s, diag)) != ZKPIPE_OK) return st;
+        ZKP_CUDA_TRY(diag, cub::DevicePartition::If(temp.p, temp_bytes, all, ones_idx.as<uint32_t>(),
+                                                    rest.as<uint32_t>(), zeros, count.as<uint64_t>(),
+                                                    (int64_t)n, is_one, is_other, s));
+        temp.release();
+        uint64_t counts[2] = {0, 0};
+        if ((st = copy_d2h(g, counts, count.p, sizeof counts, s, diag)) != ZKPIPE_OK) return st;
         ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
-        uint32_t m = (uint32_t)m64;
+        size_t k = (size_t)counts[0];
+        uint32_t m = (uint32_t)counts[1];
+        tr.mark("partition");
+
+        /* Step 2: the sum of the ones. */
+        pt_t total_ones = pt_t::inf();
+        if (k > 0) {
+            unsigned ones_blocks = blocks_for(k, RED_THREADS);
+            unsigned cap = g->multiprocessors * 8;
+            if (ones_blocks > cap) ones_blocks = cap;
+            dev_mem ones(g, ZKP_GPU_MEM_SCRATCH);
+            if ((st = ones.alloc((size_t)2 * ones_blocks * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
+            ones_kernel<F><<<ones_blocks, RED_THREADS, 0, s>>>(bases + first, ones_idx.as<uint32_t>(), k,
+                                                               ones.as<pt_t>());
+            ZKP_CUDA_LAUNCHED(diag, ones_kernel);
+            pt_t *ones_sum = nullptr;
+            st = tree(g, ones.as<pt_t>(), ones.as<pt_t>() + ones_blocks, ones_blocks, 1, &ones_sum, diag);
+            if (st != ZKPIPE_OK) return st;
+            if ((st = copy_d2h(g, &total_ones, ones_sum, sizeof total_ones, s, diag)) != ZKPIPE_OK) return st;
+            ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
+        }
+        ones_idx.release();
+        tr.mark("ones");
 
         pt_t result = pt_t::inf();
+        layout lay{};
         if (m > 0) {
             plan pl = choose<SBITS>(m, b);
-            layout lay = pl.lay;
+            lay = pl.lay;
             lay.first = first;
-            st = pippenger(g, &result, bases, scalars, rest.as<uint32_t>(), m, lay, diag);
+            st = pippenger(g, &result, bases, scalars, rest.as<uint32_t>(), m, lay, tr, diag);
             if (st != ZKPIPE_OK) return st;
+        }
+        if (tr.on) {
+            char what[160];
+            snprintf(what, sizeof what, "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u",
+                     GROUP, n, k, m, lay.c, lay.nwin, lay.sets, b->copies);
+            tr.print(what);
         }
         result.add(total_ones);
         write_out(out, result);
@@ -651,7 +727,7 @@ struct driver {
     /* Steps 3 to 7 over the m points idx[0..m). */
     static zkpipe_status pippenger(zkp_gpu *g, pt_t *result, const aff_t *bases,
                                    const uint32_t *scalars, const uint32_t *idx, uint32_t m,
-                                   const layout &lay, zkp_diag *diag) {
+                                   const layout &lay, trace &tr, zkp_diag *diag) {
         cudaStream_t s = g->compute;
         zkpipe_status st;
         size_t total = (size_t)lay.nwin * m;
@@ -668,6 +744,7 @@ struct driver {
         digits_kernel<<<blocks_for(m, 256), 256, 0, s>>>(scalars, idx, m, lay, keys.as<uint32_t>(),
                                                          vals.as<uint32_t>());
         ZKP_CUDA_LAUNCHED(diag, digits_kernel);
+        tr.mark("digits");
 
         /* Step 4. */
         int end_bit = (int)bits_of(lay.nb);
@@ -696,6 +773,7 @@ struct driver {
         ZKP_CUDA_TRY(diag, cub::DeviceRadixSort::SortPairs(temp.p, sort_bytes, dk, dv, (uint32_t)total,
                                                            0, end_bit, s));
         const uint32_t *skeys = dk.Current(), *svals = dv.Current();
+        tr.mark("sort");
 
         /* Step 5. */
         dev_mem buckets(g, ZKP_GPU_MEM_SCRATCH);
@@ -713,6 +791,7 @@ struct driver {
             skeys, svals, bases, nullptr, total, (unsigned)L, lay.nb, buckets.as<pt_t>(),
             ka.as<uint32_t>(), pa.as<pt_t>(), ia.as<uint32_t>());
         ZKP_CUDA_LAUNCHED(diag, segment_kernel);
+        tr.mark("buckets");
         dev_mem *cur_k = &ka, *cur_p = &pa, *cur_i = &ia, *nxt_k = &kb, *nxt_p = &pb, *nxt_i = &ib;
         size_t slots = slots_a;
         for (;;) {
@@ -733,6 +812,7 @@ struct driver {
             t = cur_p, cur_p = nxt_p, nxt_p = t;
             t = cur_i, cur_i = nxt_i, nxt_i = t;
         }
+        tr.mark("slot rounds");
         keys.release();
         vals.release();
         keys2.release();
@@ -757,6 +837,7 @@ struct driver {
         pt_t set_sum[MAX_C * 16];
         if ((st = copy_d2h(g, set_sum, sums, lay.sets * sizeof(pt_t), s, diag)) != ZKPIPE_OK) return st;
         ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
+        tr.mark("bucket sums");
 
         /* Step 7: set w is window w (of the scalar, or of its copy). */
         pt_t acc = pt_t::inf();
@@ -807,6 +888,7 @@ struct driver {
                                  "GPU MSM: %zu scalars from %zu in a buffer of %zu bytes", n,
                                  scalars_first, zkp_gpu_buf_bytes(scalars));
         if ((st = bind(g, diag)) != ZKPIPE_OK) return st;
+        if ((st = buf_ready_on(scalars, g->compute, diag)) != ZKPIPE_OK) return st;
         busy_scope busy(g);
         st = run(g, out, b, first, (const uint32_t *)scalars->ptr + 8 * scalars_first, n, diag);
         (void)cudaStreamSynchronize(g->compute);

@@ -58,6 +58,11 @@ zkpipe_status zkp_gpu_buf_upload(zkp_gpu_buf *dst, size_t offset, const void *sr
     (void)dst, (void)offset, (void)src, (void)bytes;
     return NO_CUDA_(diag);
 }
+zkpipe_status zkp_gpu_buf_upload_async(zkp_gpu_buf *dst, size_t offset, const void *src,
+                                       size_t bytes, zkp_diag *diag) {
+    (void)dst, (void)offset, (void)src, (void)bytes;
+    return NO_CUDA_(diag);
+}
 zkpipe_status zkp_gpu_buf_download(void *dst, const zkp_gpu_buf *src, size_t offset, size_t bytes,
                                    zkp_diag *diag) {
     (void)dst, (void)offset, (void)src, (void)bytes;

@@ -725,6 +725,7 @@ static zkpipe_status gpu_ntt_dev(const char *fname, unsigned adicity, zkp_gpu *g
                              "2^%u elements",
                              fname, a->bytes, log_n);
     st = bind(g, diag);
+    if (st == ZKPIPE_OK) st = buf_ready_on(a, g->compute, diag);
     if (st != ZKPIPE_OK) return st;
     busy_scope busy(g);
     return ntt_on_device<F>(g, (F *)a->ptr, log_n, kind, w, shift ? &gs : nullptr, diag);

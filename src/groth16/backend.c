@@ -140,7 +140,8 @@ static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, u
 
 /* One upload of the witness serves the A, B1, L and B2 MSMs; the copy
  * comes from registered memory at the bus's speed when the witness lies in
- * the engine's pool (gpu.h). */
+ * the engine's pool (gpu.h). It is queued, not waited for: it runs beside
+ * the H MSM, and the MSMs that read it wait for it on the device. */
 static zkpipe_status cuda_witness_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *s,
                                           const uint64_t *witness, size_t n, zkp_diag *diag) {
     s->host = NULL;
@@ -148,7 +149,7 @@ static zkpipe_status cuda_witness_scalars(const zkp_g16_rkey *k, zkp_g16_scalars
     size_t bytes = n * 32; /* n <= n_vars of a validated key: no overflow */
     zkpipe_status st = zkp_gpu_buf_alloc(k->be->gpu, &s->dev, bytes ? bytes : 32,
                                          ZKP_GPU_MEM_SCALARS, diag);
-    if (st == ZKPIPE_OK && bytes) st = zkp_gpu_buf_upload(s->dev, 0, witness, bytes, diag);
+    if (st == ZKPIPE_OK && bytes) st = zkp_gpu_buf_upload_async(s->dev, 0, witness, bytes, diag);
     if (st != ZKPIPE_OK) {
         zkp_diag_prefix(diag, "uploading the witness");
         zkp_gpu_buf_free(s->dev);

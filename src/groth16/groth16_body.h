@@ -276,7 +276,11 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     /* A device holds its own copy of the H values: a, b and c go back now. */
     if (hv.dev) zkp_buffer_release(abc);
 
-    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_H, diag)) != ZKPIPE_OK) goto done;
+    /* The witness goes where the MSMs read it, once; a device's copy of it
+     * is queued now and runs beside the H MSM. */
+    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_H, diag)) != ZKPIPE_OK ||
+        (st = ops->witness_scalars(rk, &ws, wl, n_vars, diag)) != ZKPIPE_OK)
+        goto done;
     G16_G1J hsum;
     if ((st = ops->msm_g1(rk, &hsum, ZKP_G16_SET_H, &hv, 0, n, &work, diag)) != ZKPIPE_OK)
         goto done;
@@ -284,9 +288,7 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     ops->scalars_free(&hv);
     zkp_buffer_release(abc);
 
-    /* The witness goes where the MSMs read it once, in A's stage. */
     if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_A, diag)) != ZKPIPE_OK ||
-        (st = ops->witness_scalars(rk, &ws, wl, n_vars, diag)) != ZKPIPE_OK ||
         (st = ops->msm_g1(rk, &p->a, ZKP_G16_SET_A, &ws, 0, n_vars, &work, diag)) != ZKPIPE_OK)
         goto done;
     if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_B1, diag)) != ZKPIPE_OK ||
