@@ -4,8 +4,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "gpu/gpu.h"
 
 int main(int argc, char **argv) {
+    /* The daemon's engine lives long: its kernels belong in its baseline. */
+    zkp_gpu_prefer_eager_loading();
     if (argc >= 2 && !strcmp(argv[1], "serve")) return cli_serve(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "client")) return cli_client(argc - 2, argv + 2);
     fprintf(stderr, "usage: zkpipe serve ... | zkpipe client ...  (zkpipe --help)\n");

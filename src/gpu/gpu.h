@@ -37,6 +37,16 @@ extern "C" {
 /* 1 when this build has the CUDA backend, else 0. */
 int zkp_gpu_built(void);
 
+/* Asks the CUDA runtime to load every kernel when it starts, rather than
+ * each at its first launch (CUDA_MODULE_LOADING=EAGER, unless the
+ * environment already says otherwise). A long-lived engine calls it so that
+ * the host memory the loaded kernels take is there before the engine
+ * measures its baseline: loaded lazily, it appears in the middle of the
+ * first jobs, as memory no category holds (docs/MEMORY.md). It sets an
+ * environment variable, so it must be called before any other thread
+ * starts and before the first CUDA call: first thing in main. */
+void zkp_gpu_prefer_eager_loading(void);
+
 /* The number of CUDA devices. ZKPIPE_ERR_NO_DEVICE, with diag saying why
  * (no driver, no device), when there is none; ZKPIPE_ERR_UNSUPPORTED in a
  * build without CUDA. */

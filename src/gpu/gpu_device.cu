@@ -1,6 +1,7 @@
 /* Devices, contexts, buffers and their books; the device arithmetic's
  * entry points for the tests. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -93,6 +94,8 @@ using namespace zkp_cuda;
 extern "C" {
 
 int zkp_gpu_built(void) { return 1; }
+
+void zkp_gpu_prefer_eager_loading(void) { (void)setenv("CUDA_MODULE_LOADING", "EAGER", 0); }
 
 const char *zkp_gpu_mem_category_name(zkp_gpu_mem_category c) {
     static const char *const names[ZKP_GPU_MEM_COUNT_] = {"bases", "abc", "scalars", "scratch"};

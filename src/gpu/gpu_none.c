@@ -7,6 +7,7 @@
     zkp_diag_fail(diag, ZKPIPE_ERR_UNSUPPORTED, "this zkpipe was built without CUDA (ZKPIPE_ENABLE_CUDA)")
 
 int zkp_gpu_built(void) { return 0; }
+void zkp_gpu_prefer_eager_loading(void) {}
 
 const char *zkp_gpu_mem_category_name(zkp_gpu_mem_category c) {
     static const char *const names[ZKP_GPU_MEM_COUNT_] = {"bases", "abc", "scalars", "scratch"};
