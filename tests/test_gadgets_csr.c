@@ -7,11 +7,13 @@
  * input even when inputs were allocated between constraints. The counts
  * below are worked out by hand from the gadgets' definitions. A circuit
  * recorded this way is then proved by the Groth16 prover with a key made
- * here for it (insecure: the toxic waste is drawn in the test) and the
- * proof checked by the verifier. */
+ * here for it (insecure: the toxic waste is drawn in the test), from the
+ * witness alone and through the engine's compiled CSR (circuit/), and both
+ * proofs checked by the verifier. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "circuit/circuit.h"
 #include "curve/curve.h"
 #include "gadgets/csr.h"
 #include "gadgets/label.h"
@@ -120,7 +122,8 @@ TEST_CASE(gadgets_csr_sha256_rows_hold) {
     zkp_cs *sys[2] = {&r->cs, &wo->cs};
     for (int s = 0; s < 2; s++) {
         zkp_bool bits[24], digest[256];
-        for (int i = 0; i < 24; i++) bits[i] = zkp_bool_alloc(sys[s], ("abc"[i / 8] >> (7 - i % 8)) & 1);
+        for (int i = 0; i < 24; i++)
+            bits[i] = zkp_bool_alloc(sys[s], ("abc"[i / 8] >> (7 - i % 8)) & 1);
         zkp_sha256_gadget(sys[s], bits, 24, digest);
         zkp_pack_into_inputs(sys[s], digest, 256);
     }
@@ -354,15 +357,30 @@ TEST_CASE(gadgets_csr_prove_and_verify) {
     memcpy(in.values, (uint64_t *)wit.ptr + 4, 3 * 32);
     ASSERT_EQ_U64(in.values[0], challenge);
 
+    /* the engine's path too: the key's coefficients compiled into the
+     * circuit layer's CSR, a and b synthesized from it */
+    zkp_diag d = {{0}};
+    zkp_circuit circ;
+    ASSERT_MSG(zkp_circuit_build(&circ, &pk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    size_t abc_bytes = zkp_circuit_abc_bytes(&circ);
+    zkp_buffer abc = {zkp_alloc(NULL, abc_bytes, ZKP_MEM_ABC), abc_bytes, ZKP_MEM_ABC, NULL};
+    zkp_buffer wit2 = {zkp_alloc(NULL, wit.bytes, ZKP_MEM_WITNESS), wit.bytes, ZKP_MEM_WITNESS, NULL};
+    ASSERT(abc.ptr && wit2.ptr);
+    memcpy(wit2.ptr, wit.ptr, wit.bytes);
+    zkp_circuit_synthesize(&circ, wit2.ptr, abc.ptr, 1);
+    zkp_circuit_free(&circ);
+
     zkp_g16_prove_opts opts = {.nthreads = 1};
     zkp_g16_pending *p = NULL;
-    zkp_diag d = {{0}};
     ASSERT_MSG(zkp_g16_prove_start(&p, &pk, &wit, &opts, &d) == ZKPIPE_OK, "%s", d.msg);
-    zkp_g16_proof proof;
+    zkp_g16_proof proof, proof2;
     ASSERT_MSG(zkp_g16_prove_finalize(&proof, p, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_g16_prove_start_abc(&p, &pk, &wit2, &abc, &opts, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_g16_prove_finalize(&proof2, p, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
     zkp_g16_vk vk;
     zkp_g16_pk_vk(&vk, &pk);
     ASSERT_MSG(zkp_g16_verify(&vk, &in, &proof, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_g16_verify(&vk, &in, &proof2, &d) == ZKPIPE_OK, "%s", d.msg);
     in.values[0] ^= 1;
     ASSERT_EQ_STATUS(zkp_g16_verify(&vk, &in, &proof, &d), ZKPIPE_ERR_PROOF_INVALID);
 }
