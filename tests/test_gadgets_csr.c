@@ -111,16 +111,31 @@ TEST_CASE(gadgets_csr_merges_like_bellpepper) {
         ASSERT_EQ_U64(w[4 * j + 1] | w[4 * j + 2] | w[4 * j + 3], 0);
     }
     ASSERT_EQ_U64(zkp_cs_csr_key_coefs(r, NULL), 10 + 5);
+
+    /* the counts-only mode finds the same figures without keeping a row */
+    zkp_cs_csr *cnt = new_csr_(ZKP_CSR_COUNTS);
+    small_circuit_(&cnt->cs, 1, 1);
+    ASSERT_OK(zkp_cs_csr_finish(cnt));
+    ASSERT(cnt->m[ZKP_CSR_A].col == NULL && cnt->aux == NULL);
+    ASSERT_EQ_U64(cnt->n_rows, 7);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(cnt, ZKP_CSR_A), 10);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(cnt, ZKP_CSR_B), 5);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(cnt, ZKP_CSR_C), 5);
+    zkp_csr_density dc;
+    ASSERT_OK(zkp_cs_csr_density(cnt, &dc));
+    ASSERT_MEM_EQ(&dc, &d, sizeof d);
 }
 
 /* SHA-256("abc") with its input bits: every row holds with the witness, a
- * changed value breaks a row, and the witness-only mode gives the same
- * witness without any matrix. */
+ * changed value breaks a row, the witness-only mode gives the same witness
+ * without any matrix, and the counts-only mode the same non-zero counts and
+ * densities. */
 TEST_CASE(gadgets_csr_sha256_rows_hold) {
     zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
     zkp_cs_csr *wo = new_csr_(ZKP_CSR_WITNESS);
-    zkp_cs *sys[2] = {&r->cs, &wo->cs};
-    for (int s = 0; s < 2; s++) {
+    zkp_cs_csr *cnt = new_csr_(ZKP_CSR_COUNTS);
+    zkp_cs *sys[3] = {&r->cs, &wo->cs, &cnt->cs};
+    for (int s = 0; s < 3; s++) {
         zkp_bool bits[24], digest[256];
         for (int i = 0; i < 24; i++)
             bits[i] = zkp_bool_alloc(sys[s], ("abc"[i / 8] >> (7 - i % 8)) & 1);
@@ -129,6 +144,14 @@ TEST_CASE(gadgets_csr_sha256_rows_hold) {
     }
     ASSERT_OK(zkp_cs_csr_finish(r));
     ASSERT_OK(zkp_cs_csr_finish(wo));
+    ASSERT_OK(zkp_cs_csr_finish(cnt));
+    zkp_csr_density dm, dc;
+    ASSERT_OK(zkp_cs_csr_density(r, &dm));
+    ASSERT_OK(zkp_cs_csr_density(cnt, &dc));
+    ASSERT_MEM_EQ(&dc, &dm, sizeof dm);
+    ASSERT_EQ_U64(dm.a_input, 3);
+    ASSERT_EQ_U64(dm.b_input, 1); /* ONE only, as in the PoRep circuit */
+    for (int m = 0; m < 3; m++) ASSERT_EQ_U64(zkp_cs_csr_nnz(cnt, m), zkp_cs_csr_nnz(r, m));
     ASSERT_EQ_U64(r->n_rows, r->cs.num_constraints + 3);
     ASSERT_EQ_U64(wo->n_rows, r->n_rows);
     ASSERT_EQ_U64(wo->n_cols, r->n_cols);

@@ -68,8 +68,33 @@ static int end_row_(zkp_csr_matrix *mat, uint64_t row) {
     return 1;
 }
 
+/* Marks v as used in matrix m (0: A, 1: B), growing the bitmap. */
+static int mark_used_(zkp_cs_csr *r, int m, zkp_var v) {
+    uint64_t **bits = zkp_var_is_input(v) ? &r->used_in[m] : &r->used_aux[m];
+    size_t *words = zkp_var_is_input(v) ? &r->used_in_words[m] : &r->used_aux_words[m];
+    size_t w = zkp_var_index(v) / 64;
+    if (w >= *words) {
+        size_t nw = *words ? *words : 16;
+        while (nw <= w) nw *= 2;
+        uint64_t *q = realloc(*bits, nw * sizeof *q);
+        if (!q) return 0;
+        memset(q + *words, 0, (nw - *words) * sizeof *q);
+        *bits = q;
+        *words = nw;
+    }
+    (*bits)[w] |= 1ull << (zkp_var_index(v) % 64);
+    return 1;
+}
+
+/* One entry of matrix m: stored, or counted. */
+static int add_entry_(zkp_cs_csr *r, int m, zkp_var var, const fr_t *coeff) {
+    if (r->what & ZKP_CSR_MATRICES) return push_entry_(&r->m[m], var, coeff);
+    r->count[m]++;
+    return m == ZKP_CSR_C || mark_used_(r, m, var);
+}
+
 /* One combination as a row: sorted, one term per variable, no zeros. */
-static int append_lc_(zkp_cs_csr *r, zkp_csr_matrix *mat, const zkp_lc *lc) {
+static int append_lc_(zkp_cs_csr *r, int m, const zkp_lc *lc) {
     if (!grow_((void **)&r->scratch, &r->scratch_cap, lc->len ? lc->len : 1, sizeof *r->scratch))
         return 0;
     memcpy(r->scratch, lc->terms, (size_t)lc->len * sizeof *r->scratch);
@@ -79,7 +104,7 @@ static int append_lc_(zkp_cs_csr *r, zkp_csr_matrix *mat, const zkp_lc *lc) {
         size_t j = i + 1;
         for (; j < lc->len && r->scratch[j].var == r->scratch[i].var; j++)
             bls12_381_fr_add(&sum, &sum, &r->scratch[j].coeff);
-        if (!bls12_381_fr_is_zero(&sum) && !push_entry_(mat, r->scratch[i].var, &sum)) return 0;
+        if (!bls12_381_fr_is_zero(&sum) && !add_entry_(r, m, r->scratch[i].var, &sum)) return 0;
         i = j;
     }
     return 1;
@@ -98,11 +123,13 @@ static zkpipe_status csr_alloc_(void *ctx, int is_input, uint32_t index, const z
 static zkpipe_status csr_enforce_(void *ctx, uint64_t index, const zkp_lc *a, const zkp_lc *b,
                                   const zkp_lc *c) {
     zkp_cs_csr *r = ctx;
-    if (!(r->what & ZKP_CSR_MATRICES)) return ZKPIPE_OK;
+    if (!(r->what & (ZKP_CSR_MATRICES | ZKP_CSR_COUNTS))) return ZKPIPE_OK;
     const zkp_lc *abc[3] = {a, b, c};
-    for (int m = 0; m < 3; m++)
-        if (!append_lc_(r, &r->m[m], abc[m]) || !end_row_(&r->m[m], index))
+    for (int m = 0; m < 3; m++) {
+        if (!append_lc_(r, m, abc[m])) return ZKPIPE_ERR_NO_MEMORY;
+        if ((r->what & ZKP_CSR_MATRICES) && !end_row_(&r->m[m], index))
             return ZKPIPE_ERR_NO_MEMORY;
+    }
     return ZKPIPE_OK;
 }
 
@@ -110,7 +137,8 @@ static const zkp_cs_backend csr_backend_ = {csr_alloc_, csr_enforce_};
 
 void zkp_cs_csr_init(zkp_cs_csr *r, unsigned what) {
     memset(r, 0, sizeof *r);
-    r->what = what & (ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    r->what = what & (ZKP_CSR_MATRICES | ZKP_CSR_WITNESS | ZKP_CSR_COUNTS);
+    if (r->what & ZKP_CSR_MATRICES) r->what &= ~(unsigned)ZKP_CSR_COUNTS; /* the rows say it all */
     zkp_cs_init(&r->cs, &csr_backend_, r);
 }
 
@@ -123,6 +151,10 @@ void zkp_cs_csr_free(zkp_cs_csr *r) {
     free(r->inputs);
     free(r->aux);
     free(r->scratch);
+    for (int m = 0; m < 2; m++) {
+        free(r->used_in[m]);
+        free(r->used_aux[m]);
+    }
     memset(r, 0, sizeof *r);
 }
 
@@ -152,6 +184,12 @@ zkpipe_status zkp_cs_csr_finish(zkp_cs_csr *r) {
             }
         }
     } else {
+        fr_t one;
+        bls12_381_fr_set_one(&one);
+        if (r->what & ZKP_CSR_COUNTS)
+            for (uint64_t i = 0; i < n_in; i++)
+                if (!add_entry_(r, ZKP_CSR_A, (zkp_var)i | ZKP_VAR_INPUT_BIT, &one))
+                    return ZKPIPE_ERR_NO_MEMORY;
         rows += n_in;
     }
     r->n_rows = rows;
@@ -213,8 +251,25 @@ size_t zkp_cs_csr_key_coefs(const zkp_cs_csr *r, bls12_381_g16_coef_t *out) {
     return n;
 }
 
+uint64_t zkp_cs_csr_nnz(const zkp_cs_csr *r, int m) {
+    return (r->what & ZKP_CSR_MATRICES) ? r->m[m].nnz : r->count[m];
+}
+
+static uint64_t popcount_(const uint64_t *bits, size_t words) {
+    uint64_t n = 0;
+    for (size_t i = 0; i < words; i++) n += (uint64_t)__builtin_popcountll(bits[i]);
+    return n;
+}
+
 zkpipe_status zkp_cs_csr_density(const zkp_cs_csr *r, zkp_csr_density *out) {
     memset(out, 0, sizeof *out);
+    if (!(r->what & ZKP_CSR_MATRICES)) {
+        out->a_input = popcount_(r->used_in[0], r->used_in_words[0]);
+        out->a_aux = popcount_(r->used_aux[0], r->used_aux_words[0]);
+        out->b_input = popcount_(r->used_in[1], r->used_in_words[1]);
+        out->b_aux = popcount_(r->used_aux[1], r->used_aux_words[1]);
+        return ZKPIPE_OK;
+    }
     size_t words = ((size_t)r->n_cols + 63) / 64;
     uint64_t *bits = calloc(words ? words : 1, sizeof *bits);
     if (!bits) return ZKPIPE_ERR_NO_MEMORY;

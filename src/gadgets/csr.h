@@ -8,7 +8,10 @@
  *     circuit once and to prove it;
  *   - ZKP_CSR_MATRICES: the shape alone (pre-compiling a circuit shape);
  *   - ZKP_CSR_WITNESS: the values alone, no matrices (proving once the
- *     shape is known: the rows are then not needed again).
+ *     shape is known: the rows are then not needed again);
+ *   - ZKP_CSR_COUNTS: neither, only each matrix's non-zero count and the A
+ *     and B column densities, in memory of one bit per variable (a 32 GiB
+ *     partition's figures on a small machine).
  *
  * A row is stored as bellpepper's LinearCombination holds it when the
  * prover evaluates it: the terms of one variable merged into one (their
@@ -36,7 +39,7 @@
 #include "gadgets/cs.h"
 #include "groth16/bls12_381_groth16.h"
 
-enum { ZKP_CSR_MATRICES = 1, ZKP_CSR_WITNESS = 2 };
+enum { ZKP_CSR_MATRICES = 1, ZKP_CSR_WITNESS = 2, ZKP_CSR_COUNTS = 4 };
 enum { ZKP_CSR_A = 0, ZKP_CSR_B = 1, ZKP_CSR_C = 2 };
 
 /* One matrix. Row i holds entries row_ptr[i] .. row_ptr[i + 1] - 1 of col
@@ -58,6 +61,11 @@ typedef struct {
     size_t inputs_cap, aux_cap;
     zkp_lc_term *scratch; /* one combination, being merged */
     size_t scratch_cap;
+    /* ZKP_CSR_COUNTS: entries per matrix, and one bit per input and per aux
+     * variable that has an entry in A (used[0]) or B (used[1]) */
+    uint64_t count[3];
+    uint64_t *used_in[2], *used_aux[2];
+    size_t used_in_words[2], used_aux_words[2];
     int finished;
     uint64_t n_rows; /* after finish: the circuit's constraints + num_inputs */
     uint32_t n_cols; /* after finish: num_inputs + num_aux */
@@ -87,7 +95,10 @@ void zkp_cs_csr_witness(const zkp_cs_csr *r, uint64_t *out);
  * B's); out NULL only counts. Returns the count, nnz(A) + nnz(B). */
 size_t zkp_cs_csr_key_coefs(const zkp_cs_csr *r, bls12_381_g16_coef_t *out);
 
-/* After finish, with matrices: how many columns of A and of B have an entry,
+/* After finish, with matrices or counts: the entries of matrix m. */
+uint64_t zkp_cs_csr_nnz(const zkp_cs_csr *r, int m);
+
+/* After finish, with matrices or counts: how many columns of A and of B have an entry,
  * among the inputs and among the aux variables (the density bitmaps of
  * bellperson's prover: its A-aux, B-input and B-aux densities, and the
  * A-input density, which the input constraints make full). */
