@@ -156,6 +156,8 @@ TEST_CASE(gadgets_csr_sha256_rows_hold) {
     ASSERT_EQ_U64(wo->n_rows, r->n_rows);
     ASSERT_EQ_U64(wo->n_cols, r->n_cols);
     ASSERT(wo->m[ZKP_CSR_A].col == NULL && wo->m[ZKP_CSR_A].nnz == 0);
+    ASSERT(!zkp_cs_csr_check(wo, NULL)); /* no rows to check, so not "satisfied" */
+    ASSERT_EQ_U64(zkp_cs_csr_key_coefs(wo, NULL), 0);
     uint64_t bad = 0;
     ASSERT_MSG(zkp_cs_csr_check(r, &bad), "row %llu", (unsigned long long)bad);
     size_t bytes = (size_t)r->n_cols * 32;

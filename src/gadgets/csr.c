@@ -212,6 +212,11 @@ static void row_dot_(const zkp_cs_csr *r, const zkp_csr_matrix *mat, uint64_t ro
 }
 
 int zkp_cs_csr_check(const zkp_cs_csr *r, uint64_t *first_bad) {
+    const unsigned both = ZKP_CSR_MATRICES | ZKP_CSR_WITNESS;
+    if (!r->finished || (r->what & both) != both) { /* nothing to check against */
+        if (first_bad) *first_bad = 0;
+        return 0;
+    }
     for (uint64_t i = 0; i < r->n_rows; i++) {
         fr_t a, b, c, ab;
         row_dot_(r, &r->m[ZKP_CSR_A], i, &a);
@@ -227,6 +232,7 @@ int zkp_cs_csr_check(const zkp_cs_csr *r, uint64_t *first_bad) {
 }
 
 void zkp_cs_csr_witness(const zkp_cs_csr *r, uint64_t *out) {
+    if (!r->finished || !(r->what & ZKP_CSR_WITNESS)) return;
     for (uint32_t j = 0; j < r->n_cols; j++) {
         fr_t v;
         bls12_381_fr_from_mont(&v, column_value_(r, j));
@@ -236,6 +242,7 @@ void zkp_cs_csr_witness(const zkp_cs_csr *r, uint64_t *out) {
 
 size_t zkp_cs_csr_key_coefs(const zkp_cs_csr *r, bls12_381_g16_coef_t *out) {
     size_t n = 0;
+    if (!r->finished || !(r->what & ZKP_CSR_MATRICES) || r->n_rows > UINT32_MAX) return 0;
     for (uint32_t m = 0; m < 2; m++) {
         const zkp_csr_matrix *mat = &r->m[m];
         for (uint64_t i = 0; i < r->n_rows; i++)

@@ -83,16 +83,19 @@ ZKP_WARN_UNUSED zkpipe_status zkp_cs_csr_finish(zkp_cs_csr *r);
 
 /* After finish, with matrices and witness: 1 when every row holds
  * ((A w)(B w) = C w); otherwise 0 and *first_bad the first row that does
- * not. */
+ * not (0, and 0 returned, when the system was not finished or lacks
+ * either). */
 int zkp_cs_csr_check(const zkp_cs_csr *r, uint64_t *first_bad);
 
 /* After finish, with the witness: the n_cols values in canonical form (4
- * limbs each, as the prover takes them) into out. */
+ * limbs each, as the prover takes them) into out (nothing written
+ * otherwise). */
 void zkp_cs_csr_witness(const zkp_cs_csr *r, uint64_t *out);
 
 /* After finish, with matrices: the entries of A and B as a Groth16 key's
  * coefficient list (groth16_impl.h: values coefficient·R², A's rows then
- * B's); out NULL only counts. Returns the count, nnz(A) + nnz(B). */
+ * B's); out NULL only counts. Returns the count, nnz(A) + nnz(B); 0 without
+ * matrices, before finish, or for more rows than a key can number (2^32). */
 size_t zkp_cs_csr_key_coefs(const zkp_cs_csr *r, bls12_381_g16_coef_t *out);
 
 /* After finish, with matrices or counts: the entries of matrix m. */
