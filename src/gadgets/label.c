@@ -21,7 +21,9 @@ zkp_u64 zkp_u64_alloc(zkp_cs *cs, uint64_t value) {
     return w;
 }
 
-void zkp_u64_pack_into_input(zkp_cs *cs, const zkp_u64 *w) { zkp_pack_into_inputs(cs, w->bits, 64); }
+void zkp_u64_pack_into_input(zkp_cs *cs, const zkp_u64 *w) {
+    zkp_pack_into_inputs(cs, w->bits, 64);
+}
 
 void zkp_u64_to_bits_be(const zkp_u64 *w, zkp_bool out[64]) {
     for (int i = 0; i < 64; i++) out[i] = w->bits[63 - i];
