@@ -1,0 +1,113 @@
+/* A synthesized circuit in the engine's form: the R1CS as compressed sparse
+ * rows over one column space, and the witness vector that goes with it.
+ *
+ * The back end behind zkp_cs_csr records, per constraint, the rows of A, B
+ * and C the way bellperson's prover sees a constraint, and the values of
+ * every variable. Its modes (zkp_cs_csr_init's what):
+ *   - ZKP_CSR_MATRICES | ZKP_CSR_WITNESS: shape and values, to compile a
+ *     circuit once and to prove it;
+ *   - ZKP_CSR_MATRICES: the shape alone (pre-compiling a circuit shape);
+ *   - ZKP_CSR_WITNESS: the values alone, no matrices (proving once the
+ *     shape is known: the rows are then not needed again);
+ *   - ZKP_CSR_COUNTS: neither, only each matrix's non-zero count and the A
+ *     and B column densities, in memory of one bit per variable (a 32 GiB
+ *     partition's figures on a small machine).
+ *
+ * A row is stored as bellpepper's LinearCombination holds it when the
+ * prover evaluates it: the terms of one variable merged into one (their
+ * coefficients added), inputs before aux variables, each kind in index
+ * order, and the terms whose coefficient is zero left out (the prover's
+ * eval skips them and counts no density for them). So a row's entries, and
+ * the matrices' non-zero counts and column densities, are bellperson's
+ * prover's and cuzk's pre-compiled circuit's.
+ *
+ * zkp_cs_csr_finish closes the system as bellperson's prover does after
+ * synthesis (FACTS 1.4): one constraint per input i, A = input_i, B = C = 0,
+ * appended after the circuit's own; and only then numbers the columns,
+ * input i as column i and aux variable j as column num_inputs + j. Rows are
+ * recorded with the variable's kind and index and renumbered at finish,
+ * because inputs are allocated between constraints (pack_into_inputs) and
+ * num_inputs is not known until synthesis ends. The witness is the column
+ * vector: inputs (ONE first) then aux, which is also a snarkjs witness for
+ * the key coefficients below (n_public = num_inputs - 1). */
+#ifndef ZKP_GADGETS_CSR_H
+#define ZKP_GADGETS_CSR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gadgets/cs.h"
+#include "groth16/bls12_381_groth16.h"
+
+enum { ZKP_CSR_MATRICES = 1, ZKP_CSR_WITNESS = 2, ZKP_CSR_COUNTS = 4 };
+enum { ZKP_CSR_A = 0, ZKP_CSR_B = 1, ZKP_CSR_C = 2 };
+
+/* One matrix. Row i holds entries row_ptr[i] .. row_ptr[i + 1] - 1 of col
+ * and val; values are in Montgomery form. Before finish, col holds
+ * zkp_vars (kind and index); after, column numbers. */
+typedef struct {
+    uint64_t *row_ptr; /* rows + 1 */
+    uint32_t *col;
+    zkp_fr *val;
+    size_t nnz;
+    size_t rows_cap, cap;
+} zkp_csr_matrix;
+
+typedef struct {
+    zkp_cs cs;
+    unsigned what;      /* ZKP_CSR_* */
+    zkp_csr_matrix m[3]; /* A, B, C */
+    zkp_fr *inputs, *aux; /* Montgomery form */
+    size_t inputs_cap, aux_cap;
+    zkp_lc_term *scratch; /* one combination, being merged */
+    size_t scratch_cap;
+    /* ZKP_CSR_COUNTS: entries per matrix, and one bit per input and per aux
+     * variable that has an entry in A (used[0]) or B (used[1]) */
+    uint64_t count[3];
+    uint64_t *used_in[2], *used_aux[2];
+    size_t used_in_words[2], used_aux_words[2];
+    int finished;
+    uint64_t n_rows; /* after finish: the circuit's constraints + num_inputs */
+    uint32_t n_cols; /* after finish: num_inputs + num_aux */
+} zkp_cs_csr;
+
+/* The zkp_cs inside points back at r: init it where it will stay. */
+void zkp_cs_csr_init(zkp_cs_csr *r, unsigned what);
+void zkp_cs_csr_free(zkp_cs_csr *r);
+
+/* Appends the input constraints and numbers the columns. Returns the
+ * system's first failure if synthesis failed, ZKPIPE_ERR_OUT_OF_RANGE if
+ * the columns do not fit 32 bits, ZKPIPE_ERR_INVALID_ARGUMENT if called
+ * twice. After it no more variables or constraints may be added. */
+ZKP_WARN_UNUSED zkpipe_status zkp_cs_csr_finish(zkp_cs_csr *r);
+
+/* After finish, with matrices and witness: 1 when every row holds
+ * ((A w)(B w) = C w); otherwise 0 and *first_bad the first row that does
+ * not (0, and 0 returned, when the system was not finished or lacks
+ * either). */
+int zkp_cs_csr_check(const zkp_cs_csr *r, uint64_t *first_bad);
+
+/* After finish, with the witness: the n_cols values in canonical form (4
+ * limbs each, as the prover takes them) into out (nothing written
+ * otherwise). */
+void zkp_cs_csr_witness(const zkp_cs_csr *r, uint64_t *out);
+
+/* After finish, with matrices: the entries of A and B as a Groth16 key's
+ * coefficient list (groth16_impl.h: values coefficient·R², A's rows then
+ * B's); out NULL only counts. Returns the count, nnz(A) + nnz(B); 0 without
+ * matrices, before finish, or for more rows than a key can number (2^32). */
+size_t zkp_cs_csr_key_coefs(const zkp_cs_csr *r, bls12_381_g16_coef_t *out);
+
+/* After finish, with matrices or counts: the entries of matrix m. */
+uint64_t zkp_cs_csr_nnz(const zkp_cs_csr *r, int m);
+
+/* After finish, with matrices or counts: how many columns of A and of B have an entry,
+ * among the inputs and among the aux variables (the density bitmaps of
+ * bellperson's prover: its A-aux, B-input and B-aux densities, and the
+ * A-input density, which the input constraints make full). */
+typedef struct {
+    uint64_t a_input, a_aux, b_input, b_aux;
+} zkp_csr_density;
+ZKP_WARN_UNUSED zkpipe_status zkp_cs_csr_density(const zkp_cs_csr *r, zkp_csr_density *out);
+
+#endif

@@ -1,0 +1,411 @@
+/* The CSR and witness back end (src/gadgets/csr.h).
+ *
+ * The rows must be bellperson's prover's: a variable repeated in one
+ * combination is one entry (bellpepper's LinearCombination merges them), a
+ * zero coefficient is no entry, inputs come before aux variables, the input
+ * constraints follow the circuit's own, and aux columns start after the last
+ * input even when inputs were allocated between constraints. The counts
+ * below are worked out by hand from the gadgets' definitions. A circuit
+ * recorded this way is then proved by the Groth16 prover with a key made
+ * here for it (insecure: the toxic waste is drawn in the test), from the
+ * witness alone and through the engine's compiled CSR (circuit/), and both
+ * proofs checked by the verifier. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "circuit/circuit.h"
+#include "curve/curve.h"
+#include "gadgets/csr.h"
+#include "gadgets/label.h"
+#include "gadgets/sha256.h"
+#include "groth16/groth16.h"
+#include "ntt/ntt.h"
+#include "test.h"
+
+typedef bls12_381_fr_t fr_t;
+
+static void csr_free_(void *p) {
+    zkp_cs_csr_free(p);
+    free(p);
+}
+
+static zkp_cs_csr *new_csr_(unsigned what) {
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    ASSERT(r);
+    test_defer(csr_free_, r);
+    zkp_cs_csr_init(r, what);
+    return r;
+}
+
+static uint64_t row_len_(const zkp_cs_csr *r, int m, uint64_t row) {
+    return r->m[m].row_ptr[row + 1] - r->m[m].row_ptr[row];
+}
+
+/* Two bits x and y, x XOR y, a hand-made constraint in which x appears twice
+ * and y cancels out, and both bits packed into a public input allocated
+ * after them. */
+static void small_circuit_(zkp_cs *cs, int vx, int vy) {
+    zkp_bool x = zkp_bool_alloc(cs, vx), y = zkp_bool_alloc(cs, vy);
+    (void)zkp_bool_xor(cs, &x, &y); /* (x + x) * y = x + y - r */
+    zkp_lc a, b, c;
+    zkp_lc_init(&a);
+    zkp_lc_init(&b);
+    zkp_lc_init(&c);
+    zkp_lc_add_one(&a, x.var); /* (x + y - y + x) * ONE = x + x */
+    zkp_lc_add_one(&a, y.var);
+    zkp_lc_sub_one(&a, y.var);
+    zkp_lc_add_one(&a, x.var);
+    zkp_lc_add_one(&b, ZKP_VAR_ONE);
+    zkp_lc_add_one(&c, x.var);
+    zkp_lc_add_one(&c, x.var);
+    zkp_cs_enforce(cs, &a, &b, &c);
+    zkp_bool bits[2] = {x, y};
+    zkp_pack_into_inputs(cs, bits, 2); /* (x + 2y) * ONE = input 1 */
+}
+
+TEST_CASE(gadgets_csr_merges_like_bellpepper) {
+    zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    small_circuit_(&r->cs, 1, 1);
+    ASSERT_EQ_U64(r->cs.num_constraints, 5);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    ASSERT_EQ_STATUS(zkp_cs_csr_finish(r), ZKPIPE_ERR_INVALID_ARGUMENT);
+    /* 5 rows of the circuit, then one per input (ONE and the packed bits) */
+    ASSERT_EQ_U64(r->n_rows, 7);
+    ASSERT_EQ_U64(r->n_cols, 2 + 3); /* inputs ONE, packed; aux x, y, x^y */
+    /* A: 1 - x, 1 - y, 2x (merged), 2x (y cancelled), x + 2y, then the input
+     * rows; without merging it would be 2 + 2 + 2 + 4 + 2 + 2 = 14 */
+    ASSERT_EQ_U64(r->m[ZKP_CSR_A].nnz, 2 + 2 + 1 + 1 + 2 + 2);
+    ASSERT_EQ_U64(r->m[ZKP_CSR_B].nnz, 5);
+    ASSERT_EQ_U64(r->m[ZKP_CSR_C].nnz, 0 + 0 + 3 + 1 + 1);
+    ASSERT_EQ_U64(row_len_(r, ZKP_CSR_A, 2), 1);
+    ASSERT_EQ_U64(row_len_(r, ZKP_CSR_A, 3), 1);
+    ASSERT_EQ_U64(row_len_(r, ZKP_CSR_C, 3), 1);
+    const zkp_csr_matrix *A = &r->m[ZKP_CSR_A];
+    /* x is aux 0, so column 2 once both inputs are counted */
+    fr_t two;
+    bls12_381_fr_set_u64(&two, 2);
+    ASSERT_EQ_U64(A->col[A->row_ptr[2]], 2);
+    ASSERT(bls12_381_fr_eq(&A->val[A->row_ptr[2]], &two));
+    ASSERT_EQ_U64(A->col[A->row_ptr[3]], 2);
+    ASSERT(bls12_381_fr_eq(&A->val[A->row_ptr[3]], &two));
+    /* 1 - x: ONE (column 0) first */
+    ASSERT_EQ_U64(A->col[A->row_ptr[0]], 0);
+    ASSERT_EQ_U64(A->col[A->row_ptr[0] + 1], 2);
+    /* the packing row's C is input 1; the input rows are A = column i */
+    ASSERT_EQ_U64(r->m[ZKP_CSR_C].col[r->m[ZKP_CSR_C].row_ptr[4]], 1);
+    ASSERT_EQ_U64(A->col[A->row_ptr[5]], 0);
+    ASSERT_EQ_U64(A->col[A->row_ptr[6]], 1);
+    ASSERT_EQ_U64(row_len_(r, ZKP_CSR_B, 5) + row_len_(r, ZKP_CSR_C, 6), 0);
+    zkp_csr_density d;
+    ASSERT_OK(zkp_cs_csr_density(r, &d));
+    ASSERT_EQ_U64(d.a_input, 2); /* full, by the input rows */
+    ASSERT_EQ_U64(d.a_aux, 2);   /* x, y; the xor result only in C */
+    ASSERT_EQ_U64(d.b_input, 1); /* ONE */
+    ASSERT_EQ_U64(d.b_aux, 2);
+    ASSERT(zkp_cs_csr_check(r, NULL));
+    uint64_t w[5 * 4];
+    zkp_cs_csr_witness(r, w);
+    static const uint64_t want[5] = {1, 3, 1, 1, 0}; /* ONE, x + 2y, x, y, x^y */
+    for (int j = 0; j < 5; j++) {
+        ASSERT_EQ_U64(w[4 * j], want[j]);
+        ASSERT_EQ_U64(w[4 * j + 1] | w[4 * j + 2] | w[4 * j + 3], 0);
+    }
+    ASSERT_EQ_U64(zkp_cs_csr_key_coefs(r, NULL), 10 + 5);
+
+    /* the counts-only mode finds the same figures without keeping a row */
+    zkp_cs_csr *cnt = new_csr_(ZKP_CSR_COUNTS);
+    small_circuit_(&cnt->cs, 1, 1);
+    ASSERT_OK(zkp_cs_csr_finish(cnt));
+    ASSERT(cnt->m[ZKP_CSR_A].col == NULL && cnt->aux == NULL);
+    ASSERT_EQ_U64(cnt->n_rows, 7);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(cnt, ZKP_CSR_A), 10);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(cnt, ZKP_CSR_B), 5);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(cnt, ZKP_CSR_C), 5);
+    zkp_csr_density dc;
+    ASSERT_OK(zkp_cs_csr_density(cnt, &dc));
+    ASSERT_MEM_EQ(&dc, &d, sizeof d);
+}
+
+/* SHA-256("abc") with its input bits: every row holds with the witness, a
+ * changed value breaks a row, the witness-only mode gives the same witness
+ * without any matrix, and the counts-only mode the same non-zero counts and
+ * densities. */
+TEST_CASE(gadgets_csr_sha256_rows_hold) {
+    zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    zkp_cs_csr *wo = new_csr_(ZKP_CSR_WITNESS);
+    zkp_cs_csr *cnt = new_csr_(ZKP_CSR_COUNTS);
+    zkp_cs *sys[3] = {&r->cs, &wo->cs, &cnt->cs};
+    for (int s = 0; s < 3; s++) {
+        zkp_bool bits[24], digest[256];
+        for (int i = 0; i < 24; i++)
+            bits[i] = zkp_bool_alloc(sys[s], ("abc"[i / 8] >> (7 - i % 8)) & 1);
+        zkp_sha256_gadget(sys[s], bits, 24, digest);
+        zkp_pack_into_inputs(sys[s], digest, 256);
+    }
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    ASSERT_OK(zkp_cs_csr_finish(wo));
+    ASSERT_OK(zkp_cs_csr_finish(cnt));
+    zkp_csr_density dm, dc;
+    ASSERT_OK(zkp_cs_csr_density(r, &dm));
+    ASSERT_OK(zkp_cs_csr_density(cnt, &dc));
+    ASSERT_MEM_EQ(&dc, &dm, sizeof dm);
+    ASSERT_EQ_U64(dm.a_input, 3);
+    ASSERT_EQ_U64(dm.b_input, 1); /* ONE only, as in the PoRep circuit */
+    for (int m = 0; m < 3; m++) ASSERT_EQ_U64(zkp_cs_csr_nnz(cnt, m), zkp_cs_csr_nnz(r, m));
+    ASSERT_EQ_U64(r->n_rows, r->cs.num_constraints + 3);
+    ASSERT_EQ_U64(wo->n_rows, r->n_rows);
+    ASSERT_EQ_U64(wo->n_cols, r->n_cols);
+    ASSERT(wo->m[ZKP_CSR_A].col == NULL && wo->m[ZKP_CSR_A].nnz == 0);
+    ASSERT(!zkp_cs_csr_check(wo, NULL)); /* no rows to check, so not "satisfied" */
+    ASSERT_EQ_U64(zkp_cs_csr_key_coefs(wo, NULL), 0);
+    uint64_t bad = 0;
+    ASSERT_MSG(zkp_cs_csr_check(r, &bad), "row %llu", (unsigned long long)bad);
+    size_t bytes = (size_t)r->n_cols * 32;
+    uint64_t *w1 = malloc(bytes), *w2 = malloc(bytes);
+    ASSERT(w1 && w2);
+    test_defer(free, w1);
+    test_defer(free, w2);
+    zkp_cs_csr_witness(r, w1);
+    zkp_cs_csr_witness(wo, w2);
+    ASSERT_MEM_EQ(w1, w2, bytes);
+    /* input 1 is the first 254 digest bits of SHA-256("abc") = ba7816bf...,
+     * read least significant first: its low byte has the bits of 0xba in
+     * that order, i.e. 0x5d */
+    ASSERT_EQ_U64(w1[4] & 0xff, 0x5d);
+    /* the first message bit set to 2 breaks its booleanity row, row 0 */
+    bls12_381_fr_set_u64(&r->aux[0], 2);
+    ASSERT(!zkp_cs_csr_check(r, &bad));
+    ASSERT_EQ_U64(bad, 0);
+}
+
+/* ---- a test key for a recorded circuit, and a proof with it ---- */
+
+typedef struct {
+    bls12_381_g16_coef_t *coefs;
+    bls12_381_g1_affine_t *a, *b1, *c, *h, *ic;
+    bls12_381_g2_affine_t *b2;
+} key_arrays;
+
+static void key_arrays_free_(void *p) {
+    key_arrays *k = p;
+    free(k->coefs);
+    free(k->a);
+    free(k->b1);
+    free(k->c);
+    free(k->h);
+    free(k->ic);
+    free(k->b2);
+    free(k);
+}
+
+static void g1_of_(bls12_381_g1_affine_t *out, const fr_t *k) {
+    bls12_381_g1_affine_t g;
+    bls12_381_g1_jacobian_t gj, p;
+    bls12_381_g1_generator(&g);
+    bls12_381_g1_from_affine(&gj, &g);
+    fr_t c;
+    bls12_381_fr_from_mont(&c, k);
+    bls12_381_g1_mul(&p, &gj, c.l, 255);
+    bls12_381_g1_to_affine(out, &p);
+}
+
+static void g2_of_(bls12_381_g2_affine_t *out, const fr_t *k) {
+    bls12_381_g2_affine_t g;
+    bls12_381_g2_jacobian_t gj, p;
+    bls12_381_g2_generator(&g);
+    bls12_381_g2_from_affine(&gj, &g);
+    fr_t c;
+    bls12_381_fr_from_mont(&c, k);
+    bls12_381_g2_mul(&p, &gj, c.l, 255);
+    bls12_381_g2_to_affine(out, &p);
+}
+
+static void random_nonzero_(fr_t *x) {
+    do ASSERT_OK(bls12_381_fr_random(x));
+    while (bls12_381_fr_is_zero(x));
+}
+
+/* A snarkjs-convention key for the finished system r (groth16_impl.h and
+ * synthetic_body.h give the formulas): Lagrange values at tau on the
+ * domain's roots, the A, B, C columns at tau, and the H query on the odd
+ * 2n-th roots. */
+static void make_key_(bls12_381_g16_pk_t *pk, const zkp_cs_csr *r) {
+    key_arrays *k = calloc(1, sizeof *k);
+    ASSERT(k);
+    test_defer(key_arrays_free_, k);
+    unsigned log_n = 0;
+    while ((1ull << log_n) < r->n_rows) log_n++;
+    uint64_t n = 1ull << log_n, n2 = 2 * n;
+    size_t cols = r->n_cols, n_public = r->cs.num_inputs - 1;
+    fr_t tau, alpha, beta, gamma, delta, inv_gamma, inv_delta, five, wn, w2n, t, one;
+    bls12_381_fr_set_one(&one);
+    bls12_381_fr_set_u64(&five, 5);
+    ASSERT_OK(bls12_381_fr_ntt_root_from_generator(&wn, &five, log_n));
+    ASSERT_OK(bls12_381_fr_ntt_root_from_generator(&w2n, &five, log_n + 1));
+    fr_t tau_n, tau_2n;
+    do {
+        random_nonzero_(&tau);
+        bls12_381_fr_pow(&tau_n, &tau, &n, 1);
+        bls12_381_fr_sqr(&tau_2n, &tau_n);
+    } while (bls12_381_fr_is_one(&tau_2n));
+    random_nonzero_(&alpha);
+    random_nonzero_(&beta);
+    random_nonzero_(&gamma);
+    random_nonzero_(&delta);
+    bls12_381_fr_inv_var(&inv_gamma, &gamma);
+    bls12_381_fr_inv_var(&inv_delta, &delta);
+
+    fr_t *lag = calloc(n, sizeof *lag), *u = calloc(cols, sizeof *u), *v = calloc(cols, sizeof *v),
+         *w = calloc(cols, sizeof *w);
+    ASSERT(lag && u && v && w);
+    test_defer(free, lag);
+    test_defer(free, u);
+    test_defer(free, v);
+    test_defer(free, w);
+    fr_t scale, x = one; /* L_i(tau) = (tau^n - 1)/n · w^i / (tau - w^i) */
+    bls12_381_fr_sub(&scale, &tau_n, &one);
+    bls12_381_fr_set_u64(&t, n);
+    bls12_381_fr_inv_var(&t, &t);
+    bls12_381_fr_mul(&scale, &scale, &t);
+    for (uint64_t i = 0; i < n; i++) {
+        bls12_381_fr_sub(&t, &tau, &x);
+        bls12_381_fr_inv_var(&t, &t);
+        bls12_381_fr_mul(&lag[i], &x, &t);
+        bls12_381_fr_mul(&lag[i], &lag[i], &scale);
+        bls12_381_fr_mul(&x, &x, &wn);
+    }
+    fr_t *uvw[3] = {u, v, w};
+    for (int m = 0; m < 3; m++)
+        for (uint64_t i = 0; i < r->n_rows; i++)
+            for (uint64_t e = r->m[m].row_ptr[i]; e < r->m[m].row_ptr[i + 1]; e++) {
+                bls12_381_fr_mul(&t, &r->m[m].val[e], &lag[i]);
+                bls12_381_fr_add(&uvw[m][r->m[m].col[e]], &uvw[m][r->m[m].col[e]], &t);
+            }
+
+    size_t n_coefs = zkp_cs_csr_key_coefs(r, NULL);
+    k->coefs = malloc(n_coefs * sizeof *k->coefs);
+    k->a = calloc(cols, sizeof *k->a);
+    k->b1 = calloc(cols, sizeof *k->b1);
+    k->b2 = calloc(cols, sizeof *k->b2);
+    k->ic = calloc(n_public + 1, sizeof *k->ic);
+    k->c = calloc(cols - n_public - 1 + 1, sizeof *k->c);
+    k->h = calloc(n, sizeof *k->h);
+    ASSERT(k->coefs && k->a && k->b1 && k->b2 && k->ic && k->c && k->h);
+    ASSERT_EQ_U64(zkp_cs_csr_key_coefs(r, k->coefs), n_coefs);
+    for (size_t j = 0; j < cols; j++) {
+        g1_of_(&k->a[j], &u[j]);
+        g1_of_(&k->b1[j], &v[j]);
+        g2_of_(&k->b2[j], &v[j]);
+        fr_t q, p; /* (beta u + alpha v + w) / gamma or / delta */
+        bls12_381_fr_mul(&q, &beta, &u[j]);
+        bls12_381_fr_mul(&p, &alpha, &v[j]);
+        bls12_381_fr_add(&q, &q, &p);
+        bls12_381_fr_add(&q, &q, &w[j]);
+        if (j <= n_public) {
+            bls12_381_fr_mul(&q, &q, &inv_gamma);
+            g1_of_(&k->ic[j], &q);
+        } else {
+            bls12_381_fr_mul(&q, &q, &inv_delta);
+            g1_of_(&k->c[j - n_public - 1], &q);
+        }
+    }
+    /* H_j = (tau^2n - 1)/(2n delta) · x / (tau - x) at x = w2n^(2j + 1) */
+    fr_t hs, w2n_sq;
+    bls12_381_fr_sub(&hs, &tau_2n, &one);
+    bls12_381_fr_set_u64(&t, n2);
+    bls12_381_fr_inv_var(&t, &t);
+    bls12_381_fr_mul(&hs, &hs, &t);
+    bls12_381_fr_mul(&hs, &hs, &inv_delta);
+    bls12_381_fr_sqr(&w2n_sq, &w2n);
+    x = w2n;
+    for (uint64_t j = 0; j < n; j++) {
+        fr_t q;
+        bls12_381_fr_sub(&t, &tau, &x);
+        bls12_381_fr_inv_var(&t, &t);
+        bls12_381_fr_mul(&q, &x, &t);
+        bls12_381_fr_mul(&q, &q, &hs);
+        g1_of_(&k->h[j], &q);
+        bls12_381_fr_mul(&x, &x, &w2n_sq);
+    }
+    memset(pk, 0, sizeof *pk);
+    pk->n_vars = (uint32_t)cols;
+    pk->n_public = (uint32_t)n_public;
+    pk->domain_size = (uint32_t)n;
+    pk->log_domain = log_n;
+    g1_of_(&pk->alpha1, &alpha);
+    g1_of_(&pk->beta1, &beta);
+    g1_of_(&pk->delta1, &delta);
+    g2_of_(&pk->beta2, &beta);
+    g2_of_(&pk->gamma2, &gamma);
+    g2_of_(&pk->delta2, &delta);
+    pk->ic = k->ic;
+    pk->coefs = k->coefs;
+    pk->n_coefs = n_coefs;
+    pk->a = k->a;
+    pk->b1 = k->b1;
+    pk->b2 = k->b2;
+    pk->c = k->c;
+    pk->h = k->h;
+}
+
+/* A challenge made public through UInt64 (inputs between constraints), the
+ * encoding of a label-sized value, and the sum made public too: recorded,
+ * proved with the Groth16 prover and accepted by the verifier for its public
+ * inputs, and refused for another challenge. */
+TEST_CASE(gadgets_csr_prove_and_verify) {
+    zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    zkp_cs *cs = &r->cs;
+    uint64_t challenge = test_rng_u64();
+    zkp_u64 node = zkp_u64_alloc(cs, challenge);
+    zkp_u64_pack_into_input(cs, &node);
+    fr_t a, b, s;
+    ASSERT_OK(bls12_381_fr_random(&a));
+    ASSERT_OK(bls12_381_fr_random(&b));
+    zkp_var va = zkp_cs_alloc(cs, &a), vb = zkp_cs_alloc(cs, &b);
+    zkp_var sum = zkp_constraint_add(cs, va, &a, vb, &b, &s);
+    zkp_var pub = zkp_cs_alloc_input(cs, &s);
+    zkp_constraint_equal(cs, sum, pub);
+    small_circuit_(cs, 0, 1);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    ASSERT(zkp_cs_csr_check(r, NULL));
+    ASSERT_EQ_U64(r->cs.num_inputs, 4);
+
+    zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
+    make_key_(&pk.u.bls12_381, r);
+    zkp_buffer wit = {NULL, (size_t)r->n_cols * 32, ZKP_MEM_WITNESS, NULL};
+    wit.ptr = zkp_alloc(NULL, wit.bytes, ZKP_MEM_WITNESS);
+    ASSERT(wit.ptr);
+    zkp_cs_csr_witness(r, wit.ptr);
+    zkp_g16_public in = {ZKPIPE_CURVE_BLS12_381, 3, malloc(3 * 32)};
+    ASSERT(in.values);
+    test_defer(free, in.values);
+    memcpy(in.values, (uint64_t *)wit.ptr + 4, 3 * 32);
+    ASSERT_EQ_U64(in.values[0], challenge);
+
+    /* the engine's path too: the key's coefficients compiled into the
+     * circuit layer's CSR, a and b synthesized from it */
+    zkp_diag d = {{0}};
+    zkp_circuit circ;
+    ASSERT_MSG(zkp_circuit_build(&circ, &pk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    size_t abc_bytes = zkp_circuit_abc_bytes(&circ);
+    zkp_buffer abc = {zkp_alloc(NULL, abc_bytes, ZKP_MEM_ABC), abc_bytes, ZKP_MEM_ABC, NULL};
+    zkp_buffer wit2 = {zkp_alloc(NULL, wit.bytes, ZKP_MEM_WITNESS), wit.bytes, ZKP_MEM_WITNESS, NULL};
+    ASSERT(abc.ptr && wit2.ptr);
+    memcpy(wit2.ptr, wit.ptr, wit.bytes);
+    zkp_circuit_synthesize(&circ, wit2.ptr, abc.ptr, 1);
+    zkp_circuit_free(&circ);
+
+    zkp_g16_prove_opts opts = {.nthreads = 1};
+    zkp_g16_pending *p = NULL;
+    ASSERT_MSG(zkp_g16_prove_start(&p, &pk, &wit, &opts, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_g16_proof proof, proof2;
+    ASSERT_MSG(zkp_g16_prove_finalize(&proof, p, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_g16_prove_start_abc(&p, &pk, &wit2, &abc, &opts, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_g16_prove_finalize(&proof2, p, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_g16_vk vk;
+    zkp_g16_pk_vk(&vk, &pk);
+    ASSERT_MSG(zkp_g16_verify(&vk, &in, &proof, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_g16_verify(&vk, &in, &proof2, &d) == ZKPIPE_OK, "%s", d.msg);
+    in.values[0] ^= 1;
+    ASSERT_EQ_STATUS(zkp_g16_verify(&vk, &in, &proof, &d), ZKPIPE_ERR_PROOF_INVALID);
+}
