@@ -153,6 +153,14 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
          * (they come back when their keys next run here), then one retry. */
         if (st == ZKPIPE_ERR_NO_MEMORY && eng_key_drop_device_copies(e, w->device, k) > 0)
             st = zkp_g16_rkey_load(&k->rkeys[w->device], be, &k->pk, d);
+        /* Some of its bases would stream at every proof: resident copies
+         * pay once, so the other keys' copies go first, then one retry. */
+        if (st == ZKPIPE_OK && zkp_g16_rkey_streamed_sets(k->rkeys[w->device]) > 0 &&
+            eng_key_drop_device_copies(e, w->device, k) > 0) {
+            zkp_g16_rkey_free(k->rkeys[w->device]);
+            k->rkeys[w->device] = NULL;
+            st = zkp_g16_rkey_load(&k->rkeys[w->device], be, &k->pk, d);
+        }
         if (st != ZKPIPE_OK) zkp_diag_prefix(d, zkp_g16_backend_name(be));
     }
     zkp_g16_prove_opts o = {.nthreads = e->device_threads,

@@ -169,15 +169,26 @@ ZKP_GPU_NTT_DECLARE_(bls12_381_fr)
  * takes them from a device buffer, from its scalar scalars_first on (the H
  * values, or a witness uploaded once for several MSMs). Zero scalars are
  * skipped and scalars equal to one are summed without bucket work.
- * ERR_OUT_OF_RANGE when first + n exceeds the base count. */
+ * ERR_OUT_OF_RANGE when first + n exceeds the base count.
+ *
+ * Bases too many to keep in device memory are streamed through a window:
+ * G_gpu_bases_window(g, out, capacity, diag) makes an empty set with room
+ * for capacity points and no precomputation, and zkp_gpu_bases_fill(b,
+ * pts, n, diag) copies n <= capacity points into it (returning once they
+ * are there), so that an MSM over many points runs as MSMs over chunks of
+ * them. */
 typedef struct zkp_gpu_bases zkp_gpu_bases;
 void zkp_gpu_bases_free(zkp_gpu_bases *b); /* NULL is a no-op */
 size_t zkp_gpu_bases_count(const zkp_gpu_bases *b);
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_bases_fill(zkp_gpu_bases *b, const void *pts, size_t n,
+                                                 zkp_diag *diag);
 
 #define ZKP_GPU_MSM_DECLARE_(G)                                                                  \
     ZKP_WARN_UNUSED zkpipe_status G##_gpu_bases_upload(zkp_gpu *g, zkp_gpu_bases **out,          \
                                                        const void *bases, size_t n,              \
                                                        zkp_diag *diag);                          \
+    ZKP_WARN_UNUSED zkpipe_status G##_gpu_bases_window(zkp_gpu *g, zkp_gpu_bases **out,          \
+                                                       size_t capacity, zkp_diag *diag);         \
     ZKP_WARN_UNUSED zkpipe_status G##_gpu_msm(zkp_gpu *g, void *out, const zkp_gpu_bases *bases,  \
                                               size_t first, const uint64_t *scalars, size_t n,   \
                                               zkp_diag *diag);                                   \

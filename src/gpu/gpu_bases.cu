@@ -14,4 +14,24 @@ void zkp_gpu_bases_free(zkp_gpu_bases *b) {
 
 size_t zkp_gpu_bases_count(const zkp_gpu_bases *b) { return b ? b->n : 0; }
 
+zkpipe_status zkp_gpu_bases_fill(zkp_gpu_bases *b, const void *pts, size_t n, zkp_diag *diag) {
+    if (!b || (!pts && n))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU bases: NULL argument");
+    if (b->copies != 1 || n > b->bytes / b->point_bytes)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
+                             "GPU bases: %zu points into a window of %zu", n,
+                             b->copies == 1 ? b->bytes / b->point_bytes : (size_t)0);
+    zkp_gpu *g = b->g;
+    zkpipe_status st = bind(g, diag);
+    if (st != ZKPIPE_OK) return st;
+    busy_scope busy(g);
+    /* On the compute stream, behind the MSMs over the window's last
+     * points, which every MSM entry point waits for before it returns. */
+    st = copy_h2d(g, b->ptr, pts, n * b->point_bytes, g->compute, diag);
+    if (st != ZKPIPE_OK) return st;
+    ZKP_CUDA_TRY(diag, cudaStreamSynchronize(g->compute));
+    b->n = n;
+    return ZKPIPE_OK;
+}
+
 } /* extern "C" */

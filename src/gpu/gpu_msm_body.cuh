@@ -558,6 +558,32 @@ struct driver {
         return ZKPIPE_OK;
     }
 
+    static zkpipe_status window(zkp_gpu *g, zkp_gpu_bases **out, size_t capacity, zkp_diag *diag) {
+        *out = nullptr;
+        if (!g) return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU bases: NULL argument");
+        if (capacity == 0 || capacity >= ((size_t)1 << 31))
+            return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU bases: a window of %zu points",
+                                 capacity);
+        zkpipe_status st = bind(g, diag);
+        if (st != ZKPIPE_OK) return st;
+        zkp_gpu_bases *b = new (std::nothrow) zkp_gpu_bases();
+        if (!b) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "GPU bases: out of host memory");
+        b->g = g;
+        b->n = 0;
+        b->point_bytes = sizeof(aff_t);
+        b->group = GROUP;
+        b->copies = 1;
+        b->shift = 0;
+        b->bytes = capacity * sizeof(aff_t);
+        st = dev_alloc(g, &b->ptr, b->bytes, ZKP_GPU_MEM_BASES, diag);
+        if (st != ZKPIPE_OK) {
+            delete b;
+            return st;
+        }
+        *out = b;
+        return ZKPIPE_OK;
+    }
+
     /* The copies are made chunk by chunk: while the host copies one chunk
      * of the key's points (the upload stream), the device derives the
      * shifted copies of the chunk before it (the compute stream, which
@@ -906,6 +932,10 @@ struct driver {
     zkpipe_status G##_gpu_bases_upload(zkp_gpu *g, zkp_gpu_bases **out, const void *bases,        \
                                        size_t n, zkp_diag *diag) {                                \
         return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::upload(g, out, bases, n, diag);  \
+    }                                                                                              \
+    zkpipe_status G##_gpu_bases_window(zkp_gpu *g, zkp_gpu_bases **out, size_t capacity,          \
+                                       zkp_diag *diag) {                                           \
+        return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::window(g, out, capacity, diag);  \
     }                                                                                              \
     zkpipe_status G##_gpu_msm(zkp_gpu *g, void *out, const zkp_gpu_bases *bases, size_t first,     \
                               const uint64_t *scalars, size_t n, zkp_diag *diag) {                 \

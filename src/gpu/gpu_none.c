@@ -103,11 +103,21 @@ size_t zkp_gpu_bases_count(const zkp_gpu_bases *b) {
     (void)b;
     return 0;
 }
+zkpipe_status zkp_gpu_bases_fill(zkp_gpu_bases *b, const void *pts, size_t n, zkp_diag *diag) {
+    (void)b, (void)pts, (void)n;
+    return NO_CUDA_(diag);
+}
 
 #define MSM_NONE_(G)                                                                              \
     zkpipe_status G##_gpu_bases_upload(zkp_gpu *g, zkp_gpu_bases **out, const void *bases,       \
                                        size_t n, zkp_diag *diag) {                               \
         (void)g, (void)bases, (void)n;                                                            \
+        *out = NULL;                                                                              \
+        return NO_CUDA_(diag);                                                                    \
+    }                                                                                             \
+    zkpipe_status G##_gpu_bases_window(zkp_gpu *g, zkp_gpu_bases **out, size_t capacity,         \
+                                       zkp_diag *diag) {                                          \
+        (void)g, (void)capacity;                                                                  \
         *out = NULL;                                                                              \
         return NO_CUDA_(diag);                                                                    \
     }                                                                                             \

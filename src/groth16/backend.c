@@ -95,15 +95,33 @@ static void cuda_key_unload(zkp_g16_rkey *k) {
     k->b2 = NULL;
 }
 
+/* A G1 point's bytes in host memory, per curve. */
+static size_t g1_point_bytes(const zkp_g16_pk *pk) {
+    return pk->curve == ZKPIPE_CURVE_BN254 ? sizeof(bn254_g1_affine_t)
+                                           : sizeof(bls12_381_g1_affine_t);
+}
+
 static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
+    const zkp_g16_backend *be = k->be;
     for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
         const void *pts;
         size_t n;
         base_set(k->pk, (zkp_g16_base_set)i, &pts, &n);
+        if (be->resident_limit && n > be->resident_limit / g1_point_bytes(k->pk)) {
+            k->streamed |= 1u << i;
+            continue;
+        }
+        zkp_diag tried = {{0}};
         zkpipe_status st = k->pk->curve == ZKPIPE_CURVE_BN254
-                               ? bn254_g1_gpu_bases_upload(k->be->gpu, &k->bases[i], pts, n, diag)
-                               : bls12_381_g1_gpu_bases_upload(k->be->gpu, &k->bases[i], pts, n, diag);
+                               ? bn254_g1_gpu_bases_upload(be->gpu, &k->bases[i], pts, n, &tried)
+                               : bls12_381_g1_gpu_bases_upload(be->gpu, &k->bases[i], pts, n, &tried);
+        if (st == ZKPIPE_ERR_NO_MEMORY) {
+            /* It does not fit beside what is resident: streamed instead. */
+            k->streamed |= 1u << i;
+            continue;
+        }
         if (st != ZKPIPE_OK) {
+            if (diag) *diag = tried;
             char what[64];
             snprintf(what, sizeof what, "uploading the key's %s bases", set_names[i]);
             zkp_diag_prefix(diag, what);
@@ -111,14 +129,22 @@ static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
             return st;
         }
     }
-    if (k->be->g2_on_cpu) return ZKPIPE_OK;
     const zkp_g16_pk *pk = k->pk;
+    size_t g2_bytes = pk->curve == ZKPIPE_CURVE_BN254 ? sizeof(bn254_g2_affine_t)
+                                                      : sizeof(bls12_381_g2_affine_t);
+    size_t n_vars = pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.n_vars : pk->u.bls12_381.n_vars;
+    if (be->g2_on_cpu || (be->resident_limit && n_vars > be->resident_limit / g2_bytes))
+        return ZKPIPE_OK;
+    zkp_diag tried = {{0}};
     zkpipe_status st =
         pk->curve == ZKPIPE_CURVE_BN254
-            ? bn254_g2_gpu_bases_upload(k->be->gpu, &k->b2, pk->u.bn254.b2, pk->u.bn254.n_vars, diag)
-            : bls12_381_g2_gpu_bases_upload(k->be->gpu, &k->b2, pk->u.bls12_381.b2,
-                                            pk->u.bls12_381.n_vars, diag);
+            ? bn254_g2_gpu_bases_upload(be->gpu, &k->b2, pk->u.bn254.b2, pk->u.bn254.n_vars, &tried)
+            : bls12_381_g2_gpu_bases_upload(be->gpu, &k->b2, pk->u.bls12_381.b2,
+                                            pk->u.bls12_381.n_vars, &tried);
+    /* No room for B2: its MSM stays on the CPU, in prove_finalize. */
+    if (st == ZKPIPE_ERR_NO_MEMORY) return ZKPIPE_OK;
     if (st != ZKPIPE_OK) {
+        if (diag) *diag = tried;
         zkp_diag_prefix(diag, "uploading the key's B2 bases");
         cuda_key_unload(k);
     }
@@ -164,6 +190,37 @@ static void cuda_scalars_free(zkp_g16_scalars *s) {
     s->host = NULL;
 }
 
+#define STREAM_CHUNK_DEFAULT ((size_t)1 << 22)
+
+/* The MSM over points pts[first .. first + n) of a streamed set: each chunk
+ * of points copied into one window of device memory, its MSM run over the
+ * matching scalars, and the chunks' sums added on the host. */
+#define STREAMED_MSM_(G)                                                                          \
+    static zkpipe_status G##_streamed_msm_(const zkp_g16_backend *be, G##_xyzz_t *out,            \
+                                           const G##_affine_t *pts, size_t first,                 \
+                                           const zkp_gpu_buf *scalars, size_t s_first, size_t n,  \
+                                           zkp_diag *diag) {                                      \
+        G##_xyzz_set_infinity(out);                                                               \
+        if (n == 0) return ZKPIPE_OK;                                                             \
+        size_t chunk = be->stream_chunk ? be->stream_chunk : STREAM_CHUNK_DEFAULT;                \
+        if (chunk > n) chunk = n;                                                                 \
+        zkp_gpu_bases *win = NULL;                                                                \
+        zkpipe_status st = G##_gpu_bases_window(be->gpu, &win, chunk, diag);                      \
+        for (size_t lo = 0; st == ZKPIPE_OK && lo < n; lo += chunk) {                             \
+            size_t cnt = n - lo < chunk ? n - lo : chunk;                                         \
+            G##_xyzz_t part;                                                                      \
+            st = zkp_gpu_bases_fill(win, pts + first + lo, cnt, diag);                            \
+            if (st == ZKPIPE_OK)                                                                  \
+                st = G##_gpu_msm_dev(be->gpu, &part, win, 0, scalars, s_first + lo, cnt, diag);   \
+            if (st == ZKPIPE_OK) G##_xyzz_add(out, out, &part);                                   \
+        }                                                                                         \
+        zkp_gpu_bases_free(win);                                                                  \
+        return st;                                                                                \
+    }
+STREAMED_MSM_(bn254_g1)
+STREAMED_MSM_(bls12_381_g1)
+#undef STREAMED_MSM_
+
 /* The scalars are on the device: the H values where the H step left them,
  * or the witness as witness_scalars uploaded it. */
 static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
@@ -172,14 +229,19 @@ static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_
     (void)w;
     zkp_gpu *g = k->be->gpu;
     const zkp_gpu_bases *b = k->bases[set];
+    const void *pts = NULL;
+    size_t count;
+    if (!b) base_set(k->pk, set, &pts, &count);
     zkpipe_status st;
     if (k->pk->curve == ZKPIPE_CURVE_BN254) {
         bn254_g1_xyzz_t r;
-        st = bn254_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag);
+        st = b ? bn254_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag)
+               : bn254_g1_streamed_msm_(k->be, &r, pts, 0, s->dev, first, n, diag);
         if (st == ZKPIPE_OK) bn254_g1_xyzz_to_jacobian(out, &r);
     } else {
         bls12_381_g1_xyzz_t r;
-        st = bls12_381_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag);
+        st = b ? bls12_381_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag)
+               : bls12_381_g1_streamed_msm_(k->be, &r, pts, 0, s->dev, first, n, diag);
         if (st == ZKPIPE_OK) bls12_381_g1_xyzz_to_jacobian(out, &r);
     }
     if (st != ZKPIPE_OK) {
@@ -283,6 +345,17 @@ const char *zkp_g16_backend_name(const zkp_g16_backend *be) { return be->name; }
 int zkp_g16_backend_is_gpu(const zkp_g16_backend *be) { return be->gpu != NULL; }
 zkp_gpu *zkp_g16_backend_gpu(const zkp_g16_backend *be) { return be->gpu; }
 void zkp_g16_backend_set_g2_on_cpu(zkp_g16_backend *be, int on) { be->g2_on_cpu = on != 0; }
+
+void zkp_g16_backend_set_streaming(zkp_g16_backend *be, size_t resident_limit, size_t chunk) {
+    be->resident_limit = resident_limit;
+    be->stream_chunk = chunk;
+}
+
+unsigned zkp_g16_rkey_streamed_sets(const zkp_g16_rkey *k) {
+    unsigned n = 0;
+    for (int i = 0; i < ZKP_G16_SET_COUNT; i++) n += (k->streamed >> i) & 1u;
+    return n;
+}
 
 zkpipe_status zkp_g16_rkey_load(zkp_g16_rkey **out, zkp_g16_backend *be, const zkp_g16_pk *pk,
                                 zkp_diag *diag) {

@@ -28,6 +28,15 @@
  * assembly alone to prove_finalize; zkp_g16_backend_set_g2_on_cpu chooses
  * the other way.
  *
+ * A key too big for the device's memory is still proved there: a G1 base
+ * set that does not fit is streamed, copied from host memory through a
+ * window of device memory chunk by chunk at each MSM, and a B2 set that
+ * does not fit leaves the B2 MSM to the CPU in prove_finalize. Streaming
+ * costs the copy of the set at every proof (about 13 GB for a PoRep
+ * partition's H set, a quarter of a second on PCIe 5), so resident sets
+ * come first: the engine drops other keys' copies before it lets a key
+ * stream (zkp_g16_rkey_streamed_sets).
+ *
  * A backend is opened once per device and a key is loaded once per
  * backend (zkp_g16_rkey, a "ready key"); prove_start takes the ready key
  * through zkp_g16_prove_opts.rkey (NULL: the CPU, as before). Calls on one
@@ -89,6 +98,8 @@ struct zkp_g16_backend {
     zkp_gpu *gpu; /* the CUDA backend's context */
     char name[160];
     int g2_on_cpu; /* a GPU leaves the B2 MSM to prove_finalize on the CPU */
+    size_t resident_limit; /* bytes of a G1 set above which it streams; 0: no limit */
+    size_t stream_chunk;   /* points per chunk of a streamed set */
 };
 
 struct zkp_g16_rkey {
@@ -96,6 +107,7 @@ struct zkp_g16_rkey {
     const zkp_g16_pk *pk; /* borrowed: must outlive the ready key */
     zkp_gpu_bases *bases[ZKP_G16_SET_COUNT];
     zkp_gpu_bases *b2; /* the B2 bases where the backend runs the B2 MSM, else NULL */
+    unsigned streamed; /* bit s: G1 set s is streamed from the key at each MSM */
 };
 
 /* The backend a device name asks for:
@@ -115,12 +127,20 @@ zkp_gpu *zkp_g16_backend_gpu(const zkp_g16_backend *be); /* NULL on the CPU */
 /* on: keys loaded from now on leave the B2 MSM to prove_finalize on the
  * CPU, as the CPU backend always does. */
 void zkp_g16_backend_set_g2_on_cpu(zkp_g16_backend *be, int on);
+/* Keys loaded from now on stream every G1 base set whose points take more
+ * than resident_limit bytes (0: only those that do not fit), through a
+ * window of chunk points (0: the default, 2^22). For tests and benchmarks
+ * of the streamed path on a device where everything fits. */
+void zkp_g16_backend_set_streaming(zkp_g16_backend *be, size_t resident_limit, size_t chunk);
 
 /* pk made ready for be (its G1 bases resident on a GPU); pk must outlive
  * it. */
 ZKP_WARN_UNUSED zkpipe_status zkp_g16_rkey_load(zkp_g16_rkey **out, zkp_g16_backend *be,
                                                 const zkp_g16_pk *pk, zkp_diag *diag);
 void zkp_g16_rkey_free(zkp_g16_rkey *k); /* NULL is a no-op */
+/* How many of k's G1 base sets are streamed rather than resident (0 on the
+ * CPU). */
+unsigned zkp_g16_rkey_streamed_sets(const zkp_g16_rkey *k);
 
 /* The CPU's table, which prove_start uses when opts->rkey is NULL. */
 extern const zkp_g16_backend_ops zkp_g16_cpu_ops;

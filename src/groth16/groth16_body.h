@@ -243,10 +243,10 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     size_t n_vars = pk->n_vars, n = pk->domain_size;
     const uint64_t *wl = ((const G16_FRT *)p->witness.ptr)[0].l;
     /* The CPU's ready key is made here: the key is where the CPU reads it. */
-    zkp_g16_backend cpu_be = {&zkp_g16_cpu_ops, NULL, "cpu", 1};
+    zkp_g16_backend cpu_be = {.ops = &zkp_g16_cpu_ops, .name = "cpu", .g2_on_cpu = 1};
     zkp_g16_pk whole = {.curve = G16_CURVE_ID};
     whole.u.G16_CURVE = *pk;
-    zkp_g16_rkey cpu_key = {&cpu_be, &whole, {NULL}, NULL};
+    zkp_g16_rkey cpu_key = {.be = &cpu_be, .pk = &whole};
     const zkp_g16_rkey *rk = p->opts.rkey ? p->opts.rkey : &cpu_key;
     const zkp_g16_backend_ops *ops = rk->be->ops;
     int on_cpu = ops == &zkp_g16_cpu_ops;
