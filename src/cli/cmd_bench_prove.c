@@ -41,7 +41,15 @@ static const char prove_usage[] =
     "  --g2 W         where the B2 (G2) MSM runs on a GPU: device (default, in prove_start)\n"
     "                 or cpu (in prove_finalize, as on the CPU backend)\n"
     "  --pageable yes leave the run buffers of a, b, c and the witness pageable (on a GPU they\n"
-    "                 are registered with the driver by default, as the engine's pool is)\n" CLI_OPTIONS_HELP;
+    "                 are registered with the driver by default, as the engine's pool is)\n"
+    "  --stream yes   on a GPU, stream every G1 base set from host memory at each MSM, as a\n"
+    "                 key too big for the device's memory is (and leave B2 to the CPU)\n" CLI_OPTIONS_HELP;
+
+typedef struct {
+    unsigned log_n, runs, nthreads, zeros, ones;
+    const char *device;
+    int pageable, g2_on_cpu, stream;
+} prove_bench_opts_;
 
 /* The 32 GiB PoRep partition (FACTS.md, issue figures). */
 #define POREP_LOG 27
@@ -67,9 +75,11 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
 static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * PAGE_; }
 
 #define BENCH_PROVE_(C, G1, G2, FR, FK)                                                           \
-    static int bench_prove_##C##_(unsigned log_n, const char *device, unsigned runs,             \
-                                  unsigned nthreads, unsigned zeros, unsigned ones,              \
-                                  int pageable, int g2_on_cpu) {                                 \
+    static int bench_prove_##C##_(const prove_bench_opts_ *bo) {                                  \
+        unsigned log_n = bo->log_n, runs = bo->runs, nthreads = bo->nthreads, zeros = bo->zeros;    \
+        unsigned ones = bo->ones;                                                                 \
+        int pageable = bo->pageable, g2_on_cpu = bo->g2_on_cpu;                                   \
+        const char *device = bo->device;                                                         \
         size_t n = (size_t)1 << log_n;                                                            \
         double scale = (double)n / (double)((size_t)1 << POREP_LOG);                              \
         uint32_t n_public = log_n == POREP_LOG ? POREP_PUBLIC : (uint32_t)(POREP_PUBLIC * scale) + 1; \
@@ -83,6 +93,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         zkpipe_status st = zkp_g16_backend_open(&be, device, fallback, sizeof fallback, &d);      \
         if (st != ZKPIPE_OK) return cli_fail("bench", st, &d, CLI_INVALID);                       \
         zkp_g16_backend_set_g2_on_cpu(be, g2_on_cpu);                                             \
+        if (bo->stream) zkp_g16_backend_set_streaming(be, 1, 0);                                  \
         if (fallback[0]) fprintf(stderr, "zkpipe bench: CPU (--device auto): %s\n", fallback);    \
         printf("device: %s; curve " #C ", domain 2^%u, %zu vars (%zu aux: %zu in A, %zu in B), "  \
                "%u public; witness %u%% zeros, %u%% ones\n",                                      \
@@ -163,7 +174,8 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             goto out;                                                                             \
         }                                                                                         \
         t_up = cli_now() - t_up;                                                                  \
-        printf("key bases resident in %.2f s\n", t_up);                                           \
+        printf("key bases resident in %.2f s (%u of 4 G1 sets streamed instead)\n", t_up,        \
+               zkp_g16_rkey_streamed_sets(rk));                                                   \
         if (zkp_g16_backend_is_gpu(be) && !pageable) {                                            \
             double t_pin = cli_now();                                                             \
             st = zkp_gpu_host_register(abc_run, abc_bytes, &d);                                   \
@@ -273,9 +285,7 @@ BENCH_PROVE_(bls12_381, bls12_381_g1, bls12_381_g2, bls12_381_fr, BLS12_381_FR)
 
 int cli_bench_prove(int argc, char **argv) {
     int curve = 1;
-    unsigned log_n = POREP_LOG, runs = 3, nthreads = 0, zeros = 45, ones = 45;
-    int pageable = 0, g2_on_cpu = 0;
-    const char *device = "auto";
+    prove_bench_opts_ o = {.log_n = POREP_LOG, .runs = 3, .zeros = 45, .ones = 45, .device = "auto"};
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
         if (cli_is_help(argv[i])) {
@@ -296,36 +306,37 @@ int cli_bench_prove(int argc, char **argv) {
             else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12_381")) curve = 1;
             else goto usage;
         } else if (!strcmp(opt, "--log")) {
-            log_n = (unsigned)strtoul(v, NULL, 10);
-            if (log_n < 10 || log_n > 28) goto usage;
+            o.log_n = (unsigned)strtoul(v, NULL, 10);
+            if (o.log_n < 10 || o.log_n > 28) goto usage;
         } else if (!strcmp(opt, "--device")) {
-            device = v;
+            o.device = v;
         } else if (!strcmp(opt, "--runs")) {
-            runs = (unsigned)strtoul(v, NULL, 10);
-            if (runs < 1 || runs > 63) goto usage;
+            o.runs = (unsigned)strtoul(v, NULL, 10);
+            if (o.runs < 1 || o.runs > 63) goto usage;
         } else if (!strcmp(opt, "--threads")) {
-            if (cli_parse_threads(v, &nthreads)) goto usage;
+            if (cli_parse_threads(v, &o.nthreads)) goto usage;
         } else if (!strcmp(opt, "--zeros")) {
-            zeros = (unsigned)strtoul(v, NULL, 10);
+            o.zeros = (unsigned)strtoul(v, NULL, 10);
         } else if (!strcmp(opt, "--ones")) {
-            ones = (unsigned)strtoul(v, NULL, 10);
+            o.ones = (unsigned)strtoul(v, NULL, 10);
         } else if (!strcmp(opt, "--g2")) {
-            if (!strcmp(v, "cpu")) g2_on_cpu = 1;
-            else if (!strcmp(v, "device")) g2_on_cpu = 0;
+            if (!strcmp(v, "cpu")) o.g2_on_cpu = 1;
+            else if (!strcmp(v, "device")) o.g2_on_cpu = 0;
             else goto usage;
         } else if (!strcmp(opt, "--pageable")) {
-            if (!strcmp(v, "yes")) pageable = 1;
-            else if (!strcmp(v, "no")) pageable = 0;
+            if (!strcmp(v, "yes")) o.pageable = 1;
+            else if (!strcmp(v, "no")) o.pageable = 0;
+            else goto usage;
+        } else if (!strcmp(opt, "--stream")) {
+            if (!strcmp(v, "yes")) o.stream = 1;
+            else if (!strcmp(v, "no")) o.stream = 0;
             else goto usage;
         } else {
             goto usage;
         }
     }
-    if (zeros + ones > 100) goto usage;
-    if (curve == 0 && log_n > 28) goto usage;
-    return curve ? bench_prove_bls12_381_(log_n, device, runs, nthreads, zeros, ones, pageable,
-                                          g2_on_cpu)
-                 : bench_prove_bn254_(log_n, device, runs, nthreads, zeros, ones, pageable, g2_on_cpu);
+    if (o.zeros + o.ones > 100) goto usage;
+    return curve ? bench_prove_bls12_381_(&o) : bench_prove_bn254_(&o);
 usage:
     fputs(prove_usage, stderr);
     return CLI_USAGE;
