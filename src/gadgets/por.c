@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gadgets/label.h" /* constraint::equal */
 #include "gadgets/multipack.h"
 #include "gadgets/poseidon.h"
 #include "gadgets/sha256.h"
@@ -210,21 +211,6 @@ static num_ levels_(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels, 
     return cur;
 }
 
-/* constraint::equal: a * ONE = b */
-static void equal_(zkp_cs *cs, zkp_var a, zkp_var b) {
-    zkp_lc la, lb, lc;
-    zkp_lc_init(&la);
-    zkp_lc_init(&lb);
-    zkp_lc_init(&lc);
-    zkp_lc_add_one(&la, a);
-    zkp_lc_add_one(&lb, ZKP_VAR_ONE);
-    zkp_lc_add_one(&lc, b);
-    zkp_cs_enforce(cs, &la, &lb, &lc);
-    zkp_lc_free(&la);
-    zkp_lc_free(&lb);
-    zkp_lc_free(&lc);
-}
-
 void zkp_por_gadget(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels, size_t n_levels,
                     zkp_var leaf, const zkp_fr *leaf_value, zkp_var root, zkp_fr *computed_root) {
     if (cs->status != ZKPIPE_OK) return;
@@ -238,7 +224,7 @@ void zkp_por_gadget(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels, 
     num_ cur = {leaf, *leaf_value};
     cur = levels_(cs, hash, levels, n_levels, cur, bits, &n_bits);
     zkp_pack_into_inputs(cs, bits, n_bits);
-    equal_(cs, cur.var, root);
+    zkp_constraint_equal(cs, cur.var, root);
     if (computed_root) *computed_root = cur.value;
 }
 
@@ -257,10 +243,10 @@ void zkp_por_circuit(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels,
     cur = levels_(cs, hash, levels, n_levels, cur, bits, &n_bits);
     zkp_pack_into_inputs(cs, bits, n_bits);
     zkp_var root = zkp_cs_alloc(cs, root_value);
-    equal_(cs, cur.var, root);
+    zkp_constraint_equal(cs, cur.var, root);
     if (public_root) {
         zkp_var in = zkp_cs_alloc_input(cs, root_value);
-        equal_(cs, in, root); /* AllocatedNum::inputize: input * ONE = root */
+        zkp_constraint_equal(cs, in, root); /* AllocatedNum::inputize */
     }
     if (computed_root) *computed_root = cur.value;
 }
