@@ -37,13 +37,16 @@ CTEST_FLAGS ?= --output-on-failure
 # The daemon (src/server) needs gRPC core, protobuf-c and libmicrohttpd; its
 # interop test drives it from a Go client built in GOPATH mode from Debian's
 # grpc-go packages, and its TLS tests make certificates with openssl.
+# Cluster mode (src/queue) links libpq, and its tests (cluster_*) start a
+# PostgreSQL server of their own with Debian's initdb and pg_ctl.
 # Node.js and npm are checked by command, not by package: a machine may have
 # them from another source (NodeSource's nodejs bundles npm and conflicts
 # with Debian's npm package).
 NODE_APT_PACKAGES := nodejs npm
 APT_PACKAGES := build-essential cmake pkg-config \
   libgrpc-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev \
-  golang-go golang-google-grpc-dev protoc-gen-go protoc-gen-go-grpc protobuf-compiler openssl
+  golang-go golang-google-grpc-dev protoc-gen-go protoc-gen-go-grpc protobuf-compiler openssl \
+  libpq-dev postgresql
 
 FUZZ_TIME ?= 15
 

@@ -110,5 +110,6 @@ int cli_bench_kernel(const char *what, int argc, char **argv);
 int cli_bench_prove(int argc, char **argv);
 int cli_serve(int argc, char **argv);
 int cli_client(int argc, char **argv);
+int cli_queue(int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
-/* zkpipe-daemon: `zkpipe serve` and `zkpipe client`, which `zkpipe` runs
- * through this program so that only it links gRPC. */
+/* zkpipe-daemon: `zkpipe serve`, `zkpipe client` and `zkpipe queue`, which
+ * `zkpipe` runs through this program so that only it links gRPC and libpq. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +11,8 @@ int main(int argc, char **argv) {
     zkp_gpu_prefer_eager_loading();
     if (argc >= 2 && !strcmp(argv[1], "serve")) return cli_serve(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "client")) return cli_client(argc - 2, argv + 2);
-    fprintf(stderr, "usage: zkpipe serve ... | zkpipe client ...  (zkpipe --help)\n");
+    if (argc >= 2 && !strcmp(argv[1], "queue")) return cli_queue(argc - 2, argv + 2);
+    fprintf(stderr,
+            "usage: zkpipe serve ... | zkpipe client ... | zkpipe queue ...  (zkpipe --help)\n");
     return CLI_USAGE;
 }

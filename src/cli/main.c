@@ -53,11 +53,14 @@ static const char usage[] =
     "  client [--addr ADDR] <command> ...\n"
     "        talk to a daemon: register-key, prove, submit, await, cancel, jobs,\n"
     "        status, metrics, preload, evict; --help for details\n"
+    "  queue migrate|status --url URL\n"
+    "        cluster mode's PostgreSQL queue: apply the schema, show members, leases,\n"
+    "        depth and failed jobs (docs/CLUSTER.md)\n"
     "  version\n"
     "\n"
     "Every command takes --help. " CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
 
-/* serve and client live in the sibling program zkpipe-daemon, so that this
+/* serve, client and queue live in the sibling program zkpipe-daemon, so that this
  * one does not load gRPC and its ~60 shared libraries for every proof.
  * Like git's subcommands, the sibling is found next to this executable. */
 static int exec_daemon_(int argc, char **argv) {
@@ -94,7 +97,8 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "info")) return cli_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "filecoin")) return cli_filecoin(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench")) return cli_bench(argc - 2, argv + 2);
-    if (!strcmp(cmd, "serve") || !strcmp(cmd, "client")) return exec_daemon_(argc, argv);
+    if (!strcmp(cmd, "serve") || !strcmp(cmd, "client") || !strcmp(cmd, "queue"))
+        return exec_daemon_(argc, argv);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         if (argc > 2 && cli_is_help(argv[2])) {
             printf("usage: zkpipe version\nPrints the version and the arithmetic path in use.\n");

@@ -1,0 +1,655 @@
+/* Cluster mode's job queue in PostgreSQL: connection, migrations, enqueue,
+ * claim, lease, fencing. queue.h states the guarantees; docs/CLUSTER.md
+ * the schema. Every statement is a single round trip with parameters
+ * (never SQL built from values), and reads its integers whatever width
+ * the database gives them (CockroachDB's INTEGER is eight bytes). */
+#include "queue/queue.h"
+
+#include <libpq-fe.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "queue/queue_internal.h"
+
+/* ---- connection and statements ------------------------------------------ */
+
+/* libpq's last message on conn. */
+const char *zkp_queue_pq_message(const PGconn *conn) {
+    const char *m = PQerrorMessage(conn);
+    return (m && *m) ? m : "unknown error";
+}
+
+/* libpq's messages span lines ("...failed: ...\n\tIs the server
+ * running...?\n"); a diagnostic is one line, so each run of white space
+ * becomes one space. */
+static void flatten_(char *out, size_t cap, const char *m) {
+    size_t n = 0;
+    int space = 0;
+    for (; *m && n + 1 < cap; m++) {
+        if (*m == '\n' || *m == '\t' || *m == '\r' || *m == ' ') {
+            space = n > 0;
+            continue;
+        }
+        if (space && n + 2 < cap) out[n++] = ' ';
+        space = 0;
+        out[n++] = *m;
+    }
+    out[n] = 0;
+}
+
+static zkpipe_status sql_fail_(zkp_diag *d, const char *what, const PGconn *conn, PGresult *res) {
+    const char *m = res ? PQresultErrorMessage(res) : "";
+    if (!m || !*m) m = zkp_queue_pq_message(conn);
+    char flat[ZKP_DIAG_MAX];
+    flatten_(flat, sizeof flat, m);
+    zkpipe_status st = zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: %s: %s", what, flat);
+    PQclear(res);
+    return st;
+}
+
+zkpipe_status zkp_queue_connect(zkp_queue **out, const char *url, zkp_diag *d) {
+    *out = NULL;
+    if (!url || !*url) return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "queue: empty url");
+    zkp_queue *q = calloc(1, sizeof *q);
+    if (!q) return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "queue: out of memory");
+    q->conn = PQconnectdb(url);
+    if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
+        char flat[ZKP_DIAG_MAX];
+        flatten_(flat, sizeof flat, q->conn ? zkp_queue_pq_message(q->conn) : "out of memory");
+        zkpipe_status st = zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: cannot connect: %s", flat);
+        zkp_queue_close(q);
+        return st;
+    }
+    /* Notices (CREATE ... IF NOT EXISTS that skips) are not errors. */
+    PQsetNoticeProcessor(q->conn, zkp_queue_quiet_notice, NULL);
+    *out = q;
+    return ZKPIPE_OK;
+}
+
+void zkp_queue_close(zkp_queue *q) {
+    if (!q) return;
+    if (q->conn) PQfinish(q->conn);
+    free(q);
+}
+
+void zkp_queue_quiet_notice(void *arg, const char *message) {
+    (void)arg;
+    (void)message;
+}
+
+zkpipe_status zkp_queue_exec(zkp_queue *q, const char *what, const char *sql, int n_params,
+                             const char *const *values, const int *lengths, const int *formats,
+                             int binary_result, PGresult **res_out, zkp_diag *d) {
+    *res_out = NULL;
+    PGresult *res = PQexecParams(q->conn, sql, n_params, NULL, values, lengths, formats,
+                                 binary_result);
+    ExecStatusType s = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+    if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) return sql_fail_(d, what, q->conn, res);
+    *res_out = res;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_queue_simple(zkp_queue *q, const char *what, const char *sql, zkp_diag *d) {
+    PGresult *res = PQexec(q->conn, sql);
+    ExecStatusType s = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+    if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) return sql_fail_(d, what, q->conn, res);
+    PQclear(res);
+    return ZKPIPE_OK;
+}
+
+/* A binary integer column of 2, 4 or 8 bytes, big-endian. */
+int zkp_queue_get_int(const PGresult *res, int row, int col, int64_t *out) {
+    if (PQgetisnull(res, row, col)) return -1;
+    int len = PQgetlength(res, row, col);
+    if (len != 2 && len != 4 && len != 8) return -1;
+    const unsigned char *p = (const unsigned char *)PQgetvalue(res, row, col);
+    uint64_t v = 0;
+    for (int i = 0; i < len; i++) v = (v << 8) | p[i];
+    if (len < 8 && (p[0] & 0x80)) v |= ~(uint64_t)0 << (8 * len);
+    *out = (int64_t)v;
+    return 0;
+}
+
+/* A text column into buf (cap bytes with the terminator); NULL reads "". */
+int zkp_queue_get_text(const PGresult *res, int row, int col, char *buf, size_t cap) {
+    buf[0] = 0;
+    if (PQgetisnull(res, row, col)) return 0;
+    size_t len = (size_t)PQgetlength(res, row, col);
+    if (len >= cap) return -1;
+    memcpy(buf, PQgetvalue(res, row, col), len);
+    buf[len] = 0;
+    return 0;
+}
+
+static zkpipe_status check_name_(const char *what, const char *s, zkp_diag *d) {
+    if (!s || !*s) return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "queue: %s is empty", what);
+    if (strlen(s) > ZKP_QUEUE_NAME_MAX)
+        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "queue: %s is longer than %d bytes",
+                             what, ZKP_QUEUE_NAME_MAX);
+    return ZKPIPE_OK;
+}
+
+/* ---- migrations ---------------------------------------------------------- */
+
+/* Each migration is applied once, in a transaction; a new version is a
+ * new entry at the end, never an edit of an old one. Job ids are
+ * BIGSERIAL (a sequence in PostgreSQL and YugabyteDB, unique_rowid() in
+ * CockroachDB): only their uniqueness is relied on, and age is created_at. */
+static const struct {
+    unsigned version;
+    const char *description;
+    const char *sql;
+} migrations_[] = {
+    {1, "members and jobs",
+     "CREATE TABLE zkpipe_members ("
+     "  id text PRIMARY KEY,"
+     "  host text NOT NULL,"
+     "  started_at timestamptz NOT NULL DEFAULT now(),"
+     "  heartbeat_at timestamptz NOT NULL DEFAULT now());"
+     "CREATE TABLE zkpipe_jobs ("
+     "  id bigserial PRIMARY KEY,"
+     "  request_id text NOT NULL UNIQUE,"
+     "  kind text NOT NULL,"
+     "  curve text NOT NULL,"
+     "  priority integer NOT NULL DEFAULT 0,"
+     "  inputs bytea,"
+     "  inputs_path text,"
+     "  state text NOT NULL DEFAULT 'queued'"
+     "    CHECK (state IN ('queued', 'leased', 'done', 'failed', 'cancelled')),"
+     "  attempts integer NOT NULL DEFAULT 0,"
+     "  max_attempts integer NOT NULL CHECK (max_attempts > 0),"
+     "  last_error text,"
+     "  lease_owner text,"
+     "  lease_generation bigint NOT NULL DEFAULT 0,"
+     "  lease_expires_at timestamptz,"
+     "  created_at timestamptz NOT NULL DEFAULT now(),"
+     "  claimed_at timestamptz,"
+     "  finished_at timestamptz,"
+     "  result bytea,"
+     "  CHECK ((inputs IS NULL) <> (inputs_path IS NULL)),"
+     "  CHECK ((state = 'leased') = (lease_owner IS NOT NULL AND lease_expires_at IS NOT NULL)));"
+     "CREATE INDEX zkpipe_jobs_queued ON zkpipe_jobs (priority DESC, created_at, id)"
+     "  WHERE state = 'queued';"
+     "CREATE INDEX zkpipe_jobs_leased ON zkpipe_jobs (lease_expires_at) WHERE state = 'leased';"
+     "CREATE INDEX zkpipe_jobs_owner ON zkpipe_jobs (lease_owner) WHERE state = 'leased';"},
+};
+
+unsigned zkp_queue_schema_latest(void) {
+    return migrations_[sizeof migrations_ / sizeof migrations_[0] - 1].version;
+}
+
+static const char create_schema_table_[] =
+    "CREATE TABLE IF NOT EXISTS zkpipe_schema ("
+    "  version integer PRIMARY KEY,"
+    "  description text NOT NULL,"
+    "  applied_at timestamptz NOT NULL DEFAULT now())";
+
+zkpipe_status zkp_queue_schema_version(zkp_queue *q, unsigned *version, zkp_diag *d) {
+    *version = 0;
+    PGresult *res;
+    zkpipe_status st = zkp_queue_exec(q, "reading the schema version",
+                                      "SELECT to_regclass('zkpipe_schema') IS NOT NULL", 0, NULL,
+                                      NULL, NULL, 0, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    int exists = PQntuples(res) == 1 && !strcmp(PQgetvalue(res, 0, 0), "t");
+    PQclear(res);
+    if (!exists) return ZKPIPE_OK;
+    st = zkp_queue_exec(q, "reading the schema version",
+                        "SELECT coalesce(max(version), 0)::bigint FROM zkpipe_schema", 0, NULL,
+                        NULL, NULL, 1, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    int64_t v = 0;
+    if (PQntuples(res) != 1 || zkp_queue_get_int(res, 0, 0, &v) != 0 || v < 0 || v > 1000000) {
+        PQclear(res);
+        return zkp_diag_fail(d, ZKPIPE_ERR_PARSE, "queue: zkpipe_schema holds no valid version");
+    }
+    PQclear(res);
+    *version = (unsigned)v;
+    return ZKPIPE_OK;
+}
+
+/* Applies one migration unless its version is present. */
+static zkpipe_status migrate_one_(zkp_queue *q, size_t i, int *did, zkp_diag *d) {
+    *did = 0;
+    zkpipe_status st = zkp_queue_simple(q, "BEGIN", "BEGIN", d);
+    if (st != ZKPIPE_OK) return st;
+    char version[16];
+    snprintf(version, sizeof version, "%u", migrations_[i].version);
+    const char *values[2] = {version, migrations_[i].description};
+    PGresult *res;
+    /* Inserting the version first makes a concurrent migrator wait here
+     * until this transaction ends, then find the row and do nothing. */
+    st = zkp_queue_exec(q, "recording a migration",
+                        "INSERT INTO zkpipe_schema (version, description) VALUES ($1::integer, $2)"
+                        " ON CONFLICT (version) DO NOTHING RETURNING version",
+                        2, values, NULL, NULL, 0, &res, d);
+    if (st == ZKPIPE_OK) {
+        int fresh = PQntuples(res) == 1;
+        PQclear(res);
+        if (!fresh) return zkp_queue_simple(q, "ROLLBACK", "ROLLBACK", d);
+        st = zkp_queue_simple(q, "applying a migration", migrations_[i].sql, d);
+        if (st == ZKPIPE_OK) st = zkp_queue_simple(q, "COMMIT", "COMMIT", d);
+        if (st == ZKPIPE_OK) {
+            *did = 1;
+            return ZKPIPE_OK;
+        }
+    }
+    zkp_diag keep;
+    (void)zkp_queue_simple(q, "ROLLBACK", "ROLLBACK", &keep);
+    if (d) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "migration %u", migrations_[i].version);
+        zkp_diag_prefix(d, prefix);
+    }
+    return st;
+}
+
+zkpipe_status zkp_queue_migrate(zkp_queue *q, unsigned *applied, zkp_diag *d) {
+    *applied = 0;
+    zkpipe_status st = zkp_queue_simple(q, "creating zkpipe_schema", create_schema_table_, d);
+    if (st != ZKPIPE_OK) {
+        /* Two first migrations at once may race inside CREATE TABLE IF NOT
+         * EXISTS itself; the loser succeeds on a second try. */
+        st = zkp_queue_simple(q, "creating zkpipe_schema", create_schema_table_, d);
+        if (st != ZKPIPE_OK) return st;
+    }
+    unsigned have;
+    st = zkp_queue_schema_version(q, &have, d);
+    if (st != ZKPIPE_OK) return st;
+    if (have > zkp_queue_schema_latest())
+        return zkp_diag_fail(d, ZKPIPE_ERR_BAD_VERSION,
+                             "queue: the database's schema is version %u; this zkpipe knows up "
+                             "to %u",
+                             have, zkp_queue_schema_latest());
+    for (size_t i = 0; i < sizeof migrations_ / sizeof migrations_[0]; i++) {
+        if (migrations_[i].version <= have) continue;
+        int did;
+        st = migrate_one_(q, i, &did, d);
+        if (st != ZKPIPE_OK) return st;
+        *applied += (unsigned)did;
+    }
+    return ZKPIPE_OK;
+}
+
+/* ---- members ------------------------------------------------------------- */
+
+zkpipe_status zkp_queue_heartbeat(zkp_queue *q, const char *member, uint32_t lease_ms,
+                                  unsigned *renewed, zkp_diag *d) {
+    if (renewed) *renewed = 0;
+    zkpipe_status st = check_name_("member", member, d);
+    if (st != ZKPIPE_OK) return st;
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) != 0) strcpy(host, "?");
+    char ms[16];
+    snprintf(ms, sizeof ms, "%u", lease_ms);
+    const char *v2[2] = {member, host};
+    PGresult *res;
+    st = zkp_queue_exec(q, "heartbeat",
+                        "INSERT INTO zkpipe_members (id, host) VALUES ($1, $2)"
+                        " ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()",
+                        2, v2, NULL, NULL, 0, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    PQclear(res);
+    const char *v[2] = {member, ms};
+    st = zkp_queue_exec(q, "renewing leases",
+                        "UPDATE zkpipe_jobs SET lease_expires_at = now() + $2::bigint * interval "
+                        "'1 millisecond'"
+                        " WHERE state = 'leased' AND lease_owner = $1 AND lease_expires_at > now()",
+                        2, v, NULL, NULL, 0, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    if (renewed) *renewed = (unsigned)strtoul(PQcmdTuples(res), NULL, 10);
+    PQclear(res);
+    return ZKPIPE_OK;
+}
+
+/* ---- jobs ---------------------------------------------------------------- */
+
+zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, int64_t *job_id,
+                                int *existed, zkp_diag *d) {
+    *job_id = 0;
+    *existed = 0;
+    zkpipe_status st = check_name_("request_id", spec->request_id, d);
+    if (st == ZKPIPE_OK) st = check_name_("kind", spec->kind, d);
+    if (st == ZKPIPE_OK) st = check_name_("curve", spec->curve, d);
+    if (st != ZKPIPE_OK) return st;
+    int by_path = spec->inputs_path != NULL;
+    if (by_path == (spec->inputs != NULL))
+        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "queue: a job has its inputs or a path to them, not both or neither");
+    if (by_path && (st = check_name_("inputs_path", spec->inputs_path, d)) != ZKPIPE_OK) return st;
+    if (!by_path && spec->inputs_len > ZKP_QUEUE_INLINE_INPUT_MAX)
+        return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE,
+                             "queue: %zu bytes of inputs; more than %zu go in a shared directory",
+                             spec->inputs_len, ZKP_QUEUE_INLINE_INPUT_MAX);
+    char prio[16], attempts[16];
+    snprintf(prio, sizeof prio, "%d", (int)spec->priority);
+    snprintf(attempts, sizeof attempts, "%u", spec->max_attempts ? spec->max_attempts : 3u);
+    const char *values[7] = {spec->request_id, spec->kind, spec->curve, prio,
+                             by_path ? NULL : (const char *)spec->inputs,
+                             by_path ? spec->inputs_path : NULL, attempts};
+    int lengths[7] = {0, 0, 0, 0, (int)spec->inputs_len, 0, 0};
+    int formats[7] = {0, 0, 0, 0, 1, 0, 0};
+    PGresult *res;
+    st = zkp_queue_exec(q, "enqueue",
+                        "INSERT INTO zkpipe_jobs (request_id, kind, curve, priority, inputs,"
+                        " inputs_path, max_attempts)"
+                        " VALUES ($1, $2, $3, $4::integer, $5::bytea, $6, $7::integer)"
+                        " ON CONFLICT (request_id) DO NOTHING RETURNING id",
+                        7, values, lengths, formats, 1, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    if (PQntuples(res) == 0) {
+        PQclear(res);
+        *existed = 1;
+        const char *v1[1] = {spec->request_id};
+        st = zkp_queue_exec(q, "enqueue", "SELECT id FROM zkpipe_jobs WHERE request_id = $1", 1,
+                            v1, NULL, NULL, 1, &res, d);
+        if (st != ZKPIPE_OK) return st;
+    }
+    int ok = PQntuples(res) == 1 && zkp_queue_get_int(res, 0, 0, job_id) == 0;
+    PQclear(res);
+    return ok ? ZKPIPE_OK : zkp_diag_fail(d, ZKPIPE_ERR_PARSE, "queue: enqueue returned no id");
+}
+
+/* A filter list as an array literal, {"a","b"}; NULL for none. Names are
+ * restricted to [a-z0-9_.-], so nothing needs quoting inside. */
+static zkpipe_status array_literal_(const char *what, const char *const *names, size_t n,
+                                    char *buf, size_t cap, const char **out, zkp_diag *d) {
+    *out = NULL;
+    if (!names) return ZKPIPE_OK;
+    size_t at = 0;
+    buf[at++] = '{';
+    for (size_t i = 0; i < n; i++) {
+        const char *s = names[i];
+        size_t len = s ? strlen(s) : 0;
+        if (len == 0 || len > 64)
+            return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "queue: bad %s name", what);
+        for (size_t j = 0; j < len; j++) {
+            char c = s[j];
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+                  c == '-'))
+                return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                                     "queue: %s name \"%s\" has a character outside [a-z0-9_.-]",
+                                     what, s);
+        }
+        if (at + len + 4 > cap)
+            return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: too many %s names", what);
+        if (i) buf[at++] = ',';
+        buf[at++] = '"';
+        memcpy(buf + at, s, len);
+        at += len;
+        buf[at++] = '"';
+    }
+    buf[at++] = '}';
+    buf[at] = 0;
+    *out = buf;
+    return ZKPIPE_OK;
+}
+
+/* The claim: one statement, so a claim is all or nothing. The inner
+ * SELECT locks the first row in claim order that no other transaction has
+ * locked (SKIP LOCKED: concurrent claimers pass over each other's rows
+ * instead of waiting), and the UPDATE takes it. */
+static const char claim_sql_[] =
+    "UPDATE zkpipe_jobs SET state = 'leased', lease_owner = $1,"
+    " lease_generation = lease_generation + 1, attempts = attempts + 1,"
+    " lease_expires_at = now() + $2::bigint * interval '1 millisecond', claimed_at = now()"
+    " WHERE id = (SELECT id FROM zkpipe_jobs WHERE state = 'queued'"
+    "   AND ($3::text[] IS NULL OR kind = ANY ($3::text[]))"
+    "   AND ($4::text[] IS NULL OR curve = ANY ($4::text[]))"
+    "   ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)"
+    " AND state = 'queued'"
+    " RETURNING id, lease_generation, attempts, priority, request_id, kind, curve, inputs,"
+    " inputs_path";
+
+zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t lease_ms,
+                                   const zkp_queue_filter *filter, zkp_queue_claim *out,
+                                   int *claimed, zkp_diag *d) {
+    memset(out, 0, sizeof *out);
+    *claimed = 0;
+    zkpipe_status st = check_name_("member", member, d);
+    if (st != ZKPIPE_OK) return st;
+    char kinds_buf[1024], curves_buf[1024];
+    const char *kinds = NULL, *curves = NULL;
+    if (filter) {
+        st = array_literal_("kind", filter->kinds, filter->n_kinds, kinds_buf, sizeof kinds_buf,
+                            &kinds, d);
+        if (st == ZKPIPE_OK)
+            st = array_literal_("curve", filter->curves, filter->n_curves, curves_buf,
+                                sizeof curves_buf, &curves, d);
+        if (st != ZKPIPE_OK) return st;
+    }
+    char ms[16];
+    snprintf(ms, sizeof ms, "%u", lease_ms);
+    const char *values[4] = {member, ms, kinds, curves};
+    PGresult *res;
+    st = zkp_queue_exec(q, "claim", claim_sql_, 4, values, NULL, NULL, 1, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    if (PQntuples(res) == 0) {
+        PQclear(res);
+        return ZKPIPE_OK;
+    }
+    int64_t attempts = 0, priority = 0;
+    int bad = PQntuples(res) != 1 || zkp_queue_get_int(res, 0, 0, &out->id) ||
+              zkp_queue_get_int(res, 0, 1, &out->generation) ||
+              zkp_queue_get_int(res, 0, 2, &attempts) || zkp_queue_get_int(res, 0, 3, &priority) ||
+              attempts < 1 || attempts > UINT32_MAX || priority < INT32_MIN ||
+              priority > INT32_MAX ||
+              zkp_queue_get_text(res, 0, 4, out->request_id, sizeof out->request_id) ||
+              zkp_queue_get_text(res, 0, 5, out->kind, sizeof out->kind) ||
+              zkp_queue_get_text(res, 0, 6, out->curve, sizeof out->curve);
+    if (!bad && !PQgetisnull(res, 0, 7)) {
+        size_t len = (size_t)PQgetlength(res, 0, 7);
+        out->inputs = malloc(len ? len : 1);
+        if (!out->inputs) {
+            PQclear(res);
+            return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "queue: %zu bytes of inputs", len);
+        }
+        memcpy(out->inputs, PQgetvalue(res, 0, 7), len);
+        out->inputs_len = len;
+    } else if (!bad && !PQgetisnull(res, 0, 8)) {
+        size_t len = (size_t)PQgetlength(res, 0, 8);
+        out->inputs_path = malloc(len + 1);
+        if (!out->inputs_path) {
+            PQclear(res);
+            return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "queue: out of memory");
+        }
+        memcpy(out->inputs_path, PQgetvalue(res, 0, 8), len);
+        out->inputs_path[len] = 0;
+    } else {
+        bad = 1;
+    }
+    PQclear(res);
+    if (bad) {
+        zkp_queue_claim_release(out);
+        return zkp_diag_fail(d, ZKPIPE_ERR_PARSE, "queue: a claimed job's row is malformed");
+    }
+    out->attempts = (uint32_t)attempts;
+    out->priority = (int32_t)priority;
+    *claimed = 1;
+    return ZKPIPE_OK;
+}
+
+void zkp_queue_claim_release(zkp_queue_claim *c) {
+    free(c->inputs);
+    free(c->inputs_path);
+    c->inputs = NULL;
+    c->inputs_path = NULL;
+    c->inputs_len = 0;
+}
+
+zkpipe_status zkp_queue_reap(zkp_queue *q, unsigned *requeued, unsigned *failed, zkp_diag *d) {
+    *requeued = 0;
+    *failed = 0;
+    PGresult *res;
+    /* Every right-hand side reads the row as it was before the update, so
+     * last_error names the owner whose lease expired. */
+    zkpipe_status st = zkp_queue_exec(
+        q, "reaping expired leases",
+        "UPDATE zkpipe_jobs SET"
+        " state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,"
+        " last_error = 'the lease of ' || lease_owner || ' expired (attempt '"
+        "   || CAST(attempts AS text) || ' of ' || CAST(max_attempts AS text) || ')',"
+        " finished_at = CASE WHEN attempts >= max_attempts THEN now() END,"
+        " lease_owner = NULL, lease_expires_at = NULL"
+        " WHERE state = 'leased' AND lease_expires_at < now()"
+        " RETURNING id, state",
+        0, NULL, NULL, NULL, 0, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    int n = PQntuples(res);
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(PQgetvalue(res, i, 1), "failed")) {
+            (*failed)++;
+            /* A wake-up for waiters; losing one costs them a poll. */
+            const char *v1[1] = {PQgetvalue(res, i, 0)};
+            PGresult *nres;
+            zkp_diag ignore;
+            if (zkp_queue_exec(q, "notify", "SELECT pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL "', $1)",
+                               1, v1, NULL, NULL, 0, &nres, &ignore) == ZKPIPE_OK)
+                PQclear(nres);
+        } else {
+            (*requeued)++;
+        }
+    }
+    PQclear(res);
+    return ZKPIPE_OK;
+}
+
+/* A fenced write: one UPDATE ... WHERE lease_generation = gen, and the
+ * NOTIFY in the same transaction, so a waiter is woken only after the
+ * state it will read is committed. */
+static zkpipe_status fenced_write_(zkp_queue *q, const char *what, const char *sql, int n,
+                                   const char *const *values, const int *lengths,
+                                   const int *formats, int *accepted, zkp_diag *d) {
+    *accepted = 0;
+    zkpipe_status st = zkp_queue_simple(q, "BEGIN", "BEGIN", d);
+    if (st != ZKPIPE_OK) return st;
+    PGresult *res;
+    st = zkp_queue_exec(q, what, sql, n, values, lengths, formats, 0, &res, d);
+    if (st == ZKPIPE_OK) {
+        int rows = PQntuples(res);
+        PQclear(res);
+        if (rows == 1) {
+            const char *v1[1] = {values[0]};
+            st = zkp_queue_exec(q, "notify", "SELECT pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL "', $1)",
+                                1, v1, NULL, NULL, 0, &res, d);
+            if (st == ZKPIPE_OK) PQclear(res);
+        }
+        if (st == ZKPIPE_OK) st = zkp_queue_simple(q, "COMMIT", "COMMIT", d);
+        if (st == ZKPIPE_OK) {
+            *accepted = rows == 1;
+            return ZKPIPE_OK;
+        }
+    }
+    zkp_diag keep;
+    (void)zkp_queue_simple(q, "ROLLBACK", "ROLLBACK", &keep);
+    return st;
+}
+
+zkpipe_status zkp_queue_complete(zkp_queue *q, int64_t id, int64_t gen, const uint8_t *result,
+                                 size_t result_len, int *accepted, zkp_diag *d) {
+    *accepted = 0;
+    if (!result || result_len == 0 || result_len > ZKP_QUEUE_RESULT_MAX)
+        return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE,
+                             "queue: a result of %zu bytes (1 to %zu)", result_len,
+                             ZKP_QUEUE_RESULT_MAX);
+    char ids[24], gens[24];
+    snprintf(ids, sizeof ids, "%lld", (long long)id);
+    snprintf(gens, sizeof gens, "%lld", (long long)gen);
+    const char *values[3] = {ids, gens, (const char *)result};
+    int lengths[3] = {0, 0, (int)result_len};
+    int formats[3] = {0, 0, 1};
+    return fenced_write_(q, "writing a result",
+                         "UPDATE zkpipe_jobs SET state = 'done', result = $3::bytea,"
+                         " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL"
+                         " WHERE id = $1::bigint AND lease_generation = $2::bigint"
+                         " AND state = 'leased' RETURNING id",
+                         3, values, lengths, formats, accepted, d);
+}
+
+zkpipe_status zkp_queue_fail(zkp_queue *q, int64_t id, int64_t gen, const char *error, int retry,
+                             int *accepted, zkp_diag *d) {
+    char ids[24], gens[24];
+    snprintf(ids, sizeof ids, "%lld", (long long)id);
+    snprintf(gens, sizeof gens, "%lld", (long long)gen);
+    char err[ZKP_DIAG_MAX];
+    snprintf(err, sizeof err, "%s", error && *error ? error : "failed");
+    const char *values[4] = {ids, gens, err, retry ? "t" : "f"};
+    return fenced_write_(
+        q, "recording a failure",
+        "UPDATE zkpipe_jobs SET last_error = $3,"
+        " state = CASE WHEN $4::boolean AND attempts < max_attempts THEN 'queued' ELSE 'failed'"
+        " END,"
+        " finished_at = CASE WHEN $4::boolean AND attempts < max_attempts THEN NULL ELSE now()"
+        " END,"
+        " lease_owner = NULL, lease_expires_at = NULL"
+        " WHERE id = $1::bigint AND lease_generation = $2::bigint AND state = 'leased'"
+        " RETURNING id",
+        4, values, NULL, NULL, accepted, d);
+}
+
+static const char *const state_names_[] = {"queued", "leased", "done", "failed", "cancelled"};
+
+zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *out, zkp_diag *d) {
+    memset(out, 0, sizeof *out);
+    char ids[24];
+    snprintf(ids, sizeof ids, "%lld", (long long)id);
+    const char *values[1] = {ids};
+    PGresult *res;
+    zkpipe_status st = zkp_queue_exec(
+        q, "reading a job",
+        "SELECT state, attempts, lease_generation, lease_owner, last_error, result"
+        " FROM zkpipe_jobs WHERE id = $1::bigint",
+        1, values, NULL, NULL, 1, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    if (PQntuples(res) != 1) {
+        PQclear(res);
+        return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: no job %lld", (long long)id);
+    }
+    char state[16];
+    int64_t attempts = 0;
+    int bad = zkp_queue_get_text(res, 0, 0, state, sizeof state) ||
+              zkp_queue_get_int(res, 0, 1, &attempts) || attempts < 0 ||
+              attempts > UINT32_MAX || zkp_queue_get_int(res, 0, 2, &out->generation) ||
+              zkp_queue_get_text(res, 0, 3, out->lease_owner, sizeof out->lease_owner);
+    if (!bad) {
+        /* An error longer than the buffer is cut, not refused. */
+        size_t len = PQgetisnull(res, 0, 4) ? 0 : (size_t)PQgetlength(res, 0, 4);
+        if (len >= sizeof out->last_error) len = sizeof out->last_error - 1;
+        memcpy(out->last_error, PQgetvalue(res, 0, 4), len);
+        out->last_error[len] = 0;
+        size_t s;
+        for (s = 0; s < 5 && strcmp(state, state_names_[s]); s++) {
+        }
+        bad = s == 5;
+        out->state = (zkp_queue_state)s;
+    }
+    if (!bad && !PQgetisnull(res, 0, 5)) {
+        size_t len = (size_t)PQgetlength(res, 0, 5);
+        if (len > ZKP_QUEUE_RESULT_MAX) {
+            bad = 1;
+        } else {
+            out->result = malloc(len ? len : 1);
+            if (!out->result) {
+                PQclear(res);
+                return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "queue: out of memory");
+            }
+            memcpy(out->result, PQgetvalue(res, 0, 5), len);
+            out->result_len = len;
+        }
+    }
+    PQclear(res);
+    if (bad) {
+        zkp_queue_job_info_release(out);
+        return zkp_diag_fail(d, ZKPIPE_ERR_PARSE, "queue: job %lld's row is malformed",
+                             (long long)id);
+    }
+    out->attempts = (uint32_t)attempts;
+    return ZKPIPE_OK;
+}
+
+void zkp_queue_job_info_release(zkp_queue_job_info *info) {
+    free(info->result);
+    info->result = NULL;
+    info->result_len = 0;
+}

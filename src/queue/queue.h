@@ -1,0 +1,170 @@
+/* Cluster mode's durable job queue: many daemons share one PostgreSQL
+ * database (libpq), and each job is proved by the member holding its lease.
+ *
+ * DESIGN. A zkp_queue is one database connection, used by one thread at a
+ * time (libpq connections are not shared between threads); a member opens
+ * one per thread that talks to the database. Nothing here keeps state
+ * between calls beyond the connection: the database is the only source of
+ * truth, so any member may die at any moment without losing a job.
+ *
+ * The guarantees rest on the database alone (docs/CLUSTER.md):
+ * - request_id is UNIQUE: submitting it twice attaches to the first job.
+ * - A claim is one UPDATE of the oldest queued job of the highest priority,
+ *   found with SELECT ... FOR UPDATE SKIP LOCKED, so concurrent claimers
+ *   never take the same row. It adds one to the job's attempts and to its
+ *   lease generation, the fencing token the claim returns.
+ * - A lease runs until lease_expires_at, by the database's clock; a
+ *   member's heartbeat extends its unexpired leases. zkp_queue_reap returns
+ *   expired leases to the queue, or fails the job once its attempts reach
+ *   max_attempts.
+ * - A result or an error is written only WHERE the lease generation is the
+ *   one the writer claimed and the job is still leased; a writer whose
+ *   lease was taken over changes no row and learns so (accepted = 0).
+ *
+ * Only plain SQL is used (no advisory locks, no extensions, no stored
+ * procedures), the subset PostgreSQL shares with YugabyteDB and CockroachDB.
+ * NOTIFY is a wake-up only: a waiter that misses one finds the state on
+ * its next read, so nothing depends on it being delivered. */
+#ifndef ZKP_QUEUE_QUEUE_H
+#define ZKP_QUEUE_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/diag.h"
+
+typedef struct zkp_queue zkp_queue;
+
+/* Inputs up to this size are stored in the jobs table; larger ones must be
+ * written to a shared directory and enqueued by path. PostgreSQL caps a
+ * bytea at 1 GB; the lower limit keeps a claim's transfer and the table's
+ * TOAST storage reasonable. */
+#define ZKP_QUEUE_INLINE_INPUT_MAX ((size_t)64 << 20)
+/* Results are proofs: a few hundred bytes per partition. */
+#define ZKP_QUEUE_RESULT_MAX ((size_t)1 << 20)
+/* request_id, kind, curve, member ids and paths: at most this many bytes. */
+#define ZKP_QUEUE_NAME_MAX 255
+/* Channel on which completed, failed and cancelled jobs are announced (the
+ * payload is the job id in decimal). */
+#define ZKP_QUEUE_NOTIFY_CHANNEL "zkpipe_job_done"
+
+/* Connects to url (a libpq connection string or postgresql:// URI).
+ * ZKPIPE_ERR_IO with the server's message when it cannot. */
+zkpipe_status zkp_queue_connect(zkp_queue **out, const char *url, zkp_diag *d);
+void zkp_queue_close(zkp_queue *q);
+
+/* The newest schema version this build knows. */
+unsigned zkp_queue_schema_latest(void);
+/* The version the database is at: 0 when no migration ran. */
+zkpipe_status zkp_queue_schema_version(zkp_queue *q, unsigned *version, zkp_diag *d);
+/* Applies every migration the database lacks, each in its own transaction
+ * that first inserts its version into zkpipe_schema: two members migrating
+ * at once serialize on that row's primary key, and the later one finds the
+ * version present and skips it. *applied counts what this call applied. A
+ * database newer than this build is refused (ZKPIPE_ERR_BAD_VERSION). */
+zkpipe_status zkp_queue_migrate(zkp_queue *q, unsigned *applied, zkp_diag *d);
+
+/* Registers member (a name unique to one run of one daemon) or refreshes
+ * its heartbeat, and extends its leases that have not expired to lease_ms
+ * from now. A lease that expired stays expired: its job may already belong
+ * to another member. *renewed (may be NULL) counts the leases extended. */
+zkpipe_status zkp_queue_heartbeat(zkp_queue *q, const char *member, uint32_t lease_ms,
+                                  unsigned *renewed, zkp_diag *d);
+
+typedef struct {
+    const char *request_id; /* unique across the cluster */
+    const char *kind;       /* what the member must do, e.g. "groth16" */
+    const char *curve;      /* "bn254", "bls12-381" */
+    int32_t priority;       /* higher first (zkpipe_priority's order) */
+    /* Exactly one of: the inputs themselves (at most
+     * ZKP_QUEUE_INLINE_INPUT_MAX bytes) or a path in a shared directory. */
+    const uint8_t *inputs;
+    size_t inputs_len;
+    const char *inputs_path;
+    uint32_t max_attempts; /* claims before the job fails; 0 means 3 */
+} zkp_queue_job_spec;
+
+/* Adds a job, or finds the one already submitted with its request_id
+ * (*existed = 1; its inputs are not compared). */
+zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, int64_t *job_id,
+                                int *existed, zkp_diag *d);
+
+/* Which jobs a member can take now: NULL lists mean any. Names are
+ * [a-z0-9_.-] only. */
+typedef struct {
+    const char *const *kinds;
+    size_t n_kinds;
+    const char *const *curves;
+    size_t n_curves;
+} zkp_queue_filter;
+
+typedef struct {
+    int64_t id;
+    int64_t generation; /* the fencing token: pass it to complete/fail */
+    uint32_t attempts;  /* including this claim */
+    int32_t priority;
+    char request_id[ZKP_QUEUE_NAME_MAX + 1];
+    char kind[ZKP_QUEUE_NAME_MAX + 1];
+    char curve[ZKP_QUEUE_NAME_MAX + 1];
+    uint8_t *inputs; /* malloc'd, or NULL when inputs_path is set */
+    size_t inputs_len;
+    char *inputs_path; /* malloc'd, or NULL */
+} zkp_queue_claim;
+
+/* Claims the queued job that comes first by priority (higher first), then
+ * age, among those filter admits, with a lease of lease_ms. *claimed = 0
+ * when there is none; otherwise out is filled (release it with
+ * zkp_queue_claim_release). */
+zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t lease_ms,
+                                   const zkp_queue_filter *filter, zkp_queue_claim *out,
+                                   int *claimed, zkp_diag *d);
+void zkp_queue_claim_release(zkp_queue_claim *c);
+
+/* Returns the jobs whose lease expired to the queue, or fails those that
+ * used their attempts, recording why in last_error. Any member may run it
+ * at any time; concurrent runs never act twice on one lease. */
+zkpipe_status zkp_queue_reap(zkp_queue *q, unsigned *requeued, unsigned *failed, zkp_diag *d);
+
+/* Writes the result of job id as the holder of lease generation gen.
+ * *accepted = 1 when the job was still leased under gen and is now done;
+ * 0 when the write was refused (the lease was taken over, the job was
+ * cancelled). Announces the job on ZKP_QUEUE_NOTIFY_CHANNEL on commit. */
+zkpipe_status zkp_queue_complete(zkp_queue *q, int64_t id, int64_t gen, const uint8_t *result,
+                                 size_t result_len, int *accepted, zkp_diag *d);
+
+/* Records error for job id's attempt under generation gen. With retry the
+ * job goes back to the queue while attempts remain, and fails after the
+ * last; without, it fails now (the inputs are bad: another attempt would
+ * fail the same way). Fenced like zkp_queue_complete. */
+zkpipe_status zkp_queue_fail(zkp_queue *q, int64_t id, int64_t gen, const char *error, int retry,
+                             int *accepted, zkp_diag *d);
+
+typedef enum {
+    ZKP_QUEUE_QUEUED,
+    ZKP_QUEUE_LEASED,
+    ZKP_QUEUE_DONE,
+    ZKP_QUEUE_FAILED,
+    ZKP_QUEUE_CANCELLED
+} zkp_queue_state;
+
+typedef struct {
+    zkp_queue_state state;
+    uint32_t attempts;
+    int64_t generation;
+    char lease_owner[ZKP_QUEUE_NAME_MAX + 1]; /* "" when not leased */
+    char last_error[ZKP_DIAG_MAX];            /* "" when none */
+    uint8_t *result; /* malloc'd when done, else NULL */
+    size_t result_len;
+} zkp_queue_job_info;
+
+/* Reads job id. ZKPIPE_ERR_OUT_OF_RANGE when there is no such job. */
+zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *out, zkp_diag *d);
+void zkp_queue_job_info_release(zkp_queue_job_info *info);
+
+/* Writes what `zkpipe queue status` shows: the schema version, the
+ * members and their heartbeats, the leases, the queue's depth by priority
+ * and the failed jobs (the newest `failed_limit`). */
+zkpipe_status zkp_queue_status_write(zkp_queue *q, FILE *out, unsigned failed_limit, zkp_diag *d);
+
+#endif

@@ -1,0 +1,32 @@
+/* What the queue's files share: the connection and the statement helpers. */
+#ifndef ZKP_QUEUE_QUEUE_INTERNAL_H
+#define ZKP_QUEUE_QUEUE_INTERNAL_H
+
+#include <libpq-fe.h>
+#include <stdint.h>
+
+#include "queue/queue.h"
+
+struct zkp_queue {
+    PGconn *conn;
+};
+
+const char *zkp_queue_pq_message(const PGconn *conn);
+void zkp_queue_quiet_notice(void *arg, const char *message);
+
+/* One statement with parameters ($1..$n; formats[i] = 1 for binary, NULL
+ * for all text), results in binary when binary_result. On success *res_out
+ * holds the result (PQclear it); on failure d names what and why. */
+zkpipe_status zkp_queue_exec(zkp_queue *q, const char *what, const char *sql, int n_params,
+                             const char *const *values, const int *lengths, const int *formats,
+                             int binary_result, PGresult **res_out, zkp_diag *d);
+/* A statement without parameters or result rows worth reading (may hold
+ * several statements: the simple query protocol). */
+zkpipe_status zkp_queue_simple(zkp_queue *q, const char *what, const char *sql, zkp_diag *d);
+
+/* Binary-result readers: 0 on success, -1 for NULL, a bad width or text
+ * that does not fit. */
+int zkp_queue_get_int(const PGresult *res, int row, int col, int64_t *out);
+int zkp_queue_get_text(const PGresult *res, int row, int col, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,588 @@
+/* Cluster mode's queue (src/queue) against a real PostgreSQL server: the
+ * one tests/cluster_pg.sh starts (shared by CTest through
+ * ZKPIPE_TEST_PG_STATE, or started here for a case run alone). Each case
+ * works in a schema of its own, so cases run in parallel on one server.
+ *
+ * What is checked comes from the queue's contract, not from its output:
+ * the order the cases enqueue in, the ids they hold, the bytes they wrote,
+ * and PostgreSQL's own view through a separate plain libpq connection. */
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "queue/queue.h"
+#include "test.h"
+
+/* ---- the server and a schema per case ----------------------------------- */
+
+typedef struct {
+    char state[512];   /* the state file of a server started by this case */
+    char conninfo[1024];
+    char schema[64];
+    PGconn *admin;     /* plain libpq: the database seen from outside */
+} pg_case;
+
+static pg_case the_case_;
+
+static void sleep_ms_(unsigned ms) {
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
+static void stop_own_server_(void *arg) {
+    pg_case *c = arg;
+    char cmd[4096];
+    int n = snprintf(cmd, sizeof cmd, "bash '%s' stop '%s'", test_data_path("cluster_pg.sh"),
+                     c->state);
+    if (n < 0 || (size_t)n >= sizeof cmd || system(cmd) != 0)
+        fprintf(stderr, "cluster_pg.sh stop failed\n");
+}
+
+static void drop_schema_(void *arg) {
+    pg_case *c = arg;
+    char sql[160];
+    snprintf(sql, sizeof sql, "DROP SCHEMA IF EXISTS %s CASCADE", c->schema);
+    PQclear(PQexec(c->admin, sql));
+    PQfinish(c->admin);
+    c->admin = NULL;
+}
+
+static void quiet_notice_(void *arg, const char *message) {
+    (void)arg;
+    (void)message;
+}
+
+static void admin_exec_(pg_case *c, const char *sql) {
+    PGresult *r = PQexec(c->admin, sql);
+    ExecStatusType s = PQresultStatus(r);
+    int ok = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(r));
+    PQclear(r);
+    ASSERT_MSG(ok, "%s: %s", sql, msg);
+}
+
+/* Finds (or starts) the server, makes schema zkpt_<name>_<pid> and sets
+ * c->conninfo to a connection string whose search_path is that schema. */
+static pg_case *pg_case_open_(const char *name) {
+    pg_case *c = &the_case_;
+    memset(c, 0, sizeof *c);
+    const char *state = getenv("ZKPIPE_TEST_PG_STATE");
+    if (!state) {
+        snprintf(c->state, sizeof c->state, "/tmp/zkpipe-pg-state.%d", (int)getpid());
+        char cmd[4096];
+        int n = snprintf(cmd, sizeof cmd, "bash '%s' start '%s' >&2",
+                         test_data_path("cluster_pg.sh"), c->state);
+        ASSERT(n > 0 && (size_t)n < sizeof cmd);
+        ASSERT_MSG(system(cmd) == 0, "tests/cluster_pg.sh start failed");
+        test_defer(stop_own_server_, c);
+        state = c->state;
+    }
+    FILE *f = fopen(state, "r");
+    if (!f) test_skip("no PostgreSQL server (tests/cluster_pg.sh found no initdb)");
+    char dir[512] = "";
+    int got = fgets(dir, sizeof dir, f) != NULL;
+    fclose(f);
+    ASSERT(got);
+    dir[strcspn(dir, "\n")] = 0;
+    snprintf(c->schema, sizeof c->schema, "zkpt_%s_%d", name, (int)getpid());
+    snprintf(c->conninfo, sizeof c->conninfo,
+             "host=%s user=postgres dbname=postgres options='-c search_path=%s'", dir, c->schema);
+    c->admin = PQconnectdb(c->conninfo);
+    ASSERT_MSG(PQstatus(c->admin) == CONNECTION_OK, "connect: %s", PQerrorMessage(c->admin));
+    PQsetNoticeProcessor(c->admin, quiet_notice_, NULL);
+    test_defer(drop_schema_, c);
+    char sql[160];
+    snprintf(sql, sizeof sql, "CREATE SCHEMA %s", c->schema);
+    admin_exec_(c, sql);
+    return c;
+}
+
+static void close_queue_(void *arg) { zkp_queue_close(arg); }
+
+static zkp_queue *connect_(pg_case *c) {
+    zkp_queue *q = NULL;
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_queue_connect(&q, c->conninfo, &d);
+    ASSERT_MSG(st == ZKPIPE_OK, "connect: %s", d.msg);
+    test_defer(close_queue_, q);
+    return q;
+}
+
+static zkp_queue *migrated_(pg_case *c) {
+    zkp_queue *q = connect_(c);
+    unsigned applied;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_queue_migrate(q, &applied, &d) == ZKPIPE_OK, "migrate: %s", d.msg);
+    return q;
+}
+
+#define OK(call)                                                          \
+    do {                                                                  \
+        zkp_diag d_ = {{0}};                                              \
+        zkpipe_status st_ = (call);                                       \
+        ASSERT_MSG(st_ == ZKPIPE_OK, "%s: %s (%s)", #call, d_.msg,        \
+                   zkpipe_status_name(st_));                              \
+    } while (0)
+
+static int64_t enqueue_(zkp_queue *q, const char *request_id, const char *curve, int prio,
+                        uint32_t max_attempts) {
+    zkp_queue_job_spec s = {.request_id = request_id,
+                            .kind = "groth16",
+                            .curve = curve,
+                            .priority = prio,
+                            .inputs = (const uint8_t *)request_id,
+                            .inputs_len = strlen(request_id),
+                            .max_attempts = max_attempts};
+    int64_t id;
+    int existed;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_queue_enqueue(q, &s, &id, &existed, &d) == ZKPIPE_OK, "enqueue: %s", d.msg);
+    ASSERT_EQ_INT(existed, 0);
+    return id;
+}
+
+/* The row as PostgreSQL holds it: "state attempts generation owner". */
+static void row_(pg_case *c, int64_t id, char *out, size_t cap) {
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT state || ' ' || attempts || ' ' || lease_generation || ' ' ||"
+             " coalesce(lease_owner, '-') FROM zkpipe_jobs WHERE id = %lld",
+             (long long)id);
+    PGresult *r = PQexec(c->admin, sql);
+    ASSERT_MSG(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1, "%s: %s", sql,
+               PQresultErrorMessage(r));
+    snprintf(out, cap, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+}
+
+#define ASSERT_ROW(c, id, expected)                                               \
+    do {                                                                          \
+        char row_buf_[600];                                                       \
+        row_((c), (id), row_buf_, sizeof row_buf_);                               \
+        ASSERT_MSG(!strcmp(row_buf_, (expected)), "job %lld is \"%s\", not \"%s\"", \
+                   (long long)(id), row_buf_, (expected));                        \
+    } while (0)
+
+/* ---- migrations ----------------------------------------------------------- */
+
+typedef struct {
+    pg_case *c;
+    unsigned applied;
+    zkpipe_status st;
+    zkp_diag d;
+} migrator_;
+
+static void *migrate_thread_(void *arg) {
+    migrator_ *m = arg;
+    zkp_queue *q = NULL;
+    m->st = zkp_queue_connect(&q, m->c->conninfo, &m->d);
+    if (m->st == ZKPIPE_OK) m->st = zkp_queue_migrate(q, &m->applied, &m->d);
+    zkp_queue_close(q);
+    return NULL;
+}
+
+TEST_CASE(cluster_migrate_idempotent) {
+    pg_case *c = pg_case_open_("migrate");
+    zkp_queue *q = connect_(c);
+    unsigned version = 99, applied = 99;
+    OK(zkp_queue_schema_version(q, &version, &d_));
+    ASSERT_EQ_U64(version, 0);
+
+    /* Three migrators at once on an empty schema: the versions are
+     * applied once between them, and none fails. */
+    migrator_ m[3];
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++) {
+        memset(&m[i], 0, sizeof m[i]);
+        m[i].c = c;
+        ASSERT(pthread_create(&t[i], NULL, migrate_thread_, &m[i]) == 0);
+    }
+    unsigned total = 0;
+    for (int i = 0; i < 3; i++) {
+        pthread_join(t[i], NULL);
+        ASSERT_MSG(m[i].st == ZKPIPE_OK, "migrator %d: %s", i, m[i].d.msg);
+        total += m[i].applied;
+    }
+    ASSERT_EQ_U64(total, zkp_queue_schema_latest());
+    OK(zkp_queue_schema_version(q, &version, &d_));
+    ASSERT_EQ_U64(version, zkp_queue_schema_latest());
+
+    /* Once more: nothing to do, twice. */
+    OK(zkp_queue_migrate(q, &applied, &d_));
+    ASSERT_EQ_U64(applied, 0);
+    OK(zkp_queue_migrate(q, &applied, &d_));
+    ASSERT_EQ_U64(applied, 0);
+
+    /* One row per version, and the tables are there. */
+    PGresult *r = PQexec(c->admin,
+                         "SELECT count(*), count(DISTINCT version) FROM zkpipe_schema");
+    ASSERT(PQresultStatus(r) == PGRES_TUPLES_OK);
+    ASSERT_EQ_U64(strtoull(PQgetvalue(r, 0, 0), NULL, 10), zkp_queue_schema_latest());
+    ASSERT_EQ_U64(strtoull(PQgetvalue(r, 0, 1), NULL, 10), zkp_queue_schema_latest());
+    PQclear(r);
+    admin_exec_(c, "SELECT id, request_id, lease_generation FROM zkpipe_jobs");
+    admin_exec_(c, "SELECT id, heartbeat_at FROM zkpipe_members");
+
+    /* A database migrated by a newer zkpipe is refused, not downgraded. */
+    admin_exec_(c, "INSERT INTO zkpipe_schema (version, description) VALUES (1000, 'future')");
+    zkp_diag d2 = {{0}};
+    ASSERT_EQ_INT(zkp_queue_migrate(q, &applied, &d2), ZKPIPE_ERR_BAD_VERSION);
+    ASSERT(strstr(d2.msg, "1000") != NULL);
+}
+
+/* ---- claim order, filters and request ids -------------------------------- */
+
+TEST_CASE(cluster_claim_order) {
+    pg_case *c = pg_case_open_("order");
+    zkp_queue *q = migrated_(c);
+    /* Enqueued in this order; the claim order must be priority first
+     * (higher first), then age: r1, r3 (both 3, r1 older), r4, r0, r2. */
+    const int prio[5] = {1, 3, 0, 3, 2};
+    const char *names[5] = {"r0", "r1", "r2", "r3", "r4"};
+    int64_t ids[5];
+    for (int i = 0; i < 5; i++) ids[i] = enqueue_(q, names[i], "bls12-381", prio[i], 3);
+    /* A BN254 job of the highest priority that the member below cannot take. */
+    int64_t bn = enqueue_(q, "bn", "bn254", 9, 3);
+
+    /* A request id submitted again attaches to its job. */
+    zkp_queue_job_spec again = {.request_id = "r3", .kind = "groth16", .curve = "bls12-381",
+                                .priority = 0, .inputs_path = "/elsewhere"};
+    int64_t id;
+    int existed;
+    OK(zkp_queue_enqueue(q, &again, &id, &existed, &d_));
+    ASSERT_EQ_INT(existed, 1);
+    ASSERT_EQ_U64(id, ids[3]);
+
+    const char *curves[1] = {"bls12-381"};
+    zkp_queue_filter only_bls = {.curves = curves, .n_curves = 1};
+    const int expect[5] = {1, 3, 4, 0, 2};
+    for (int k = 0; k < 5; k++) {
+        zkp_queue_claim cl;
+        int claimed;
+        OK(zkp_queue_claim_next(q, "m1", 60000, &only_bls, &cl, &claimed, &d_));
+        ASSERT_MSG(claimed, "claim %d found nothing", k);
+        int i = expect[k];
+        ASSERT_MSG(cl.id == ids[i], "claim %d took job %lld (%s), expected %s", k,
+                   (long long)cl.id, cl.request_id, names[i]);
+        ASSERT(!strcmp(cl.request_id, names[i]));
+        ASSERT(!strcmp(cl.curve, "bls12-381") && !strcmp(cl.kind, "groth16"));
+        ASSERT_EQ_INT(cl.priority, prio[i]);
+        ASSERT_EQ_U64(cl.attempts, 1);
+        ASSERT_EQ_U64(cl.generation, 1);
+        /* The inputs come back byte for byte (the request id was used). */
+        ASSERT_EQ_U64(cl.inputs_len, strlen(names[i]));
+        ASSERT(cl.inputs_path == NULL && !memcmp(cl.inputs, names[i], cl.inputs_len));
+        zkp_queue_claim_release(&cl);
+        ASSERT_ROW(c, ids[i], "leased 1 1 m1");
+    }
+    zkp_queue_claim cl;
+    int claimed;
+    OK(zkp_queue_claim_next(q, "m1", 60000, &only_bls, &cl, &claimed, &d_));
+    ASSERT_EQ_INT(claimed, 0);
+    ASSERT_ROW(c, bn, "queued 0 0 -");
+
+    /* Without a filter the BN254 job is next; a job by path keeps its path. */
+    zkp_queue_job_spec by_path = {.request_id = "p", .kind = "groth16", .curve = "bn254",
+                                  .priority = 0, .inputs_path = "/shared/in/p.wtns"};
+    OK(zkp_queue_enqueue(q, &by_path, &id, &existed, &d_));
+    OK(zkp_queue_claim_next(q, "m2", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == bn);
+    zkp_queue_claim_release(&cl);
+    OK(zkp_queue_claim_next(q, "m2", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == id && cl.inputs == NULL);
+    ASSERT(cl.inputs_path && !strcmp(cl.inputs_path, "/shared/in/p.wtns"));
+    zkp_queue_claim_release(&cl);
+
+    /* Bad specs are refused before the database sees them. */
+    zkp_queue_job_spec both = {.request_id = "x", .kind = "groth16", .curve = "bn254",
+                               .inputs = (const uint8_t *)"x", .inputs_len = 1,
+                               .inputs_path = "/x"};
+    zkp_diag d2 = {{0}};
+    ASSERT_EQ_INT(zkp_queue_enqueue(q, &both, &id, &existed, &d2), ZKPIPE_ERR_INVALID_ARGUMENT);
+    const char *bad_curve[1] = {"bn254'; DROP TABLE zkpipe_jobs; --"};
+    zkp_queue_filter bad = {.curves = bad_curve, .n_curves = 1};
+    ASSERT_EQ_INT(zkp_queue_claim_next(q, "m1", 1000, &bad, &cl, &claimed, &d2),
+                  ZKPIPE_ERR_INVALID_ARGUMENT);
+}
+
+/* ---- concurrent claimers --------------------------------------------------- */
+
+#define CONCURRENT_JOBS 200
+#define CLAIMERS 4
+
+typedef struct {
+    pg_case *c;
+    char member[32];
+    int64_t *got; /* ids claimed, in order */
+    unsigned n_got;
+    unsigned refused; /* fenced writes refused (must stay 0) */
+    zkpipe_status st;
+    zkp_diag d;
+} claimer_;
+
+static void *claim_thread_(void *arg) {
+    claimer_ *w = arg;
+    zkp_queue *q = NULL;
+    w->st = zkp_queue_connect(&q, w->c->conninfo, &w->d);
+    while (w->st == ZKPIPE_OK) {
+        zkp_queue_claim cl;
+        int claimed, accepted;
+        w->st = zkp_queue_claim_next(q, w->member, 60000, NULL, &cl, &claimed, &w->d);
+        if (w->st != ZKPIPE_OK || !claimed) break;
+        w->got[w->n_got++] = cl.id;
+        uint8_t proof[8];
+        memcpy(proof, &cl.id, sizeof proof);
+        w->st = zkp_queue_complete(q, cl.id, cl.generation, proof, sizeof proof, &accepted, &w->d);
+        if (!accepted) w->refused++;
+        zkp_queue_claim_release(&cl);
+    }
+    zkp_queue_close(q);
+    return NULL;
+}
+
+static int cmp_i64_(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+TEST_CASE(cluster_concurrent_claims) {
+    pg_case *c = pg_case_open_("concurrent");
+    zkp_queue *q = migrated_(c);
+    static int64_t ids[CONCURRENT_JOBS], got[CLAIMERS][CONCURRENT_JOBS], all[CONCURRENT_JOBS];
+    for (int i = 0; i < CONCURRENT_JOBS; i++) {
+        char rid[32];
+        snprintf(rid, sizeof rid, "job-%d", i);
+        ids[i] = enqueue_(q, rid, (i & 1) ? "bn254" : "bls12-381", i % 4, 3);
+    }
+    claimer_ w[CLAIMERS];
+    pthread_t t[CLAIMERS];
+    for (int k = 0; k < CLAIMERS; k++) {
+        memset(&w[k], 0, sizeof w[k]);
+        w[k].c = c;
+        w[k].got = got[k];
+        snprintf(w[k].member, sizeof w[k].member, "member-%d", k);
+        ASSERT(pthread_create(&t[k], NULL, claim_thread_, &w[k]) == 0);
+    }
+    unsigned n = 0;
+    for (int k = 0; k < CLAIMERS; k++) pthread_join(t[k], NULL);
+    for (int k = 0; k < CLAIMERS; k++) {
+        ASSERT_MSG(w[k].st == ZKPIPE_OK, "%s: %s", w[k].member, w[k].d.msg);
+        ASSERT_EQ_U64(w[k].refused, 0);
+        for (unsigned j = 0; j < w[k].n_got; j++) all[n++] = w[k].got[j];
+        fprintf(stderr, "%s claimed %u\n", w[k].member, w[k].n_got);
+    }
+    /* Every job claimed exactly once: the multiset of claims is the set
+     * of ids enqueued. */
+    ASSERT_EQ_U64(n, CONCURRENT_JOBS);
+    qsort(all, n, sizeof all[0], cmp_i64_);
+    qsort(ids, CONCURRENT_JOBS, sizeof ids[0], cmp_i64_);
+    for (unsigned i = 0; i < n; i++)
+        ASSERT_MSG(all[i] == ids[i], "claim %u is job %lld, expected %lld", i,
+                   (long long)all[i], (long long)ids[i]);
+    /* And the database agrees: every job done once, on its first lease,
+     * with its own result. */
+    PGresult *r = PQexec(c->admin,
+                         "SELECT count(*) FROM zkpipe_jobs WHERE state = 'done' AND attempts = 1"
+                         " AND lease_generation = 1 AND length(result) = 8");
+    ASSERT(PQresultStatus(r) == PGRES_TUPLES_OK);
+    ASSERT_EQ_U64(strtoull(PQgetvalue(r, 0, 0), NULL, 10), CONCURRENT_JOBS);
+    PQclear(r);
+}
+
+/* ---- leases: heartbeat, expiry, takeover, attempts ------------------------ */
+
+TEST_CASE(cluster_lease_takeover) {
+    pg_case *c = pg_case_open_("lease");
+    zkp_queue *q = migrated_(c);
+    int64_t id = enqueue_(q, "lease", "bn254", 0, 2);
+    zkp_queue_claim cl;
+    int claimed;
+    unsigned renewed, requeued, failed;
+    OK(zkp_queue_heartbeat(q, "A", 200, &renewed, &d_));
+    ASSERT_EQ_U64(renewed, 0);
+    OK(zkp_queue_claim_next(q, "A", 200, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == id);
+    zkp_queue_claim_release(&cl);
+
+    /* A heart-beating member keeps its lease past the first expiry. */
+    sleep_ms_(120);
+    OK(zkp_queue_heartbeat(q, "A", 200, &renewed, &d_));
+    ASSERT_EQ_U64(renewed, 1);
+    sleep_ms_(120);
+    OK(zkp_queue_reap(q, &requeued, &failed, &d_));
+    ASSERT_EQ_U64(requeued + failed, 0);
+    ASSERT_ROW(c, id, "leased 1 1 A");
+
+    /* A member that stops heart-beating loses it; a late heartbeat does
+     * not bring it back. */
+    sleep_ms_(300);
+    OK(zkp_queue_heartbeat(q, "A", 200, &renewed, &d_));
+    ASSERT_EQ_U64(renewed, 0);
+    OK(zkp_queue_reap(q, &requeued, &failed, &d_));
+    ASSERT_EQ_U64(requeued, 1);
+    ASSERT_EQ_U64(failed, 0);
+    ASSERT_ROW(c, id, "queued 1 1 -");
+    zkp_queue_job_info info;
+    OK(zkp_queue_job_get(q, id, &info, &d_));
+    ASSERT_MSG(strstr(info.last_error, "the lease of A expired (attempt 1 of 2)") != NULL, "%s",
+               info.last_error);
+    zkp_queue_job_info_release(&info);
+
+    /* B takes it over: the second attempt, a new generation. */
+    OK(zkp_queue_claim_next(q, "B", 100, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == id && cl.attempts == 2 && cl.generation == 2);
+    zkp_queue_claim_release(&cl);
+    OK(zkp_queue_reap(q, &requeued, &failed, &d_)); /* not expired yet: no effect */
+    ASSERT_EQ_U64(requeued + failed, 0);
+    /* B dies too: that was the last attempt, so the job fails. */
+    sleep_ms_(200);
+    OK(zkp_queue_reap(q, &requeued, &failed, &d_));
+    ASSERT_EQ_U64(requeued, 0);
+    ASSERT_EQ_U64(failed, 1);
+    ASSERT_ROW(c, id, "failed 2 2 -");
+    OK(zkp_queue_job_get(q, id, &info, &d_));
+    ASSERT(info.state == ZKP_QUEUE_FAILED && info.result == NULL);
+    ASSERT_MSG(strstr(info.last_error, "the lease of B expired (attempt 2 of 2)") != NULL, "%s",
+               info.last_error);
+    zkp_queue_job_info_release(&info);
+    OK(zkp_queue_claim_next(q, "C", 100, NULL, &cl, &claimed, &d_));
+    ASSERT_EQ_INT(claimed, 0);
+
+    /* Errors a member reports: a retryable one requeues while attempts
+     * remain, a final one fails at once. */
+    int64_t r = enqueue_(q, "retry", "bn254", 0, 2), f = enqueue_(q, "final", "bn254", 0, 5);
+    int accepted;
+    for (int attempt = 1; attempt <= 2; attempt++) {
+        OK(zkp_queue_claim_next(q, "A", 60000, NULL, &cl, &claimed, &d_));
+        ASSERT(claimed && cl.id == r);
+        OK(zkp_queue_fail(q, cl.id, cl.generation, "out of device memory", 1, &accepted, &d_));
+        ASSERT_EQ_INT(accepted, 1);
+        zkp_queue_claim_release(&cl);
+        ASSERT_ROW(c, r, attempt == 1 ? "queued 1 1 -" : "failed 2 2 -");
+    }
+    OK(zkp_queue_claim_next(q, "A", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == f);
+    OK(zkp_queue_fail(q, cl.id, cl.generation, "witness does not satisfy", 0, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 1);
+    zkp_queue_claim_release(&cl);
+    ASSERT_ROW(c, f, "failed 1 1 -");
+}
+
+/* ---- fencing ------------------------------------------------------------- */
+
+TEST_CASE(cluster_fencing) {
+    pg_case *c = pg_case_open_("fencing");
+    zkp_queue *a = migrated_(c), *b = connect_(c);
+    int64_t id = enqueue_(a, "fenced", "bls12-381", 1, 3);
+
+    /* A waiter listening for results, on its own connection. */
+    admin_exec_(c, "LISTEN " ZKP_QUEUE_NOTIFY_CHANNEL);
+
+    zkp_queue_claim ca, cb;
+    int claimed, accepted;
+    unsigned requeued, failed;
+    OK(zkp_queue_claim_next(a, "A", 100, NULL, &ca, &claimed, &d_));
+    ASSERT(claimed && ca.id == id && ca.generation == 1);
+    /* A stalls past its lease (as a paused process would); B takes over. */
+    sleep_ms_(250);
+    OK(zkp_queue_reap(b, &requeued, &failed, &d_));
+    ASSERT_EQ_U64(requeued, 1);
+    OK(zkp_queue_claim_next(b, "B", 60000, NULL, &cb, &claimed, &d_));
+    ASSERT(claimed && cb.id == id && cb.generation == 2);
+
+    /* A wakes and writes with its stale generation: the database refuses
+     * the result and the error alike, and changes nothing. */
+    const uint8_t proof_a[4] = {0xaa, 0xaa, 0xaa, 0xaa}, proof_b[4] = {0xbb, 0xbb, 0xbb, 0xbb};
+    OK(zkp_queue_complete(a, id, ca.generation, proof_a, sizeof proof_a, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 0);
+    OK(zkp_queue_fail(a, id, ca.generation, "late", 1, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 0);
+    ASSERT_ROW(c, id, "leased 2 2 B");
+    /* No wake-up for a refused write. */
+    ASSERT(PQconsumeInput(c->admin));
+    PGnotify *n = PQnotifies(c->admin);
+    ASSERT(n == NULL);
+
+    /* B, the holder of the current lease, writes the result that counts. */
+    OK(zkp_queue_complete(b, id, cb.generation, proof_b, sizeof proof_b, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 1);
+    ASSERT_ROW(c, id, "done 2 2 -");
+    /* Exactly one result: neither a second write by B nor A's gets in. */
+    OK(zkp_queue_complete(b, id, cb.generation, proof_a, sizeof proof_a, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 0);
+    OK(zkp_queue_complete(a, id, ca.generation, proof_a, sizeof proof_a, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 0);
+    zkp_queue_job_info info;
+    OK(zkp_queue_job_get(a, id, &info, &d_));
+    ASSERT(info.state == ZKP_QUEUE_DONE && info.generation == 2);
+    ASSERT(info.result_len == sizeof proof_b && !memcmp(info.result, proof_b, sizeof proof_b));
+    zkp_queue_job_info_release(&info);
+    zkp_queue_claim_release(&ca);
+    zkp_queue_claim_release(&cb);
+
+    /* The waiter was woken once, with the job's id, after the commit. */
+    char want[24];
+    snprintf(want, sizeof want, "%lld", (long long)id);
+    for (int tries = 0; tries < 100 && !(n = PQnotifies(c->admin)); tries++) {
+        sleep_ms_(10);
+        ASSERT(PQconsumeInput(c->admin));
+    }
+    ASSERT_MSG(n != NULL, "no notification");
+    ASSERT(!strcmp(n->relname, ZKP_QUEUE_NOTIFY_CHANNEL) && !strcmp(n->extra, want));
+    PQfreemem(n);
+    ASSERT(PQconsumeInput(c->admin));
+    n = PQnotifies(c->admin);
+    ASSERT(n == NULL);
+}
+
+/* ---- status ---------------------------------------------------------------- */
+
+TEST_CASE(cluster_status) {
+    pg_case *c = pg_case_open_("status");
+    zkp_queue *q = connect_(c);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ASSERT(f);
+    OK(zkp_queue_status_write(q, f, 20, &d_));
+    fclose(f);
+    ASSERT_MSG(strstr(text, "schema: version 0") && strstr(text, "zkpipe queue migrate"), "%s",
+               text);
+    free(text);
+
+    unsigned applied;
+    OK(zkp_queue_migrate(q, &applied, &d_));
+    OK(zkp_queue_heartbeat(q, "member-one", 60000, NULL, &d_));
+    enqueue_(q, "s1", "bn254", 2, 3);
+    enqueue_(q, "s2", "bn254", 2, 3);
+    enqueue_(q, "s3", "bn254", 0, 1);
+    int64_t gone = enqueue_(q, "s4", "bn254", 5, 1);
+    zkp_queue_claim cl;
+    int claimed, accepted;
+    OK(zkp_queue_claim_next(q, "member-one", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == gone);
+    OK(zkp_queue_fail(q, cl.id, cl.generation, "bad witness", 0, &accepted, &d_));
+    zkp_queue_claim_release(&cl);
+    OK(zkp_queue_claim_next(q, "member-one", 60000, NULL, &cl, &claimed, &d_));
+    zkp_queue_claim_release(&cl);
+
+    f = open_memstream(&text, &len);
+    ASSERT(f);
+    OK(zkp_queue_status_write(q, f, 20, &d_));
+    fclose(f);
+    /* One member holding one lease; s2 (priority 2) and s3 (0) queued;
+     * s4 failed with its error. */
+    ASSERT_MSG(strstr(text, "members: 1\n") && strstr(text, "leases: 1\n") &&
+                   strstr(text, "queued, by priority: 2\n") && strstr(text, "  2 1 ") &&
+                   strstr(text, "  0 1 ") && strstr(text, "failed (newest first): 1\n") &&
+                   strstr(text, " s4 1 bad witness\n") && strstr(text, " member-one ") &&
+                   strstr(text, " s1 member-one 1 1 "),
+               "%s", text);
+    free(text);
+}
