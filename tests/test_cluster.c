@@ -586,3 +586,108 @@ TEST_CASE(cluster_status) {
                "%s", text);
     free(text);
 }
+
+/* ---- waiting for a result ------------------------------------------------ */
+
+typedef struct {
+    pg_case *c;
+    int64_t id, timeout_ms;
+    int final;
+    zkp_queue_job_info info;
+    double waited_ms;
+    zkpipe_status st;
+    zkp_diag d;
+} waiter_;
+
+static double mono_ms_(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void *wait_thread_(void *arg) {
+    waiter_ *w = arg;
+    zkp_queue *q = NULL;
+    w->st = zkp_queue_connect(&q, w->c->conninfo, &w->d);
+    double t0 = mono_ms_();
+    if (w->st == ZKPIPE_OK)
+        w->st = zkp_queue_wait(q, w->id, w->timeout_ms, &w->info, &w->final, &w->d);
+    w->waited_ms = mono_ms_() - t0;
+    zkp_queue_close(q);
+    return NULL;
+}
+
+static void start_waiter_(waiter_ *w, pthread_t *t, pg_case *c, int64_t id, int64_t timeout_ms) {
+    memset(w, 0, sizeof *w);
+    w->c = c;
+    w->id = id;
+    w->timeout_ms = timeout_ms;
+    ASSERT(pthread_create(t, NULL, wait_thread_, w) == 0);
+}
+
+TEST_CASE(cluster_wait) {
+    pg_case *c = pg_case_open_("wait");
+    zkp_queue *q = migrated_(c);
+    int64_t id = enqueue_(q, "waited", "bn254", 0, 3);
+    zkp_queue_claim cl, co;
+    int claimed, accepted;
+
+    /* Nothing happens: the wait ends at its timeout, not final. */
+    waiter_ w;
+    pthread_t t;
+    start_waiter_(&w, &t, c, id, 150);
+    pthread_join(t, NULL);
+    ASSERT_MSG(w.st == ZKPIPE_OK, "%s", w.d.msg);
+    ASSERT_EQ_INT(w.final, 0);
+    ASSERT(w.info.state == ZKP_QUEUE_QUEUED);
+    ASSERT_MSG(w.waited_ms >= 145, "returned after %.0f ms", w.waited_ms);
+    zkp_queue_job_info_release(&w.info);
+
+    /* A waiter with a long timeout is woken by the result, not by the
+     * timeout; another job's result and a requeue do not end its wait. */
+    start_waiter_(&w, &t, c, id, 20000);
+    OK(zkp_queue_claim_next(q, "A", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == id);
+    OK(zkp_queue_fail(q, id, cl.generation, "retry me", 1, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 1);
+    zkp_queue_claim_release(&cl);
+    int64_t other = enqueue_(q, "other", "bn254", 1, 1); /* claimed before the requeued one */
+    OK(zkp_queue_claim_next(q, "A", 60000, NULL, &co, &claimed, &d_));
+    ASSERT(claimed && co.id == other);
+    const uint8_t po[3] = {1, 2, 3}, proof[5] = {9, 8, 7, 6, 5};
+    OK(zkp_queue_complete(q, other, co.generation, po, sizeof po, &accepted, &d_));
+    zkp_queue_claim_release(&co);
+    sleep_ms_(200);
+    OK(zkp_queue_claim_next(q, "A", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == id && cl.attempts == 2);
+    double t_done = mono_ms_();
+    OK(zkp_queue_complete(q, id, cl.generation, proof, sizeof proof, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 1);
+    zkp_queue_claim_release(&cl);
+    pthread_join(t, NULL);
+    double latency = mono_ms_() - t_done;
+    ASSERT_MSG(w.st == ZKPIPE_OK, "%s", w.d.msg);
+    ASSERT_EQ_INT(w.final, 1);
+    ASSERT(w.info.state == ZKP_QUEUE_DONE && w.info.attempts == 2);
+    ASSERT(w.info.result_len == sizeof proof && !memcmp(w.info.result, proof, sizeof proof));
+    ASSERT_MSG(w.waited_ms < 10000, "waited %.0f ms: the timeout, not the result", w.waited_ms);
+    fprintf(stderr, "woken %.1f ms after the result was written\n", latency);
+    zkp_queue_job_info_release(&w.info);
+
+    /* A job that is final already returns at once; so does a failed one. */
+    start_waiter_(&w, &t, c, other, 20000);
+    pthread_join(t, NULL);
+    ASSERT(w.st == ZKPIPE_OK && w.final == 1 && w.info.result_len == sizeof po);
+    ASSERT_MSG(w.waited_ms < 5000, "waited %.0f ms", w.waited_ms);
+    zkp_queue_job_info_release(&w.info);
+    int64_t bad = enqueue_(q, "bad", "bn254", 0, 3);
+    start_waiter_(&w, &t, c, bad, 20000);
+    OK(zkp_queue_claim_next(q, "A", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == bad);
+    OK(zkp_queue_fail(q, bad, cl.generation, "malformed witness", 0, &accepted, &d_));
+    zkp_queue_claim_release(&cl);
+    pthread_join(t, NULL);
+    ASSERT(w.st == ZKPIPE_OK && w.final == 1 && w.info.state == ZKP_QUEUE_FAILED);
+    ASSERT(!strcmp(w.info.last_error, "malformed witness") && w.info.result == NULL);
+    zkp_queue_job_info_release(&w.info);
+}

@@ -5,9 +5,12 @@
  * the database gives them (CockroachDB's INTEGER is eight bytes). */
 #include "queue/queue.h"
 
+#include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "queue/queue_internal.h"
@@ -652,4 +655,61 @@ void zkp_queue_job_info_release(zkp_queue_job_info *info) {
     free(info->result);
     info->result = NULL;
     info->result_len = 0;
+}
+
+static int is_final_(zkp_queue_state s) {
+    return s == ZKP_QUEUE_DONE || s == ZKP_QUEUE_FAILED || s == ZKP_QUEUE_CANCELLED;
+}
+
+static int64_t now_ms_(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
+                             zkp_queue_job_info *out, int *final, zkp_diag *d) {
+    memset(out, 0, sizeof *out);
+    *final = 0;
+    zkpipe_status st;
+    if (!q->listening) {
+        st = zkp_queue_simple(q, "LISTEN", "LISTEN " ZKP_QUEUE_NOTIFY_CHANNEL, d);
+        if (st != ZKPIPE_OK) return st;
+        q->listening = 1;
+    }
+    char want[24];
+    snprintf(want, sizeof want, "%lld", (long long)id);
+    int64_t deadline = now_ms_() + (timeout_ms > 0 ? timeout_ms : 0);
+    for (;;) {
+        st = zkp_queue_job_get(q, id, out, d);
+        if (st != ZKPIPE_OK) return st;
+        if (is_final_(out->state)) {
+            *final = 1;
+            return ZKPIPE_OK;
+        }
+        /* Sleep on the socket until a notification names this job. */
+        int woken = 0;
+        while (!woken) {
+            PGnotify *n;
+            while ((n = PQnotifies(q->conn)) != NULL) {
+                woken |= !strcmp(n->extra, want);
+                PQfreemem(n);
+            }
+            if (woken) break;
+            int64_t left = deadline - now_ms_();
+            if (left <= 0) return ZKPIPE_OK;
+            struct pollfd p = {.fd = PQsocket(q->conn), .events = POLLIN};
+            if (p.fd < 0)
+                return zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: the connection is closed");
+            int r = poll(&p, 1, left > 60000 ? 60000 : (int)left);
+            if (r < 0 && errno != EINTR)
+                return zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: poll: %s", strerror(errno));
+            if (r > 0 && !PQconsumeInput(q->conn)) {
+                char flat[ZKP_DIAG_MAX];
+                flatten_(flat, sizeof flat, zkp_queue_pq_message(q->conn));
+                return zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: waiting: %s", flat);
+            }
+        }
+        zkp_queue_job_info_release(out);
+    }
 }

@@ -162,6 +162,16 @@ typedef struct {
 zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *out, zkp_diag *d);
 void zkp_queue_job_info_release(zkp_queue_job_info *info);
 
+/* Waits until job id is final (done, failed or cancelled: *final = 1,
+ * out filled as by zkp_queue_job_get) or timeout_ms passed (*final = 0;
+ * out still filled with the state last read). The wake-up is a NOTIFY on
+ * ZKP_QUEUE_NOTIFY_CHANNEL, to which this connection LISTENs from the
+ * first call on: the state is read after the LISTEN, so a write committed
+ * in between is seen either by that read or as a notification, and the
+ * wait does not poll. The connection must not be inside a transaction. */
+zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
+                             zkp_queue_job_info *out, int *final, zkp_diag *d);
+
 /* Writes what `zkpipe queue status` shows: the schema version, the
  * members and their heartbeats, the leases, the queue's depth by priority
  * and the failed jobs (the newest `failed_limit`). */

@@ -9,6 +9,7 @@
 
 struct zkp_queue {
     PGconn *conn;
+    int listening; /* LISTEN zkpipe_job_done was issued (zkp_queue_wait) */
 };
 
 const char *zkp_queue_pq_message(const PGconn *conn);
