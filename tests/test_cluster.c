@@ -440,12 +440,24 @@ TEST_CASE(cluster_lease_takeover) {
     zkp_queue_claim_release(&cl);
     OK(zkp_queue_reap(q, &requeued, &failed, &d_)); /* not expired yet: no effect */
     ASSERT_EQ_U64(requeued + failed, 0);
-    /* B dies too: that was the last attempt, so the job fails. */
+    /* B dies too: that was the last attempt, so the job fails, and a
+     * listener is told. */
+    admin_exec_(c, "LISTEN " ZKP_QUEUE_NOTIFY_CHANNEL);
     sleep_ms_(200);
     OK(zkp_queue_reap(q, &requeued, &failed, &d_));
     ASSERT_EQ_U64(requeued, 0);
     ASSERT_EQ_U64(failed, 1);
     ASSERT_ROW(c, id, "failed 2 2 -");
+    PGnotify *note = NULL;
+    for (int tries = 0; tries < 100; tries++) {
+        ASSERT(PQconsumeInput(c->admin));
+        if ((note = PQnotifies(c->admin)) != NULL) break;
+        sleep_ms_(10);
+    }
+    ASSERT_MSG(note != NULL, "no notification of the failed job");
+    ASSERT_EQ_U64(strtoull(note->extra, NULL, 10), (uint64_t)id);
+    PQfreemem(note);
+    admin_exec_(c, "UNLISTEN *");
     OK(zkp_queue_job_get(q, id, &info, &d_));
     ASSERT(info.state == ZKP_QUEUE_FAILED && info.result == NULL);
     ASSERT_MSG(strstr(info.last_error, "the lease of B expired (attempt 2 of 2)") != NULL, "%s",

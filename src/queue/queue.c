@@ -486,67 +486,54 @@ zkpipe_status zkp_queue_reap(zkp_queue *q, unsigned *requeued, unsigned *failed,
     *failed = 0;
     PGresult *res;
     /* Every right-hand side reads the row as it was before the update, so
-     * last_error names the owner whose lease expired. */
+     * last_error names the owner whose lease expired. A job failed here
+     * wakes its waiters in the same statement. */
     zkpipe_status st = zkp_queue_exec(
         q, "reaping expired leases",
-        "UPDATE zkpipe_jobs SET"
+        "WITH reaped AS (UPDATE zkpipe_jobs SET"
         " state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,"
         " last_error = 'the lease of ' || lease_owner || ' expired (attempt '"
         "   || CAST(attempts AS text) || ' of ' || CAST(max_attempts AS text) || ')',"
         " finished_at = CASE WHEN attempts >= max_attempts THEN now() END,"
         " lease_owner = NULL, lease_expires_at = NULL"
         " WHERE state = 'leased' AND lease_expires_at < now()"
-        " RETURNING id, state",
+        " RETURNING id, state)"
+        " SELECT state, CASE WHEN state = 'failed' THEN pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL
+        "', CAST(id AS text)) END FROM reaped",
         0, NULL, NULL, NULL, 0, &res, d);
     if (st != ZKPIPE_OK) return st;
     int n = PQntuples(res);
     for (int i = 0; i < n; i++) {
-        if (!strcmp(PQgetvalue(res, i, 1), "failed")) {
+        if (!strcmp(PQgetvalue(res, i, 0), "failed"))
             (*failed)++;
-            /* A wake-up for waiters; losing one costs them a poll. */
-            const char *v1[1] = {PQgetvalue(res, i, 0)};
-            PGresult *nres;
-            zkp_diag ignore;
-            if (zkp_queue_exec(q, "notify", "SELECT pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL "', $1)",
-                               1, v1, NULL, NULL, 0, &nres, &ignore) == ZKPIPE_OK)
-                PQclear(nres);
-        } else {
+        else
             (*requeued)++;
-        }
     }
     PQclear(res);
     return ZKPIPE_OK;
 }
 
-/* A fenced write: one UPDATE ... WHERE lease_generation = gen, and the
- * NOTIFY in the same transaction, so a waiter is woken only after the
- * state it will read is committed. */
-static zkpipe_status fenced_write_(zkp_queue *q, const char *what, const char *sql, int n,
-                                   const char *const *values, const int *lengths,
+/* A fenced write: one statement, the UPDATE ... WHERE lease_generation =
+ * gen ... RETURNING id in update_sql and the NOTIFY of the row it changed
+ * (none when refused), so the write and its wake-up commit together and a
+ * waiter is woken only after the state it will read is there. */
+static zkpipe_status fenced_write_(zkp_queue *q, const char *what, const char *update_sql,
+                                   int n, const char *const *values, const int *lengths,
                                    const int *formats, int *accepted, zkp_diag *d) {
     *accepted = 0;
-    zkpipe_status st = zkp_queue_simple(q, "BEGIN", "BEGIN", d);
-    if (st != ZKPIPE_OK) return st;
+    char sql[1024];
+    int len = snprintf(sql, sizeof sql,
+                       "WITH written AS (%s) SELECT pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL
+                       "', CAST(id AS text)) FROM written",
+                       update_sql);
+    if (len < 0 || (size_t)len >= sizeof sql)
+        return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: %s: statement too long", what);
     PGresult *res;
-    st = zkp_queue_exec(q, what, sql, n, values, lengths, formats, 0, &res, d);
-    if (st == ZKPIPE_OK) {
-        int rows = PQntuples(res);
-        PQclear(res);
-        if (rows == 1) {
-            const char *v1[1] = {values[0]};
-            st = zkp_queue_exec(q, "notify", "SELECT pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL "', $1)",
-                                1, v1, NULL, NULL, 0, &res, d);
-            if (st == ZKPIPE_OK) PQclear(res);
-        }
-        if (st == ZKPIPE_OK) st = zkp_queue_simple(q, "COMMIT", "COMMIT", d);
-        if (st == ZKPIPE_OK) {
-            *accepted = rows == 1;
-            return ZKPIPE_OK;
-        }
-    }
-    zkp_diag keep;
-    (void)zkp_queue_simple(q, "ROLLBACK", "ROLLBACK", &keep);
-    return st;
+    zkpipe_status st = zkp_queue_exec(q, what, sql, n, values, lengths, formats, 0, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    *accepted = PQntuples(res) == 1;
+    PQclear(res);
+    return ZKPIPE_OK;
 }
 
 zkpipe_status zkp_queue_complete(zkp_queue *q, int64_t id, int64_t gen, const uint8_t *result,
