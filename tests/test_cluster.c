@@ -703,3 +703,63 @@ TEST_CASE(cluster_wait) {
     ASSERT(!strcmp(w.info.last_error, "malformed witness") && w.info.result == NULL);
     zkp_queue_job_info_release(&w.info);
 }
+
+/* ---- cancel ------------------------------------------------------------------ */
+
+TEST_CASE(cluster_cancel) {
+    pg_case *c = pg_case_open_("cancel");
+    zkp_queue *q = migrated_(c);
+    int64_t queued = enqueue_(q, "c-queued", "bn254", 0, 3);
+    int64_t running = enqueue_(q, "c-running", "bn254", 5, 3);
+    zkp_queue_claim cl;
+    int claimed, cancelled, accepted;
+    OK(zkp_queue_claim_next(q, "A", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == running);
+    /* The member holding the job listens (here on the admin connection). */
+    admin_exec_(c, "LISTEN " ZKP_QUEUE_NOTIFY_CHANNEL);
+
+    /* A queued job is cancelled before anyone claims it. */
+    OK(zkp_queue_cancel(q, queued, &cancelled, &d_));
+    ASSERT_EQ_INT(cancelled, 1);
+    ASSERT_ROW(c, queued, "cancelled 0 0 -");
+    zkp_queue_claim none;
+    OK(zkp_queue_claim_next(q, "B", 60000, NULL, &none, &claimed, &d_));
+    ASSERT_EQ_INT(claimed, 0);
+
+    /* A running job: its waiter wakes with the outcome, its holder is
+     * told, and the holder's result is refused. */
+    waiter_ w;
+    pthread_t t;
+    start_waiter_(&w, &t, c, running, 20000);
+    sleep_ms_(100);
+    OK(zkp_queue_cancel(q, running, &cancelled, &d_));
+    ASSERT_EQ_INT(cancelled, 1);
+    pthread_join(t, NULL);
+    ASSERT_MSG(w.st == ZKPIPE_OK, "%s", w.d.msg);
+    ASSERT(w.final == 1 && w.info.state == ZKP_QUEUE_CANCELLED && w.info.result == NULL);
+    ASSERT(!strcmp(w.info.last_error, "cancelled"));
+    zkp_queue_job_info_release(&w.info);
+    int told = 0;
+    for (int tries = 0; tries < 100 && !told; tries++) {
+        ASSERT(PQconsumeInput(c->admin));
+        PGnotify *n;
+        while ((n = PQnotifies(c->admin)) != NULL) {
+            told |= strtoll(n->extra, NULL, 10) == running;
+            PQfreemem(n);
+        }
+        if (!told) sleep_ms_(10);
+    }
+    ASSERT_MSG(told, "the holder was not told of the cancel");
+    const uint8_t proof[2] = {1, 2};
+    OK(zkp_queue_complete(q, running, cl.generation, proof, sizeof proof, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 0);
+    ASSERT_ROW(c, running, "cancelled 1 1 -");
+    zkp_queue_claim_release(&cl);
+
+    /* A final job stays as it is; an unknown one is an error. */
+    OK(zkp_queue_cancel(q, running, &cancelled, &d_));
+    ASSERT_EQ_INT(cancelled, 0);
+    zkp_diag d2 = {{0}};
+    ASSERT_EQ_INT(zkp_queue_cancel(q, running + queued + 1000, &cancelled, &d2),
+                  ZKPIPE_ERR_OUT_OF_RANGE);
+}

@@ -578,6 +578,25 @@ zkpipe_status zkp_queue_fail(zkp_queue *q, int64_t id, int64_t gen, const char *
         4, values, NULL, NULL, accepted, d);
 }
 
+zkpipe_status zkp_queue_cancel(zkp_queue *q, int64_t id, int *cancelled, zkp_diag *d) {
+    *cancelled = 0;
+    char ids[24];
+    snprintf(ids, sizeof ids, "%lld", (long long)id);
+    const char *values[1] = {ids};
+    zkpipe_status st = fenced_write_(
+        q, "cancelling",
+        "UPDATE zkpipe_jobs SET state = 'cancelled', last_error = 'cancelled',"
+        " finished_at = now(), lease_owner = NULL, lease_expires_at = NULL"
+        " WHERE id = $1::bigint AND state IN ('queued', 'leased') RETURNING id",
+        1, values, NULL, NULL, cancelled, d);
+    if (st != ZKPIPE_OK || *cancelled) return st;
+    /* Nothing changed: a final job, or none at all. */
+    zkp_queue_job_info info;
+    st = zkp_queue_job_get(q, id, &info, d);
+    zkp_queue_job_info_release(&info);
+    return st;
+}
+
 static const char *const state_names_[] = {"queued", "leased", "done", "failed", "cancelled"};
 
 zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *out, zkp_diag *d) {

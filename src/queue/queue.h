@@ -158,6 +158,15 @@ typedef struct {
     size_t result_len;
 } zkp_queue_job_info;
 
+/* Cancels job id if it is queued or leased: it becomes cancelled (final),
+ * its lease ends, and the cancel is announced on ZKP_QUEUE_NOTIFY_CHANNEL
+ * in the same statement, which wakes its waiters and tells the member
+ * holding it (a notification for a job it holds can only be a cancel:
+ * nobody else can complete it). That member's result is then refused
+ * like any stale write. *cancelled = 0 when the job was final already.
+ * ZKPIPE_ERR_OUT_OF_RANGE when there is no such job. */
+zkpipe_status zkp_queue_cancel(zkp_queue *q, int64_t id, int *cancelled, zkp_diag *d);
+
 /* Reads job id. ZKPIPE_ERR_OUT_OF_RANGE when there is no such job. */
 zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *out, zkp_diag *d);
 void zkp_queue_job_info_release(zkp_queue_job_info *info);
