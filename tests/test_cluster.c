@@ -763,3 +763,65 @@ TEST_CASE(cluster_cancel) {
     ASSERT_EQ_INT(zkp_queue_cancel(q, running + queued + 1000, &cancelled, &d2),
                   ZKPIPE_ERR_OUT_OF_RANGE);
 }
+
+/* ---- what a member can admit: keys, hot keys, memory ------------------------- */
+
+static int64_t enqueue_keyed_(zkp_queue *q, const char *request_id, const char *key,
+                              uint64_t cost, int prio) {
+    zkp_queue_job_spec s = {.request_id = request_id, .kind = "groth16", .curve = "bls12-381",
+                            .key = key, .cost_bytes = cost, .priority = prio,
+                            .inputs_path = "/shared/x"};
+    int64_t id;
+    int existed;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_queue_enqueue(q, &s, &id, &existed, &d) == ZKPIPE_OK, "enqueue: %s", d.msg);
+    return id;
+}
+
+TEST_CASE(cluster_claim_admission) {
+    pg_case *c = pg_case_open_("admission");
+    zkp_queue *q = migrated_(c);
+    int64_t big = enqueue_keyed_(q, "big", "k1", 100, 2);
+    int64_t cold = enqueue_keyed_(q, "cold", "k2", 10, 1);
+    int64_t hot = enqueue_keyed_(q, "hot", "k1", 10, 1);
+    int64_t unknown = enqueue_keyed_(q, "unknown", "k9", 1, 3);
+    int64_t keyless = enqueue_keyed_(q, "keyless", NULL, 0, 0);
+
+    /* A member with k1 and k2 registered, k1 hot, 50 bytes free: not the
+     * job of a key it lacks, not the one too large; among equal
+     * priorities the hot key first although the other is older. */
+    const char *keys[2] = {"k1", "k2"}, *hot_keys[1] = {"k1"};
+    zkp_queue_filter f = {.keys = keys, .n_keys = 2, .hot_keys = hot_keys, .n_hot_keys = 1,
+                          .max_cost_bytes = 50};
+    const int64_t expect[3] = {hot, cold, keyless};
+    for (int k = 0; k < 3; k++) {
+        zkp_queue_claim cl;
+        int claimed;
+        OK(zkp_queue_claim_next(q, "m", 60000, &f, &cl, &claimed, &d_));
+        ASSERT_MSG(claimed && cl.id == expect[k], "claim %d: %s", k,
+                   claimed ? cl.request_id : "nothing");
+        ASSERT_EQ_U64(cl.cost_bytes, k == 2 ? 0 : 10);
+        ASSERT(!strcmp(cl.key, k == 0 ? "k1" : k == 1 ? "k2" : ""));
+        zkp_queue_claim_release(&cl);
+    }
+    zkp_queue_claim cl;
+    int claimed;
+    OK(zkp_queue_claim_next(q, "m", 60000, &f, &cl, &claimed, &d_));
+    ASSERT_EQ_INT(claimed, 0);
+
+    /* With room and every key: by priority again. */
+    zkp_queue_filter any = {.max_cost_bytes = 0};
+    OK(zkp_queue_claim_next(q, "m", 60000, &any, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == unknown);
+    zkp_queue_claim_release(&cl);
+    OK(zkp_queue_claim_next(q, "m", 60000, &any, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == big && cl.cost_bytes == 100);
+    zkp_queue_claim_release(&cl);
+
+    zkp_queue_job_spec bad = {.request_id = "bad", .kind = "groth16", .curve = "bn254",
+                              .key = "two words", .inputs_path = "/x"};
+    int64_t id;
+    int existed;
+    zkp_diag d2 = {{0}};
+    ASSERT_EQ_INT(zkp_queue_enqueue(q, &bad, &id, &existed, &d2), ZKPIPE_ERR_INVALID_ARGUMENT);
+}

@@ -133,6 +133,20 @@ static zkpipe_status check_name_(const char *what, const char *s, zkp_diag *d) {
     return ZKPIPE_OK;
 }
 
+/* Key and filter names: what the daemon allows in a key name (and kinds
+ * and curves), so nothing needs quoting inside an array literal. */
+static int name_chars_ok_(const char *s) {
+    size_t len = s ? strlen(s) : 0;
+    if (len == 0 || len > 64) return 0;
+    for (size_t j = 0; j < len; j++) {
+        char c = s[j];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
 /* ---- migrations ---------------------------------------------------------- */
 
 /* Each migration is applied once, in a transaction; a new version is a
@@ -155,6 +169,8 @@ static const struct {
      "  request_id text NOT NULL UNIQUE,"
      "  kind text NOT NULL,"
      "  curve text NOT NULL,"
+     "  key text,"
+     "  cost_bytes bigint NOT NULL DEFAULT 0 CHECK (cost_bytes >= 0),"
      "  priority integer NOT NULL DEFAULT 0,"
      "  inputs bytea,"
      "  inputs_path text,"
@@ -321,25 +337,32 @@ zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, in
         return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
                              "queue: a job has its inputs or a path to them, not both or neither");
     if (by_path && (st = check_name_("inputs_path", spec->inputs_path, d)) != ZKPIPE_OK) return st;
+    if (spec->key && !name_chars_ok_(spec->key))
+        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "queue: key name must be 1 to 64 characters of A-Z a-z 0-9 . _ -");
+    if (spec->cost_bytes > (uint64_t)INT64_MAX)
+        return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: cost_bytes out of range");
     if (!by_path && spec->inputs_len > ZKP_QUEUE_INLINE_INPUT_MAX)
         return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE,
                              "queue: %zu bytes of inputs; more than %zu go in a shared directory",
                              spec->inputs_len, ZKP_QUEUE_INLINE_INPUT_MAX);
-    char prio[16], attempts[16];
+    char prio[16], attempts[16], cost[24];
     snprintf(prio, sizeof prio, "%d", (int)spec->priority);
     snprintf(attempts, sizeof attempts, "%u", spec->max_attempts ? spec->max_attempts : 3u);
-    const char *values[7] = {spec->request_id, spec->kind, spec->curve, prio,
+    snprintf(cost, sizeof cost, "%llu", (unsigned long long)spec->cost_bytes);
+    const char *values[9] = {spec->request_id, spec->kind, spec->curve, prio,
                              by_path ? NULL : (const char *)spec->inputs,
-                             by_path ? spec->inputs_path : NULL, attempts};
-    int lengths[7] = {0, 0, 0, 0, (int)spec->inputs_len, 0, 0};
-    int formats[7] = {0, 0, 0, 0, 1, 0, 0};
+                             by_path ? spec->inputs_path : NULL, attempts, spec->key, cost};
+    int lengths[9] = {0, 0, 0, 0, (int)spec->inputs_len, 0, 0, 0, 0};
+    int formats[9] = {0, 0, 0, 0, 1, 0, 0, 0, 0};
     PGresult *res;
     st = zkp_queue_exec(q, "enqueue",
                         "INSERT INTO zkpipe_jobs (request_id, kind, curve, priority, inputs,"
-                        " inputs_path, max_attempts)"
-                        " VALUES ($1, $2, $3, $4::integer, $5::bytea, $6, $7::integer)"
+                        " inputs_path, max_attempts, key, cost_bytes)"
+                        " VALUES ($1, $2, $3, $4::integer, $5::bytea, $6, $7::integer, $8,"
+                        " $9::bigint)"
                         " ON CONFLICT (request_id) DO NOTHING RETURNING id",
-                        7, values, lengths, formats, 1, &res, d);
+                        9, values, lengths, formats, 1, &res, d);
     if (st != ZKPIPE_OK) return st;
     if (PQntuples(res) == 0) {
         PQclear(res);
@@ -354,8 +377,7 @@ zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, in
     return ok ? ZKPIPE_OK : zkp_diag_fail(d, ZKPIPE_ERR_PARSE, "queue: enqueue returned no id");
 }
 
-/* A filter list as an array literal, {"a","b"}; NULL for none. Names are
- * restricted to [a-z0-9_.-], so nothing needs quoting inside. */
+/* A filter list as an array literal, {"a","b"}; NULL for none. */
 static zkpipe_status array_literal_(const char *what, const char *const *names, size_t n,
                                     char *buf, size_t cap, const char **out, zkp_diag *d) {
     *out = NULL;
@@ -364,17 +386,11 @@ static zkpipe_status array_literal_(const char *what, const char *const *names, 
     buf[at++] = '{';
     for (size_t i = 0; i < n; i++) {
         const char *s = names[i];
-        size_t len = s ? strlen(s) : 0;
-        if (len == 0 || len > 64)
-            return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "queue: bad %s name", what);
-        for (size_t j = 0; j < len; j++) {
-            char c = s[j];
-            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-                  c == '-'))
-                return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
-                                     "queue: %s name \"%s\" has a character outside [a-z0-9_.-]",
-                                     what, s);
-        }
+        if (!name_chars_ok_(s))
+            return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                                 "queue: a %s name must be 1 to 64 characters of A-Z a-z 0-9 . _ -",
+                                 what);
+        size_t len = strlen(s);
         if (at + len + 4 > cap)
             return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: too many %s names", what);
         if (i) buf[at++] = ',';
@@ -400,10 +416,13 @@ static const char claim_sql_[] =
     " WHERE id = (SELECT id FROM zkpipe_jobs WHERE state = 'queued'"
     "   AND ($3::text[] IS NULL OR kind = ANY ($3::text[]))"
     "   AND ($4::text[] IS NULL OR curve = ANY ($4::text[]))"
-    "   ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)"
+    "   AND ($5::text[] IS NULL OR key IS NULL OR key = ANY ($5::text[]))"
+    "   AND ($7::bigint = 0 OR cost_bytes <= $7::bigint)"
+    "   ORDER BY priority DESC, coalesce(key = ANY ($6::text[]), false) DESC, created_at, id"
+    "   LIMIT 1 FOR UPDATE SKIP LOCKED)"
     " AND state = 'queued'"
     " RETURNING id, lease_generation, attempts, priority, request_id, kind, curve, inputs,"
-    " inputs_path";
+    " inputs_path, key, cost_bytes";
 
 zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t lease_ms,
                                    const zkp_queue_filter *filter, zkp_queue_claim *out,
@@ -412,27 +431,37 @@ zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t le
     *claimed = 0;
     zkpipe_status st = check_name_("member", member, d);
     if (st != ZKPIPE_OK) return st;
-    char kinds_buf[1024], curves_buf[1024];
-    const char *kinds = NULL, *curves = NULL;
+    char kinds_buf[1024], curves_buf[1024], keys_buf[8192], hot_buf[8192];
+    const char *kinds = NULL, *curves = NULL, *keys = NULL, *hot = NULL;
+    char max_cost[24] = "0";
     if (filter) {
         st = array_literal_("kind", filter->kinds, filter->n_kinds, kinds_buf, sizeof kinds_buf,
                             &kinds, d);
         if (st == ZKPIPE_OK)
             st = array_literal_("curve", filter->curves, filter->n_curves, curves_buf,
                                 sizeof curves_buf, &curves, d);
+        if (st == ZKPIPE_OK)
+            st = array_literal_("key", filter->keys, filter->n_keys, keys_buf, sizeof keys_buf,
+                                &keys, d);
+        if (st == ZKPIPE_OK)
+            st = array_literal_("key", filter->hot_keys, filter->n_hot_keys, hot_buf,
+                                sizeof hot_buf, &hot, d);
         if (st != ZKPIPE_OK) return st;
+        if (filter->max_cost_bytes > (uint64_t)INT64_MAX)
+            return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: max_cost_bytes too large");
+        snprintf(max_cost, sizeof max_cost, "%llu", (unsigned long long)filter->max_cost_bytes);
     }
     char ms[16];
     snprintf(ms, sizeof ms, "%u", lease_ms);
-    const char *values[4] = {member, ms, kinds, curves};
+    const char *values[7] = {member, ms, kinds, curves, keys, hot, max_cost};
     PGresult *res;
-    st = zkp_queue_exec(q, "claim", claim_sql_, 4, values, NULL, NULL, 1, &res, d);
+    st = zkp_queue_exec(q, "claim", claim_sql_, 7, values, NULL, NULL, 1, &res, d);
     if (st != ZKPIPE_OK) return st;
     if (PQntuples(res) == 0) {
         PQclear(res);
         return ZKPIPE_OK;
     }
-    int64_t attempts = 0, priority = 0;
+    int64_t attempts = 0, priority = 0, cost = 0;
     int bad = PQntuples(res) != 1 || zkp_queue_get_int(res, 0, 0, &out->id) ||
               zkp_queue_get_int(res, 0, 1, &out->generation) ||
               zkp_queue_get_int(res, 0, 2, &attempts) || zkp_queue_get_int(res, 0, 3, &priority) ||
@@ -440,7 +469,9 @@ zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t le
               priority > INT32_MAX ||
               zkp_queue_get_text(res, 0, 4, out->request_id, sizeof out->request_id) ||
               zkp_queue_get_text(res, 0, 5, out->kind, sizeof out->kind) ||
-              zkp_queue_get_text(res, 0, 6, out->curve, sizeof out->curve);
+              zkp_queue_get_text(res, 0, 6, out->curve, sizeof out->curve) ||
+              zkp_queue_get_text(res, 0, 9, out->key, sizeof out->key) ||
+              zkp_queue_get_int(res, 0, 10, &cost) || cost < 0;
     if (!bad && !PQgetisnull(res, 0, 7)) {
         size_t len = (size_t)PQgetlength(res, 0, 7);
         out->inputs = malloc(len ? len : 1);
@@ -469,6 +500,7 @@ zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t le
     }
     out->attempts = (uint32_t)attempts;
     out->priority = (int32_t)priority;
+    out->cost_bytes = (uint64_t)cost;
     *claimed = 1;
     return ZKPIPE_OK;
 }

@@ -76,6 +76,8 @@ typedef struct {
     const char *request_id; /* unique across the cluster */
     const char *kind;       /* what the member must do, e.g. "groth16" */
     const char *curve;      /* "bn254", "bls12-381" */
+    const char *key;        /* the proving key's name, [A-Za-z0-9_.-]; NULL: none */
+    uint64_t cost_bytes;    /* memory the job needs to be admitted (0: unknown) */
     int32_t priority;       /* higher first (zkpipe_priority's order) */
     /* Exactly one of: the inputs themselves (at most
      * ZKP_QUEUE_INLINE_INPUT_MAX bytes) or a path in a shared directory. */
@@ -91,12 +93,19 @@ zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, in
                                 int *existed, zkp_diag *d);
 
 /* Which jobs a member can take now: NULL lists mean any. Names are
- * [a-z0-9_.-] only. */
+ * [A-Za-z0-9_.-] only. */
 typedef struct {
     const char *const *kinds;
     size_t n_kinds;
     const char *const *curves;
     size_t n_curves;
+    const char *const *keys; /* the keys it has registered: jobs without a key pass */
+    size_t n_keys;
+    /* Preferred among jobs of equal priority: the keys it has hot, so a
+     * claim does not make it load a key another member has loaded. */
+    const char *const *hot_keys;
+    size_t n_hot_keys;
+    uint64_t max_cost_bytes; /* what its engine can admit now; 0: no limit */
 } zkp_queue_filter;
 
 typedef struct {
@@ -107,13 +116,15 @@ typedef struct {
     char request_id[ZKP_QUEUE_NAME_MAX + 1];
     char kind[ZKP_QUEUE_NAME_MAX + 1];
     char curve[ZKP_QUEUE_NAME_MAX + 1];
+    char key[ZKP_QUEUE_NAME_MAX + 1]; /* "" when none */
+    uint64_t cost_bytes;
     uint8_t *inputs; /* malloc'd, or NULL when inputs_path is set */
     size_t inputs_len;
     char *inputs_path; /* malloc'd, or NULL */
 } zkp_queue_claim;
 
 /* Claims the queued job that comes first by priority (higher first), then
- * age, among those filter admits, with a lease of lease_ms. *claimed = 0
+ * a hot key, then age, among those filter admits, with a lease of lease_ms. *claimed = 0
  * when there is none; otherwise out is filled (release it with
  * zkp_queue_claim_release). */
 zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t lease_ms,
