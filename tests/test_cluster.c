@@ -584,6 +584,16 @@ TEST_CASE(cluster_status) {
     OK(zkp_queue_claim_next(q, "member-one", 60000, NULL, &cl, &claimed, &d_));
     zkp_queue_claim_release(&cl);
 
+    /* A member gone quiet with no lease is pruned; one holding a lease
+     * is kept however quiet it is. */
+    OK(zkp_queue_heartbeat(q, "member-gone", 60000, NULL, &d_));
+    sleep_ms_(150);
+    unsigned pruned = 99;
+    OK(zkp_queue_prune_members(q, 100, &pruned, &d_));
+    ASSERT_EQ_U64(pruned, 1);
+    OK(zkp_queue_prune_members(q, 100, &pruned, &d_));
+    ASSERT_EQ_U64(pruned, 0);
+
     f = open_memstream(&text, &len);
     ASSERT(f);
     OK(zkp_queue_status_write(q, f, 20, &d_));

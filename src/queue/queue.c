@@ -322,6 +322,26 @@ zkpipe_status zkp_queue_heartbeat(zkp_queue *q, const char *member, uint32_t lea
     return ZKPIPE_OK;
 }
 
+zkpipe_status zkp_queue_prune_members(zkp_queue *q, uint32_t stale_ms, unsigned *pruned,
+                                      zkp_diag *d) {
+    if (pruned) *pruned = 0;
+    char ms[16];
+    snprintf(ms, sizeof ms, "%u", stale_ms);
+    const char *v[1] = {ms};
+    PGresult *res;
+    zkpipe_status st = zkp_queue_exec(
+        q, "pruning members",
+        "DELETE FROM zkpipe_members m"
+        " WHERE m.heartbeat_at < now() - $1::bigint * interval '1 millisecond'"
+        " AND NOT EXISTS (SELECT 1 FROM zkpipe_jobs j WHERE j.state = 'leased'"
+        "   AND j.lease_owner = m.id)",
+        1, v, NULL, NULL, 0, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    if (pruned) *pruned = (unsigned)strtoul(PQcmdTuples(res), NULL, 10);
+    PQclear(res);
+    return ZKPIPE_OK;
+}
+
 /* ---- jobs ---------------------------------------------------------------- */
 
 zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, int64_t *job_id,

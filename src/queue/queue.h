@@ -72,6 +72,13 @@ zkpipe_status zkp_queue_migrate(zkp_queue *q, unsigned *applied, zkp_diag *d);
 zkpipe_status zkp_queue_heartbeat(zkp_queue *q, const char *member, uint32_t lease_ms,
                                   unsigned *renewed, zkp_diag *d);
 
+/* Deletes the members whose last heartbeat is older than stale_ms and that
+ * hold no lease: each run of a daemon is a new member, so without this the
+ * table (and `zkpipe queue status`) keeps every run there ever was.
+ * *pruned (may be NULL) counts them. */
+zkpipe_status zkp_queue_prune_members(zkp_queue *q, uint32_t stale_ms, unsigned *pruned,
+                                      zkp_diag *d);
+
 typedef struct {
     const char *request_id; /* unique across the cluster */
     const char *kind;       /* what the member must do, e.g. "groth16" */
