@@ -1,7 +1,8 @@
 /* Cluster mode's job queue in PostgreSQL: connection, migrations, enqueue,
  * claim, lease, fencing. queue.h states the guarantees; docs/CLUSTER.md
- * the schema. Every statement is a single round trip with parameters
- * (never SQL built from values), and reads its integers whatever width
+ * the schema. Every operation but a migration (a transaction) and a
+ * heartbeat (two statements) is one statement; values always travel as
+ * parameters, never inside the SQL; integers are read at whatever width
  * the database gives them (CockroachDB's INTEGER is eight bytes). */
 #include "queue/queue.h"
 
