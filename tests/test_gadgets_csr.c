@@ -6,21 +6,25 @@
  * constraints follow the circuit's own, and aux columns start after the last
  * input even when inputs were allocated between constraints. The counts
  * below are worked out by hand from the gadgets' definitions. A circuit
- * recorded this way is then proved by the Groth16 prover with a key made
- * here for it (insecure: the toxic waste is drawn in the test), from the
- * witness alone and through the engine's compiled CSR (circuit/), and both
- * proofs checked by the verifier. */
+ * recorded this way is then proved by the Groth16 prover with INSECURE
+ * development parameters made for it (setup/dev_params.h, from a seed), from
+ * the witness alone and through the engine's compiled CSR (circuit/), and
+ * both proofs checked against the .vk written with the parameters. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "circuit/circuit.h"
 #include "curve/curve.h"
+#include "formats/bellperson.h"
 #include "gadgets/csr.h"
 #include "gadgets/label.h"
 #include "gadgets/sha256.h"
 #include "groth16/groth16.h"
-#include "ntt/ntt.h"
+#include "setup/dev_params.h"
 #include "test.h"
+#include "util/fileio.h"
 
 typedef bls12_381_fr_t fr_t;
 
@@ -178,174 +182,16 @@ TEST_CASE(gadgets_csr_sha256_rows_hold) {
     ASSERT_EQ_U64(bad, 0);
 }
 
-/* ---- a test key for a recorded circuit, and a proof with it ---- */
+/* ---- a proof of a recorded circuit, with development parameters ---- */
 
-typedef struct {
-    bls12_381_g16_coef_t *coefs;
-    bls12_381_g1_affine_t *a, *b1, *c, *h, *ic;
-    bls12_381_g2_affine_t *b2;
-} key_arrays;
-
-static void key_arrays_free_(void *p) {
-    key_arrays *k = p;
-    free(k->coefs);
-    free(k->a);
-    free(k->b1);
-    free(k->c);
-    free(k->h);
-    free(k->ic);
-    free(k->b2);
-    free(k);
+static void bp_vk_free_(void *p) {
+    zkp_bp_vk_free(p);
+    free(p);
 }
 
-static void g1_of_(bls12_381_g1_affine_t *out, const fr_t *k) {
-    bls12_381_g1_affine_t g;
-    bls12_381_g1_jacobian_t gj, p;
-    bls12_381_g1_generator(&g);
-    bls12_381_g1_from_affine(&gj, &g);
-    fr_t c;
-    bls12_381_fr_from_mont(&c, k);
-    bls12_381_g1_mul(&p, &gj, c.l, 255);
-    bls12_381_g1_to_affine(out, &p);
-}
-
-static void g2_of_(bls12_381_g2_affine_t *out, const fr_t *k) {
-    bls12_381_g2_affine_t g;
-    bls12_381_g2_jacobian_t gj, p;
-    bls12_381_g2_generator(&g);
-    bls12_381_g2_from_affine(&gj, &g);
-    fr_t c;
-    bls12_381_fr_from_mont(&c, k);
-    bls12_381_g2_mul(&p, &gj, c.l, 255);
-    bls12_381_g2_to_affine(out, &p);
-}
-
-static void random_nonzero_(fr_t *x) {
-    do ASSERT_OK(bls12_381_fr_random(x));
-    while (bls12_381_fr_is_zero(x));
-}
-
-/* A snarkjs-convention key for the finished system r (groth16_impl.h and
- * synthetic_body.h give the formulas): Lagrange values at tau on the
- * domain's roots, the A, B, C columns at tau, and the H query on the odd
- * 2n-th roots. */
-static void make_key_(bls12_381_g16_pk_t *pk, const zkp_cs_csr *r) {
-    key_arrays *k = calloc(1, sizeof *k);
-    ASSERT(k);
-    test_defer(key_arrays_free_, k);
-    unsigned log_n = 0;
-    while ((1ull << log_n) < r->n_rows) log_n++;
-    uint64_t n = 1ull << log_n, n2 = 2 * n;
-    size_t cols = r->n_cols, n_public = r->cs.num_inputs - 1;
-    fr_t tau, alpha, beta, gamma, delta, inv_gamma, inv_delta, five, wn, w2n, t, one;
-    bls12_381_fr_set_one(&one);
-    bls12_381_fr_set_u64(&five, 5);
-    ASSERT_OK(bls12_381_fr_ntt_root_from_generator(&wn, &five, log_n));
-    ASSERT_OK(bls12_381_fr_ntt_root_from_generator(&w2n, &five, log_n + 1));
-    fr_t tau_n, tau_2n;
-    do {
-        random_nonzero_(&tau);
-        bls12_381_fr_pow(&tau_n, &tau, &n, 1);
-        bls12_381_fr_sqr(&tau_2n, &tau_n);
-    } while (bls12_381_fr_is_one(&tau_2n));
-    random_nonzero_(&alpha);
-    random_nonzero_(&beta);
-    random_nonzero_(&gamma);
-    random_nonzero_(&delta);
-    bls12_381_fr_inv_var(&inv_gamma, &gamma);
-    bls12_381_fr_inv_var(&inv_delta, &delta);
-
-    fr_t *lag = calloc(n, sizeof *lag), *u = calloc(cols, sizeof *u), *v = calloc(cols, sizeof *v),
-         *w = calloc(cols, sizeof *w);
-    ASSERT(lag && u && v && w);
-    test_defer(free, lag);
-    test_defer(free, u);
-    test_defer(free, v);
-    test_defer(free, w);
-    fr_t scale, x = one; /* L_i(tau) = (tau^n - 1)/n · w^i / (tau - w^i) */
-    bls12_381_fr_sub(&scale, &tau_n, &one);
-    bls12_381_fr_set_u64(&t, n);
-    bls12_381_fr_inv_var(&t, &t);
-    bls12_381_fr_mul(&scale, &scale, &t);
-    for (uint64_t i = 0; i < n; i++) {
-        bls12_381_fr_sub(&t, &tau, &x);
-        bls12_381_fr_inv_var(&t, &t);
-        bls12_381_fr_mul(&lag[i], &x, &t);
-        bls12_381_fr_mul(&lag[i], &lag[i], &scale);
-        bls12_381_fr_mul(&x, &x, &wn);
-    }
-    fr_t *uvw[3] = {u, v, w};
-    for (int m = 0; m < 3; m++)
-        for (uint64_t i = 0; i < r->n_rows; i++)
-            for (uint64_t e = r->m[m].row_ptr[i]; e < r->m[m].row_ptr[i + 1]; e++) {
-                bls12_381_fr_mul(&t, &r->m[m].val[e], &lag[i]);
-                bls12_381_fr_add(&uvw[m][r->m[m].col[e]], &uvw[m][r->m[m].col[e]], &t);
-            }
-
-    size_t n_coefs = zkp_cs_csr_key_coefs(r, NULL);
-    k->coefs = malloc(n_coefs * sizeof *k->coefs);
-    k->a = calloc(cols, sizeof *k->a);
-    k->b1 = calloc(cols, sizeof *k->b1);
-    k->b2 = calloc(cols, sizeof *k->b2);
-    k->ic = calloc(n_public + 1, sizeof *k->ic);
-    k->c = calloc(cols - n_public - 1 + 1, sizeof *k->c);
-    k->h = calloc(n, sizeof *k->h);
-    ASSERT(k->coefs && k->a && k->b1 && k->b2 && k->ic && k->c && k->h);
-    ASSERT_EQ_U64(zkp_cs_csr_key_coefs(r, k->coefs), n_coefs);
-    for (size_t j = 0; j < cols; j++) {
-        g1_of_(&k->a[j], &u[j]);
-        g1_of_(&k->b1[j], &v[j]);
-        g2_of_(&k->b2[j], &v[j]);
-        fr_t q, p; /* (beta u + alpha v + w) / gamma or / delta */
-        bls12_381_fr_mul(&q, &beta, &u[j]);
-        bls12_381_fr_mul(&p, &alpha, &v[j]);
-        bls12_381_fr_add(&q, &q, &p);
-        bls12_381_fr_add(&q, &q, &w[j]);
-        if (j <= n_public) {
-            bls12_381_fr_mul(&q, &q, &inv_gamma);
-            g1_of_(&k->ic[j], &q);
-        } else {
-            bls12_381_fr_mul(&q, &q, &inv_delta);
-            g1_of_(&k->c[j - n_public - 1], &q);
-        }
-    }
-    /* H_j = (tau^2n - 1)/(2n delta) · x / (tau - x) at x = w2n^(2j + 1) */
-    fr_t hs, w2n_sq;
-    bls12_381_fr_sub(&hs, &tau_2n, &one);
-    bls12_381_fr_set_u64(&t, n2);
-    bls12_381_fr_inv_var(&t, &t);
-    bls12_381_fr_mul(&hs, &hs, &t);
-    bls12_381_fr_mul(&hs, &hs, &inv_delta);
-    bls12_381_fr_sqr(&w2n_sq, &w2n);
-    x = w2n;
-    for (uint64_t j = 0; j < n; j++) {
-        fr_t q;
-        bls12_381_fr_sub(&t, &tau, &x);
-        bls12_381_fr_inv_var(&t, &t);
-        bls12_381_fr_mul(&q, &x, &t);
-        bls12_381_fr_mul(&q, &q, &hs);
-        g1_of_(&k->h[j], &q);
-        bls12_381_fr_mul(&x, &x, &w2n_sq);
-    }
-    memset(pk, 0, sizeof *pk);
-    pk->n_vars = (uint32_t)cols;
-    pk->n_public = (uint32_t)n_public;
-    pk->domain_size = (uint32_t)n;
-    pk->log_domain = log_n;
-    g1_of_(&pk->alpha1, &alpha);
-    g1_of_(&pk->beta1, &beta);
-    g1_of_(&pk->delta1, &delta);
-    g2_of_(&pk->beta2, &beta);
-    g2_of_(&pk->gamma2, &gamma);
-    g2_of_(&pk->delta2, &delta);
-    pk->ic = k->ic;
-    pk->coefs = k->coefs;
-    pk->n_coefs = n_coefs;
-    pk->a = k->a;
-    pk->b1 = k->b1;
-    pk->b2 = k->b2;
-    pk->c = k->c;
-    pk->h = k->h;
+static void dev_params_free_(void *p) {
+    zkp_dev_params_free(p);
+    free(p);
 }
 
 /* A challenge made public through UInt64 (inputs between constraints), the
@@ -370,8 +216,16 @@ TEST_CASE(gadgets_csr_prove_and_verify) {
     ASSERT(zkp_cs_csr_check(r, NULL));
     ASSERT_EQ_U64(r->cs.num_inputs, 4);
 
+    zkp_dev_params *dp = calloc(1, sizeof *dp);
+    ASSERT(dp);
+    test_defer(dev_params_free_, dp);
+    uint8_t seed[32];
+    test_rng_bytes(seed, sizeof seed);
+    zkp_dev_params_options dopt = {.seed = seed, .nthreads = 2, .prover_key = 1};
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_dev_params_generate(dp, r, &dopt, &d) == ZKPIPE_OK, "%s", d.msg);
     zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
-    make_key_(&pk.u.bls12_381, r);
+    pk.u.bls12_381 = dp->pk;
     zkp_buffer wit = {NULL, (size_t)r->n_cols * 32, ZKP_MEM_WITNESS, NULL};
     wit.ptr = zkp_alloc(NULL, wit.bytes, ZKP_MEM_WITNESS);
     ASSERT(wit.ptr);
@@ -384,7 +238,6 @@ TEST_CASE(gadgets_csr_prove_and_verify) {
 
     /* the engine's path too: the key's coefficients compiled into the
      * circuit layer's CSR, a and b synthesized from it */
-    zkp_diag d = {{0}};
     zkp_circuit circ;
     ASSERT_MSG(zkp_circuit_build(&circ, &pk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
     size_t abc_bytes = zkp_circuit_abc_bytes(&circ);
@@ -402,8 +255,29 @@ TEST_CASE(gadgets_csr_prove_and_verify) {
     ASSERT_MSG(zkp_g16_prove_finalize(&proof, p, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
     ASSERT_MSG(zkp_g16_prove_start_abc(&p, &pk, &wit2, &abc, &opts, &d) == ZKPIPE_OK, "%s", d.msg);
     ASSERT_MSG(zkp_g16_prove_finalize(&proof2, p, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    /* checked against the .vk as written and read back */
+    char dir[] = "/tmp/zkp_csr_XXXXXX", params_path[64], vk_path[64];
+    ASSERT(mkdtemp(dir) != NULL);
+    snprintf(params_path, sizeof params_path, "%s/k.params", dir);
+    snprintf(vk_path, sizeof vk_path, "%s/k.vk", dir);
+    zkpipe_status wst = zkp_dev_params_write(dp, params_path, vk_path, NULL, &d);
+    char *vk_bytes = NULL;
+    size_t vk_len = 0;
+    zkpipe_status rst = zkp_read_file(vk_path, 1 << 20, &vk_bytes, &vk_len, &d);
+    remove(params_path);
+    remove(vk_path);
+    rmdir(dir);
+    ASSERT_MSG(wst == ZKPIPE_OK && rst == ZKPIPE_OK, "%s", d.msg);
+    test_defer(free, vk_bytes);
+    zkp_bp_vk *bvk = calloc(1, sizeof *bvk);
+    ASSERT(bvk);
+    test_defer(bp_vk_free_, bvk);
+    ASSERT_MSG(zkp_bp_vk_parse(bvk, (const uint8_t *)vk_bytes, vk_len, 1, NULL, vk_path, NULL,
+                               &d) == ZKPIPE_OK,
+               "%s", d.msg);
+    ASSERT_EQ_U64(bvk->n_ic, 4);
     zkp_g16_vk vk;
-    zkp_g16_pk_vk(&vk, &pk);
+    zkp_bp_vk_to_g16(&vk, bvk);
     ASSERT_MSG(zkp_g16_verify(&vk, &in, &proof, &d) == ZKPIPE_OK, "%s", d.msg);
     ASSERT_MSG(zkp_g16_verify(&vk, &in, &proof2, &d) == ZKPIPE_OK, "%s", d.msg);
     in.values[0] ^= 1;

@@ -44,11 +44,11 @@
 #define FB_G SY_G1
 #define FB_F SY_FQ
 #define FB_BITS SY_FR_BITS
-#include "synthetic/fixed_base_impl.h"
+#include "msm/fixed_base_impl.h"
 #define FB_G SY_G2
 #define FB_F SY_FQ2
 #define FB_BITS SY_FR_BITS
-#include "synthetic/fixed_base_impl.h"
+#include "msm/fixed_base_impl.h"
 
 #define G1FB_(op) ZKP_CAT(ZKP_CAT(SY_G1, _fb_), op)
 #define G2FB_(op) ZKP_CAT(ZKP_CAT(SY_G2, _fb_), op)
@@ -383,8 +383,8 @@ zkpipe_status SY_FN(fill_zkey)(uint8_t *file, const zkp_synth_layout *l, uint64_
     c.lag = malloc((size_t)l->n * sizeof(SY_FRT));
     c.partial = malloc(lunits * sizeof(SY_FRT));
     st = c.lag && c.partial ? ZKPIPE_OK : ZKPIPE_ERR_NO_MEMORY;
-    if (st == ZKPIPE_OK) st = G1FB_(table_init)(&t1, g1_points, nthreads);
-    if (st == ZKPIPE_OK) st = G2FB_(table_init)(&t2, g2_points, nthreads);
+    if (st == ZKPIPE_OK) st = G1FB_(table_init)(&t1, g1_points, nthreads, NULL);
+    if (st == ZKPIPE_OK) st = G2FB_(table_init)(&t2, g2_points, nthreads, NULL);
     if (st == ZKPIPE_OK) {
         size_t fb1 = G1FB_(scratch_bytes)(&t1, SY_BATCH), fb2 = G2FB_(scratch_bytes)(&t2, SY_BATCH);
         size_t pts = 3 * SY_BATCH * sizeof(SY_FRT) + SY_BATCH * sizeof(SY_G2A) +
@@ -408,8 +408,8 @@ zkpipe_status SY_FN(fill_zkey)(uint8_t *file, const zkp_synth_layout *l, uint64_
     free(c.scratch);
     free(c.lag);
     free(c.partial);
-    G1FB_(table_free)(&t1);
-    G2FB_(table_free)(&t2);
+    G1FB_(table_free)(&t1, NULL);
+    G2FB_(table_free)(&t2, NULL);
     return st;
 }
 
@@ -439,18 +439,18 @@ void SY_FN(fill_wtns)(uint8_t *out, const zkp_synth_layout *l, uint64_t seed, ui
     zkpipe_status SY_FN(ZKP_CAT(fixed_base_, group))(void *out, const uint64_t *scalars, size_t n, \
                                                      unsigned nthreads) {                          \
         tabfn(table_t) tab;                                                                        \
-        zkpipe_status st = tabfn(table_init)(&tab, n, nthreads ? nthreads : 1);                    \
+        zkpipe_status st = tabfn(table_init)(&tab, n, nthreads ? nthreads : 1, NULL);              \
         if (st != ZKPIPE_OK) return st;                                                            \
         void *scratch = malloc(tabfn(scratch_bytes)(&tab, SY_BATCH));                              \
         if (!scratch) {                                                                            \
-            tabfn(table_free)(&tab);                                                               \
+            tabfn(table_free)(&tab, NULL);                                                         \
             return ZKPIPE_ERR_NO_MEMORY;                                                           \
         }                                                                                          \
         for (size_t lo = 0; lo < n; lo += SY_BATCH)                                                \
             tabfn(eval)(&tab, (aff *)out + lo, scalars + 4 * lo,                                   \
                         n - lo < SY_BATCH ? n - lo : SY_BATCH, SY_BATCH, scratch);                 \
         free(scratch);                                                                             \
-        tabfn(table_free)(&tab);                                                                   \
+        tabfn(table_free)(&tab, NULL);                                                             \
         return ZKPIPE_OK;                                                                          \
     }
 SY_FIXED_BASE(g1, G1FB_, SY_G1A)

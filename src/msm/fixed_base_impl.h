@@ -1,6 +1,6 @@
-/* Fixed-base scalar multiplication of a group's generator, for the
- * synthetic key generator: millions of points [k_i] G with one G. Included
- * by synthetic_body.h once per group, with
+/* Fixed-base scalar multiplication of a group's generator, for the key
+ * generators (synthetic/ and setup/): millions of points [k_i] G with one
+ * G. Included once per group by each generator's body, with
  *
  *     #define FB_G     bn254_g2    (the group prefix)
  *     #define FB_F     bn254_fq2   (its coordinate field)
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/parallel.h"
 
 #define FB_AFF ZKP_CAT(FB_G, _affine_t)
@@ -88,19 +89,21 @@ static void FB_FN(build_unit_)(void *arg, unsigned tid, size_t unit) {
     FB_GF(batch_to_affine_var)(tab->t + win * tab->per_win + lo, tmp, hi - lo);
 }
 
-/* Builds the table of the generator for about npoints multiplications. */
-static zkpipe_status FB_FN(table_init)(FB_FN(table_t) * tab, size_t npoints, unsigned nthreads) {
+/* Builds the table of the generator for about npoints multiplications, in
+ * memory from alloc (NULL: the default allocator), charged as scratch. */
+static zkpipe_status FB_FN(table_init)(FB_FN(table_t) * tab, size_t npoints, unsigned nthreads,
+                                       const zkp_allocator *alloc) {
     memset(tab, 0, sizeof *tab);
     tab->w = FB_FN(choose_w)(npoints);
     tab->nwin = (FB_BITS + 1 + tab->w - 1) / tab->w;
     tab->per_win = (size_t)1 << (tab->w - 1);
     tab->bytes = (size_t)tab->nwin * tab->per_win * sizeof(FB_AFF);
-    tab->t = malloc(tab->bytes);
+    tab->t = zkp_alloc(alloc, tab->bytes, ZKP_MEM_SCRATCH);
     FB_AFF *wbase = malloc(tab->nwin * sizeof *wbase);
     if (nthreads > ZKP_PARALLEL_MAX_THREADS) nthreads = ZKP_PARALLEL_MAX_THREADS;
     FB_JAC *tmp = malloc((size_t)nthreads * FB_BUILD_RUN * sizeof *tmp);
     if (!tab->t || !wbase || !tmp) {
-        free(tab->t);
+        zkp_free(alloc, tab->t, tab->bytes, ZKP_MEM_SCRATCH);
         free(wbase);
         free(tmp);
         memset(tab, 0, sizeof *tab);
@@ -120,8 +123,8 @@ static zkpipe_status FB_FN(table_init)(FB_FN(table_t) * tab, size_t npoints, uns
     return ZKPIPE_OK;
 }
 
-static void FB_FN(table_free)(FB_FN(table_t) * tab) {
-    free(tab->t);
+static void FB_FN(table_free)(FB_FN(table_t) * tab, const zkp_allocator *alloc) {
+    zkp_free(alloc, tab->t, tab->bytes, ZKP_MEM_SCRATCH);
     memset(tab, 0, sizeof *tab);
 }
 

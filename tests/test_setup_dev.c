@@ -1,0 +1,253 @@
+/* INSECURE development parameters for a recorded circuit (setup/dev_params.h).
+ *
+ * The answers come from outside the generator: the section lengths are the
+ * CSR back end's column densities (test_gadgets_csr.c checks those against
+ * counts worked out by hand), bellperson's h is compared with the one the
+ * formats layer derives from the coset H query by its own discrete Fourier
+ * transform over G1 (zkp_bp_h_from_g16_pk, tested against the synthetic
+ * keys), the file is read back by bellperson's loader with every point
+ * checked, and a proof made with the same toxic waste by zkpipe's prover
+ * verifies under the .vk as written, and fails for another public input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "formats/bellperson.h"
+#include "gadgets/csr.h"
+#include "gadgets/multipack.h"
+#include "gadgets/sha256.h"
+#include "groth16/groth16.h"
+#include "setup/dev_params.h"
+#include "test.h"
+#include "util/fileio.h"
+
+typedef struct {
+    char dir[32], params[64], vk[64];
+} tmp_files;
+
+static void tmp_files_remove_(void *p) {
+    tmp_files *t = p;
+    remove(t->params);
+    remove(t->vk);
+    rmdir(t->dir);
+    free(t);
+}
+
+static tmp_files *tmp_files_(void) {
+    tmp_files *t = calloc(1, sizeof *t);
+    ASSERT(t);
+    snprintf(t->dir, sizeof t->dir, "/tmp/zkp_dev_XXXXXX");
+    ASSERT(mkdtemp(t->dir) != NULL);
+    snprintf(t->params, sizeof t->params, "%s/dev.params", t->dir);
+    snprintf(t->vk, sizeof t->vk, "%s/dev.vk", t->dir);
+    test_defer(tmp_files_remove_, t);
+    return t;
+}
+
+static void csr_free_(void *p) {
+    zkp_cs_csr_free(p);
+    free(p);
+}
+
+static zkp_cs_csr *new_csr_(unsigned what) {
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    ASSERT(r);
+    test_defer(csr_free_, r);
+    zkp_cs_csr_init(r, what);
+    return r;
+}
+
+static void dev_free_(void *p) {
+    zkp_dev_params_free(p);
+    free(p);
+}
+
+static zkp_dev_params *generate_(const zkp_cs_csr *r, const uint8_t *seed, int prover_key) {
+    zkp_dev_params *dp = calloc(1, sizeof *dp);
+    ASSERT(dp);
+    test_defer(dev_free_, dp);
+    zkp_dev_params_options o = {.seed = seed, .nthreads = 2, .prover_key = prover_key};
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_dev_params_generate(dp, r, &o, &d) == ZKPIPE_OK, "%s", d.msg);
+    return dp;
+}
+
+static void params_free_(void *p) {
+    zkp_bp_params_free(p);
+    free(p);
+}
+
+/* Eight message bits, a chain of xors over them (aux variables only in A
+ * and B or only in C), the bits packed into a public input and the last xor
+ * into another: 20 rows with the input constraints, a domain of 32. */
+static void xor_chain_(zkp_cs *cs, uint8_t byte) {
+    zkp_bool bits[8], acc;
+    for (int i = 0; i < 8; i++) bits[i] = zkp_bool_alloc(cs, (byte >> i) & 1);
+    acc = bits[0];
+    for (int i = 1; i < 8; i++) acc = zkp_bool_xor(cs, &acc, &bits[i]);
+    zkp_pack_into_inputs(cs, bits, 8);
+    zkp_pack_into_inputs(cs, &acc, 1);
+}
+
+/* Proves the recorded circuit r with the key in dp and checks the proof
+ * against the verifying key vk: it verifies for r's inputs and not for
+ * changed ones. */
+static void prove_and_verify_(const zkp_cs_csr *r, const zkp_dev_params *dp, const zkp_bp_vk *vk) {
+    zkp_diag d = {{0}};
+    zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
+    pk.u.bls12_381 = dp->pk;
+    zkp_buffer wit = {NULL, (size_t)r->n_cols * 32, ZKP_MEM_WITNESS, NULL};
+    wit.ptr = zkp_alloc(NULL, wit.bytes, ZKP_MEM_WITNESS);
+    ASSERT(wit.ptr);
+    zkp_cs_csr_witness(r, wit.ptr);
+    size_t n_pub = (size_t)r->cs.num_inputs - 1;
+    zkp_g16_public in = {ZKPIPE_CURVE_BLS12_381, n_pub, malloc(n_pub * 32)};
+    ASSERT(in.values);
+    test_defer(free, in.values);
+    memcpy(in.values, (uint64_t *)wit.ptr + 4, n_pub * 32);
+    zkp_g16_prove_opts opts = {.nthreads = 2};
+    zkp_g16_pending *p = NULL;
+    ASSERT_MSG(zkp_g16_prove_start(&p, &pk, &wit, &opts, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_g16_proof proof;
+    ASSERT_MSG(zkp_g16_prove_finalize(&proof, p, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_g16_vk gvk;
+    zkp_bp_vk_to_g16(&gvk, vk);
+    ASSERT_MSG(zkp_g16_verify(&gvk, &in, &proof, &d) == ZKPIPE_OK, "%s", d.msg);
+    in.values[0] ^= 1;
+    ASSERT_EQ_STATUS(zkp_g16_verify(&gvk, &in, &proof, &d), ZKPIPE_ERR_PROOF_INVALID);
+}
+
+/* The small circuit end to end: the file's sections as long as the
+ * densities, each decoded point the key's, h the DFT of the coset query,
+ * the proof accepted under the loaded key, and the seed deciding every
+ * byte. */
+TEST_CASE(setup_dev_params_small_circuit) {
+    zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    xor_chain_(&r->cs, 0xa5);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    ASSERT_EQ_U64(r->n_rows, 8 + 7 + 2 + 3);
+    uint8_t seed[32];
+    test_rng_bytes(seed, sizeof seed);
+    zkp_dev_params *dp = generate_(r, seed, 1);
+    ASSERT_EQ_U64(dp->domain_size, 32);
+    tmp_files *f = tmp_files_();
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_dev_params_write(dp, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+
+    zkp_bp_params *bp = calloc(1, sizeof *bp);
+    ASSERT(bp);
+    zkp_bp_params_options po = {NULL, 2};
+    ASSERT_MSG(zkp_bp_params_load(bp, f->params, &po, &d) == ZKPIPE_OK, "%s", d.msg);
+    test_defer(params_free_, bp);
+    zkp_csr_density den;
+    ASSERT_OK(zkp_cs_csr_density(r, &den));
+    ASSERT_EQ_U64(bp->vk.n_ic, 3);
+    ASSERT_EQ_U64(bp->sec[ZKP_BP_H].count, 31);
+    ASSERT_EQ_U64(bp->sec[ZKP_BP_L].count, r->cs.num_aux);
+    ASSERT_EQ_U64(bp->sec[ZKP_BP_A].count, den.a_input + den.a_aux);
+    ASSERT_EQ_U64(bp->sec[ZKP_BP_B_G1].count, den.b_input + den.b_aux);
+    ASSERT_EQ_U64(bp->sec[ZKP_BP_B_G2].count, den.b_input + den.b_aux);
+
+    /* every section decoded (every point checked) equals the key's points,
+     * the identities left out */
+    const void *sec[ZKP_BP_SECTION_COUNT];
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++)
+        ASSERT_MSG(zkp_bp_params_section(bp, (zkp_bp_section)s, &sec[s], &d) == ZKPIPE_OK, "%s",
+                   d.msg);
+    ASSERT_MEM_EQ(sec[ZKP_BP_L], dp->l, r->cs.num_aux * sizeof(bls12_381_g1_affine_t));
+    const bls12_381_g1_affine_t *fa = sec[ZKP_BP_A], *fb1 = sec[ZKP_BP_B_G1];
+    const bls12_381_g2_affine_t *fb2 = sec[ZKP_BP_B_G2];
+    size_t ia = 0, ib = 0;
+    for (size_t j = 0; j < r->n_cols; j++) {
+        if (!bls12_381_g1_affine_is_infinity(&dp->a[j]))
+            ASSERT_MEM_EQ(&fa[ia++], &dp->a[j], sizeof fa[0]);
+        if (!bls12_381_g1_affine_is_infinity(&dp->b_g1[j])) {
+            ASSERT_MEM_EQ(&fb1[ib], &dp->b_g1[j], sizeof fb1[0]);
+            ASSERT_MEM_EQ(&fb2[ib++], &dp->b_g2[j], sizeof fb2[0]);
+        }
+    }
+    ASSERT_EQ_U64(ia, bp->sec[ZKP_BP_A].count);
+    ASSERT_EQ_U64(ib, bp->sec[ZKP_BP_B_G1].count);
+    bls12_381_g1_affine_t h[31];
+    ASSERT_MSG(zkp_bp_h_from_g16_pk(h, &dp->pk, 2, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MEM_EQ(sec[ZKP_BP_H], h, sizeof h);
+
+    prove_and_verify_(r, dp, &bp->vk);
+
+    /* the same seed gives the same bytes; another seed other bytes */
+    char *first = NULL, *again = NULL;
+    size_t first_len = 0, again_len = 0;
+    ASSERT_OK(zkp_read_file(f->params, 1 << 20, &first, &first_len, &d));
+    test_defer(free, first);
+    zkp_dev_params *dp2 = generate_(r, seed, 0);
+    ASSERT_MSG(zkp_dev_params_write(dp2, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_OK(zkp_read_file(f->params, 1 << 20, &again, &again_len, &d));
+    test_defer(free, again);
+    ASSERT_EQ_U64(again_len, first_len);
+    ASSERT_MEM_EQ(again, first, first_len);
+    seed[0] ^= 1;
+    zkp_dev_params *dp3 = generate_(r, seed, 0);
+    ASSERT(memcmp(&dp3->vk.alpha_g1, &dp->vk.alpha_g1, sizeof dp->vk.alpha_g1) != 0);
+}
+
+/* What bellperson's generator refuses is refused: an aux variable in no
+ * constraint; and a system that is not finished or was recorded without
+ * its matrices. */
+TEST_CASE(setup_dev_params_refusals) {
+    uint8_t seed[32] = {1};
+    zkp_dev_params dp;
+    zkp_diag d = {{0}};
+    zkp_dev_params_options o = {.seed = seed, .nthreads = 1};
+    zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    xor_chain_(&r->cs, 3);
+    ASSERT_EQ_STATUS(zkp_dev_params_generate(&dp, r, &o, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
+    zkp_fr v;
+    bls12_381_fr_set_u64(&v, 9);
+    (void)zkp_cs_alloc(&r->cs, &v); /* aux variable 15, in no row */
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    ASSERT_EQ_STATUS(zkp_dev_params_generate(&dp, r, &o, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_MSG(strstr(d.msg, "aux variable 15") != NULL, "%s", d.msg);
+    zkp_cs_csr *w = new_csr_(ZKP_CSR_WITNESS);
+    xor_chain_(&w->cs, 3);
+    ASSERT_OK(zkp_cs_csr_finish(w));
+    ASSERT_EQ_STATUS(zkp_dev_params_generate(&dp, w, &o, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
+}
+
+/* SHA-256 of 64 private bytes with the digest made public (a domain of
+ * 2^16): the file's lengths are the densities, h is n - 1 long, and a proof
+ * verifies under the written .vk. About 3 s on two cores (2.4 s of it the
+ * generation), so it runs when ZKPIPE_TEST_SLOW is set. */
+TEST_CASE(setup_dev_params_sha256_64_bytes_slow) {
+    const char *slow = getenv("ZKPIPE_TEST_SLOW");
+    if (slow == NULL || slow[0] == '\0' || strcmp(slow, "0") == 0)
+        test_skip("SHA-256 of 64 bytes: set ZKPIPE_TEST_SLOW=1 to run it");
+    zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    uint8_t msg[64];
+    test_rng_bytes(msg, sizeof msg);
+    zkp_bool bits[512], digest[256];
+    for (int i = 0; i < 512; i++) bits[i] = zkp_bool_alloc(&r->cs, (msg[i / 8] >> (7 - i % 8)) & 1);
+    zkp_sha256_gadget(&r->cs, bits, 512, digest);
+    zkp_pack_into_inputs(&r->cs, digest, 256);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    uint8_t seed[32];
+    test_rng_bytes(seed, sizeof seed);
+    zkp_dev_params *dp = generate_(r, seed, 1);
+    ASSERT_EQ_U64(dp->domain_size, 1u << 16);
+    tmp_files *f = tmp_files_();
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_dev_params_write(dp, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_bp_params *bp = calloc(1, sizeof *bp);
+    ASSERT(bp);
+    ASSERT_MSG(zkp_bp_params_load(bp, f->params, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    test_defer(params_free_, bp);
+    zkp_csr_density den;
+    ASSERT_OK(zkp_cs_csr_density(r, &den));
+    ASSERT_EQ_U64(bp->vk.n_ic, 3);
+    ASSERT_EQ_U64(bp->sec[ZKP_BP_H].count, (1u << 16) - 1);
+    ASSERT_EQ_U64(bp->sec[ZKP_BP_L].count, r->cs.num_aux);
+    ASSERT_EQ_U64(bp->sec[ZKP_BP_A].count, den.a_input + den.a_aux);
+    ASSERT_EQ_U64(bp->sec[ZKP_BP_B_G1].count, den.b_input + den.b_aux);
+    ASSERT_EQ_U64(bp->sec[ZKP_BP_B_G2].count, den.b_input + den.b_aux);
+    prove_and_verify_(r, dp, &bp->vk);
+}
