@@ -347,6 +347,24 @@ sed 's/"\([0-9]\)/"000\1/' "$PUB" >"$WORK/pub_zeros.json"
 grep -q '"000' "$WORK/pub_zeros.json" || fail "no leading zeros were added"
 expect_exit 0 "verify: public inputs with leading zeros" "$ZKPIPE" verify "$VK" "$WORK/pub_zeros.json" "$PROOF"
 sed '0,/"protocol"/s//"curve": "bn128",\n "protocol"/' "$VK" >"$WORK/vk_dup.json"
+# INSECURE development parameters for a built-in circuit: SHA-256 of one byte
+# (one compression, partly on constant padding bits: between 2^14 and 2^15
+# rows), the same seed giving the same bytes, and the PoRep form refused until
+# its circuit exists.
+SEED=0101010101010101010101010101010101010101010101010101010101010101
+expect_exit 0 "setup dev sha256" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B" --seed "$SEED" --threads 2
+err_has "INSECURE" "setup dev: says INSECURE"
+expect_exit 0 "inspect the dev params" "$ZKPIPE" filecoin params inspect "$B/dev-INSECURE-sha256-1b.params"
+grep -q "^h  *32767 " "$WORK/out" && grep -q "ic points: 3" "$WORK/out" && ok "setup dev: domain 2^15, 2 inputs" || fail "setup dev: $(cat "$WORK/out")"
+cp "$B/dev-INSECURE-sha256-1b.params" "$B/dev1.params"
+expect_exit 0 "setup dev again, same seed" "$ZKPIPE" setup dev --circuit sha256 --bytes=1 --out="$B" --seed="$SEED" --quiet
+cmp -s "$B/dev1.params" "$B/dev-INSECURE-sha256-1b.params" && ok "setup dev: the seed decides the bytes" || fail "setup dev: not reproducible"
+expect_exit 2 "setup dev --filecoin porep" "$ZKPIPE" setup dev --filecoin porep --sector-size 2KiB --out "$B"
+err_has "not built yet" "setup dev: the PoRep form is not there yet"
+expect_exit 2 "setup dev: a short seed" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B" --seed 0102
+expect_exit 2 "setup dev: no circuit" "$ZKPIPE" setup dev --out "$B"
+expect_exit 5 "setup dev: a missing directory" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B/none"
+expect_exit 0 "setup --help" "$ZKPIPE" setup --help
 expect_exit 3 "verify: a verification key with a duplicate key" "$ZKPIPE" verify "$WORK/vk_dup.json" "$PUB" "$PROOF"
 err_has 'duplicate member name "curve"' "the duplicate key is named"
 

@@ -101,6 +101,7 @@ int cli_info(int argc, char **argv);
 /* filecoin (cmd_filecoin.c) dispatches to params (there), seal and c1
  * (cmd_filecoin_seal.c, each given the arguments after its name). */
 int cli_filecoin(int argc, char **argv);
+int cli_setup(int argc, char **argv);
 int cli_filecoin_seal(int argc, char **argv);
 int cli_filecoin_c1(int argc, char **argv);
 int cli_bench(int argc, char **argv);

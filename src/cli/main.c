@@ -38,6 +38,9 @@ static const char usage[] =
     "        write a BLS12-381 zkey in bellperson's layout\n"
     "  filecoin params locate --sector-size <size>\n"
     "        where Filecoin keeps a sector size's PoRep parameters, as it names them\n"
+    "  setup dev --circuit sha256 --bytes N --out <dir> [--seed HEX]\n"
+    "        INSECURE Groth16 parameters for a built-in circuit, as bellperson's .params\n"
+    "        and .vk (tests and development only; Filecoin's PoRep comes with its circuit)\n"
     "  bench pipeline --key <zkey> --witness <wtns> [options]\n"
     "  bench pipeline --synthetic <curve>:<log2> [options]\n"
     "        prove through the engine and one after another, on files or on a built-in\n"
@@ -96,6 +99,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "zkey")) return cli_zkey(argc - 2, argv + 2);
     if (!strcmp(cmd, "info")) return cli_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "filecoin")) return cli_filecoin(argc - 2, argv + 2);
+    if (!strcmp(cmd, "setup")) return cli_setup(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench")) return cli_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "serve") || !strcmp(cmd, "client") || !strcmp(cmd, "queue"))
         return exec_daemon_(argc, argv);

@@ -109,7 +109,8 @@ static uint64_t dlog2_(const fr_t *base, const fr_t *target, unsigned log_n) {
 static void lagrange_unit_(void *arg, unsigned tid, size_t unit) {
     dev_ctx *c = arg;
     fr_t *den = (fr_t *)(c->scratch + (size_t)tid * c->scratch_per_thread), *inv = den + DEV_LCHUNK;
-    uint64_t lo = (uint64_t)unit * DEV_LCHUNK, hi = lo + DEV_LCHUNK < c->rows ? lo + DEV_LCHUNK : c->rows;
+    uint64_t lo = (uint64_t)unit * DEV_LCHUNK;
+    uint64_t hi = lo + DEV_LCHUNK < c->rows ? lo + DEV_LCHUNK : c->rows;
     fr_t x;
     bls12_381_fr_pow(&x, &c->omega, &lo, 1);
     for (uint64_t i = lo; i < hi; i++) {
@@ -216,7 +217,8 @@ void zkp_dev_params_free(zkp_dev_params *p) {
     const zkp_allocator *a = p->alloc;
     size_t cols = (size_t)(p->num_inputs + p->num_aux);
     zkp_bp_vk_free(&p->vk);
-    zkp_free(a, p->h, (size_t)(p->domain_size ? p->domain_size - 1 : 0) * sizeof(g1_t), ZKP_MEM_KEY);
+    size_t n_h = p->domain_size ? (size_t)p->domain_size - 1 : 0;
+    zkp_free(a, p->h, n_h * sizeof(g1_t), ZKP_MEM_KEY);
     zkp_free(a, p->l, (size_t)p->num_aux * sizeof(g1_t), ZKP_MEM_KEY);
     zkp_free(a, p->a, cols * sizeof(g1_t), ZKP_MEM_KEY);
     zkp_free(a, p->b_g1, cols * sizeof(g1_t), ZKP_MEM_KEY);
@@ -244,7 +246,8 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
     memset(out, 0, sizeof *out);
     if (!r || !r->finished || !(r->what & ZKP_CSR_MATRICES))
         return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
-                             "dev params: the constraint system is not finished or has no matrices");
+                             "dev params: the constraint system is not finished or has no "
+                             "matrices");
     double t0 = now_();
     unsigned log_n = 0;
     while ((1ULL << log_n) < r->n_rows) log_n++;
@@ -313,9 +316,11 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
     bls12_381_fr_set_u64(&seven, 7);
     bls12_381_fr_set_u64(&five, 5);
     fr_t omega5;
-    if ((st = bls12_381_fr_ntt_root_from_generator(&c->omega, &seven, log_n)) != ZKPIPE_OK ||
-        (st = bls12_381_fr_ntt_root_from_generator(&omega5, &five, log_n)) != ZKPIPE_OK ||
-        (st = bls12_381_fr_ntt_root_from_generator(&c->omega_2n_5, &five, log_n + 1)) != ZKPIPE_OK) {
+    st = bls12_381_fr_ntt_root_from_generator(&c->omega, &seven, log_n);
+    if (st == ZKPIPE_OK) st = bls12_381_fr_ntt_root_from_generator(&omega5, &five, log_n);
+    if (st == ZKPIPE_OK)
+        st = bls12_381_fr_ntt_root_from_generator(&c->omega_2n_5, &five, log_n + 1);
+    if (st != ZKPIPE_OK) {
         free(c);
         return zkp_diag_fail(diag, st, "dev params: no root of unity of order 2^%u", log_n + 1);
     }
@@ -374,7 +379,8 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
     }
     c->next_report = 0;
     if (!failed) st = bls12_381_g1_fb_table_init(&c->t1, g1_points, nthreads, al);
-    if (!failed && st == ZKPIPE_OK) st = bls12_381_g2_fb_table_init(&c->t2, g2_points, nthreads, al);
+    if (!failed && st == ZKPIPE_OK)
+        st = bls12_381_g2_fb_table_init(&c->t2, g2_points, nthreads, al);
     if (!failed && st == ZKPIPE_OK) {
         size_t fb1 = bls12_381_g1_fb_scratch_bytes(&c->t1, DEV_BATCH),
                fb2 = bls12_381_g2_fb_scratch_bytes(&c->t2, DEV_BATCH);
@@ -391,7 +397,8 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
     }
 
     /* The columns at tau. */
-    zkp_parallel_for(nthreads, (size_t)((c->rows + DEV_LCHUNK - 1) / DEV_LCHUNK), lagrange_unit_, c);
+    size_t lunits = (size_t)((c->rows + DEV_LCHUNK - 1) / DEV_LCHUNK);
+    zkp_parallel_for(nthreads, lunits, lagrange_unit_, c);
     for (int m = 0; m < 3; m++) {
         const zkp_csr_matrix *mat = &r->m[m];
         fr_t *col = c->uvw[m];
@@ -414,8 +421,9 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
         bls12_381_fr_from_mont(&k2[2], &c->delta);
         g1_t g1[3];
         g2_t g2[3];
-        bls12_381_g1_fb_eval(&c->t1, g1, k1[0].l, 3, DEV_BATCH, c->scratch + 3 * DEV_BATCH * sizeof(fr_t));
-        bls12_381_g2_fb_eval(&c->t2, g2, k2[0].l, 3, DEV_BATCH, c->scratch + 3 * DEV_BATCH * sizeof(fr_t));
+        void *fb = c->scratch + 3 * DEV_BATCH * sizeof(fr_t);
+        bls12_381_g1_fb_eval(&c->t1, g1, k1[0].l, 3, DEV_BATCH, fb);
+        bls12_381_g2_fb_eval(&c->t2, g2, k2[0].l, 3, DEV_BATCH, fb);
         out->vk.alpha_g1 = g1[0];
         out->vk.beta_g1 = g1[1];
         out->vk.delta_g1 = g1[2];

@@ -1,0 +1,196 @@
+/* zkpipe setup dev: INSECURE development parameters (setup/dev_params.h)
+ * for a circuit the gadgets layer can synthesize, in bellperson's layout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "gadgets/csr.h"
+#include "gadgets/multipack.h"
+#include "gadgets/sha256.h"
+#include "setup/dev_params.h"
+
+static const char setup_usage[] =
+    "usage: zkpipe setup dev --circuit sha256 --bytes N --out DIR [options]\n"
+    "\n"
+    "Writes INSECURE Groth16 parameters for a circuit, in bellperson's .params and .vk\n"
+    "layout, for tests and development only: the toxic waste is drawn by this process, so\n"
+    "anyone who has it (or the seed) can forge proofs. bellperson's files have no field to\n"
+    "say so; the file names say it (dev-INSECURE-<circuit>.params and .vk).\n"
+    "\n"
+    "Circuits:\n"
+    "  sha256 --bytes N   SHA-256 of N private bytes (1 to 4096), bellperson's gadget,\n"
+    "                     the digest's 256 bits packed into 2 public inputs\n"
+    "  The Filecoin PoRep circuit (--filecoin porep --sector-size S, written under\n"
+    "  Filecoin's own parameter names) comes with the PoRep circuit, which is not built\n"
+    "  yet.\n"
+    "\n"
+    "Options:\n"
+    "  --out DIR        the directory to write into (it must exist)\n"
+    "  --seed HEX       64 hex digits: the toxic waste from this seed, so the same seed\n"
+    "                   gives the same files (default: the OS random source)\n"
+    "  --threads N      1 to 4096 (default: every CPU)\n"
+    "  --quiet          no progress on the terminal\n"
+    "\n" CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
+
+typedef struct {
+    int tty;
+    double start;
+} progress_state;
+
+static void on_progress_(void *ctx, uint64_t done, uint64_t total) {
+    progress_state *ps = ctx;
+    if (!ps->tty) return;
+    fprintf(stderr, "\r\033[K[%6.2fs] INSECURE dev params: %llu of %llu points (%u%%)",
+            cli_now() - ps->start, (unsigned long long)done, (unsigned long long)total,
+            (unsigned)(total ? done * 100 / total : 100));
+    fflush(stderr);
+}
+
+static int hex_seed_(const char *s, uint8_t out[32]) {
+    if (strlen(s) != 64) return -1;
+    for (int i = 0; i < 64; i++) {
+        char ch = s[i];
+        int v = ch >= '0' && ch <= '9'   ? ch - '0'
+                : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                         : -1;
+        if (v < 0) return -1;
+        if (i % 2 == 0)
+            out[i / 2] = (uint8_t)(v << 4);
+        else
+            out[i / 2] |= (uint8_t)v;
+    }
+    return 0;
+}
+
+/* SHA-256 of n private bytes (all zero: parameters do not depend on the
+ * values), the digest packed into public inputs. */
+static zkpipe_status sha256_circuit_(zkp_cs *cs, size_t n_bytes) {
+    zkp_bool *bits = calloc(8 * n_bytes, sizeof *bits), digest[256];
+    if (!bits) return ZKPIPE_ERR_NO_MEMORY;
+    for (size_t i = 0; i < 8 * n_bytes; i++) bits[i] = zkp_bool_alloc(cs, 0);
+    zkp_sha256_gadget(cs, bits, 8 * n_bytes, digest);
+    zkp_pack_into_inputs(cs, digest, 256);
+    free(bits);
+    return zkp_cs_status(cs);
+}
+
+int cli_setup(int argc, char **argv) {
+    if (argc < 1 || strcmp(argv[0], "dev") != 0) {
+        if (argc >= 1 && cli_is_help(argv[0])) {
+            fputs(setup_usage, stdout);
+            return CLI_OK;
+        }
+        goto usage;
+    }
+    const char *circuit = NULL, *out_dir = NULL, *seed_hex = NULL, *v = NULL;
+    uint64_t n_bytes = 0;
+    unsigned nthreads = 0;
+    int quiet = 0, have_bytes = 0;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (cli_is_help(argv[i])) {
+            fputs(setup_usage, stdout);
+            return CLI_OK;
+        }
+        if ((r = cli_opt("setup", argc, argv, &i, "--circuit", "sha256", &v))) {
+            if (r < 0) goto usage;
+            circuit = v;
+        } else if ((r = cli_opt("setup", argc, argv, &i, "--bytes", "1 to 4096", &v))) {
+            if (r < 0 || cli_parse_u64(v, 4096, &n_bytes) || n_bytes == 0) goto usage;
+            have_bytes = 1;
+        } else if ((r = cli_opt("setup", argc, argv, &i, "--out", "a directory", &v))) {
+            if (r < 0) goto usage;
+            out_dir = v;
+        } else if ((r = cli_opt("setup", argc, argv, &i, "--seed", "64 hex digits", &v))) {
+            if (r < 0) goto usage;
+            seed_hex = v;
+        } else if ((r = cli_opt("setup", argc, argv, &i, "--threads", "a number from 1 to 4096",
+                                &v))) {
+            if (r < 0 || cli_parse_threads(v, &nthreads)) goto usage;
+        } else if ((r = cli_opt("setup", argc, argv, &i, "--filecoin", "porep", &v))) {
+            if (r < 0) goto usage;
+            fprintf(stderr, "zkpipe setup: --filecoin %s: the PoRep circuit is not built yet, so "
+                            "its parameters cannot be made\n", v);
+            return CLI_USAGE;
+        } else if (!strcmp(argv[i], "--quiet")) {
+            quiet = 1;
+        } else {
+            goto usage;
+        }
+    }
+    if (!circuit || !out_dir || strcmp(circuit, "sha256") != 0 || !have_bytes) goto usage;
+    uint8_t seed[32];
+    if (seed_hex && hex_seed_(seed_hex, seed)) {
+        fprintf(stderr, "zkpipe setup: --seed needs 64 hex digits\n");
+        return CLI_USAGE;
+    }
+
+    char name[64], params_path[4096], vk_path[4096];
+    snprintf(name, sizeof name, "dev-INSECURE-sha256-%llub", (unsigned long long)n_bytes);
+    if ((size_t)snprintf(params_path, sizeof params_path, "%s/%s.params", out_dir, name) >=
+            sizeof params_path ||
+        (size_t)snprintf(vk_path, sizeof vk_path, "%s/%s.vk", out_dir, name) >= sizeof vk_path) {
+        fprintf(stderr, "zkpipe setup: --out: the path is too long\n");
+        return CLI_USAGE;
+    }
+    /* The outputs are checked before the work. */
+    zkp_output outs[2];
+    const char *out_paths[2] = {params_path, vk_path};
+    int code = cli_outputs_open("setup", outs, out_paths, 2, NULL, 0);
+    if (code != CLI_OK) return code;
+    cli_outputs_close(outs, 2);
+
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    if (!r) return cli_fail("setup", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    zkp_cs_csr_init(r, ZKP_CSR_MATRICES);
+    zkp_diag d = {{0}};
+    zkp_dev_params dp;
+    memset(&dp, 0, sizeof dp);
+    double t0 = cli_now();
+    zkpipe_status st = sha256_circuit_(&r->cs, (size_t)n_bytes);
+    if (st == ZKPIPE_OK) st = zkp_cs_csr_finish(r);
+    if (st != ZKPIPE_OK) {
+        code = cli_fail("setup", st, NULL, CLI_INVALID);
+        goto done;
+    }
+    double t_synth = cli_now() - t0;
+    fprintf(stderr,
+            "zkpipe setup: INSECURE development parameters (never for real proofs): SHA-256 of "
+            "a %llu-byte message, %llu constraints (the %llu input constraints included), %llu aux "
+            "variables\n",
+            (unsigned long long)n_bytes, (unsigned long long)r->n_rows,
+            (unsigned long long)r->cs.num_inputs, (unsigned long long)r->cs.num_aux);
+    progress_state ps = {!quiet && isatty(2), cli_now()};
+    zkp_dev_params_options o = {.seed = seed_hex ? seed : NULL,
+                                .nthreads = nthreads,
+                                .progress = on_progress_,
+                                .progress_ctx = &ps};
+    st = zkp_dev_params_generate(&dp, r, &o, &d);
+    if (ps.tty) fputs("\r\033[K", stderr);
+    if (st != ZKPIPE_OK) {
+        code = cli_fail("setup", st, &d, CLI_INVALID);
+        goto done;
+    }
+    double t_write = cli_now();
+    st = zkp_dev_params_write(&dp, params_path, vk_path, NULL, &d);
+    if (st != ZKPIPE_OK) {
+        code = cli_fail("setup", st, &d,
+                        st == ZKPIPE_ERR_NO_MEMORY ? CLI_INVALID : CLI_CANNOT_WRITE);
+        goto done;
+    }
+    fprintf(stderr,
+            "zkpipe setup: wrote INSECURE %s and %s: domain 2^%u; synthesis %.2f s, "
+            "generation %.2f s, writing %.2f s\n",
+            params_path, vk_path, dp.log_domain, t_synth, dp.seconds, cli_now() - t_write);
+done:
+    zkp_dev_params_free(&dp);
+    zkp_cs_csr_free(r);
+    free(r);
+    return code;
+usage:
+    fputs(setup_usage, stderr);
+    return CLI_USAGE;
+}
