@@ -38,8 +38,9 @@
  * written .vk.
  *
  * Cost: one fixed-base multiplication per point (msm/fixed_base_impl.h,
- * batch-affine, on nthreads threads), about 2n + 3·(variables) G1 points and
- * (variables) G2 points, plus one pass over the matrices' entries (serial).
+ * batch-affine, on nthreads threads): n + 3·(variables) G1 points (n more
+ * with prover_key) and (variables) G2 points, plus one pass over the
+ * matrices' entries (serial).
  * Big arrays come from the caller's allocator: the points as ZKP_MEM_KEY,
  * the Lagrange values, the columns and the tables as ZKP_MEM_SCRATCH. */
 #ifndef ZKP_SETUP_DEV_PARAMS_H
