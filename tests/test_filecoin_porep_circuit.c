@@ -5,8 +5,8 @@
  * zkp_fil_porep_public_inputs derives from the commitments and the seed,
  * and (ZKPIPE_TEST_SLOW=1) every one of its constraints holds, and a
  * changed column value breaks one. The 32 GiB partition (130 M
- * constraints) is counted by `zkpipe filecoin circuit-info` and by the
- * slow case here. */
+ * constraints; cuzk's counts, FACTS 4) is counted by the slow cases here
+ * and by `zkpipe filecoin circuit-info --sector-size 32GiB --nnz`. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +60,36 @@ TEST_CASE(filecoin_porep_circuit_32gib_count_slow) {
     ASSERT_EQ_U64(cs.num_constraints, 130278541);
     ASSERT_EQ_U64(cs.num_inputs, 328);
     ASSERT_EQ_U64(cs.num_aux, 130169893);
+}
+
+static void csr_free_(void *p) {
+    zkp_cs_csr_free(p);
+    free(p);
+}
+
+/* The same partition as bellperson's prover sees it (input constraints
+ * appended, repeated variables merged, zero terms dropped): cuzk's
+ * non-zero counts and densities. */
+TEST_CASE(filecoin_porep_circuit_32gib_nnz_slow) {
+    require_slow_("130 M rows: set ZKPIPE_TEST_SLOW=1 to count their entries");
+    zkp_fil_porep_shape s;
+    zkp_fil_porep_shape_of(&s, zkp_fil_seal_proof_by_name("StackedDrg32GiBV1_1", 19));
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    ASSERT(r);
+    test_defer(csr_free_, r);
+    zkp_cs_csr_init(r, ZKP_CSR_COUNTS);
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_porep_circuit_blank(&r->cs, &s, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    ASSERT_EQ_U64(r->n_rows, 130278869);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(r, ZKP_CSR_A), 309405051);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(r, ZKP_CSR_B), 130327340);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(r, ZKP_CSR_C), 282656500);
+    zkp_csr_density den;
+    ASSERT_OK(zkp_cs_csr_density(r, &den));
+    ASSERT_EQ_U64(den.a_aux, 129753292);
+    ASSERT_EQ_U64(den.b_input, 1);
+    ASSERT_EQ_U64(den.b_aux, 33112281);
 }
 
 TEST_CASE(filecoin_porep_circuit_refuses_shapes_it_cannot_build) {
@@ -179,11 +209,6 @@ TEST_CASE(filecoin_porep_circuit_sealed_2kib_inputs) {
     ASSERT_EQ_U64(cs.num_inputs, 40);
 
     ASSERT_EQ_STATUS(zkp_fil_porep_circuit(&cs, c1, 1, &d), ZKPIPE_ERR_OUT_OF_RANGE);
-}
-
-static void csr_free_(void *p) {
-    zkp_cs_csr_free(p);
-    free(p);
 }
 
 /* Synthesizes partition 0 of c1 into CSR rows with the witness; returns
