@@ -285,6 +285,10 @@ expect_exit 0 "filecoin params locate" env FIL_PROOFS_PARAMETER_CACHE="$B" "$ZKP
 expect_exit 0 "filecoin params locate, default cache" env -u FIL_PROOFS_PARAMETER_CACHE "$ZKPIPE" filecoin params locate --sector-size=32GiB
 grep -q "^/var/tmp/filecoin-proof-parameters/v28-.*-8-8-0-sha256_hasher-82a357d2" "$WORK/out" && ok "locate: 32GiB in the default cache" || fail "locate: default cache"
 expect_exit 2 "filecoin params locate --sector-size 4KiB" "$ZKPIPE" filecoin params locate --sector-size 4KiB
+expect_exit 0 "filecoin circuit-info 2KiB" "$ZKPIPE" filecoin circuit-info --sector-size 2KiB
+grep -qx "inputs: 40" "$WORK/out" && grep -q "^constraints: [0-9]" "$WORK/out" && ok "circuit-info: 40 inputs with ONE" || fail "circuit-info: $(cat "$WORK/out")"
+expect_exit 2 "filecoin circuit-info --sector-size 4KiB" "$ZKPIPE" filecoin circuit-info --sector-size 4KiB
+expect_exit 2 "filecoin circuit-info without a size" "$ZKPIPE" filecoin circuit-info
 cp "$B/k.params" "$B/$N2K.params"
 expect_exit 0 "inspect a file named for 2 KiB" "$ZKPIPE" filecoin params inspect "$B/$N2K.params"
 grep -q "named for: the 2KiB PoRep circuit" "$WORK/out" && ok "inspect: the name is recognised" || fail "inspect: named for"

@@ -11,23 +11,32 @@
  *       to bellperson's coefficient basis.
  *   params locate --sector-size SIZE
  *       where Filecoin's tools keep that sector size's PoRep parameters:
- *       $FIL_PROOFS_PARAMETER_CACHE and the name derived from the circuit. */
+ *       $FIL_PROOFS_PARAMETER_CACHE and the name derived from the circuit.
+ *   circuit-info --sector-size SIZE [--nnz]
+ *       one PoRep partition's blank circuit synthesized (filecoin/
+ *       porep_circuit.h) into the count-only back end: constraints, inputs
+ *       and aux variables, and the time it took; with --nnz through the CSR
+ *       back end's counting mode as well, for the matrices' non-zeros and
+ *       the A and B densities a .params file's sections follow from. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "filecoin/porep_circuit.h"
 #include "filecoin/public_inputs.h"
 #include "filecoin/registry.h"
 #include "formats/bellperson.h"
 #include "formats/filecoin_params.h"
 #include "formats/zkey.h"
+#include "gadgets/csr.h"
 
 static const char filecoin_usage[] =
     "usage: zkpipe filecoin seal ... | c1 synth ... | c1 verify ...   (zkpipe filecoin seal --help)\n"
     "       zkpipe filecoin params inspect <file.params> [--check] [--threads N]\n"
     "       zkpipe filecoin params from-zkey <key.zkey> <out.params> <out.vk> [--threads N]\n"
     "       zkpipe filecoin params locate --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB\n"
+    "       zkpipe filecoin circuit-info --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB [--nnz]\n"
     "\n"
     "params inspect prints the verifying key's input count and each section's point\n"
     "count, bytes and offset of a bellperson .params file. Only the key's points are\n"
@@ -38,7 +47,11 @@ static const char filecoin_usage[] =
     "params locate prints the paths of a sector size's PoRep .params, .vk and .meta files\n"
     "as Filecoin names them, in $FIL_PROOFS_PARAMETER_CACHE (default\n"
     "/var/tmp/filecoin-proof-parameters). V1, V1_1 and synthetic PoRep share them.\n"
-    "params inspect also says which sector size's circuit a file is named for.\n" CLI_OPTIONS_HELP
+    "params inspect also says which sector size's circuit a file is named for.\n"
+    "circuit-info synthesizes one PoRep partition of that sector size without a witness\n"
+    "and prints its constraints (synthesis's own, without the prover's one per input),\n"
+    "inputs (with ONE) and aux variables; --nnz also counts the non-zeros of A, B and C\n"
+    "and the A and B column densities, as bellperson's prover sees them.\n" CLI_OPTIONS_HELP
         CLI_EXIT_CODES_HELP;
 
 /* The interactive V1 proof of each published sector size: the rows whose
@@ -89,6 +102,53 @@ static int params_locate_(const char *size) {
         }
         printf("%s\n", path);
     }
+    return CLI_OK;
+}
+
+static int circuit_info_(const char *size, int nnz) {
+    const zkp_fil_seal_proof *p = size ? v1_proof_(size) : NULL;
+    if (!p) {
+        fprintf(stderr, "zkpipe filecoin: --sector-size %s: not one of 2KiB, 8MiB, 512MiB, "
+                        "32GiB, 64GiB\n", size ? size : "(missing)");
+        return CLI_USAGE;
+    }
+    zkp_fil_porep_shape shape;
+    zkp_fil_porep_shape_of(&shape, p);
+    printf("circuit: PoRep %s, one partition: %u challenges, %u layers, %llu nodes, "
+           "trees %u-%u-%u\n", size, (unsigned)shape.challenges, (unsigned)shape.layers,
+           (unsigned long long)shape.nodes, shape.base_arity, shape.sub_arity, shape.top_arity);
+    zkp_diag d = {{0}};
+    zkp_cs cs;
+    zkp_cs_init_counter(&cs);
+    double t0 = cli_now();
+    zkpipe_status st = zkp_fil_porep_circuit_blank(&cs, &shape, &d);
+    if (st != ZKPIPE_OK) return cli_fail("filecoin", st, &d, CLI_INVALID);
+    printf("constraints: %llu\ninputs: %llu\naux: %llu\ncount time: %.2f s\n",
+           (unsigned long long)cs.num_constraints, (unsigned long long)cs.num_inputs,
+           (unsigned long long)cs.num_aux, cli_now() - t0);
+    if (!nnz) return CLI_OK;
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    if (!r) return cli_fail("filecoin", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    zkp_cs_csr_init(r, ZKP_CSR_COUNTS);
+    t0 = cli_now();
+    st = zkp_fil_porep_circuit_blank(&r->cs, &shape, &d);
+    if (st == ZKPIPE_OK) st = zkp_cs_csr_finish(r);
+    zkp_csr_density den;
+    if (st == ZKPIPE_OK) st = zkp_cs_csr_density(r, &den);
+    if (st == ZKPIPE_OK) {
+        printf("rows with the input constraints: %llu\n", (unsigned long long)r->n_rows);
+        printf("nnz A: %llu\nnnz B: %llu\nnnz C: %llu\n",
+               (unsigned long long)zkp_cs_csr_nnz(r, ZKP_CSR_A),
+               (unsigned long long)zkp_cs_csr_nnz(r, ZKP_CSR_B),
+               (unsigned long long)zkp_cs_csr_nnz(r, ZKP_CSR_C));
+        printf("density: a_input %llu, a_aux %llu, b_input %llu, b_aux %llu\n",
+               (unsigned long long)den.a_input, (unsigned long long)den.a_aux,
+               (unsigned long long)den.b_input, (unsigned long long)den.b_aux);
+        printf("nnz time: %.2f s\n", cli_now() - t0);
+    }
+    zkp_cs_csr_free(r);
+    free(r);
+    if (st != ZKPIPE_OK) return cli_fail("filecoin", st, &d, CLI_INVALID);
     return CLI_OK;
 }
 
@@ -220,14 +280,16 @@ int cli_filecoin(int argc, char **argv) {
     /* seal and c1 live in cmd_filecoin_seal.c. */
     if (argc >= 1 && !strcmp(argv[0], "seal")) return cli_filecoin_seal(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "c1")) return cli_filecoin_c1(argc - 1, argv + 1);
-    if (argc < 2 || strcmp(argv[0], "params") != 0) goto usage;
-    const char *what = argv[1];
+    int info = argc >= 1 && !strcmp(argv[0], "circuit-info");
+    if (!info && (argc < 2 || strcmp(argv[0], "params") != 0)) goto usage;
+    const char *what = info ? "circuit-info" : argv[1];
+    int nnz = 0;
     const char *pos[3] = {NULL, NULL, NULL};
     size_t npos = 0;
     int check = 0;
     unsigned nthreads = 0;
     const char *sector_size = NULL;
-    for (int i = 2; i < argc; i++) {
+    for (int i = info ? 1 : 2; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         int r;
         if (cli_is_help(a)) {
@@ -239,10 +301,12 @@ int cli_filecoin(int argc, char **argv) {
             if (r < 0 || cli_parse_threads(v, &nthreads)) goto usage;
         } else if ((r = cli_opt("filecoin", argc, argv, &i, "--sector-size", "2KiB ... 64GiB",
                                 &v))) {
-            if (r < 0 || strcmp(what, "locate") != 0) goto usage;
+            if (r < 0 || (strcmp(what, "locate") != 0 && !info)) goto usage;
             sector_size = v;
         } else if (!strcmp(a, "--check") && !strcmp(what, "inspect")) {
             check = 1;
+        } else if (!strcmp(a, "--nnz") && info) {
+            nnz = 1;
         } else if (a[0] == '-' && a[1]) {
             goto usage;
         } else if (npos < 3) {
@@ -255,6 +319,7 @@ int cli_filecoin(int argc, char **argv) {
     if (!strcmp(what, "from-zkey") && npos == 3)
         return params_from_zkey_(pos[0], pos[1], pos[2], nthreads);
     if (!strcmp(what, "locate") && npos == 0 && sector_size) return params_locate_(sector_size);
+    if (info && npos == 0 && sector_size) return circuit_info_(sector_size, nnz);
 usage:
     fputs(filecoin_usage, stderr);
     return CLI_USAGE;

@@ -1,0 +1,75 @@
+/* The StackedDRG PoRep circuit of one partition, synthesized into any
+ * constraint-system back end (gadgets/cs.h) in storage-proofs-porep's order
+ * (circuit/proof.rs and circuit/params.rs; FACTS 2.3), so that the
+ * variables, the constraints and the public inputs are bellperson's:
+ *
+ *   replica_id (new variable, made public, its 255 bits in SHA-256 order),
+ *   comm_d and comm_r (each a new variable made public), comm_r_last and
+ *   comm_c (private), comm_r == Poseidon-2(comm_c, comm_r_last);
+ *   then per challenge:
+ *     the data node, its inclusion in tree_d (SHA-256, binary) under comm_d;
+ *     each of the 6 DRG and then 8 expander parents' columns: one variable
+ *       per layer, the column's Poseidon hash (arity = layers) and its
+ *       inclusion in tree_c under comm_c;
+ *     the challenge as 64 bits, packed into one public input;
+ *     for layer 1 .. L, the label: the DRG parents' values at that layer
+ *       (and above layer 1 the expander parents' values of the layer below),
+ *       each decomposed into bits, repeated to 37 parents, and
+ *       create_label_circuit (gadgets/label.h);
+ *     the encoded node = last label + data node, its inclusion in
+ *       tree_r_last under comm_r_last;
+ *     the labels' column hash, its inclusion in tree_c under comm_c.
+ * Each inclusion adds one public input (the leaf's index), so a partition
+ * has 4 + 18 * challenges inputs with ONE, in zkp_fil_porep_public_inputs'
+ * order (filecoin/public_inputs.h).
+ *
+ * Two sources of values. A C1's partition is the witness (the columns'
+ * rows, the paths, the data node, the roots; the labeling and encoding
+ * proofs are not used, as in rust-fil-proofs). Without one, the blank
+ * circuit of a shape is built from zero values: the structure depends on
+ * the shape only, so this is what counts a partition (the count-only back
+ * end needs no witness) or compiles its matrices. */
+#ifndef ZKP_FILECOIN_POREP_CIRCUIT_H
+#define ZKP_FILECOIN_POREP_CIRCUIT_H
+
+#include <stdint.h>
+
+#include "filecoin/c1.h"
+#include "filecoin/registry.h"
+#include "gadgets/cs.h"
+#include "util/diag.h"
+
+#define ZKP_FIL_DRG_PARENTS 6
+#define ZKP_FIL_EXP_PARENTS 8
+
+/* What the circuit's structure depends on. tree_r_last and tree_c share
+ * the Poseidon shape: base levels of base_arity, then one level of
+ * sub_arity and one of top_arity where not 0. tree_d is binary over nodes. */
+typedef struct {
+    uint64_t nodes;       /* a power of two, 2 .. 2^40 */
+    uint32_t layers;      /* 2 or 11: the column hash has this arity */
+    uint32_t challenges;  /* per partition, at least 1 */
+    unsigned base_arity, sub_arity, top_arity; /* 2, 4, 8 or 16; sub and top may be 0 */
+} zkp_fil_porep_shape;
+
+/* The shape of a registered proof's partition. */
+void zkp_fil_porep_shape_of(zkp_fil_porep_shape *out, const zkp_fil_seal_proof *p);
+
+/* The blank partition of shape, every witness value zero. The shape is
+ * checked first: ZKPIPE_ERR_INVALID_ARGUMENT (diag says why) with nothing
+ * added. Otherwise returns the system's status after synthesis (a back
+ * end's failure, e.g. ZKPIPE_ERR_NO_MEMORY). */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_porep_circuit_blank(zkp_cs *cs,
+                                                          const zkp_fil_porep_shape *shape,
+                                                          zkp_diag *diag);
+
+/* Partition k of c1 with its witness. ZKPIPE_ERR_OUT_OF_RANGE for k past
+ * the C1's partitions; ZKPIPE_ERR_INVALID_ARGUMENT when a value is not a
+ * field element below r or a path does not have the shape of c1's
+ * registered proof (checked before anything is added). The circuit is
+ * built whether or not the witness is consistent: a wrong C1 gives
+ * unsatisfied constraints, which a checking back end reports. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_porep_circuit(zkp_cs *cs, const zkp_fil_c1 *c1,
+                                                    unsigned partition_k, zkp_diag *diag);
+
+#endif

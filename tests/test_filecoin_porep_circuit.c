@@ -1,0 +1,241 @@
+/* The PoRep partition circuit against rust-fil-proofs' published shapes
+ * (FACTS 4: storage-proofs-porep tests/stacked_circuit.rs, TestCS counts
+ * without the input constraints; 22 inputs with ONE for one challenge),
+ * and a sealed 2 KiB sector's partition: its public inputs are the ones
+ * zkp_fil_porep_public_inputs derives from the commitments and the seed,
+ * and (ZKPIPE_TEST_SLOW=1) every one of its constraints holds, and a
+ * changed column value breaks one. The 32 GiB partition (130 M
+ * constraints; cuzk's counts, FACTS 4) is counted by the slow cases here
+ * and by `zkpipe filecoin circuit-info --sector-size 32GiB --nnz`. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filecoin/porep.h"
+#include "filecoin/porep_circuit.h"
+#include "filecoin/public_inputs.h"
+#include "filecoin/seal.h"
+#include "gadgets/csr.h"
+#include "test.h"
+
+static void require_slow_(const char *what) {
+    const char *s = getenv("ZKPIPE_TEST_SLOW");
+    if (s == NULL || s[0] == '\0' || strcmp(s, "0") == 0) test_skip(what);
+}
+
+static void count_shape_(uint64_t nodes, uint32_t layers, uint32_t challenges, unsigned base,
+                         unsigned sub, unsigned top, uint64_t want_constraints,
+                         uint64_t want_inputs) {
+    zkp_fil_porep_shape s = {nodes, layers, challenges, base, sub, top};
+    zkp_cs cs;
+    zkp_cs_init_counter(&cs);
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_porep_circuit_blank(&cs, &s, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_EQ_U64(cs.num_constraints, want_constraints);
+    ASSERT_EQ_U64(cs.num_inputs, want_inputs);
+}
+
+/* 8 nodes, 2 layers, 1 challenge, binary trees. */
+TEST_CASE(filecoin_porep_circuit_test_shape_base_2) { count_shape_(8, 2, 1, 2, 0, 0, 1206212, 22); }
+/* 8 nodes, octal trees of one level. */
+TEST_CASE(filecoin_porep_circuit_test_shape_base_8) { count_shape_(8, 2, 1, 8, 0, 0, 1199620, 22); }
+/* 32 nodes: 8-4 trees. */
+TEST_CASE(filecoin_porep_circuit_test_shape_8_4) { count_shape_(32, 2, 1, 8, 4, 0, 1296576, 22); }
+/* 64 nodes: 8-4-2 trees. */
+TEST_CASE(filecoin_porep_circuit_test_shape_8_4_2) {
+    count_shape_(64, 2, 1, 8, 4, 2, 1346982, 22);
+}
+
+/* A 32 GiB partition: 18 challenges, 11 layers, 8-8-0 trees over 2^30
+ * nodes. 130,278,541 constraints from synthesis (cuzk's 130,278,869 less
+ * one input constraint per input), 328 inputs, 130,169,893 aux. */
+TEST_CASE(filecoin_porep_circuit_32gib_count_slow) {
+    require_slow_("130 M constraints: set ZKPIPE_TEST_SLOW=1 to count them");
+    zkp_fil_porep_shape s;
+    zkp_fil_porep_shape_of(&s, zkp_fil_seal_proof_by_name("StackedDrg32GiBV1_1", 19));
+    zkp_cs cs;
+    zkp_cs_init_counter(&cs);
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_porep_circuit_blank(&cs, &s, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_EQ_U64(cs.num_constraints, 130278541);
+    ASSERT_EQ_U64(cs.num_inputs, 328);
+    ASSERT_EQ_U64(cs.num_aux, 130169893);
+}
+
+static void csr_free_(void *p) {
+    zkp_cs_csr_free(p);
+    free(p);
+}
+
+/* The same partition as bellperson's prover sees it (input constraints
+ * appended, repeated variables merged, zero terms dropped): cuzk's
+ * non-zero counts and densities. */
+TEST_CASE(filecoin_porep_circuit_32gib_nnz_slow) {
+    require_slow_("130 M rows: set ZKPIPE_TEST_SLOW=1 to count their entries");
+    zkp_fil_porep_shape s;
+    zkp_fil_porep_shape_of(&s, zkp_fil_seal_proof_by_name("StackedDrg32GiBV1_1", 19));
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    ASSERT(r);
+    test_defer(csr_free_, r);
+    zkp_cs_csr_init(r, ZKP_CSR_COUNTS);
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_porep_circuit_blank(&r->cs, &s, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    ASSERT_EQ_U64(r->n_rows, 130278869);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(r, ZKP_CSR_A), 309405051);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(r, ZKP_CSR_B), 130327340);
+    ASSERT_EQ_U64(zkp_cs_csr_nnz(r, ZKP_CSR_C), 282656500);
+    zkp_csr_density den;
+    ASSERT_OK(zkp_cs_csr_density(r, &den));
+    ASSERT_EQ_U64(den.a_aux, 129753292);
+    ASSERT_EQ_U64(den.b_input, 1);
+    ASSERT_EQ_U64(den.b_aux, 33112281);
+}
+
+TEST_CASE(filecoin_porep_circuit_refuses_shapes_it_cannot_build) {
+    static const zkp_fil_porep_shape bad[] = {
+        {64, 3, 2, 8, 0, 0},  /* no column hash of arity 3 */
+        {64, 2, 0, 8, 0, 0},  /* no challenges */
+        {48, 2, 2, 8, 0, 0},  /* not a power of two */
+        {64, 2, 2, 8, 0, 2},  /* a top level without a sub level */
+        {64, 2, 2, 3, 0, 0},  /* arity 3 */
+        {32, 2, 2, 8, 8, 0},  /* 32 nodes do not fill 8-8 */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        zkp_cs cs;
+        zkp_cs_init_counter(&cs);
+        zkp_diag d = {{0}};
+        ASSERT_EQ_STATUS(zkp_fil_porep_circuit_blank(&cs, &bad[i], &d),
+                         ZKPIPE_ERR_INVALID_ARGUMENT);
+        ASSERT(d.msg[0] != '\0');
+        ASSERT_EQ_U64(cs.num_constraints, 0);
+    }
+}
+
+/* ---- a sealed 2 KiB sector ---- */
+
+static void c1_free_(void *arg) {
+    zkp_fil_c1_free(arg);
+    free(arg);
+}
+
+static const zkp_fil_c1 *sealed_2kib_(void) {
+    const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_name("StackedDrg2KiBV1_1", 18);
+    ASSERT(p != NULL);
+    zkp_fil_seal_inputs in;
+    memset(&in, 0, sizeof in);
+    in.proof = p;
+    test_rng_bytes(in.prover_id, 31);
+    test_rng_bytes(in.ticket, 32);
+    test_rng_bytes(in.seed, 32);
+    in.sector_id = test_rng_u64() % 100000;
+    uint8_t *data = malloc(p->sector_bytes);
+    ASSERT(data);
+    test_rng_bytes(data, p->sector_bytes);
+    for (size_t i = 31; i < p->sector_bytes; i += 32) data[i] &= 0x3f;
+    zkp_fil_c1 *c1 = calloc(1, sizeof *c1);
+    ASSERT(c1);
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_fil_seal(c1, NULL, &in, data, NULL, ZKP_MEM_AUX, &d);
+    free(data);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s", d.msg);
+    test_defer(c1_free_, c1);
+    return c1;
+}
+
+/* A back end that keeps the public inputs' values only. */
+#define MAX_INPUTS 64
+typedef struct {
+    zkp_fr inputs[MAX_INPUTS];
+} inputs_only_;
+
+static zkpipe_status inputs_alloc_(void *ctx, int is_input, uint32_t index, const zkp_fr *value) {
+    inputs_only_ *io = ctx;
+    if (is_input && index < MAX_INPUTS) io->inputs[index] = *value;
+    return ZKPIPE_OK;
+}
+
+static zkpipe_status inputs_enforce_(void *ctx, uint64_t index, const zkp_lc *a, const zkp_lc *b,
+                                     const zkp_lc *c) {
+    (void)ctx, (void)index, (void)a, (void)b, (void)c;
+    return ZKPIPE_OK;
+}
+
+/* The circuit's inputs 1.. equal the independently derived ones. */
+static void check_inputs_(const zkp_fil_c1 *c1, const zkp_fr *inputs, size_t n_inputs) {
+    const zkp_fil_seal_proof *p = c1->proof;
+    size_t n = zkp_fil_porep_public_input_count(p);
+    ASSERT_EQ_U64(n_inputs, n + 1);
+    uint64_t *want = calloc(n, 4 * sizeof *want);
+    ASSERT(want);
+    uint8_t porep_id[32];
+    zkp_fil_porep_id(porep_id, p->id);
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_fil_porep_public_inputs(want, p, c1->replica_id.b, c1->comm_d.b,
+                                                   c1->comm_r.b, c1->seed.b, porep_id, 0, &d);
+    for (size_t i = 0; st == ZKPIPE_OK && i < n; i++) {
+        zkp_fr c;
+        bls12_381_fr_from_mont(&c, &inputs[i + 1]);
+        if (memcmp(c.l, &want[4 * i], 32) != 0) {
+            free(want);
+            ASSERT_MSG(0, "input %zu differs", i + 1);
+        }
+    }
+    free(want);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s", d.msg);
+}
+
+/* Counted, not checked: the shape is the blank circuit's, and the inputs
+ * the circuit allocates are the public inputs of the sector. */
+TEST_CASE(filecoin_porep_circuit_sealed_2kib_inputs) {
+    static const zkp_cs_backend inputs_only = {inputs_alloc_, inputs_enforce_};
+    const zkp_fil_c1 *c1 = sealed_2kib_();
+    inputs_only_ *io = calloc(1, sizeof *io);
+    ASSERT(io);
+    test_defer(free, io);
+    zkp_cs cs;
+    zkp_cs_init(&cs, &inputs_only, io);
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_porep_circuit(&cs, c1, 0, &d) == ZKPIPE_OK, "%s", d.msg);
+    check_inputs_(c1, io->inputs, cs.num_inputs);
+
+    zkp_fil_porep_shape s;
+    zkp_fil_porep_shape_of(&s, c1->proof);
+    zkp_cs blank;
+    zkp_cs_init_counter(&blank);
+    ASSERT_OK(zkp_fil_porep_circuit_blank(&blank, &s, &d));
+    ASSERT_EQ_U64(cs.num_constraints, blank.num_constraints);
+    ASSERT_EQ_U64(cs.num_aux, blank.num_aux);
+    ASSERT_EQ_U64(cs.num_inputs, 40);
+
+    ASSERT_EQ_STATUS(zkp_fil_porep_circuit(&cs, c1, 1, &d), ZKPIPE_ERR_OUT_OF_RANGE);
+}
+
+/* Synthesizes partition 0 of c1 into CSR rows with the witness; returns
+ * whether every row holds. */
+static int csr_satisfied_(const zkp_fil_c1 *c1, int check_inputs) {
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    ASSERT(r);
+    test_defer(csr_free_, r);
+    zkp_cs_csr_init(r, ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_porep_circuit(&r->cs, c1, 0, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    if (check_inputs) check_inputs_(c1, r->inputs, r->cs.num_inputs);
+    uint64_t bad = 0;
+    return zkp_cs_csr_check(r, &bad);
+}
+
+/* Every constraint of the sealed sector's partition holds; a column row
+ * changed after sealing (so the column hash no longer opens tree_c) does
+ * not. */
+TEST_CASE(filecoin_porep_circuit_sealed_2kib_satisfied_slow) {
+    require_slow_("2.7 M constraints with their witness: set ZKPIPE_TEST_SLOW=1 to check them");
+    const zkp_fil_c1 *c1 = sealed_2kib_();
+    ASSERT(csr_satisfied_(c1, 1));
+    zkp_fil_domain *row = &c1->vanilla_proofs.v[0].v[1].replica_column_proofs.drg_parents.v[3]
+                               .rows.v[1];
+    row->b[0] ^= 1;
+    ASSERT(!csr_satisfied_(c1, 0));
+    row->b[0] ^= 1;
+}
