@@ -16,22 +16,10 @@
 #include "gadgets/multipack.h"
 #include "gadgets/sha256.h"
 #include "hash/sha256.h"
+#include "gadgets_support.h"
 #include "test.h"
 
 typedef bls12_381_fr_t fr_t;
-
-static void rec_free_(void *p) {
-    zkp_cs_recorder_free(p);
-    free(p);
-}
-
-/* An empty recorder (init before use) freed when the case ends. */
-static zkp_cs_recorder *new_recorder_(void) {
-    zkp_cs_recorder *rec = calloc(1, sizeof *rec);
-    ASSERT(rec);
-    test_defer(rec_free_, rec);
-    return rec;
-}
 
 static zkp_bool make_bool_(zkp_cs *cs, int kind, int value) {
     if (kind == ZKP_BOOL_CONST) return zkp_bool_const(value);
@@ -63,7 +51,7 @@ TEST_CASE(gadgets_cs_one_is_input_zero) {
  * the value is the truth table's, the recorder finds every constraint
  * satisfied, and only operations without a constant operand allocate. */
 TEST_CASE(gadgets_boolean_truth_tables) {
-    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder *rec = test_new_recorder();
     for (int ka = 0; ka < 3; ka++)
         for (int kb = 0; kb < 3; kb++)
             for (int kc = 0; kc < 3; kc++)
@@ -109,8 +97,7 @@ TEST_CASE(gadgets_boolean_truth_tables) {
  * (at most 254 bits per input): 64 booleanity constraints, then the packing
  * constraint, and the input is the challenge itself. */
 TEST_CASE(gadgets_u64_bits_into_input) {
-    zkp_cs_recorder *rec = new_recorder_();
-    zkp_cs_recorder_init(rec);
+    zkp_cs_recorder *rec = test_new_recorder();
     uint64_t challenge = 0x8000000000000001u ^ test_rng_u64();
     zkp_bool bits[64];
     zkp_bool_alloc_u64_le(&rec->cs, challenge, bits);
@@ -132,7 +119,7 @@ TEST_CASE(gadgets_u64_bits_into_input) {
  * equation. */
 TEST_CASE(gadgets_uint32_addmany) {
     static const unsigned result_bits[11] = {0, 0, 33, 34, 34, 35, 35, 35, 35, 36, 36};
-    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder *rec = test_new_recorder();
     for (size_t n = 2; n <= 10; n++) {
         zkp_cs_recorder_free(rec);
         zkp_cs_recorder_init(rec);
@@ -241,7 +228,7 @@ TEST_CASE(gadgets_sha256_fips_vectors) {
           0x93, 0x0c, 0x3e, 0x60, 0x39, 0xa3, 0x3c, 0xe4, 0x59, 0x64, 0xff,
           0x21, 0x67, 0xf6, 0xec, 0xed, 0xd4, 0x19, 0xdb, 0x06, 0xc1}},
     };
-    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder *rec = test_new_recorder();
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         uint8_t got[32];
         record_sha256_(rec, (const uint8_t *)v[i].msg, strlen(v[i].msg), got);
@@ -256,7 +243,7 @@ TEST_CASE(gadgets_sha256_fips_vectors) {
  * against src/hash's SHA-256. */
 TEST_CASE(gadgets_sha256_matches_hash) {
     static const size_t lens[] = {1, 31, 55, 56, 64, 65};
-    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder *rec = test_new_recorder();
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
         uint8_t msg[80], want[32], got[32];
         test_rng_bytes(msg, lens[i]);
@@ -271,8 +258,7 @@ TEST_CASE(gadgets_sha256_matches_hash) {
 TEST_CASE(gadgets_recorder_reports_tampering) {
     /* two bits and their xor: constraints 0 and 1 are the booleanity of x
      * and y, 2 the xor; flipping x keeps 0 true and breaks 2 */
-    zkp_cs_recorder *rec = new_recorder_();
-    zkp_cs_recorder_init(rec);
+    zkp_cs_recorder *rec = test_new_recorder();
     zkp_bool x = zkp_bool_alloc(&rec->cs, 1), y = zkp_bool_alloc(&rec->cs, 0);
     (void)zkp_bool_xor(&rec->cs, &x, &y);
     ASSERT_EQ_U64(rec->cs.num_constraints, 3);
@@ -285,7 +271,7 @@ TEST_CASE(gadgets_recorder_reports_tampering) {
     /* SHA-256("abc"): input bit 5 set to 2 breaks its own booleanity
      * constraint (number 5); the last allocated bit (the top result bit of
      * the final addition) flipped breaks only the last equation */
-    zkp_cs_recorder *sha = new_recorder_();
+    zkp_cs_recorder *sha = test_new_recorder();
     uint8_t got[32];
     record_sha256_(sha, (const uint8_t *)"abc", 3, got);
     ASSERT(zkp_cs_recorder_check(sha, NULL));
@@ -307,7 +293,7 @@ TEST_CASE(gadgets_recorder_reports_tampering) {
  * number (checked against the field's own byte decoding). */
 TEST_CASE(gadgets_pack_into_inputs) {
     static const size_t lens[] = {0, 1, 253, 254, 255, 600};
-    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder *rec = test_new_recorder();
     for (size_t t = 0; t < sizeof lens / sizeof lens[0]; t++) {
         size_t n = lens[t];
         uint8_t bytes[76] = {0}, plain[608];
@@ -348,8 +334,7 @@ TEST_CASE(gadgets_pack_into_inputs) {
 /* to_bits_le: 255 allocated bits and one unpacking constraint; pack_bits
  * packs only the first 254 bits. */
 TEST_CASE(gadgets_num_to_bits_and_pack_bits) {
-    zkp_cs_recorder *rec = new_recorder_();
-    zkp_cs_recorder_init(rec);
+    zkp_cs_recorder *rec = test_new_recorder();
     uint8_t le[32];
     test_rng_bytes(le, 32);
     le[31] &= 0x7f;

@@ -19,31 +19,10 @@
 #include "gadgets/poseidon.h"
 #include "hash/poseidon.h"
 #include "hash/sha256.h"
+#include "gadgets_support.h"
 #include "test.h"
 
 typedef bls12_381_fr_t fr_t;
-
-static void rec_free_(void *p) {
-    zkp_cs_recorder_free(p);
-    free(p);
-}
-
-static zkp_cs_recorder *new_recorder_(void) {
-    zkp_cs_recorder *rec = calloc(1, sizeof *rec);
-    ASSERT(rec);
-    zkp_cs_recorder_init(rec);
-    test_defer(rec_free_, rec);
-    return rec;
-}
-
-static void fr_random_(fr_t *r) {
-    for (;;) {
-        uint8_t b[32];
-        test_rng_bytes(b, sizeof b);
-        b[31] &= 0x7f;
-        if (bls12_381_fr_from_bytes_le(r, b) == ZKPIPE_OK) return;
-    }
-}
 
 /* ---------------------------------------------------------------- trees */
 
@@ -93,7 +72,7 @@ static tree_ *tree_new_(zkp_por_hash hash, const unsigned *arity, unsigned n_lev
         t->node[k] = malloc(t->count[k] * sizeof(fr_t));
         ASSERT(t->node[k]);
     }
-    for (size_t i = 0; i < t->count[0]; i++) fr_random_(&t->node[0][i]);
+    for (size_t i = 0; i < t->count[0]; i++) test_fr_random(&t->node[0][i]);
     for (unsigned k = 0; k < n_levels; k++) {
         const zkp_poseidon_params *p = NULL;
         if (hash == ZKP_POR_POSEIDON) ASSERT_OK(zkp_poseidon_params_get(&p, arity[k]));
@@ -140,7 +119,7 @@ static unsigned shape_(unsigned *arity, unsigned base, unsigned sub, unsigned to
  * every constraint. */
 static void check_circuit_(tree_ *t, size_t i, int public_root, uint64_t constraints) {
     tree_path_(t, i);
-    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder *rec = test_new_recorder();
     fr_t computed;
     zkp_por_circuit(&rec->cs, t->hash, t->levels, t->n_levels, &t->node[0][i], tree_root_(t),
                     public_root, &computed);
@@ -201,13 +180,13 @@ TEST_CASE(gadgets_por_sha256_counts) {
         zkp_por_level levels[TREE_MAX_LEVELS];
         fr_t siblings[TREE_MAX_LEVELS][7], leaf, root;
         for (unsigned l = 0; l < n; l++) {
-            for (unsigned s = 0; s + 1 < arity[l]; s++) fr_random_(&siblings[l][s]);
+            for (unsigned s = 0; s + 1 < arity[l]; s++) test_fr_random(&siblings[l][s]);
             levels[l].arity = arity[l];
             levels[l].index = (unsigned)(test_rng_u64() % arity[l]);
             levels[l].siblings = siblings[l];
         }
-        fr_random_(&leaf);
-        fr_random_(&root);
+        test_fr_random(&leaf);
+        test_fr_random(&root);
         zkp_cs cs;
         zkp_cs_init_counter(&cs);
         zkp_por_circuit(&cs, ZKP_POR_SHA256, levels, n, &leaf, &root, 1, NULL);
@@ -264,7 +243,7 @@ TEST_CASE(gadgets_por_wrong_sibling_or_index_fails_at_the_root) {
         } else if (what == 1) {
             t->levels[level].index = (t->levels[level].index + 1) % t->arity[level];
         }
-        zkp_cs_recorder *rec = new_recorder_();
+        zkp_cs_recorder *rec = test_new_recorder();
         fr_t computed;
         const fr_t *leaf_value = &t->node[0][leaf];
         fr_t other_leaf;
@@ -287,7 +266,7 @@ TEST_CASE(gadgets_por_wrong_sibling_or_index_fails_at_the_root) {
      * the first pick of a value (aux after leaf, 3 bits, 7 siblings, 2
      * bits of the insertion). */
     tree_path_(t, leaf);
-    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder *rec = test_new_recorder();
     zkp_por_circuit(&rec->cs, ZKP_POR_POSEIDON, t->levels, n, &t->node[0][leaf], tree_root_(t), 1,
                     NULL);
     uint64_t bad = 0;
@@ -396,7 +375,7 @@ static void check_c1_proof_(zkp_cs_recorder *rec, zkp_por_hash hash, const zkp_f
 /* A column: its rows hashed with Poseidon of arity layers in the circuit,
  * then its inclusion in tree_c. */
 static void check_c1_column_(const zkp_fil_column_proof *c) {
-    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder *rec = test_new_recorder();
     fr_t rows[11], leaf_value, want;
     zkp_var vars[11];
     ASSERT(c->rows.n <= 11);
@@ -414,7 +393,7 @@ static void check_c1_column_(const zkp_fil_column_proof *c) {
 static void check_c1_poseidon_paths_(const zkp_fil_challenge_proof *cp) {
     const uint64_t node = cp->labeling_proofs.v[0].node;
     {
-        zkp_cs_recorder *rec = new_recorder_();
+        zkp_cs_recorder *rec = test_new_recorder();
         fr_t leaf_value;
         domain_fr_(&leaf_value, &cp->comm_r_last_proof.leaf);
         zkp_var leaf = zkp_cs_alloc(&rec->cs, &leaf_value);

@@ -14,31 +14,10 @@
 #include <string.h>
 
 #include "gadgets/poseidon.h"
+#include "gadgets_support.h"
 #include "test.h"
 
 typedef bls12_381_fr_t fr_t;
-
-static void rec_free_(void *p) {
-    zkp_cs_recorder_free(p);
-    free(p);
-}
-
-static zkp_cs_recorder *new_recorder_(void) {
-    zkp_cs_recorder *rec = calloc(1, sizeof *rec);
-    ASSERT(rec);
-    zkp_cs_recorder_init(rec);
-    test_defer(rec_free_, rec);
-    return rec;
-}
-
-static void fr_random_(fr_t *r) {
-    for (;;) {
-        uint8_t b[32];
-        test_rng_bytes(b, sizeof b);
-        b[31] &= 0x7f;
-        if (bls12_381_fr_from_bytes_le(r, b) == ZKPIPE_OK) return;
-    }
-}
 
 static void assert_limbs_(const fr_t *x, const uint64_t want[4], unsigned arity) {
     fr_t c;
@@ -95,7 +74,7 @@ TEST_CASE(gadgets_poseidon_known_answers_satisfied) {
         unsigned a = cases[k].arity;
         fr_t preimage[ZKP_POSEIDON_MAX_ARITY], digest;
         for (unsigned i = 0; i < a; i++) bls12_381_fr_set_u64(&preimage[i], i);
-        zkp_cs_recorder *rec = new_recorder_();
+        zkp_cs_recorder *rec = test_new_recorder();
         zkp_var out = hash_(&rec->cs, a, preimage, &digest);
         ASSERT_OK(zkp_cs_status(&rec->cs));
         assert_limbs_(&digest, cases[k].digest, a);
@@ -114,12 +93,12 @@ TEST_CASE(gadgets_poseidon_random_preimages_match_plain_hash) {
         ASSERT_OK(zkp_poseidon_params_get(&p, a));
         for (int round = 0; round < 2; round++) {
             fr_t preimage[ZKP_POSEIDON_MAX_ARITY], digest, want;
-            for (unsigned i = 0; i < a; i++) fr_random_(&preimage[i]);
-            zkp_cs_recorder *rec = new_recorder_();
+            for (unsigned i = 0; i < a; i++) test_fr_random(&preimage[i]);
+            zkp_cs_recorder *rec = test_new_recorder();
             /* Something allocated before, so that the hash's variables do
              * not start at index 0. */
             fr_t before;
-            fr_random_(&before);
+            test_fr_random(&before);
             (void)zkp_cs_alloc(&rec->cs, &before);
             zkp_var out = hash_(&rec->cs, a, preimage, &digest);
             ASSERT_OK(zkp_cs_status(&rec->cs));
@@ -140,12 +119,12 @@ TEST_CASE(gadgets_poseidon_tampered_witness_caught) {
     const unsigned a = 8;
     fr_t preimage[8], digest, one;
     bls12_381_fr_set_one(&one);
-    for (unsigned i = 0; i < a; i++) fr_random_(&preimage[i]);
+    for (unsigned i = 0; i < a; i++) test_fr_random(&preimage[i]);
     const uint64_t steps = zkp_poseidon_gadget_constraints(a);
     ASSERT_EQ_U64(steps, 505);
     const uint64_t picks[] = {0, 1, 100, 250, steps - 2, steps - 1};
     for (size_t k = 0; k < sizeof picks / sizeof picks[0]; k++) {
-        zkp_cs_recorder *rec = new_recorder_();
+        zkp_cs_recorder *rec = test_new_recorder();
         (void)hash_(&rec->cs, a, preimage, &digest);
         ASSERT_OK(zkp_cs_status(&rec->cs));
         uint64_t bad = 0;
@@ -160,7 +139,7 @@ TEST_CASE(gadgets_poseidon_tampered_witness_caught) {
     /* A changed preimage element breaks the first constraint that reads it:
      * element i's square_sum, constraint 3i. */
     for (unsigned i = 0; i < a; i += 3) {
-        zkp_cs_recorder *rec = new_recorder_();
+        zkp_cs_recorder *rec = test_new_recorder();
         (void)hash_(&rec->cs, a, preimage, &digest);
         uint64_t bad = 0;
         fr_t *v = zkp_cs_recorder_value(rec, (zkp_var)i);

@@ -12,22 +12,10 @@
 
 #include "filecoin/sdr_labels.h"
 #include "gadgets/label.h"
+#include "gadgets_support.h"
 #include "test.h"
 
 typedef bls12_381_fr_t fr_t;
-
-static void rec_free_(void *p) {
-    zkp_cs_recorder_free(p);
-    free(p);
-}
-
-static zkp_cs_recorder *new_recorder_(void) {
-    zkp_cs_recorder *rec = calloc(1, sizeof *rec);
-    ASSERT(rec);
-    test_defer(rec_free_, rec);
-    zkp_cs_recorder_init(rec);
-    return rec;
-}
 
 /* A random canonical Fr encoding (little-endian, top two bits clear), as
  * labels and replica ids are. */
@@ -159,7 +147,7 @@ TEST_CASE(gadgets_label_in_porep_order_satisfied) {
     uint64_t challenge = 0x3ffffffeu ^ (test_rng_u64() & 0xffff);
     zkp_sdr_label(want, id, 2, challenge, plist, 14);
 
-    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder *rec = test_new_recorder();
     fr_t label = porep_label_(rec, 2, challenge, id, raw, want, data);
     fr_t w = fr_of_(want);
     ASSERT(bls12_381_fr_eq(&label, &w));
@@ -201,7 +189,7 @@ TEST_CASE(gadgets_label_wrong_parent_is_caught) {
     ASSERT(bls12_381_fr_eq(&label, &w));
 
     raw[4][0] ^= 1; /* parent 4 is wrong */
-    zkp_cs_recorder *rec = new_recorder_();
+    zkp_cs_recorder *rec = test_new_recorder();
     label = porep_label_(rec, 1, 7, id, raw, want, data);
     ASSERT(!bls12_381_fr_eq(&label, &w));
     uint64_t bad = 0;

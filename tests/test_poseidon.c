@@ -14,6 +14,7 @@
 #include "field/field.h"
 #include "hash/poseidon.h"
 #include "hash/poseidon_constants.h"
+#include "gadgets_support.h"
 #include "test.h"
 #include "test_support.h"
 
@@ -39,16 +40,6 @@ static void assert_fr_limbs_(const fr_t *got, const uint64_t want[4], const char
     for (int i = 0; i < 4; i++)
         ASSERT_MSG(c.l[i] == want[i], "%s: limb %d is %016" PRIx64 ", expected %016" PRIx64, what, i, c.l[i],
                    want[i]);
-}
-
-static void fr_random_(fr_t *r) {
-    /* A uniform 255-bit draw reduced by rejection keeps every value canonical. */
-    for (;;) {
-        uint8_t b[32];
-        test_rng_bytes(b, sizeof b);
-        b[31] &= 0x7f;
-        if (bls12_381_fr_from_bytes_le(r, b) == ZKPIPE_OK) return;
-    }
 }
 
 /* neptune's digest of [0, 1, ..., a - 1] under PoseidonConstants::new()
@@ -216,7 +207,7 @@ TEST_CASE(poseidon_optimized_equals_plain_on_random_states) {
         fr_t *plain_inputs = trace + trace_len;
         for (unsigned it = 0; it < iters; it++) {
             fr_t preimage[ZKP_POSEIDON_MAX_ARITY], h_opt, h_plain;
-            for (unsigned i = 0; i < p->arity; i++) fr_random_(&preimage[i]);
+            for (unsigned i = 0; i < p->arity; i++) test_fr_random(&preimage[i]);
             zkp_poseidon_hash(&h_opt, p, preimage);
             zkp_poseidon_hash_plain(&h_plain, p, preimage);
             ASSERT_MSG(bls12_381_fr_eq(&h_opt, &h_plain), "arity %u, iteration %u: digests differ", p->arity, it);
@@ -224,7 +215,7 @@ TEST_CASE(poseidon_optimized_equals_plain_on_random_states) {
             /* A whole random state (the tag position too), permuted both
              * ways: every element of the output agrees. */
             fr_t s_opt[ZKP_POSEIDON_MAX_WIDTH], s_plain[ZKP_POSEIDON_MAX_WIDTH], s_ref[ZKP_POSEIDON_MAX_WIDTH];
-            for (unsigned i = 0; i < t; i++) fr_random_(&s_opt[i]);
+            for (unsigned i = 0; i < t; i++) test_fr_random(&s_opt[i]);
             memcpy(s_plain, s_opt, sizeof s_plain);
             memcpy(s_ref, s_opt, sizeof s_ref);
             zkp_poseidon_permute_optimized(p, s_opt, trace);
@@ -252,7 +243,7 @@ TEST_CASE(poseidon_optimized_equals_plain_on_random_states) {
 TEST_CASE(poseidon_trace_starts_with_the_input) {
     const zkp_poseidon_params *p = params_(2);
     fr_t s[3], in[3], trace[(8 + 55) * 3];
-    for (unsigned i = 0; i < 3; i++) fr_random_(&s[i]);
+    for (unsigned i = 0; i < 3; i++) test_fr_random(&s[i]);
     memcpy(in, s, sizeof in);
     zkp_poseidon_permute_optimized(p, s, trace);
     for (unsigned i = 0; i < 3; i++) ASSERT(bls12_381_fr_eq(&trace[i], &in[i]));

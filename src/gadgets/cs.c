@@ -1,5 +1,6 @@
 /* The constraint system's front end, linear combinations and the recorder. */
 #include "gadgets/cs.h"
+#include "gadgets/cs_backend.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +134,7 @@ void zkp_cs_enforce(zkp_cs *cs, const zkp_lc *a, const zkp_lc *b, const zkp_lc *
 
 /* ---- the recorder ---- */
 
-static int grow_(void **p, size_t *cap, size_t need, size_t elem) {
+int zkp_cs_grow(void **p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return 1;
     size_t ncap = *cap ? *cap : 64;
     while (ncap < need) {
@@ -147,21 +148,24 @@ static int grow_(void **p, size_t *cap, size_t need, size_t elem) {
     return 1;
 }
 
-static zkpipe_status rec_alloc_(void *ctx, int is_input, uint32_t index, const zkp_fr *value) {
-    zkp_cs_recorder *rec = ctx;
-    zkp_fr **vals = is_input ? &rec->inputs : &rec->aux;
-    size_t *cap = is_input ? &rec->inputs_cap : &rec->aux_cap;
-    if (!grow_((void **)vals, cap, (size_t)index + 1, sizeof(zkp_fr))) return ZKPIPE_ERR_NO_MEMORY;
+zkpipe_status zkp_cs_store_value(zkp_fr **vals, size_t *cap, uint32_t index, const zkp_fr *value) {
+    if (!zkp_cs_grow((void **)vals, cap, (size_t)index + 1, sizeof(zkp_fr))) return ZKPIPE_ERR_NO_MEMORY;
     (*vals)[index] = *value;
     return ZKPIPE_OK;
+}
+
+static zkpipe_status rec_alloc_(void *ctx, int is_input, uint32_t index, const zkp_fr *value) {
+    zkp_cs_recorder *rec = ctx;
+    return is_input ? zkp_cs_store_value(&rec->inputs, &rec->inputs_cap, index, value)
+                    : zkp_cs_store_value(&rec->aux, &rec->aux_cap, index, value);
 }
 
 static zkpipe_status rec_enforce_(void *ctx, uint64_t index, const zkp_lc *a, const zkp_lc *b,
                                   const zkp_lc *c) {
     zkp_cs_recorder *rec = ctx;
     size_t n = (size_t)a->len + b->len + c->len;
-    if (!grow_((void **)&rec->row, &rec->row_cap, (size_t)(3 * index + 4), sizeof(uint64_t)) ||
-        !grow_((void **)&rec->terms, &rec->terms_cap, rec->terms_len + n, sizeof(zkp_lc_term)))
+    if (!zkp_cs_grow((void **)&rec->row, &rec->row_cap, (size_t)(3 * index + 4), sizeof(uint64_t)) ||
+        !zkp_cs_grow((void **)&rec->terms, &rec->terms_cap, rec->terms_len + n, sizeof(zkp_lc_term)))
         return ZKPIPE_ERR_NO_MEMORY;
     const zkp_lc *abc[3] = {a, b, c};
     if (index == 0) rec->row[0] = 0;

@@ -13,13 +13,14 @@
  * so there are none here.
  *
  * Back ends. A zkp_cs keeps the counts itself and hands every allocation and
- * constraint to a small table of operations (zkp_cs_backend). Two exist:
+ * constraint to a small table of operations (zkp_cs_backend). Two are here:
  *   - count only (zkp_cs_init_counter): no table at all, nothing stored, so
  *     the shape of a partition of any size can be counted in constant memory;
  *   - the recorder (zkp_cs_recorder): keeps every value and every constraint
  *     (a flat term array) and checks them afterwards, reporting the first
  *     unsatisfied constraint by index.
- * The engine's CSR form and a witness-only mode are the next back ends.
+ * and a third, the CSR back end (csr.h), records the rows the prover takes,
+ * or only the witness, or only their counts.
  *
  * Values. Gadgets always compute witness values (an allocation passes its
  * value); a back end that does not want them ignores them. The structure

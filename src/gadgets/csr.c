@@ -4,21 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef bls12_381_fr_t fr_t;
+#include "gadgets/cs_backend.h"
 
-static int grow_(void **p, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap) return 1;
-    size_t ncap = *cap ? *cap : 64;
-    while (ncap < need) {
-        if (ncap > SIZE_MAX / 2 / elem) return 0;
-        ncap *= 2;
-    }
-    void *q = realloc(*p, ncap * elem);
-    if (!q) return 0;
-    *p = q;
-    *cap = ncap;
-    return 1;
-}
+typedef bls12_381_fr_t fr_t;
 
 /* The order of bellpepper's terms: inputs before aux, each by index. With
  * the input bit flipped, a plain comparison of zkp_vars gives it. */
@@ -49,9 +37,9 @@ static void sort_terms_(zkp_lc_term *t, size_t n) {
 /* Appends one entry to the current (last) row of matrix m. */
 static int push_entry_(zkp_csr_matrix *mat, zkp_var var, const fr_t *coeff) {
     size_t cap = mat->cap;
-    if (!grow_((void **)&mat->col, &cap, mat->nnz + 1, sizeof *mat->col)) return 0;
+    if (!zkp_cs_grow((void **)&mat->col, &cap, mat->nnz + 1, sizeof *mat->col)) return 0;
     cap = mat->cap;
-    if (!grow_((void **)&mat->val, &cap, mat->nnz + 1, sizeof *mat->val)) return 0;
+    if (!zkp_cs_grow((void **)&mat->val, &cap, mat->nnz + 1, sizeof *mat->val)) return 0;
     mat->cap = cap;
     mat->col[mat->nnz] = var;
     mat->val[mat->nnz] = *coeff;
@@ -61,7 +49,7 @@ static int push_entry_(zkp_csr_matrix *mat, zkp_var var, const fr_t *coeff) {
 
 /* Closes row `row` of matrix m. */
 static int end_row_(zkp_csr_matrix *mat, uint64_t row) {
-    if (!grow_((void **)&mat->row_ptr, &mat->rows_cap, (size_t)row + 2, sizeof *mat->row_ptr))
+    if (!zkp_cs_grow((void **)&mat->row_ptr, &mat->rows_cap, (size_t)row + 2, sizeof *mat->row_ptr))
         return 0;
     mat->row_ptr[0] = 0;
     mat->row_ptr[row + 1] = mat->nnz;
@@ -95,7 +83,7 @@ static int add_entry_(zkp_cs_csr *r, int m, zkp_var var, const fr_t *coeff) {
 
 /* One combination as a row: sorted, one term per variable, no zeros. */
 static int append_lc_(zkp_cs_csr *r, int m, const zkp_lc *lc) {
-    if (!grow_((void **)&r->scratch, &r->scratch_cap, lc->len ? lc->len : 1, sizeof *r->scratch))
+    if (!zkp_cs_grow((void **)&r->scratch, &r->scratch_cap, lc->len ? lc->len : 1, sizeof *r->scratch))
         return 0;
     memcpy(r->scratch, lc->terms, (size_t)lc->len * sizeof *r->scratch);
     sort_terms_(r->scratch, lc->len);
@@ -113,11 +101,8 @@ static int append_lc_(zkp_cs_csr *r, int m, const zkp_lc *lc) {
 static zkpipe_status csr_alloc_(void *ctx, int is_input, uint32_t index, const zkp_fr *value) {
     zkp_cs_csr *r = ctx;
     if (!(r->what & ZKP_CSR_WITNESS)) return ZKPIPE_OK;
-    zkp_fr **vals = is_input ? &r->inputs : &r->aux;
-    size_t *cap = is_input ? &r->inputs_cap : &r->aux_cap;
-    if (!grow_((void **)vals, cap, (size_t)index + 1, sizeof(zkp_fr))) return ZKPIPE_ERR_NO_MEMORY;
-    (*vals)[index] = *value;
-    return ZKPIPE_OK;
+    return is_input ? zkp_cs_store_value(&r->inputs, &r->inputs_cap, index, value)
+                    : zkp_cs_store_value(&r->aux, &r->aux_cap, index, value);
 }
 
 static zkpipe_status csr_enforce_(void *ctx, uint64_t index, const zkp_lc *a, const zkp_lc *b,
