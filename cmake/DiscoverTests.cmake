@@ -52,9 +52,12 @@ function(zkpipe_discover_tests)
     add_test(NAME ${name} COMMAND zkp_tests ${name})
     set_tests_properties(${name} PROPERTIES TIMEOUT 600)
     if(name MATCHES "^cluster_")
-      # No arithmetic to run twice: one run, against the shared server.
+      # No arithmetic to run twice: one run, against the shared server. One
+      # case at a time: each has its own schema, but the notification
+      # channel is the database's, and a case that checks who is woken (or
+      # that nobody is) must not hear another case's jobs.
       set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED cluster_pg
-        ENVIRONMENT "ZKPIPE_TEST_PG_STATE=${pg_state}")
+        RESOURCE_LOCK cluster_pg ENVIRONMENT "ZKPIPE_TEST_PG_STATE=${pg_state}")
       continue()
     endif()
     if(ZKPIPE_ENABLE_ASM AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
