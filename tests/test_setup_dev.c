@@ -18,6 +18,7 @@
 #include "gadgets/multipack.h"
 #include "gadgets/sha256.h"
 #include "groth16/groth16.h"
+#include "setup/bp_key.h"
 #include "setup/dev_params.h"
 #include "test.h"
 #include "util/fileio.h"
@@ -90,13 +91,13 @@ static void xor_chain_(zkp_cs *cs, uint8_t byte) {
     zkp_pack_into_inputs(cs, &acc, 1);
 }
 
-/* Proves the recorded circuit r with the key in dp and checks the proof
- * against the verifying key vk: it verifies for r's inputs and not for
- * changed ones. */
-static void prove_and_verify_(const zkp_cs_csr *r, const zkp_dev_params *dp, const zkp_bp_vk *vk) {
+/* Proves the recorded circuit r with key and checks the proof against the
+ * verifying key vk: it verifies for r's inputs and not for changed ones. */
+static void prove_and_verify_(const zkp_cs_csr *r, const bls12_381_g16_pk_t *key,
+                              const zkp_bp_vk *vk) {
     zkp_diag d = {{0}};
     zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
-    pk.u.bls12_381 = dp->pk;
+    pk.u.bls12_381 = *key;
     zkp_buffer wit = {NULL, (size_t)r->n_cols * 32, ZKP_MEM_WITNESS, NULL};
     wit.ptr = zkp_alloc(NULL, wit.bytes, ZKP_MEM_WITNESS);
     ASSERT(wit.ptr);
@@ -116,6 +117,32 @@ static void prove_and_verify_(const zkp_cs_csr *r, const zkp_dev_params *dp, con
     ASSERT_MSG(zkp_g16_verify(&gvk, &in, &proof, &d) == ZKPIPE_OK, "%s", d.msg);
     in.values[0] ^= 1;
     ASSERT_EQ_STATUS(zkp_g16_verify(&gvk, &in, &proof, &d), ZKPIPE_ERR_PROOF_INVALID);
+}
+
+static void bp_key_free_(void *p) {
+    zkp_bp_key_free(p);
+    free(p);
+}
+
+/* The prover key made from the decoded sections of bp (setup/bp_key.h)
+ * proves r, the proof verifying under bp's verifying key. */
+static void prove_with_file_key_(const zkp_cs_csr *r, zkp_bp_params *bp) {
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_bp_params_fit(bp, r, &d) == ZKPIPE_OK, "%s", d.msg);
+    const void *sec[ZKP_BP_SECTION_COUNT];
+    size_t count[ZKP_BP_SECTION_COUNT];
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
+        ASSERT_MSG(zkp_bp_params_section(bp, (zkp_bp_section)s, &sec[s], &d) == ZKPIPE_OK, "%s",
+                   d.msg);
+        count[s] = bp->sec[s].count;
+    }
+    zkp_bp_key *k = calloc(1, sizeof *k);
+    ASSERT(k);
+    test_defer(bp_key_free_, k);
+    ASSERT_MSG(zkp_bp_key_init(k, r, &bp->vk, sec, count, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT(k->pk.h_coefficients);
+    ASSERT_EQ_U64(bls12_381_g16_h_len(&k->pk), k->pk.domain_size - 1);
+    prove_and_verify_(r, &k->pk, &bp->vk);
 }
 
 /* The small circuit end to end: the file's sections as long as the
@@ -173,7 +200,10 @@ TEST_CASE(setup_dev_params_small_circuit) {
     ASSERT_MSG(zkp_bp_h_from_g16_pk(h, &dp->pk, 2, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
     ASSERT_MEM_EQ(sec[ZKP_BP_H], h, sizeof h);
 
-    prove_and_verify_(r, dp, &bp->vk);
+    /* the key in snarkjs's form, and the one made from the file's
+     * sections: H in bellperson's coefficient basis, a and b expanded */
+    prove_and_verify_(r, &dp->pk, &bp->vk);
+    prove_with_file_key_(r, bp);
 
     /* the same seed gives the same bytes; another seed other bytes */
     char *first = NULL, *again = NULL;
@@ -249,5 +279,60 @@ TEST_CASE(setup_dev_params_sha256_64_bytes_slow) {
     ASSERT_EQ_U64(bp->sec[ZKP_BP_A].count, den.a_input + den.a_aux);
     ASSERT_EQ_U64(bp->sec[ZKP_BP_B_G1].count, den.b_input + den.b_aux);
     ASSERT_EQ_U64(bp->sec[ZKP_BP_B_G2].count, den.b_input + den.b_aux);
-    prove_and_verify_(r, dp, &bp->vk);
+    prove_and_verify_(r, &dp->pk, &bp->vk);
+    prove_with_file_key_(r, bp);
+}
+
+/* Parameters of one circuit do not fit another: the section lengths are
+ * checked against the circuit before any point is decoded, with every
+ * length that differs named; and a key is not made from them. */
+TEST_CASE(setup_bp_key_refuses_another_circuits_params) {
+    zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    xor_chain_(&r->cs, 0x3c);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    uint8_t seed[32];
+    test_rng_bytes(seed, sizeof seed);
+    zkp_dev_params *dp = generate_(r, seed, 0);
+    tmp_files *f = tmp_files_();
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_dev_params_write(dp, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_bp_params *bp = calloc(1, sizeof *bp);
+    ASSERT(bp);
+    ASSERT_MSG(zkp_bp_params_load(bp, f->params, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    test_defer(params_free_, bp);
+
+    /* the same chain with one more xor: one more aux variable and row */
+    zkp_cs_csr *other = new_csr_(ZKP_CSR_COUNTS);
+    xor_chain_(&other->cs, 0x3c);
+    zkp_bool x = zkp_bool_alloc(&other->cs, 1), y = zkp_bool_alloc(&other->cs, 0);
+    (void)zkp_bool_xor(&other->cs, &x, &y);
+    ASSERT_OK(zkp_cs_csr_finish(other));
+    ASSERT_EQ_STATUS(zkp_bp_params_fit(bp, other, &d), ZKPIPE_ERR_SIZE_MISMATCH);
+    ASSERT_MSG(strstr(d.msg, "l has") != NULL && strstr(d.msg, f->params) != NULL, "%s", d.msg);
+    ASSERT_MSG(strstr(d.msg, "ic has") == NULL, "%s", d.msg);
+
+    /* the counting back end gives the same answer as the recorded one */
+    zkp_cs_csr *counted = new_csr_(ZKP_CSR_COUNTS);
+    xor_chain_(&counted->cs, 0x3c);
+    ASSERT_OK(zkp_cs_csr_finish(counted));
+    ASSERT_MSG(zkp_bp_params_fit(bp, counted, &d) == ZKPIPE_OK, "%s", d.msg);
+
+    /* a section one point short is refused when the key is made */
+    const void *sec[ZKP_BP_SECTION_COUNT];
+    size_t count[ZKP_BP_SECTION_COUNT];
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
+        ASSERT_MSG(zkp_bp_params_section(bp, (zkp_bp_section)s, &sec[s], &d) == ZKPIPE_OK, "%s",
+                   d.msg);
+        count[s] = bp->sec[s].count;
+    }
+    count[ZKP_BP_A]--;
+    zkp_bp_key k;
+    ASSERT_EQ_STATUS(zkp_bp_key_init(&k, r, &bp->vk, sec, count, NULL, &d),
+                     ZKPIPE_ERR_SIZE_MISMATCH);
+    ASSERT_MSG(strstr(d.msg, "section a") != NULL, "%s", d.msg);
+    ASSERT(k.coefs == NULL && k.a == NULL);
+    /* and a key needs the matrices */
+    count[ZKP_BP_A]++;
+    ASSERT_EQ_STATUS(zkp_bp_key_init(&k, counted, &bp->vk, sec, count, NULL, &d),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "curve/curve.h"
+#include "ntt/ntt_common.h"
 
 /* ---- The CPU ---- */
 
@@ -74,7 +75,7 @@ static void base_set(const zkp_g16_pk *pk, zkp_g16_base_set set, const void **pt
         case ZKP_G16_SET_A: *pts = q->a, *n = q->n_vars; break;                   \
         case ZKP_G16_SET_B1: *pts = q->b1, *n = q->n_vars; break;                 \
         case ZKP_G16_SET_L: *pts = q->c, *n = q->n_vars - q->n_public - 1; break; \
-        default: *pts = q->h, *n = q->domain_size; break;                         \
+        default: *pts = q->h, *n = C##_g16_h_len(q); break;                       \
         }                                                                         \
     } while (0)
     if (pk->curve == ZKPIPE_CURVE_BN254)
@@ -157,11 +158,24 @@ static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, u
     (void)w;
     h->host = NULL;
     h->dev = NULL;
-    if (k->pk->curve == ZKPIPE_CURVE_BN254)
-        return bn254_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, k->pk->u.bn254.log_domain, root,
-                                    shift, diag);
-    return bls12_381_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, k->pk->u.bls12_381.log_domain, root,
-                                    shift, diag);
+    const zkp_g16_pk *pk = k->pk;
+    int bn = pk->curve == ZKPIPE_CURVE_BN254;
+    unsigned log_n = bn ? pk->u.bn254.log_domain : pk->u.bls12_381.log_domain;
+    zkpipe_status st =
+        bn ? bn254_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, log_n, root, shift, diag)
+           : bls12_381_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, log_n, root, shift, diag);
+    /* A key in the coefficient basis takes h's coefficients (times Z): the
+     * evaluations interpolated back from the coset, on the device. */
+    if (st != ZKPIPE_OK || !(bn ? pk->u.bn254.h_coefficients : pk->u.bls12_381.h_coefficients))
+        return st;
+    st = bn ? bn254_fr_gpu_ntt_dev(k->be->gpu, h->dev, log_n, ZKP_NTT_INVERSE, root, shift, diag)
+            : bls12_381_fr_gpu_ntt_dev(k->be->gpu, h->dev, log_n, ZKP_NTT_INVERSE, root, shift,
+                                       diag);
+    if (st != ZKPIPE_OK) {
+        zkp_gpu_buf_free(h->dev);
+        h->dev = NULL;
+    }
+    return st;
 }
 
 /* One upload of the witness serves the A, B1, L and B2 MSMs; the copy

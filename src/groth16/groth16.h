@@ -22,6 +22,13 @@
  *     2-adicity. h_j = a'_j·b'_j − c'_j on that coset, in natural order, is
  *     the scalar of the key's H base j: the key has already folded in the
  *     division by Z = g^n − 1 = −2.
+ *     A key whose H query is in bellperson's coefficient basis
+ *     (h_coefficients) takes h's coefficients instead: the same values
+ *     interpolated back from the coset (an inverse coset NTT, which is
+ *     linear, so it runs on the canonical values as they are), summed over
+ *     the n − 1 points, and the sum multiplied by 1/Z once. The polynomial
+ *     and so its coefficients do not depend on the coset, so these are
+ *     bellperson's own.
  *   - Assembly, with r and s uniform from the OS CSPRNG:
  *         A = alpha1 + sum_j w_j·a_j + r·delta1
  *         B = beta2 + sum_j w_j·b2_j + s·delta2      (B1 likewise in G1)

@@ -90,6 +90,20 @@ static zkpipe_status G16_FN(coset_shift_)(G16_FRT *g, unsigned log_n) {
     return G16_FN(snarkjs_root_)(g, log_n + 1);
 }
 
+/* p = p / Z with Z = g^n - 1, the vanishing polynomial on the coset g·H:
+ * the H sum of a key in the coefficient basis, whose scalars were h's
+ * coefficients times Z (groth16.h: H). */
+static void G16_FN(divide_by_z_)(G16_G1J *p, const G16_FRT *g, unsigned log_n) {
+    G16_FRT z, one;
+    uint64_t n = (uint64_t)1 << log_n;
+    FR_(pow)(&z, g, &n, 1);
+    FR_(set_one)(&one);
+    FR_(sub)(&z, &z, &one);
+    FR_(inv_var)(&z, &z);
+    FR_(from_mont)(&z, &z);
+    G1_(mul_var)(p, p, z.l, 256);
+}
+
 /* a_i and b_i from the coefficient section, c_i = a_i b_i. The witness is
  * canonical and each coefficient carries an extra R, so one Montgomery
  * product gives coef·w in Montgomery form (see coef_t). */
@@ -141,7 +155,8 @@ static void G16_FN(h_unit_)(void *arg, unsigned tid, size_t unit) {
 }
 
 /* The CPU backend's H step (backend.h): h_j on the coset, as canonical MSM
- * scalars, written over a. */
+ * scalars, written over a; for a key in the coefficient basis, h's
+ * coefficients times Z (groth16.h: H). */
 zkpipe_status G16_FN(cpu_h_scalars)(const zkp_g16_rkey *k, zkp_g16_scalars *h, uint64_t *abc,
                                     const uint64_t *root_l, const uint64_t *shift_l,
                                     const zkp_g16_cpu_work *w, zkp_diag *diag) {
@@ -162,11 +177,15 @@ zkpipe_status G16_FN(cpu_h_scalars)(const zkp_g16_rkey *k, zkp_g16_scalars *h, u
     if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, a, &shift, w->nthreads);
     if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, b, &shift, w->nthreads);
     if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, c, &shift, w->nthreads);
+    if (s == ZKPIPE_OK) {
+        G16_T(h_ctx_) x = {a, b, c, pk->domain_size};
+        zkp_parallel_for(w->nthreads, (x.n + G16_H_UNIT_ - 1) / G16_H_UNIT_, G16_FN(h_unit_), &x);
+        if (pk->h_coefficients)
+            s = NTT_(transform)(&dom, a, dom.n, ZKP_NTT_INVERSE, &shift, w->nthreads);
+    }
     NTT_(domain_clear)(&dom);
     zkp_free(w->alloc, dmem, dbytes, ZKP_MEM_SCRATCH);
     if (s != ZKPIPE_OK) return s;
-    G16_T(h_ctx_) x = {a, b, c, pk->domain_size};
-    zkp_parallel_for(w->nthreads, (x.n + G16_H_UNIT_ - 1) / G16_H_UNIT_, G16_FN(h_unit_), &x);
     h->host = abc;
     h->dev = NULL;
     return ZKPIPE_OK;
@@ -282,8 +301,10 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
         (st = ops->witness_scalars(rk, &ws, wl, n_vars, diag)) != ZKPIPE_OK)
         goto done;
     G16_G1J hsum;
-    if ((st = ops->msm_g1(rk, &hsum, ZKP_G16_SET_H, &hv, 0, n, &work, diag)) != ZKPIPE_OK)
+    if ((st = ops->msm_g1(rk, &hsum, ZKP_G16_SET_H, &hv, 0, G16_FN(h_len)(pk), &work, diag)) !=
+        ZKPIPE_OK)
         goto done;
+    if (pk->h_coefficients) G16_FN(divide_by_z_)(&hsum, &shift, pk->log_domain);
     /* h is summed: a, b and c go back before the witness MSMs. */
     ops->scalars_free(&hv);
     zkp_buffer_release(abc);

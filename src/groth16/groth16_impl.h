@@ -55,8 +55,19 @@ typedef struct {
     const G16_G1A *b1;               /* n_vars: B_j(tau) in G1 */
     const G16_G2A *b2;               /* n_vars: B_j(tau) in G2 */
     const G16_G1A *c;                /* n_vars - n_public - 1: the L query of the private signals */
-    const G16_G1A *h;                /* domain_size: matched to evaluations on the coset */
+    /* The H query, in one of two bases (groth16.h: H):
+     *   h_coefficients = 0: domain_size points matched to the evaluations
+     *     on snarkjs's coset, with 1/Z folded in (zkeys);
+     *   h_coefficients = 1: domain_size - 1 points, [tau^i Z(tau)/delta],
+     *     matched to h's coefficients (bellperson's .params files). */
+    const G16_G1A *h;
+    int h_coefficients;
 } G16_T(pk_t);
+
+/* The points of pk's H query. */
+static inline size_t G16_FN(h_len)(const G16_T(pk_t) *pk) {
+    return (size_t)pk->domain_size - (pk->h_coefficients ? 1 : 0);
+}
 
 /* A verification key. ic borrows storage like pk_t's pointers. */
 typedef struct {

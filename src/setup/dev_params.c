@@ -18,6 +18,7 @@
 #include "field/field.h"
 #include "hash/chacha.h"
 #include "ntt/ntt.h"
+#include "setup/bp_key.h"
 #include "util/fileio.h"
 #include "util/parallel.h"
 #include "util/rand.h"
@@ -86,22 +87,6 @@ static void draw_(fr_t *out, zkp_chacha_rng *rng) {
         bls12_381_fr_to_mont(out, &t);
         if (!bls12_381_fr_is_zero(out)) return;
     }
-}
-
-/* k with base^k = target, both of order n = 2^log_n (base primitive): bit
- * b of k is found by raising target·base^-k to 2^(log_n - 1 - b), which
- * is 1 or -1 once the bits below b are right. */
-static uint64_t dlog2_(const fr_t *base, const fr_t *target, unsigned log_n) {
-    fr_t base_inv, t, s;
-    bls12_381_fr_inv_var(&base_inv, base);
-    uint64_t k = 0;
-    for (unsigned b = 0; b < log_n; b++) {
-        bls12_381_fr_pow(&s, &base_inv, &k, 1);
-        bls12_381_fr_mul(&t, target, &s);
-        for (unsigned j = 0; j + 1 + b < log_n; j++) bls12_381_fr_sqr(&t, &t);
-        if (!bls12_381_fr_is_one(&t)) k |= 1ULL << b;
-    }
-    return k;
 }
 
 /* ---- Lagrange values: L_i(tau) = ln_scale · w^i / (tau - w^i) */
@@ -249,8 +234,7 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
                              "dev params: the constraint system is not finished or has no "
                              "matrices");
     double t0 = now_();
-    unsigned log_n = 0;
-    while ((1ULL << log_n) < r->n_rows) log_n++;
+    unsigned log_n = zkp_bp_log_domain(r->n_rows);
     if (log_n > DEV_MAX_LOG || r->n_cols > UINT32_MAX - 1)
         return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
                              "dev params: %llu rows and %llu variables exceed a domain of 2^%d",
@@ -315,9 +299,7 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
     bls12_381_fr_mul(&c->hc_scale, &c->hc_scale, &c->inv_delta);
     bls12_381_fr_set_u64(&seven, 7);
     bls12_381_fr_set_u64(&five, 5);
-    fr_t omega5;
     st = bls12_381_fr_ntt_root_from_generator(&c->omega, &seven, log_n);
-    if (st == ZKPIPE_OK) st = bls12_381_fr_ntt_root_from_generator(&omega5, &five, log_n);
     if (st == ZKPIPE_OK)
         st = bls12_381_fr_ntt_root_from_generator(&c->omega_2n_5, &five, log_n + 1);
     if (st != ZKPIPE_OK) {
@@ -445,16 +427,12 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
         }
 
     if (opt->prover_key) {
-        /* Row i at position i·k^-1 mod n, with w5 = w7^k (dev_params.h). */
-        uint64_t k = dlog2_(&c->omega, &omega5, log_n), kinv = k;
-        for (int i = 0; i < 6; i++) kinv *= 2 - k * kinv; /* Newton: the inverse mod 2^64 */
-        if (zkp_cs_csr_key_coefs(r, out->coefs) != n_coefs) {
+        /* Each row where the prover's domain finds it (bp_key.h). */
+        if (zkp_bp_key_coefs(r, log_n, out->coefs) != n_coefs) {
             st = zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
                                "dev params: the coefficients do not fit a key");
             goto done;
         }
-        for (size_t e = 0; e < n_coefs; e++)
-            out->coefs[e].constraint = (uint32_t)((out->coefs[e].constraint * kinv) & (c->n - 1));
         bls12_381_g16_pk_t *pk = &out->pk;
         pk->n_vars = (uint32_t)cols;
         pk->n_public = (uint32_t)(c->n_in - 1);

@@ -28,14 +28,12 @@
  *   - h_i = [tau^i · (tau^n - 1)/delta] for i < n - 1, the coefficient
  *     basis.
  *
- * With prover_key set, it also makes the key zkpipe's own prover takes
- * (groth16.h: snarkjs's conventions), sharing every point: that prover
- * interpolates over the 5-family's root w5 instead, so the key's
- * coefficients put row i at position i·k^-1 mod n, where w5 = w7^k: then
- * w5^(position) = w7^i and the prover's polynomials are bellperson's. Only
- * the H query differs (matched to the coset the prover evaluates on), and
- * it is made from the same tau. So a proof from that key verifies with the
- * written .vk.
+ * With prover_key set, it also makes a key zkpipe's own prover takes in
+ * snarkjs's form (groth16.h), sharing every point but H: its coefficients
+ * are placed as setup/bp_key.h places them, and its H query is matched to
+ * the coset the prover evaluates on, made from the same tau. So a proof
+ * from that key verifies with the written .vk, independently of the
+ * coefficient-basis key that bp_key.h makes from the written sections.
  *
  * Cost: one fixed-base multiplication per point (msm/fixed_base_impl.h,
  * batch-affine, on nthreads threads): n + 3·(variables) G1 points (n more

@@ -1,0 +1,93 @@
+/* zkpipe's prover key for a circuit recorded through the CSR back end
+ * (gadgets/csr.h) and bellperson's parameters of that circuit: Filecoin's
+ * published .params files, or development ones (setup/dev_params.h).
+ *
+ * A .params file holds points only; the circuit supplies the rest:
+ *   - the coefficients, from the CSR's rows. bellperson interpolates over
+ *     the domain of its 7-family root w7, zkpipe's prover over the 5-family
+ *     root w5 = w7^k (groth16.h). Row i is placed at position i·k^-1 mod n,
+ *     so that w5^(position) = w7^i and the prover's polynomials are
+ *     bellperson's; k is odd (both roots are primitive), so this is a
+ *     permutation of the domain.
+ *   - the columns the a, b_g1 and b_g2 sections skip: bellperson's
+ *     generator leaves out the points of empty columns, so those sections
+ *     are as long as the A and B column densities; the key expands them to
+ *     one point per variable, the identity where a column is empty, which
+ *     adds nothing to an MSM.
+ *   - the H query stays in bellperson's coefficient basis (h_coefficients:
+ *     the prover interpolates h back from its coset, groth16.h).
+ *
+ * Before a key is made, the file's section lengths are checked against the
+ * circuit (zkp_bp_params_fit): a file made for another circuit is refused
+ * with the lengths that differ, before any point is decoded. The check
+ * needs only counts, so it runs on the count-only back end for a 32 GiB
+ * partition. */
+#ifndef ZKP_SETUP_BP_KEY_H
+#define ZKP_SETUP_BP_KEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/bellperson.h"
+#include "gadgets/csr.h"
+#include "groth16/bls12_381_groth16.h"
+#include "util/alloc.h"
+#include "util/diag.h"
+
+/* The smallest log2 of a domain holding rows rows. */
+unsigned zkp_bp_log_domain(uint64_t rows);
+
+/* The section lengths a .params file of the finished system r (matrices or
+ * counts) has: the verifying key's ic and the five sections, in
+ * zkp_bp_section order. ZKPIPE_ERR_INVALID_ARGUMENT when r is not finished
+ * or has neither matrices nor counts. */
+typedef struct {
+    uint64_t n_ic;
+    uint64_t sec[ZKP_BP_SECTION_COUNT];
+} zkp_bp_shape;
+ZKP_WARN_UNUSED zkpipe_status zkp_bp_shape_of(zkp_bp_shape *out, const zkp_cs_csr *r,
+                                              zkp_diag *diag);
+
+/* ZKPIPE_OK when the parameters p have the lengths of r's; otherwise
+ * ZKPIPE_ERR_SIZE_MISMATCH and a message naming p's file, each part that
+ * differs, and both lengths. */
+ZKP_WARN_UNUSED zkpipe_status zkp_bp_params_fit(const zkp_bp_params *p, const zkp_cs_csr *r,
+                                                zkp_diag *diag);
+
+/* r's A and B coefficients as a Groth16 key's list (zkp_cs_csr_key_coefs),
+ * each row moved to its position in the prover's domain of 2^log_n (see
+ * above). out NULL only counts. Returns the count, 0 when r has no
+ * matrices or log_n is too small for its rows. */
+size_t zkp_bp_key_coefs(const zkp_cs_csr *r, unsigned log_n, bls12_381_g16_coef_t *out);
+
+typedef struct {
+    bls12_381_g16_pk_t pk; /* borrows the verifying key, the sections and the arrays below */
+    bls12_381_g16_coef_t *coefs;
+    /* The dense copies of the a, b_g1 and b_g2 sections that the key made
+     * (NULL where a section was dense already and is borrowed). */
+    bls12_381_g1_affine_t *a, *b_g1;
+    bls12_381_g2_affine_t *b_g2;
+    size_t n_cols;
+    const zkp_allocator *alloc;
+} zkp_bp_key;
+
+/* The key of the finished system r (with matrices) for the verifying key
+ * vk and the five sections sec[s] of count[s] points (zkp_bp_section order;
+ * the caller keeps them alive as long as the key). The a, b_g1 and b_g2
+ * sections are taken either as bellperson writes them (as long as the
+ * density, expanded into memory from alloc, ZKP_MEM_KEY) or dense (one
+ * point per variable, borrowed). On failure *k is left empty and:
+ *   ZKPIPE_ERR_INVALID_ARGUMENT  r is not finished or has no matrices
+ *   ZKPIPE_ERR_SIZE_MISMATCH     a length is not r's (the message says which)
+ *   ZKPIPE_ERR_OUT_OF_RANGE      r has more rows or variables than a key numbers
+ *   ZKPIPE_ERR_NO_MEMORY */
+ZKP_WARN_UNUSED zkpipe_status zkp_bp_key_init(zkp_bp_key *k, const zkp_cs_csr *r,
+                                              const zkp_bp_vk *vk,
+                                              const void *const sec[ZKP_BP_SECTION_COUNT],
+                                              const size_t count[ZKP_BP_SECTION_COUNT],
+                                              const zkp_allocator *alloc, zkp_diag *diag);
+
+/* Frees what the key made; *k is left empty. Accepts an empty one. */
+void zkp_bp_key_free(zkp_bp_key *k);
+
+#endif
