@@ -19,21 +19,7 @@ FIX="$HERE/fixtures/poseidon_small_bn128"
 WORK=$(mktemp -d)
 trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
 
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
-
-# expect_exit <code> <description> <command...>: stdout in $WORK/out, stderr in $WORK/err.
-expect_exit() {
-    local want=$1 what=$2
-    shift 2
-    local got=0
-    "$@" >"$WORK/out" 2>"$WORK/err" </dev/null || got=$?
-    if [ "$got" -eq "$want" ]; then ok "$what (exit $got)"; else
-        fail "$what: exit $got, expected $want"; cat "$WORK/out" "$WORK/err" >&2; fi
-}
-# err_has <text> <description>: the last command's stderr contains text.
-err_has() { grep -qF -- "$1" "$WORK/err" && ok "$2" || { fail "$2: stderr lacks \"$1\""; cat "$WORK/err" >&2; }; }
+. "$HERE/cli_lib.sh"
 
 K="$FIX/circuit.zkey"
 W="$FIX/witness.wtns"
@@ -363,8 +349,16 @@ grep -q "^h  *32767 " "$WORK/out" && grep -q "ic points: 3" "$WORK/out" && ok "s
 cp "$B/dev-INSECURE-sha256-1b.params" "$B/dev1.params"
 expect_exit 0 "setup dev again, same seed" "$ZKPIPE" setup dev --circuit sha256 --bytes=1 --out="$B" --seed="$SEED" --quiet
 cmp -s "$B/dev1.params" "$B/dev-INSECURE-sha256-1b.params" && ok "setup dev: the seed decides the bytes" || fail "setup dev: not reproducible"
-expect_exit 2 "setup dev --filecoin porep" "$ZKPIPE" setup dev --filecoin porep --sector-size 2KiB --out "$B"
-err_has "not built yet" "setup dev: the PoRep form is not there yet"
+# (the PoRep form itself runs in tests/filecoin_c2.sh: minutes of work)
+expect_exit 2 "setup dev --filecoin porep without a size" "$ZKPIPE" setup dev --filecoin porep --out "$B"
+expect_exit 2 "setup dev --filecoin porep --sector-size 4KiB" "$ZKPIPE" setup dev --filecoin porep \
+  --sector-size 4KiB --out "$B"
+err_has "not one of 2KiB" "setup dev: the sizes are named"
+expect_exit 2 "setup dev --filecoin porep with --bytes" "$ZKPIPE" setup dev --filecoin porep \
+  --sector-size 2KiB --bytes 8 --out "$B"
+expect_exit 2 "setup dev --filecoin post" "$ZKPIPE" setup dev --filecoin post --sector-size 2KiB --out "$B"
+expect_exit 2 "setup dev: two circuits" "$ZKPIPE" setup dev --circuit sha256 --bytes 8 --filecoin porep \
+  --sector-size 2KiB --out "$B"
 expect_exit 2 "setup dev: a short seed" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B" --seed 0102
 expect_exit 2 "setup dev: no circuit" "$ZKPIPE" setup dev --out "$B"
 expect_exit 5 "setup dev: a missing directory" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B/none"

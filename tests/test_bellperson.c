@@ -415,7 +415,7 @@ TEST_CASE(bellperson_params_write_load_round_trip) {
     ASSERT(n_b < n_vars);
 
     zkp_bp_params p;
-    zkp_bp_params_options po = {al, 2};
+    zkp_bp_params_options po = {al, 2, 0};
     ASSERT_MSG(zkp_bp_params_load(&p, rig->params, &po, &d) == ZKPIPE_OK, "%s", d.msg);
     const uint32_t want[ZKP_BP_SECTION_COUNT] = {(1u << log_n) - 1, n_vars - 3, n_a, n_b, n_b};
     uint64_t size = 868 + 96 * 3;
@@ -488,12 +488,13 @@ TEST_CASE(bellperson_params_write_load_round_trip) {
 
 /* Parses bytes from a heap copy of exactly their length (so a read past the
  * end is an AddressSanitizer failure) and decodes every section. */
-static zkpipe_status parse_all(const uint8_t *bytes, size_t len, unsigned nthreads, zkp_diag *d) {
+static zkpipe_status parse_all_checking(const uint8_t *bytes, size_t len, unsigned nthreads,
+                                        int curve_only, zkp_diag *d) {
     uint8_t *copy = malloc(len ? len : 1);
     ASSERT(copy);
     memcpy(copy, bytes, len);
     zkp_bp_params p;
-    zkp_bp_params_options po = {NULL, nthreads};
+    zkp_bp_params_options po = {NULL, nthreads, curve_only};
     zkpipe_status st = zkp_bp_params_parse(&p, copy, len, "t.params", &po, d);
     for (int s = 0; st == ZKPIPE_OK && s < ZKP_BP_SECTION_COUNT; s++) {
         const void *pts;
@@ -502,6 +503,10 @@ static zkpipe_status parse_all(const uint8_t *bytes, size_t len, unsigned nthrea
     zkp_bp_params_free(&p);
     free(copy);
     return st;
+}
+
+static zkpipe_status parse_all(const uint8_t *bytes, size_t len, unsigned nthreads, zkp_diag *d) {
+    return parse_all_checking(bytes, len, nthreads, 0, d);
 }
 
 /* Lengths are checked against the file before any point is touched; bad
@@ -607,6 +612,10 @@ TEST_CASE(bellperson_params_corruption_rejected) {
         bls12_381_fp_to_bytes_be(pt + 48, &y);
         ASSERT_EQ_STATUS(parse_all(bad, len, 2, &d), ZKPIPE_ERR_NOT_IN_SUBGROUP);
         ASSERT_MSG(strstr(d.msg, "section h: point 2 of 15") != NULL, "%s", d.msg);
+        /* checked on the curve only, it passes; a point off the curve does not */
+        ASSERT_MSG(parse_all_checking(bad, len, 2, 1, &d) == ZKPIPE_OK, "%s", d.msg);
+        pt[95] ^= 1;
+        ASSERT_EQ_STATUS(parse_all_checking(bad, len, 2, 1, &d), ZKPIPE_ERR_NOT_ON_CURVE);
         found = 1;
     }
     ASSERT(found);

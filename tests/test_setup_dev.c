@@ -164,7 +164,7 @@ TEST_CASE(setup_dev_params_small_circuit) {
 
     zkp_bp_params *bp = calloc(1, sizeof *bp);
     ASSERT(bp);
-    zkp_bp_params_options po = {NULL, 2};
+    zkp_bp_params_options po = {NULL, 2, 0};
     ASSERT_MSG(zkp_bp_params_load(bp, f->params, &po, &d) == ZKPIPE_OK, "%s", d.msg);
     test_defer(params_free_, bp);
     zkp_csr_density den;

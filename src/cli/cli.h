@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 
+#include "filecoin/registry.h"
 #include "util/diag.h"
 #include "util/fileio.h"
 #include "util/util.h"
@@ -104,6 +105,12 @@ int cli_filecoin(int argc, char **argv);
 int cli_setup(int argc, char **argv);
 int cli_filecoin_seal(int argc, char **argv);
 int cli_filecoin_c1(int argc, char **argv);
+int cli_filecoin_c2(int argc, char **argv);
+int cli_filecoin_verify(int argc, char **argv);
+/* The interactive V1 proof of a published sector size ("2KiB" ... "64GiB"),
+ * whose circuit names the parameter files (V1_1 and synthetic PoRep share
+ * them); NULL for another string. */
+const zkp_fil_seal_proof *cli_fil_v1_proof(const char *size);
 int cli_bench(int argc, char **argv);
 /* bench msm | ntt (cmd_bench_kernels.c); what is "msm" or "ntt". */
 int cli_bench_kernel(const char *what, int argc, char **argv);

@@ -1,5 +1,7 @@
 /* zkpipe filecoin: Filecoin's files. This file dispatches the subcommands
- * (seal and c1 are cmd_filecoin_seal.c's) and holds params:
+ * (seal and c1 are cmd_filecoin_seal.c's, c2 and verify
+ * cmd_filecoin_c2.c's) and
+ * holds params:
  *
  *   params inspect FILE [--check] [--threads N]
  *       the verifying key and the five section lengths of a bellperson
@@ -23,6 +25,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "filecoin/c2.h"
 #include "filecoin/porep_circuit.h"
 #include "filecoin/public_inputs.h"
 #include "filecoin/registry.h"
@@ -33,6 +36,8 @@
 
 static const char filecoin_usage[] =
     "usage: zkpipe filecoin seal ... | c1 synth ... | c1 verify ...   (zkpipe filecoin seal --help)\n"
+    "       zkpipe filecoin c2 <c1.json> --out <proof.bin> [--params DIR]   (c2 --help)\n"
+    "       zkpipe filecoin verify <c1.json> <proof.bin> [--params DIR]   (verify --help)\n"
     "       zkpipe filecoin params inspect <file.params> [--check] [--threads N]\n"
     "       zkpipe filecoin params from-zkey <key.zkey> <out.params> <out.vk> [--threads N]\n"
     "       zkpipe filecoin params locate --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB\n"
@@ -56,16 +61,10 @@ static const char filecoin_usage[] =
 
 /* The interactive V1 proof of each published sector size: the rows whose
  * circuits name the parameter files (V1_1 and synthetic PoRep share them). */
-static const zkp_fil_seal_proof *v1_proof_(const char *size) {
+const zkp_fil_seal_proof *cli_fil_v1_proof(const char *size) {
     char name[64];
     snprintf(name, sizeof name, "StackedDrg%sV1", size);
     return zkp_fil_seal_proof_by_name(name, strlen(name));
-}
-
-static zkp_fil_params_circuit circuit_of_(const zkp_fil_seal_proof *p) {
-    zkp_fil_params_circuit c = {p->nodes,      p->layers,    p->challenges,
-                                p->base_arity, p->sub_arity, p->top_arity};
-    return c;
 }
 
 static const char *const sector_sizes_[] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
@@ -75,9 +74,10 @@ static const char *named_for_(const char *path) {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     for (size_t i = 0; i < sizeof sector_sizes_ / sizeof sector_sizes_[0]; i++) {
-        const zkp_fil_seal_proof *p = v1_proof_(sector_sizes_[i]);
+        const zkp_fil_seal_proof *p = cli_fil_v1_proof(sector_sizes_[i]);
         if (!p) continue;
-        zkp_fil_params_circuit c = circuit_of_(p);
+        zkp_fil_params_circuit c;
+        zkp_fil_params_circuit_of(&c, p);
         char name[256];
         if (zkp_fil_params_file_name(name, sizeof name, &c, "params") && !strcmp(name, base))
             return sector_sizes_[i];
@@ -86,13 +86,14 @@ static const char *named_for_(const char *path) {
 }
 
 static int params_locate_(const char *size) {
-    const zkp_fil_seal_proof *p = size ? v1_proof_(size) : NULL;
+    const zkp_fil_seal_proof *p = size ? cli_fil_v1_proof(size) : NULL;
     if (!p) {
         fprintf(stderr, "zkpipe filecoin: --sector-size %s: not one of 2KiB, 8MiB, 512MiB, "
                         "32GiB, 64GiB\n", size ? size : "(missing)");
         return CLI_USAGE;
     }
-    zkp_fil_params_circuit c = circuit_of_(p);
+    zkp_fil_params_circuit c;
+    zkp_fil_params_circuit_of(&c, p);
     static const char *const exts[] = {"params", "vk", "meta"};
     for (size_t e = 0; e < 3; e++) {
         char path[4096];
@@ -106,7 +107,7 @@ static int params_locate_(const char *size) {
 }
 
 static int circuit_info_(const char *size, int nnz) {
-    const zkp_fil_seal_proof *p = size ? v1_proof_(size) : NULL;
+    const zkp_fil_seal_proof *p = size ? cli_fil_v1_proof(size) : NULL;
     if (!p) {
         fprintf(stderr, "zkpipe filecoin: --sector-size %s: not one of 2KiB, 8MiB, 512MiB, "
                         "32GiB, 64GiB\n", size ? size : "(missing)");
@@ -155,7 +156,7 @@ static int circuit_info_(const char *size, int nnz) {
 static int params_inspect_(const char *path, int check, unsigned nthreads) {
     zkp_diag d = {{0}};
     zkp_bp_params p;
-    zkp_bp_params_options opt = {NULL, nthreads};
+    zkp_bp_params_options opt = {NULL, nthreads, 0};
     zkpipe_status st = zkp_bp_params_load(&p, path, &opt, &d);
     if (st != ZKPIPE_OK) return cli_fail("filecoin", st, &d, CLI_BAD_INPUT);
     printf("file: %s\nfile bytes: %zu\npublic inputs: %u (ic points: %u)\n"
@@ -167,7 +168,7 @@ static int params_inspect_(const char *path, int check, unsigned nthreads) {
         printf("named for: the %s PoRep circuit (V1, V1_1 and synthetic PoRep)\n", named);
         /* The input count follows from the challenges (filecoin/public_inputs.h); the
          * other sections' lengths need the circuit's synthesis. */
-        size_t want = zkp_fil_porep_public_input_count(v1_proof_(named)) + 1;
+        size_t want = zkp_fil_porep_public_input_count(cli_fil_v1_proof(named)) + 1;
         if (want == p.vk.n_ic)
             printf("public inputs fit that circuit: yes (%zu with ONE)\n", want);
         else
@@ -280,6 +281,8 @@ int cli_filecoin(int argc, char **argv) {
     /* seal and c1 live in cmd_filecoin_seal.c. */
     if (argc >= 1 && !strcmp(argv[0], "seal")) return cli_filecoin_seal(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "c1")) return cli_filecoin_c1(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "c2")) return cli_filecoin_c2(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "verify")) return cli_filecoin_verify(argc - 1, argv + 1);
     int info = argc >= 1 && !strcmp(argv[0], "circuit-info");
     if (!info && (argc < 2 || strcmp(argv[0], "params") != 0)) goto usage;
     const char *what = info ? "circuit-info" : argv[1];

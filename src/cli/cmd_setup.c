@@ -1,11 +1,14 @@
 /* zkpipe setup dev: INSECURE development parameters (setup/dev_params.h)
- * for a circuit the gadgets layer can synthesize, in bellperson's layout. */
+ * for a circuit the gadgets layer can synthesize, in bellperson's layout:
+ * SHA-256 of N bytes, or a Filecoin PoRep partition. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "filecoin/c2.h"
+#include "filecoin/porep_circuit.h"
 #include "gadgets/csr.h"
 #include "gadgets/multipack.h"
 #include "gadgets/sha256.h"
@@ -13,18 +16,24 @@
 
 static const char setup_usage[] =
     "usage: zkpipe setup dev --circuit sha256 --bytes N --out DIR [options]\n"
+    "       zkpipe setup dev --filecoin porep --sector-size S --out DIR [options]\n"
     "\n"
     "Writes INSECURE Groth16 parameters for a circuit, in bellperson's .params and .vk\n"
     "layout, for tests and development only: the toxic waste is drawn by this process, so\n"
     "anyone who has it (or the seed) can forge proofs. bellperson's files have no field to\n"
-    "say so; the file names say it (dev-INSECURE-<circuit>.params and .vk).\n"
+    "say so; the file names say it where they can (dev-INSECURE-<circuit>.params and .vk).\n"
     "\n"
     "Circuits:\n"
     "  sha256 --bytes N   SHA-256 of N private bytes (1 to 4096), bellperson's gadget,\n"
     "                     the digest's 256 bits packed into 2 public inputs\n"
-    "  The Filecoin PoRep circuit (--filecoin porep --sector-size S, written under\n"
-    "  Filecoin's own parameter names) comes with the PoRep circuit, which is not built\n"
-    "  yet.\n"
+    "  --filecoin porep --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB\n"
+    "                     one partition of Filecoin's PoRep circuit (V1, V1_1 and synthetic\n"
+    "                     PoRep share it), written under Filecoin's own file names (the\n"
+    "                     SHA-256 of the circuit's identifier, as `zkpipe filecoin params\n"
+    "                     locate` prints them), so that `zkpipe filecoin c2 --params DIR`\n"
+    "                     and Filecoin's tools find them. Those names cannot say INSECURE:\n"
+    "                     keep such a directory apart from real parameters. No .meta file\n"
+    "                     is written. 2KiB takes about a minute on two cores.\n"
     "\n"
     "Options:\n"
     "  --out DIR        the directory to write into (it must exist)\n"
@@ -86,6 +95,7 @@ int cli_setup(int argc, char **argv) {
         goto usage;
     }
     const char *circuit = NULL, *out_dir = NULL, *seed_hex = NULL, *v = NULL;
+    const char *filecoin = NULL, *sector_size = NULL;
     uint64_t n_bytes = 0;
     unsigned nthreads = 0;
     int quiet = 0, have_bytes = 0;
@@ -111,28 +121,50 @@ int cli_setup(int argc, char **argv) {
                                 &v))) {
             if (r < 0 || cli_parse_threads(v, &nthreads)) goto usage;
         } else if ((r = cli_opt("setup", argc, argv, &i, "--filecoin", "porep", &v))) {
+            if (r < 0 || strcmp(v, "porep") != 0) goto usage;
+            filecoin = v;
+        } else if ((r = cli_opt("setup", argc, argv, &i, "--sector-size", "2KiB ... 64GiB",
+                                &v))) {
             if (r < 0) goto usage;
-            fprintf(stderr, "zkpipe setup: --filecoin %s: the PoRep circuit is not built yet, so "
-                            "its parameters cannot be made\n", v);
-            return CLI_USAGE;
+            sector_size = v;
         } else if (!strcmp(argv[i], "--quiet")) {
             quiet = 1;
         } else {
             goto usage;
         }
     }
-    if (!circuit || !out_dir || strcmp(circuit, "sha256") != 0 || !have_bytes) goto usage;
+    if (!out_dir || !circuit == !filecoin || !filecoin != !sector_size ||
+        (circuit && (strcmp(circuit, "sha256") != 0 || !have_bytes)) || (filecoin && have_bytes))
+        goto usage;
+    const zkp_fil_seal_proof *porep = NULL;
+    if (filecoin && !(porep = cli_fil_v1_proof(sector_size))) {
+        fprintf(stderr, "zkpipe setup: --sector-size %s: not one of 2KiB, 8MiB, 512MiB, 32GiB, "
+                        "64GiB\n", sector_size);
+        return CLI_USAGE;
+    }
     uint8_t seed[32];
     if (seed_hex && hex_seed_(seed_hex, seed)) {
         fprintf(stderr, "zkpipe setup: --seed needs 64 hex digits\n");
         return CLI_USAGE;
     }
 
-    char name[64], params_path[4096], vk_path[4096];
-    snprintf(name, sizeof name, "dev-INSECURE-sha256-%llub", (unsigned long long)n_bytes);
-    if ((size_t)snprintf(params_path, sizeof params_path, "%s/%s.params", out_dir, name) >=
+    char names[2][256], params_path[4096], vk_path[4096];
+    int named = 1;
+    if (porep) {
+        zkp_fil_params_circuit fc;
+        zkp_fil_params_circuit_of(&fc, porep);
+        named = zkp_fil_params_file_name(names[0], sizeof names[0], &fc, "params") &&
+                zkp_fil_params_file_name(names[1], sizeof names[1], &fc, "vk");
+    } else {
+        snprintf(names[0], sizeof names[0], "dev-INSECURE-sha256-%llub.params",
+                 (unsigned long long)n_bytes);
+        snprintf(names[1], sizeof names[1], "dev-INSECURE-sha256-%llub.vk",
+                 (unsigned long long)n_bytes);
+    }
+    if (!named ||
+        (size_t)snprintf(params_path, sizeof params_path, "%s/%s", out_dir, names[0]) >=
             sizeof params_path ||
-        (size_t)snprintf(vk_path, sizeof vk_path, "%s/%s.vk", out_dir, name) >= sizeof vk_path) {
+        (size_t)snprintf(vk_path, sizeof vk_path, "%s/%s", out_dir, names[1]) >= sizeof vk_path) {
         fprintf(stderr, "zkpipe setup: --out: the path is too long\n");
         return CLI_USAGE;
     }
@@ -150,19 +182,28 @@ int cli_setup(int argc, char **argv) {
     zkp_dev_params dp;
     memset(&dp, 0, sizeof dp);
     double t0 = cli_now();
-    zkpipe_status st = sha256_circuit_(&r->cs, (size_t)n_bytes);
+    zkpipe_status st;
+    char what[128];
+    if (porep) {
+        zkp_fil_porep_shape shape;
+        zkp_fil_porep_shape_of(&shape, porep);
+        st = zkp_fil_porep_circuit_blank(&r->cs, &shape, &d);
+        snprintf(what, sizeof what, "one partition of the %s PoRep circuit", sector_size);
+    } else {
+        st = sha256_circuit_(&r->cs, (size_t)n_bytes);
+        snprintf(what, sizeof what, "SHA-256 of a %llu-byte message", (unsigned long long)n_bytes);
+    }
     if (st == ZKPIPE_OK) st = zkp_cs_csr_finish(r);
     if (st != ZKPIPE_OK) {
-        code = cli_fail("setup", st, NULL, CLI_INVALID);
+        code = cli_fail("setup", st, &d, CLI_INVALID);
         goto done;
     }
     double t_synth = cli_now() - t0;
     fprintf(stderr,
-            "zkpipe setup: INSECURE development parameters (never for real proofs): SHA-256 of "
-            "a %llu-byte message, %llu constraints (the %llu input constraints included), %llu aux "
-            "variables\n",
-            (unsigned long long)n_bytes, (unsigned long long)r->n_rows,
-            (unsigned long long)r->cs.num_inputs, (unsigned long long)r->cs.num_aux);
+            "zkpipe setup: INSECURE development parameters (never for real proofs): %s, %llu "
+            "constraints (the %llu input constraints included), %llu aux variables\n",
+            what, (unsigned long long)r->n_rows, (unsigned long long)r->cs.num_inputs,
+            (unsigned long long)r->cs.num_aux);
     progress_state ps = {!quiet && isatty(2), cli_now()};
     zkp_dev_params_options o = {.seed = seed_hex ? seed : NULL,
                                 .nthreads = nthreads,

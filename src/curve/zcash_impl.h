@@ -58,8 +58,9 @@ static int G_FN(zc_is_largest_)(const bls12_381_fp_t *y) {
     return 0;
 }
 
-/* Decodes either form; the length selects which one is expected. */
-static zkpipe_status G_FN(zc_decode_)(G_AFF *p, const uint8_t *in, size_t len) {
+/* Decodes either form; the length selects which one is expected. subgroup
+ * 0 checks the point on the curve only. */
+static zkpipe_status G_FN(zc_decode_)(G_AFF *p, const uint8_t *in, size_t len, int subgroup) {
     if (len != ZC_COORD && len != 2 * ZC_COORD) return ZKPIPE_ERR_BAD_ENCODING;
     int compressed = (in[0] & ZC_FLAG_COMPRESSED) != 0;
     int infinity = (in[0] & ZC_FLAG_INFINITY) != 0;
@@ -92,17 +93,21 @@ static zkpipe_status G_FN(zc_decode_)(G_AFF *p, const uint8_t *in, size_t len) {
         if (G_FN(zc_is_zero_point_)(&t)) return ZKPIPE_ERR_NOT_ON_CURVE;
     }
     if (!G_FN(affine_is_on_curve)(&t)) return ZKPIPE_ERR_NOT_ON_CURVE;
-    if (!G_FN(affine_in_subgroup_var)(&t)) return ZKPIPE_ERR_NOT_IN_SUBGROUP;
+    if (subgroup && !G_FN(affine_in_subgroup_var)(&t)) return ZKPIPE_ERR_NOT_IN_SUBGROUP;
     *p = t;
     return ZKPIPE_OK;
 }
 
 zkpipe_status G_FN(affine_uncompress)(G_AFF *p, const uint8_t in[ZC_COORD]) {
-    return G_FN(zc_decode_)(p, in, ZC_COORD);
+    return G_FN(zc_decode_)(p, in, ZC_COORD, 1);
 }
 
 zkpipe_status G_FN(affine_deserialize)(G_AFF *p, const uint8_t in[2 * ZC_COORD]) {
-    return G_FN(zc_decode_)(p, in, 2 * ZC_COORD);
+    return G_FN(zc_decode_)(p, in, 2 * ZC_COORD, 1);
+}
+
+zkpipe_status G_FN(affine_deserialize_on_curve)(G_AFF *p, const uint8_t in[2 * ZC_COORD]) {
+    return G_FN(zc_decode_)(p, in, 2 * ZC_COORD, 0);
 }
 
 void G_FN(affine_compress)(uint8_t out[ZC_COORD], const G_AFF *p) {

@@ -48,15 +48,20 @@ static unsigned bp_online_cpus(void) {
 /* One uncompressed point with every check; the identity is refused unless
  * allow_identity. The identity's own status is BAD_ENCODING: its flag is
  * what is not allowed. */
-static zkpipe_status bp_g1_read(bls12_381_g1_affine_t *p, const uint8_t *in, int allow_identity) {
-    zkpipe_status st = bls12_381_g1_affine_deserialize(p, in);
+/* subgroup 0: on the curve only (zkp_bp_params_options.curve_only). */
+static zkpipe_status bp_g1_read(bls12_381_g1_affine_t *p, const uint8_t *in, int allow_identity,
+                                int subgroup) {
+    zkpipe_status st = subgroup ? bls12_381_g1_affine_deserialize(p, in)
+                                : bls12_381_g1_affine_deserialize_on_curve(p, in);
     if (st == ZKPIPE_OK && !allow_identity && bls12_381_g1_affine_is_infinity(p))
         return ZKPIPE_ERR_BAD_ENCODING;
     return st;
 }
 
-static zkpipe_status bp_g2_read(bls12_381_g2_affine_t *p, const uint8_t *in, int allow_identity) {
-    zkpipe_status st = bls12_381_g2_affine_deserialize(p, in);
+static zkpipe_status bp_g2_read(bls12_381_g2_affine_t *p, const uint8_t *in, int allow_identity,
+                                int subgroup) {
+    zkpipe_status st = subgroup ? bls12_381_g2_affine_deserialize(p, in)
+                                : bls12_381_g2_affine_deserialize_on_curve(p, in);
     if (st == ZKPIPE_OK && !allow_identity && bls12_381_g2_affine_is_infinity(p))
         return ZKPIPE_ERR_BAD_ENCODING;
     return st;
@@ -99,8 +104,8 @@ zkpipe_status zkp_bp_vk_parse(zkp_bp_vk *vk, const uint8_t *data, size_t len, in
     };
     size_t pos = 0;
     for (size_t i = 0; i < ZKP_ARRAY_LEN(fixed); i++) {
-        zkpipe_status st = fixed[i].g2 ? bp_g2_read(fixed[i].dst, data + pos, 1)
-                                       : bp_g1_read(fixed[i].dst, data + pos, 1);
+        zkpipe_status st = fixed[i].g2 ? bp_g2_read(fixed[i].dst, data + pos, 1, 1)
+                                       : bp_g1_read(fixed[i].dst, data + pos, 1, 1);
         if (st != ZKPIPE_OK) {
             zkpipe_status fail = zkp_diag_fail(
                 diag, st, "%s: verifying key: %s (byte %zu): %s", name, fixed[i].what, pos,
@@ -141,7 +146,7 @@ zkpipe_status zkp_bp_vk_parse(zkp_bp_vk *vk, const uint8_t *data, size_t len, in
     }
     vk->n_ic = n_ic;
     for (uint32_t i = 0; i < n_ic; i++, pos += ZKP_BP_G1_BYTES) {
-        st = bp_g1_read(&vk->ic[i], data + pos, 0);
+        st = bp_g1_read(&vk->ic[i], data + pos, 0, 1);
         if (st != ZKPIPE_OK) {
             zkp_diag_fail(diag, st, "%s: verifying key: ic point %" PRIu32 " of %" PRIu32 ": %s",
                           name, i, n_ic, bp_why(st, data + pos, ZKP_BP_G1_BYTES));
@@ -334,7 +339,7 @@ typedef struct {
     const uint8_t *in;
     uint8_t *out; /* NULL: check only */
     size_t n;
-    int g2;
+    int g2, subgroup;
     atomic_size_t first_bad;
 } bp_decode_job;
 
@@ -352,8 +357,8 @@ static void bp_decode_unit(void *ctx, unsigned tid, size_t unit) {
             bls12_381_g2_affine_t g2;
         } tmp;
         void *dst = job->out ? (void *)(job->out + i * out_elem) : (void *)&tmp;
-        zkpipe_status st = job->g2 ? bp_g2_read(dst, job->in + i * in_elem, 0)
-                                   : bp_g1_read(dst, job->in + i * in_elem, 0);
+        zkpipe_status st = job->g2 ? bp_g2_read(dst, job->in + i * in_elem, 0, job->subgroup)
+                                   : bp_g1_read(dst, job->in + i * in_elem, 0, job->subgroup);
         if (st == ZKPIPE_OK) continue;
         size_t cur = atomic_load_explicit(&job->first_bad, memory_order_relaxed);
         while (i < cur &&
@@ -387,6 +392,7 @@ static zkpipe_status bp_decode(zkp_bp_params *p, zkp_bp_section s, void *out,
     job.out = out;
     job.n = p->sec[s].count;
     job.g2 = s == ZKP_BP_B_G2;
+    job.subgroup = !p->opt.curve_only;
     atomic_init(&job.first_bad, SIZE_MAX);
     size_t units = (job.n + BP_DECODE_BATCH - 1) / BP_DECODE_BATCH;
     unsigned threads = p->opt.nthreads;
@@ -405,8 +411,9 @@ static zkpipe_status bp_decode(zkp_bp_params *p, zkp_bp_section s, void *out,
     /* The workers keep only the index; the status is cheap to recompute. */
     const uint8_t *at = job.in + bad * p->sec[s].elem;
     bls12_381_g2_affine_t tmp;
-    zkpipe_status st = job.g2 ? bp_g2_read(&tmp, at, 0)
-                              : bp_g1_read((bls12_381_g1_affine_t *)(void *)&tmp, at, 0);
+    zkpipe_status st =
+        job.g2 ? bp_g2_read(&tmp, at, 0, job.subgroup)
+               : bp_g1_read((bls12_381_g1_affine_t *)(void *)&tmp, at, 0, job.subgroup);
     return zkp_diag_fail(diag, st, "%s: section %s: point %zu of %zu (byte %zu): %s", p->name,
                          zkp_bp_section_name(s), bad, job.n, (size_t)(at - p->data),
                          bp_why(st, at, p->sec[s].elem));

@@ -21,7 +21,7 @@
  *   - every point: its encoding (flags, length), coordinates < p, on the
  *     curve, and in the prime-order subgroup. bellperson's mapped loader,
  *     which Filecoin uses, skips the subgroup check of the five sections;
- *     zkpipe does not.
+ *     zkpipe does it unless told not to (curve_only below).
  *   - the identity is rejected where bellperson rejects it: in ic, in all
  *     five sections and in all three proof points. The six fixed points of
  *     a verifying key may be the identity, as bellperson reads them.
@@ -123,6 +123,12 @@ const char *zkp_bp_section_name(zkp_bp_section s);
 typedef struct {
     const zkp_allocator *alloc; /* decoded sections and ic; NULL = the default */
     unsigned nthreads;          /* decoding; 0 = every online CPU */
+    /* 1: the five sections' points are checked on the curve but not in the
+     * subgroup, which is most of the decoding's cost (about 130 doublings
+     * a point). For a file whose source is trusted otherwise (Filecoin's
+     * published digests, or made here), by a prover that verifies what it
+     * proves (filecoin/c2.h). The verifying key is always checked whole. */
+    int curve_only;
 } zkp_bp_params_options;
 
 /* The time one section's decoding took (every point decoded and checked). */

@@ -1,0 +1,257 @@
+/* C2 from a C1 and bellperson's parameters (c2.h). */
+#include "filecoin/c2.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "filecoin/porep.h"
+#include "filecoin/porep_circuit.h"
+#include "filecoin/public_inputs.h"
+#include "gadgets/csr.h"
+#include "groth16/groth16.h"
+
+static double now_(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void zkp_fil_params_circuit_of(zkp_fil_params_circuit *out, const zkp_fil_seal_proof *p) {
+    out->nodes = p->nodes;
+    out->layers = p->layers;
+    out->challenges = p->challenges;
+    out->base_arity = p->base_arity;
+    out->sub_arity = p->sub_arity;
+    out->top_arity = p->top_arity;
+}
+
+int zkp_fil_same_circuit(const zkp_fil_seal_proof *a, const zkp_fil_seal_proof *b) {
+    return a->nodes == b->nodes && a->layers == b->layers && a->challenges == b->challenges &&
+           a->base_arity == b->base_arity && a->sub_arity == b->sub_arity &&
+           a->top_arity == b->top_arity;
+}
+
+static void csr_drop_(zkp_cs_csr **r) {
+    if (!*r) return;
+    zkp_cs_csr_free(*r);
+    free(*r);
+    *r = NULL;
+}
+
+/* The blank partition of p recorded in mode what. */
+static zkpipe_status blank_(zkp_cs_csr **out, const zkp_fil_seal_proof *p, unsigned what,
+                            zkp_diag *diag) {
+    *out = calloc(1, sizeof **out);
+    if (!*out) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "out of memory");
+    zkp_cs_csr_init(*out, what);
+    zkp_fil_porep_shape shape;
+    zkp_fil_porep_shape_of(&shape, p);
+    zkpipe_status st = zkp_fil_porep_circuit_blank(&(*out)->cs, &shape, diag);
+    if (st == ZKPIPE_OK) st = zkp_cs_csr_finish(*out);
+    if (st != ZKPIPE_OK) {
+        csr_drop_(out);
+        if (!diag || !diag->msg[0])
+            zkp_diag_fail(diag, st, "synthesizing the %s circuit: %s", p->name,
+                          zkpipe_strerror(st));
+    }
+    return st;
+}
+
+void zkp_fil_c2_key_free(zkp_fil_c2_key *k) {
+    if (!k) return;
+    zkp_bp_key_free(&k->key);
+    zkp_bp_params_free(&k->params);
+    memset(k, 0, sizeof *k);
+}
+
+zkpipe_status zkp_fil_c2_key_load(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p,
+                                  const char *params_path, const zkp_fil_c2_options *opt,
+                                  zkp_diag *diag) {
+    static const zkp_fil_c2_options defaults = {0, NULL, 0};
+    if (!opt) opt = &defaults;
+    memset(k, 0, sizeof *k);
+    k->proof = p;
+    zkp_bp_params_options po = {opt->alloc, opt->nthreads, !opt->check_subgroups};
+    zkpipe_status st = zkp_bp_params_load(&k->params, params_path, &po, diag);
+    if (st != ZKPIPE_OK) return st;
+
+    /* The lengths first, from counts: a wrong file costs no decoding. */
+    zkp_cs_csr *r = NULL;
+    double t = now_();
+    if ((st = blank_(&r, p, ZKP_CSR_COUNTS, diag)) != ZKPIPE_OK) goto done;
+    st = zkp_bp_params_fit(&k->params, r, diag);
+    csr_drop_(&r);
+    if (st != ZKPIPE_OK) goto done;
+    k->seconds_check = now_() - t;
+
+    t = now_();
+    if ((st = blank_(&r, p, ZKP_CSR_MATRICES, diag)) != ZKPIPE_OK) goto done;
+    k->rows = r->n_rows;
+    k->seconds_shape = now_() - t;
+
+    t = now_();
+    const void *sec[ZKP_BP_SECTION_COUNT];
+    size_t count[ZKP_BP_SECTION_COUNT];
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT && st == ZKPIPE_OK; s++) {
+        st = zkp_bp_params_section(&k->params, (zkp_bp_section)s, &sec[s], diag);
+        count[s] = k->params.sec[s].count;
+    }
+    if (st != ZKPIPE_OK) goto done;
+    k->seconds_decode = now_() - t;
+
+    t = now_();
+    st = zkp_bp_key_init(&k->key, r, &k->params.vk, sec, count, opt->alloc, diag);
+    if (st != ZKPIPE_OK) {
+        zkp_diag_prefix(diag, params_path);
+        goto done;
+    }
+    /* The key's dense copies replace the file's filtered sections. */
+    if (k->key.a) zkp_bp_params_drop_section(&k->params, ZKP_BP_A);
+    if (k->key.b_g1) zkp_bp_params_drop_section(&k->params, ZKP_BP_B_G1);
+    if (k->key.b_g2) zkp_bp_params_drop_section(&k->params, ZKP_BP_B_G2);
+    k->seconds_key = now_() - t;
+done:
+    csr_drop_(&r);
+    if (st != ZKPIPE_OK) zkp_fil_c2_key_free(k);
+    return st;
+}
+
+static void prefix_partition_(zkp_diag *diag, unsigned k) {
+    char what[32];
+    snprintf(what, sizeof what, "partition %u", k);
+    zkp_diag_prefix(diag, what);
+}
+
+/* The public inputs of partition k of c1, from its commitments and seed
+ * (pub->values from malloc, zkp_g16_public_release frees them). */
+static zkpipe_status public_inputs_(zkp_g16_public *pub, const zkp_fil_c1 *c1, unsigned k,
+                                    zkp_diag *diag) {
+    const zkp_fil_seal_proof *p = c1->proof;
+    size_t n = zkp_fil_porep_public_input_count(p);
+    pub->curve = ZKPIPE_CURVE_BLS12_381;
+    pub->n = n;
+    pub->values = calloc(n ? n : 1, 32);
+    if (!pub->values) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "out of memory");
+    uint8_t porep_id[32];
+    zkp_fil_porep_id(porep_id, p->id);
+    return zkp_fil_porep_public_inputs(pub->values, p, c1->replica_id.b, c1->comm_d.b,
+                                       c1->comm_r.b, c1->seed.b, porep_id, k, diag);
+}
+
+static zkpipe_status verify_(const zkp_bp_vk *bvk, const zkp_g16_public *pub,
+                             const zkp_g16_proof *proof, unsigned k, zkp_diag *diag) {
+    zkp_g16_vk vk;
+    zkp_bp_vk_to_g16(&vk, bvk);
+    zkpipe_status st = zkp_g16_verify(&vk, pub, proof, diag);
+    if (st == ZKPIPE_ERR_PROOF_INVALID)
+        return zkp_diag_fail(diag, st,
+                             "partition %u: the proof does not verify against the public inputs "
+                             "of the C1's commitments and seed",
+                             k);
+    if (st != ZKPIPE_OK) prefix_partition_(diag, k);
+    return st;
+}
+
+zkpipe_status zkp_fil_c2_verify(const zkp_bp_vk *vk, const zkp_fil_c1 *c1, const uint8_t *proof,
+                                size_t len, zkp_diag *diag) {
+    size_t n = c1->vanilla_proofs.n;
+    if (len != n * ZKP_BP_PROOF_BYTES)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
+                             "the proof has %zu bytes; %zu partitions need %zu", len, n,
+                             n * ZKP_BP_PROOF_BYTES);
+    if (vk->n_ic != zkp_fil_porep_public_input_count(c1->proof) + 1)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "the verifying key takes %u inputs; a %s partition has %zu",
+                             vk->n_ic - 1, c1->proof->name,
+                             zkp_fil_porep_public_input_count(c1->proof));
+    zkpipe_status st = ZKPIPE_OK;
+    for (size_t k = 0; k < n && st == ZKPIPE_OK; k++) {
+        zkp_g16_proof p = {.curve = ZKPIPE_CURVE_BLS12_381};
+        zkp_g16_public pub = {ZKPIPE_CURVE_BLS12_381, 0, NULL};
+        st = zkp_bp_proof_decode(&p.u.bls12_381, proof + k * ZKP_BP_PROOF_BYTES, diag);
+        if (st != ZKPIPE_OK)
+            prefix_partition_(diag, (unsigned)k);
+        else if ((st = public_inputs_(&pub, c1, (unsigned)k, diag)) == ZKPIPE_OK)
+            st = verify_(vk, &pub, &p, (unsigned)k, diag);
+        free(pub.values);
+    }
+    return st;
+}
+
+zkpipe_status zkp_fil_c2_prove_partition(uint8_t out[ZKP_BP_PROOF_BYTES],
+                                         const zkp_fil_c2_key *key, const zkp_fil_c1 *c1,
+                                         unsigned k, const zkp_fil_c2_options *opt,
+                                         zkp_fil_c2_timings *timings, zkp_diag *diag) {
+    static const zkp_fil_c2_options defaults = {0, NULL, 0};
+    if (!opt) opt = &defaults;
+    zkp_fil_c2_timings tm = {0, 0, 0};
+    if (!zkp_fil_same_circuit(c1->proof, key->proof))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "the C1 is a %s sector's; the parameters are %s's circuit",
+                             c1->proof->name, key->proof->name);
+    if (k >= c1->vanilla_proofs.n)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "partition %u of a C1 with %zu", k,
+                             (size_t)c1->vanilla_proofs.n);
+
+    zkp_g16_public pub = {ZKPIPE_CURVE_BLS12_381, 0, NULL};
+    zkpipe_status st = public_inputs_(&pub, c1, k, diag);
+    zkp_cs_csr *r = NULL;
+    zkp_buffer wit = {NULL, 0, ZKP_MEM_WITNESS, opt->alloc};
+    if (st != ZKPIPE_OK) goto done;
+
+    double t = now_();
+    r = calloc(1, sizeof *r);
+    if (!r) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    zkp_cs_csr_init(r, ZKP_CSR_WITNESS);
+    if ((st = zkp_fil_porep_circuit(&r->cs, c1, k, diag)) != ZKPIPE_OK ||
+        (st = zkp_cs_csr_finish(r)) != ZKPIPE_OK)
+        goto done;
+    const bls12_381_g16_pk_t *pk = &key->key.pk;
+    if (r->n_cols != pk->n_vars) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
+                           "partition %u has %u variables; the key %u", k, (unsigned)r->n_cols,
+                           (unsigned)pk->n_vars);
+        goto done;
+    }
+    wit.bytes = (size_t)r->n_cols * 32;
+    wit.ptr = zkp_alloc(wit.alloc, wit.bytes, ZKP_MEM_WITNESS);
+    if (!wit.ptr) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes of witness",
+                           wit.bytes);
+        goto done;
+    }
+    zkp_cs_csr_witness(r, wit.ptr);
+    csr_drop_(&r);
+    tm.synthesis = now_() - t;
+
+    t = now_();
+    zkp_g16_pk gpk = {.curve = ZKPIPE_CURVE_BLS12_381};
+    gpk.u.bls12_381 = *pk;
+    zkp_g16_prove_opts po = {.nthreads = opt->nthreads, .alloc = opt->alloc};
+    zkp_g16_pending *pending = NULL;
+    zkp_g16_proof proof;
+    if ((st = zkp_g16_prove_start(&pending, &gpk, &wit, &po, diag)) != ZKPIPE_OK ||
+        (st = zkp_g16_prove_finalize(&proof, pending, NULL, diag)) != ZKPIPE_OK)
+        goto done;
+    tm.prove = now_() - t;
+
+    t = now_();
+    st = verify_(&key->params.vk, &pub, &proof, k, diag);
+    if (st == ZKPIPE_ERR_PROOF_INVALID)
+        zkp_diag_prefix(diag, "the C1 does not satisfy the circuit, or the parameters are not a "
+                              "setup of it");
+    if (st != ZKPIPE_OK) goto done;
+    tm.verify = now_() - t;
+    st = zkp_bp_proof_encode(out, &proof.u.bls12_381, diag);
+done:
+    csr_drop_(&r);
+    zkp_buffer_release(&wit);
+    free(pub.values);
+    if (timings) *timings = tm;
+    return st;
+}

@@ -1,0 +1,103 @@
+/* C2: the Groth16 proof of a sealed sector's PoRep, from its C1 output and
+ * bellperson's parameters of the PoRep circuit (Filecoin's published
+ * files, or `zkpipe setup dev --filecoin porep`).
+ *
+ * A key is made once per parameter file (zkp_fil_c2_key_load):
+ *   1. the blank partition circuit of the proof's shape is synthesized
+ *      into the CSR back end's count-only mode, and the file's section
+ *      lengths are checked against it (setup/bp_key.h), so a file of
+ *      another circuit is refused before anything big is decoded;
+ *   2. the blank circuit's matrices are recorded, every section of the
+ *      file decoded (each point checked: curve, subgroup), and zkpipe's
+ *      prover key made from both; the matrices are freed then: the key
+ *      holds its own coefficients.
+ * Then each partition (zkp_fil_c2_prove_partition) is synthesized with its
+ * witness from the C1 (the CSR's witness-only mode: no matrices), proved
+ * with that key, and verified before it is returned, against public
+ * inputs derived independently from the C1's commitments and seed
+ * (filecoin/public_inputs.h), never from the circuit's own values. A proof
+ * that does not verify is an error, never an output. */
+#ifndef ZKP_FILECOIN_C2_H
+#define ZKP_FILECOIN_C2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "filecoin/c1.h"
+#include "filecoin/registry.h"
+#include "formats/bellperson.h"
+#include "formats/filecoin_params.h"
+#include "setup/bp_key.h"
+#include "util/alloc.h"
+#include "util/diag.h"
+
+/* What the parameter file of p's circuit is named after. */
+void zkp_fil_params_circuit_of(zkp_fil_params_circuit *out, const zkp_fil_seal_proof *p);
+
+/* 1 when the proofs a and b have one PoRep circuit (V1, V1_1 and synthetic
+ * PoRep of one sector size share theirs). */
+int zkp_fil_same_circuit(const zkp_fil_seal_proof *a, const zkp_fil_seal_proof *b);
+
+typedef struct {
+    unsigned nthreads;          /* 0 = every online CPU */
+    const zkp_allocator *alloc; /* NULL = the default; sections and key as ZKP_MEM_KEY */
+    /* 1: the sections' points are checked in the subgroup as well as on the
+     * curve (formats/bellperson.h: curve_only). It costs most of the key's
+     * loading time; every proof is verified before it is returned either
+     * way, so a bad point costs an error, never a wrong proof. */
+    int check_subgroups;
+} zkp_fil_c2_options;
+
+typedef struct {
+    const zkp_fil_seal_proof *proof; /* whose circuit the key proves */
+    zkp_bp_params params;
+    zkp_bp_key key;
+    uint64_t rows; /* the circuit's constraints with the input constraints */
+    double seconds_check, seconds_shape, seconds_decode, seconds_key;
+} zkp_fil_c2_key;
+
+/* Loads params_path as the parameters of p's PoRep circuit. On failure *k
+ * is left empty and the status is the loader's (ERR_IO, a parse or point
+ * error naming the file), ZKPIPE_ERR_SIZE_MISMATCH (the file is another
+ * circuit's: the message lists the lengths), or ZKPIPE_ERR_NO_MEMORY. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_key_load(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p,
+                                                  const char *params_path,
+                                                  const zkp_fil_c2_options *opt, zkp_diag *diag);
+
+void zkp_fil_c2_key_free(zkp_fil_c2_key *k);
+
+typedef struct {
+    double synthesis, prove, verify;
+} zkp_fil_c2_timings;
+
+/* Partition k of c1 proved with key and verified: out receives its 192
+ * bytes (formats/bellperson.h). timings may be NULL. On failure nothing is
+ * written to out and:
+ *   ZKPIPE_ERR_INVALID_ARGUMENT  c1 is another circuit's, or a value of it
+ *                                is not a field element (the message says)
+ *   ZKPIPE_ERR_OUT_OF_RANGE      k is past c1's partitions
+ *   ZKPIPE_ERR_PROOF_INVALID     the proof does not verify: the C1 does not
+ *                                satisfy the circuit (a wrong or tampered
+ *                                C1), or the parameters are not a setup of
+ *                                this circuit
+ *   ZKPIPE_ERR_NO_MEMORY, ZKPIPE_ERR_CANCELLED */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_prove_partition(uint8_t out[ZKP_BP_PROOF_BYTES],
+                                                         const zkp_fil_c2_key *key,
+                                                         const zkp_fil_c1 *c1, unsigned k,
+                                                         const zkp_fil_c2_options *opt,
+                                                         zkp_fil_c2_timings *timings,
+                                                         zkp_diag *diag);
+
+/* Checks the concatenated partition proofs proof[0..len) of c1 against the
+ * verifying key vk of its circuit, each against the public inputs derived
+ * from c1's commitments and seed: Filecoin's seal verification with the C1
+ * standing for the sector's identity. ZKPIPE_OK when every partition
+ * verifies; ZKPIPE_ERR_PROOF_INVALID (the message names the first that
+ * does not); ZKPIPE_ERR_SIZE_MISMATCH when len is not 192 bytes per
+ * partition; a decoding status for a point that is not one
+ * (formats/bellperson.h); ZKPIPE_ERR_INVALID_ARGUMENT when vk is another
+ * circuit's (its input count). */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_verify(const zkp_bp_vk *vk, const zkp_fil_c1 *c1,
+                                                const uint8_t *proof, size_t len, zkp_diag *diag);
+
+#endif

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Filecoin C2 end to end at 2 KiB, the way an operator runs it:
+#   - INSECURE parameters for the PoRep circuit (`setup dev --filecoin
+#     porep`), under the names `filecoin params locate` gives;
+#   - a sector sealed here, its C1 proved by `filecoin c2` and the proof
+#     checked by `filecoin verify` against the C1's commitments;
+#   - a changed proof and a C1 with another seed refused (exit 1, no output
+#     written), parameters of another circuit refused before any point is
+#     decoded (exit 3, the lengths named).
+# Minutes of point arithmetic (2.7 M constraints, a domain of 2^22), so it
+# runs in the optimised build only (CMakeLists.txt).
+#
+# usage: filecoin_c2.sh <path to the zkpipe binary>
+set -uo pipefail
+
+ZKPIPE=$(realpath "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+. "$HERE/cli_lib.sh"
+
+P="$WORK/params"
+F="$WORK/sector"
+mkdir -p "$P" "$F"
+H1=$(printf '%064x' 1)
+H2=$(printf '%064x' 2)
+
+expect_exit 0 "setup dev --filecoin porep 2KiB" "$ZKPIPE" setup dev --filecoin porep \
+  --sector-size 2KiB --out "$P" --seed "$H2" --threads 2 --quiet
+err_has "INSECURE" "the parameters are said to be insecure"
+expect_exit 0 "params locate" env FIL_PROOFS_PARAMETER_CACHE="$P" "$ZKPIPE" filecoin params locate \
+  --sector-size 2KiB
+PARAMS=$(sed -n 1p "$WORK/out")
+VKFILE=$(sed -n 2p "$WORK/out")
+[ -s "$PARAMS" ] && [ -s "$VKFILE" ] && ok "written under Filecoin's names" || fail "the files are not where locate says"
+
+# 2 KiB of data whose every 32nd byte keeps its top two bits clear (fr32).
+python3 -c "
+import os, sys
+d = bytearray(os.urandom(2048))
+for i in range(31, 2048, 32): d[i] &= 0x3f
+sys.stdout.buffer.write(d)" >"$F/data"
+expect_exit 0 "seal a 2KiB sector" "$ZKPIPE" filecoin seal --sector-size 2KiB --data "$F/data" \
+  --prover-id "$H1" --sector-id 11 --ticket "$H1" --seed "$H2" --out "$F"
+
+expect_exit 0 "c2" "$ZKPIPE" filecoin c2 "$F/c1.json" --params "$P" --out "$F/proof.bin" --threads 2
+[ "$(wc -c <"$F/proof.bin")" -eq 192 ] && ok "one 192-byte partition proof" || fail "proof size"
+expect_exit 0 "verify the proof" "$ZKPIPE" filecoin verify "$F/c1.json" "$F/proof.bin" --params "$P"
+
+# The last byte of C: still a point on the curve with little chance, and
+# never the proof's.
+cp "$F/proof.bin" "$F/changed.bin"
+printf '\x5a' | dd of="$F/changed.bin" bs=1 seek=191 conv=notrunc 2>/dev/null
+expect_exit 1 "verify: a changed proof" "$ZKPIPE" filecoin verify "$F/c1.json" "$F/changed.bin" --params "$P"
+err_has "partition 0" "the partition is named"
+
+# Another seed: the circuit's challenges are the C1's, the public inputs
+# are the seed's, and they no longer agree.
+sed 's/"seed":\[\([0-9]*\),/"seed":[7\1,/' "$F/c1.json" >"$F/other_seed.json"
+cmp -s "$F/other_seed.json" "$F/c1.json" && fail "the seed was not changed"
+expect_exit 1 "c2: a C1 with another seed" "$ZKPIPE" filecoin c2 "$F/other_seed.json" --params "$P" \
+  --out "$F/never.bin" --threads 2
+err_has "does not verify" "the failure says the proof does not verify"
+[ -e "$F/never.bin" ] && fail "c2 wrote a proof that does not verify" || ok "no proof written"
+expect_exit 1 "verify: the proof against the other seed" "$ZKPIPE" filecoin verify \
+  "$F/other_seed.json" "$F/proof.bin" --params "$P"
+
+# Parameters of another circuit under the 2 KiB names.
+Q="$WORK/other"
+mkdir -p "$Q"
+expect_exit 0 "setup dev sha256" "$ZKPIPE" setup dev --circuit sha256 --bytes 8 --out "$Q" --quiet
+cp "$Q/dev-INSECURE-sha256-8b.params" "$Q/$(basename "$PARAMS")"
+expect_exit 3 "c2: parameters of another circuit" "$ZKPIPE" filecoin c2 "$F/c1.json" --params "$Q" \
+  --out "$F/never.bin"
+err_has "not this circuit's" "the misfit is said"
+err_has "l has" "the lengths are named"
+expect_exit 3 "c2: no parameters there" "$ZKPIPE" filecoin c2 "$F/c1.json" --params "$WORK/none" \
+  --out "$F/never.bin"
+expect_exit 2 "c2 without --out" "$ZKPIPE" filecoin c2 "$F/c1.json" --params "$P"
+expect_exit 2 "c2 over its input" "$ZKPIPE" filecoin c2 "$F/c1.json" --params "$P" --out "$F/c1.json"
+expect_exit 0 "c2 --help" "$ZKPIPE" filecoin c2 --help
+expect_exit 2 "verify without a proof" "$ZKPIPE" filecoin verify "$F/c1.json"
+
+if [ "$failures" -ne 0 ]; then echo "filecoin_c2: $failures failure(s)" >&2; exit 1; fi
+echo "filecoin_c2: all checks passed"
