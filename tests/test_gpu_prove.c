@@ -1,15 +1,22 @@
 /* Whole proofs on a GPU: the CUDA backend of prove_start against the CPU's
- * on the committed snarkjs fixtures and on synthetic keys of both curves,
+ * on the committed snarkjs fixtures, on synthetic keys of both curves and
+ * on a key made from bellperson's parameters,
  * bit for bit with r and s fixed; the engine proving on a GPU; and, on
  * machines without one, the clear refusals of "cuda" and the fallback of
  * "auto". */
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/bellperson.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
+#include "gadgets/csr.h"
+#include "gadgets/multipack.h"
+#include "gadgets/sha256.h"
 #include "gpu_support.h"
 #include "groth16/backend.h"
+#include "setup/bp_key.h"
+#include "setup/dev_params.h"
 #include "synthetic/synthetic.h"
 #include "zkpipe/engine.h"
 
@@ -21,14 +28,15 @@ static void fixture_path_(char *out, size_t cap, const char *fixture, const char
     ASSERT(n > 0 && (size_t)n < cap);
 }
 
-/* A proof of key/wtns with fixed r and s on rkey's backend (NULL: CPU);
- * the witness is copied, since prove_start takes it over. */
-static void prove_fixed_(zkp_g16_proof *proof, const zkp_g16_pk *pk, const zkp_wtns *w,
-                         const zkp_g16_rkey *rkey) {
+/* A proof of pk for the witness values[0..bytes) with fixed r and s on
+ * rkey's backend (NULL: CPU); the witness is copied, since prove_start
+ * takes it over. */
+static void prove_fixed_(zkp_g16_proof *proof, const zkp_g16_pk *pk, const uint64_t *values,
+                         size_t bytes, const zkp_g16_rkey *rkey) {
     static const uint64_t rs[8] = {0x1234567, 0, 0, 1, 0x89abcdef, 7, 0, 2};
-    zkp_buffer wb = {malloc(w->values_bytes), w->values_bytes, ZKP_MEM_WITNESS, NULL};
+    zkp_buffer wb = {malloc(bytes), bytes, ZKP_MEM_WITNESS, NULL};
     ASSERT(wb.ptr);
-    memcpy(wb.ptr, w->values, w->values_bytes);
+    memcpy(wb.ptr, values, bytes);
     zkp_g16_prove_opts o = {.nthreads = 2, .rkey = rkey, .test_fixed_rs = rs};
     zkp_g16_pending *p = NULL;
     zkp_diag d = {{0}};
@@ -38,34 +46,42 @@ static void prove_fixed_(zkp_g16_proof *proof, const zkp_g16_pk *pk, const zkp_w
     ASSERT_MSG(st == ZKPIPE_OK, "prove_finalize: %s", d.msg);
 }
 
-/* The GPU's proof equals the CPU's and verifies; the key's ready copy
+/* The GPU's proof of pk for the witness values equals the CPU's and
+ * verifies under vk for the witness's public part; the key's ready copy
  * streams want_streamed of its G1 base sets. */
-static void check_same_proof_(zkp_g16_backend *be, const zkp_zkey *key, const zkp_wtns *w,
-                              unsigned want_streamed, const char *what) {
-    zkp_g16_pk pk;
-    zkp_zkey_pk(key, &pk);
+static void check_same_proof_pk_(zkp_g16_backend *be, const zkp_g16_pk *pk, const zkp_g16_vk *vk,
+                                 const uint64_t *values, size_t bytes, size_t n_public,
+                                 unsigned want_streamed, const char *what) {
     zkp_g16_rkey *rk = NULL;
     zkp_diag d = {{0}};
-    zkpipe_status st = zkp_g16_rkey_load(&rk, be, &pk, &d);
+    zkpipe_status st = zkp_g16_rkey_load(&rk, be, pk, &d);
     ASSERT_MSG(st == ZKPIPE_OK, "%s: key to the GPU: %s", what, d.msg);
     ASSERT_EQ_U64(zkp_g16_rkey_streamed_sets(rk), want_streamed);
     zkp_g16_proof cpu, gpu;
     memset(&cpu, 0, sizeof cpu);
     memset(&gpu, 0, sizeof gpu);
-    prove_fixed_(&cpu, &pk, w, NULL);
-    prove_fixed_(&gpu, &pk, w, rk);
+    prove_fixed_(&cpu, pk, values, bytes, NULL);
+    prove_fixed_(&gpu, pk, values, bytes, rk);
     zkp_g16_rkey_free(rk);
     ASSERT_MSG(memcmp(&cpu, &gpu, sizeof cpu) == 0, "%s: the GPU's proof differs from the CPU's",
                what);
-    zkp_g16_vk vk;
-    zkp_zkey_vk(key, &vk);
-    zkp_g16_public pub = {w->curve, zkp_zkey_n_public(key), malloc(32 * (size_t)zkp_zkey_n_public(key) + 1)};
+    zkp_g16_public pub = {pk->curve, n_public, malloc(32 * n_public + 1)};
     ASSERT(pub.values);
-    memcpy(pub.values, w->values + 4, 32 * pub.n);
-    st = zkp_g16_verify(&vk, &pub, &gpu, &d);
+    memcpy(pub.values, values + 4, 32 * n_public);
+    st = zkp_g16_verify(vk, &pub, &gpu, &d);
     ASSERT_MSG(st == ZKPIPE_OK, "%s: the GPU's proof does not verify: %s", what, d.msg);
     zkp_g16_public_release(&pub);
     printf("  %s: identical proofs, verified\n", what);
+}
+
+static void check_same_proof_(zkp_g16_backend *be, const zkp_zkey *key, const zkp_wtns *w,
+                              unsigned want_streamed, const char *what) {
+    zkp_g16_pk pk;
+    zkp_zkey_pk(key, &pk);
+    zkp_g16_vk vk;
+    zkp_zkey_vk(key, &vk);
+    check_same_proof_pk_(be, &pk, &vk, w->values, w->values_bytes, zkp_zkey_n_public(key),
+                         want_streamed, what);
 }
 
 static zkp_g16_backend *open_gpu_backend_(void) {
@@ -132,6 +148,49 @@ static void synthetic_keys_(zkp_g16_backend *be, unsigned want_streamed) {
 TEST_CASE(gpu_prove_matches_cpu_on_synthetic_keys) {
     zkp_g16_backend *be = open_gpu_backend_();
     synthetic_keys_(be, 0);
+    zkp_g16_backend_close(be);
+}
+
+/* A key made from bellperson's parameters (setup/bp_key.h): its H query in
+ * the coefficient basis, so the device interpolates h back from the coset
+ * after the H step. SHA-256 of 64 bytes, a domain of 2^16. */
+TEST_CASE(gpu_prove_matches_cpu_on_a_bellperson_key) {
+    zkp_g16_backend *be = open_gpu_backend_();
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    ASSERT(r);
+    zkp_cs_csr_init(r, ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    uint8_t msg[64];
+    test_rng_bytes(msg, sizeof msg);
+    zkp_bool bits[512], digest[256];
+    for (int i = 0; i < 512; i++) bits[i] = zkp_bool_alloc(&r->cs, (msg[i / 8] >> (7 - i % 8)) & 1);
+    zkp_sha256_gadget(&r->cs, bits, 512, digest);
+    zkp_pack_into_inputs(&r->cs, digest, 256);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    uint8_t seed[32] = {7};
+    zkp_dev_params dp;
+    zkp_dev_params_options o = {.seed = seed};
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_dev_params_generate(&dp, r, &o, &d) == ZKPIPE_OK, "%s", d.msg);
+    /* the dense sections, borrowed */
+    size_t cols = (size_t)r->n_cols;
+    const void *sec[ZKP_BP_SECTION_COUNT] = {dp.h, dp.l, dp.a, dp.b_g1, dp.b_g2};
+    size_t count[ZKP_BP_SECTION_COUNT] = {dp.domain_size - 1, (size_t)dp.num_aux, cols, cols, cols};
+    zkp_bp_key k;
+    ASSERT_MSG(zkp_bp_key_init(&k, r, &dp.vk, sec, count, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
+    pk.u.bls12_381 = k.pk;
+    zkp_g16_vk vk;
+    zkp_bp_vk_to_g16(&vk, &dp.vk);
+    uint64_t *w = malloc(cols * 32);
+    ASSERT(w);
+    zkp_cs_csr_witness(r, w);
+    check_same_proof_pk_(be, &pk, &vk, w, cols * 32, (size_t)r->cs.num_inputs - 1, 0,
+                         "bellperson key, SHA-256 of 64 bytes");
+    free(w);
+    zkp_bp_key_free(&k);
+    zkp_dev_params_free(&dp);
+    zkp_cs_csr_free(r);
+    free(r);
     zkp_g16_backend_close(be);
 }
 
