@@ -16,6 +16,7 @@
 #include "filecoin/public_inputs.h"
 #include "filecoin/seal.h"
 #include "gadgets/csr.h"
+#include "filecoin_support.h"
 #include "test.h"
 
 static void require_slow_(const char *what) {
@@ -114,53 +115,6 @@ TEST_CASE(filecoin_porep_circuit_refuses_shapes_it_cannot_build) {
 
 /* ---- a sealed 2 KiB sector ---- */
 
-static void c1_free_(void *arg) {
-    zkp_fil_c1_free(arg);
-    free(arg);
-}
-
-static const zkp_fil_c1 *sealed_2kib_(void) {
-    const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_name("StackedDrg2KiBV1_1", 18);
-    ASSERT(p != NULL);
-    zkp_fil_seal_inputs in;
-    memset(&in, 0, sizeof in);
-    in.proof = p;
-    test_rng_bytes(in.prover_id, 31);
-    test_rng_bytes(in.ticket, 32);
-    test_rng_bytes(in.seed, 32);
-    in.sector_id = test_rng_u64() % 100000;
-    uint8_t *data = malloc(p->sector_bytes);
-    ASSERT(data);
-    test_rng_bytes(data, p->sector_bytes);
-    for (size_t i = 31; i < p->sector_bytes; i += 32) data[i] &= 0x3f;
-    zkp_fil_c1 *c1 = calloc(1, sizeof *c1);
-    ASSERT(c1);
-    zkp_diag d = {{0}};
-    zkpipe_status st = zkp_fil_seal(c1, NULL, &in, data, NULL, ZKP_MEM_AUX, &d);
-    free(data);
-    ASSERT_MSG(st == ZKPIPE_OK, "%s", d.msg);
-    test_defer(c1_free_, c1);
-    return c1;
-}
-
-/* A back end that keeps the public inputs' values only. */
-#define MAX_INPUTS 64
-typedef struct {
-    zkp_fr inputs[MAX_INPUTS];
-} inputs_only_;
-
-static zkpipe_status inputs_alloc_(void *ctx, int is_input, uint32_t index, const zkp_fr *value) {
-    inputs_only_ *io = ctx;
-    if (is_input && index < MAX_INPUTS) io->inputs[index] = *value;
-    return ZKPIPE_OK;
-}
-
-static zkpipe_status inputs_enforce_(void *ctx, uint64_t index, const zkp_lc *a, const zkp_lc *b,
-                                     const zkp_lc *c) {
-    (void)ctx, (void)index, (void)a, (void)b, (void)c;
-    return ZKPIPE_OK;
-}
-
 /* The circuit's inputs 1.. equal the independently derived ones. */
 static void check_inputs_(const zkp_fil_c1 *c1, const zkp_fr *inputs, size_t n_inputs) {
     const zkp_fil_seal_proof *p = c1->proof;
@@ -188,13 +142,9 @@ static void check_inputs_(const zkp_fil_c1 *c1, const zkp_fr *inputs, size_t n_i
 /* Counted, not checked: the shape is the blank circuit's, and the inputs
  * the circuit allocates are the public inputs of the sector. */
 TEST_CASE(filecoin_porep_circuit_sealed_2kib_inputs) {
-    static const zkp_cs_backend inputs_only = {inputs_alloc_, inputs_enforce_};
-    const zkp_fil_c1 *c1 = sealed_2kib_();
-    inputs_only_ *io = calloc(1, sizeof *io);
-    ASSERT(io);
-    test_defer(free, io);
+    const zkp_fil_c1 *c1 = test_sealed_2kib();
     zkp_cs cs;
-    zkp_cs_init(&cs, &inputs_only, io);
+    test_inputs_only *io = test_inputs_only_cs(&cs);
     zkp_diag d = {{0}};
     ASSERT_MSG(zkp_fil_porep_circuit(&cs, c1, 0, &d) == ZKPIPE_OK, "%s", d.msg);
     check_inputs_(c1, io->inputs, cs.num_inputs);
@@ -231,7 +181,7 @@ static int csr_satisfied_(const zkp_fil_c1 *c1, int check_inputs) {
  * not. */
 TEST_CASE(filecoin_porep_circuit_sealed_2kib_satisfied_slow) {
     require_slow_("2.7 M constraints with their witness: set ZKPIPE_TEST_SLOW=1 to check them");
-    const zkp_fil_c1 *c1 = sealed_2kib_();
+    const zkp_fil_c1 *c1 = test_sealed_2kib();
     ASSERT(csr_satisfied_(c1, 1));
     zkp_fil_domain *row = &c1->vanilla_proofs.v[0].v[1].replica_column_proofs.drg_parents.v[3]
                                .rows.v[1];

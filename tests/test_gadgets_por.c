@@ -19,6 +19,7 @@
 #include "gadgets/poseidon.h"
 #include "hash/poseidon.h"
 #include "hash/sha256.h"
+#include "filecoin_support.h"
 #include "gadgets_support.h"
 #include "test.h"
 
@@ -300,11 +301,6 @@ TEST_CASE(gadgets_por_refuses_bad_levels) {
 
 /* ---------------------------------------------------------------- C1s */
 
-static void c1_free_(void *arg) {
-    zkp_fil_c1_free(arg);
-    free(arg);
-}
-
 static const zkp_fil_seal_proof *proof_(const char *name) {
     const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_name(name, strlen(name));
     ASSERT(p != NULL);
@@ -404,56 +400,11 @@ static void check_c1_poseidon_paths_(const zkp_fil_challenge_proof *cp) {
     check_c1_column_(&cp->replica_column_proofs.exp_parents.v[7]);
 }
 
-/* A sealed 2 KiB sector: tree_d (binary SHA-256, 6 levels), tree_r_last
- * and tree_c (8-0-0), columns of 2 layers. */
-static const zkp_fil_c1 *sealed_2kib_(void) {
-    const zkp_fil_seal_proof *p = proof_("StackedDrg2KiBV1_1");
-    zkp_fil_seal_inputs in;
-    memset(&in, 0, sizeof in);
-    in.proof = p;
-    test_rng_bytes(in.prover_id, 31);
-    test_rng_bytes(in.ticket, 32);
-    test_rng_bytes(in.seed, 32);
-    in.sector_id = test_rng_u64() % 100000;
-    uint8_t *data = malloc(p->sector_bytes);
-    ASSERT(data);
-    test_rng_bytes(data, p->sector_bytes);
-    for (size_t i = 31; i < p->sector_bytes; i += 32) data[i] &= 0x3f;
-    zkp_fil_c1 *c1 = calloc(1, sizeof *c1);
-    ASSERT(c1);
-    zkp_diag d = {{0}};
-    zkpipe_status st = zkp_fil_seal(c1, NULL, &in, data, NULL, ZKP_MEM_AUX, &d);
-    free(data);
-    ASSERT_MSG(st == ZKPIPE_OK, "%s", d.msg);
-    test_defer(c1_free_, c1);
-    ASSERT(!memcmp(c1->vanilla_proofs.v[0].v[0].comm_d_proofs.root.b, c1->comm_d.b, 32));
-    return c1;
-}
-
-/* A back end that keeps only the public inputs' values: the whole of
- * tree_d's path (six SHA-256 levels, 272,292 constraints) costs little
- * this way, while a recorder checking each constraint would take seconds.
- * That every constraint of a binary SHA-256 level holds is the recorder's
- * check in gadgets_por_sha256_one_level_root. */
-typedef struct {
-    fr_t inputs[8];
-} inputs_only_;
-
-static zkpipe_status inputs_alloc_(void *ctx, int is_input, uint32_t index, const zkp_fr *value) {
-    inputs_only_ *io = ctx;
-    if (is_input && index < 8) io->inputs[index] = *value;
-    return ZKPIPE_OK;
-}
-
-static zkpipe_status inputs_enforce_(void *ctx, uint64_t index, const zkp_lc *a, const zkp_lc *b,
-                                     const zkp_lc *c) {
-    (void)ctx, (void)index, (void)a, (void)b, (void)c;
-    return ZKPIPE_OK;
-}
-
+/* The whole of tree_d's path (six SHA-256 levels, 272,292 constraints) on
+ * the inputs-only back end; that every constraint of a binary SHA-256 level
+ * holds is the recorder's check in gadgets_por_sha256_one_level_root. */
 TEST_CASE(gadgets_por_sealed_2kib_comm_d_path) {
-    static const zkp_cs_backend inputs_only = {inputs_alloc_, inputs_enforce_};
-    const zkp_fil_c1 *c1 = sealed_2kib_();
+    const zkp_fil_c1 *c1 = test_sealed_2kib();
     const zkp_fil_challenge_proof *cp = &c1->vanilla_proofs.v[0].v[1];
     c1_levels_ *path = malloc(sizeof *path);
     ASSERT(path);
@@ -461,9 +412,8 @@ TEST_CASE(gadgets_por_sealed_2kib_comm_d_path) {
     const uint64_t node = cp->labeling_proofs.v[0].node;
     ASSERT_EQ_U64(path->index, node);
     ASSERT_EQ_U64(path->n, 6);
-    inputs_only_ io;
     zkp_cs cs;
-    zkp_cs_init(&cs, &inputs_only, &io);
+    test_inputs_only *io = test_inputs_only_cs(&cs);
     fr_t leaf_value, root_value, computed, index;
     domain_fr_(&leaf_value, &cp->comm_d_proofs.leaf);
     domain_fr_(&root_value, &c1->comm_d);
@@ -476,11 +426,11 @@ TEST_CASE(gadgets_por_sealed_2kib_comm_d_path) {
     ASSERT_EQ_U64(cs.num_constraints, 6 * ((272295 - 3) / 6) + 2);
     ASSERT_EQ_U64(cs.num_inputs, 2);
     bls12_381_fr_set_u64(&index, node);
-    ASSERT(bls12_381_fr_eq(&io.inputs[1], &index));
+    ASSERT(bls12_381_fr_eq(&io->inputs[1], &index));
 }
 
 TEST_CASE(gadgets_por_sealed_2kib_poseidon_paths) {
-    const zkp_fil_c1 *c1 = sealed_2kib_();
+    const zkp_fil_c1 *c1 = test_sealed_2kib();
     check_c1_poseidon_paths_(&c1->vanilla_proofs.v[0].v[0]);
     check_c1_poseidon_paths_(&c1->vanilla_proofs.v[0].v[1]);
 }
@@ -495,9 +445,7 @@ TEST_CASE(gadgets_por_synthetic_32_and_64_gib_paths) {
         zkp_fil_seal_proof cut = *proof_(names[n]);
         cut.partitions = 1;
         cut.challenges = 1;
-        zkp_fil_c1 *c1 = calloc(1, sizeof *c1);
-        ASSERT(c1);
-        test_defer(c1_free_, c1);
+        zkp_fil_c1 *c1 = test_new_c1();
         zkp_diag d = {{0}};
         ASSERT_MSG(zkp_fil_c1_synthesize(c1, &cut, seed, NULL, ZKP_MEM_AUX, &d) == ZKPIPE_OK, "%s",
                    d.msg);
