@@ -22,19 +22,7 @@ fi
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
-
-# expect_exit <code> <description> <command...>
-expect_exit() {
-    local want=$1 what=$2
-    shift 2
-    local got=0
-    "$@" >"$WORK/out" 2>"$WORK/err" || got=$?
-    if [ "$got" -eq "$want" ]; then ok "$what (exit $got)"; else
-        fail "$what: exit $got, expected $want"; cat "$WORK/out" "$WORK/err" >&2; fi
-}
+. "$HERE/cli_lib.sh"
 
 snarkjs_verify() { "$SNARKJS" groth16 verify "$@" 2>&1 | grep -q "OK!"; }
 

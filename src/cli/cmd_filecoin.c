@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "filecoin/c2.h"
 #include "filecoin/porep_circuit.h"
 #include "filecoin/public_inputs.h"
 #include "filecoin/registry.h"
@@ -77,7 +76,7 @@ static const char *named_for_(const char *path) {
         const zkp_fil_seal_proof *p = cli_fil_v1_proof(sector_sizes_[i]);
         if (!p) continue;
         zkp_fil_params_circuit c;
-        zkp_fil_params_circuit_of(&c, p);
+        zkp_fil_porep_shape_of(&c, p);
         char name[256];
         if (zkp_fil_params_file_name(name, sizeof name, &c, "params") && !strcmp(name, base))
             return sector_sizes_[i];
@@ -93,7 +92,7 @@ static int params_locate_(const char *size) {
         return CLI_USAGE;
     }
     zkp_fil_params_circuit c;
-    zkp_fil_params_circuit_of(&c, p);
+    zkp_fil_porep_shape_of(&c, p);
     static const char *const exts[] = {"params", "vk", "meta"};
     for (size_t e = 0; e < 3; e++) {
         char path[4096];

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "filecoin/c2.h"
+#include "filecoin/porep_circuit.h"
 #include "util/fileio.h"
 #include "util/mapped_file.h"
 
@@ -63,7 +64,7 @@ static zkpipe_status load_c1_(zkp_fil_c1 *c1, const char *path, zkp_diag *d) {
 static int params_path_(char *out, size_t cap, const char *dir, const zkp_fil_seal_proof *p,
                         const char *ext) {
     zkp_fil_params_circuit fc;
-    zkp_fil_params_circuit_of(&fc, p);
+    zkp_fil_porep_shape_of(&fc, p);
     char name[256];
     if (!dir) dir = zkp_fil_params_cache_dir();
     return zkp_fil_params_file_name(name, sizeof name, &fc, ext) &&

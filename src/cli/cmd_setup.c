@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "filecoin/c2.h"
 #include "filecoin/porep_circuit.h"
 #include "gadgets/csr.h"
 #include "gadgets/multipack.h"
@@ -152,7 +151,7 @@ int cli_setup(int argc, char **argv) {
     int named = 1;
     if (porep) {
         zkp_fil_params_circuit fc;
-        zkp_fil_params_circuit_of(&fc, porep);
+        zkp_fil_porep_shape_of(&fc, porep);
         named = zkp_fil_params_file_name(names[0], sizeof names[0], &fc, "params") &&
                 zkp_fil_params_file_name(names[1], sizeof names[1], &fc, "vk");
     } else {

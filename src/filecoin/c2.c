@@ -18,19 +18,13 @@ static double now_(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void zkp_fil_params_circuit_of(zkp_fil_params_circuit *out, const zkp_fil_seal_proof *p) {
-    out->nodes = p->nodes;
-    out->layers = p->layers;
-    out->challenges = p->challenges;
-    out->base_arity = p->base_arity;
-    out->sub_arity = p->sub_arity;
-    out->top_arity = p->top_arity;
-}
-
 int zkp_fil_same_circuit(const zkp_fil_seal_proof *a, const zkp_fil_seal_proof *b) {
-    return a->nodes == b->nodes && a->layers == b->layers && a->challenges == b->challenges &&
-           a->base_arity == b->base_arity && a->sub_arity == b->sub_arity &&
-           a->top_arity == b->top_arity;
+    zkp_fil_porep_shape x, y;
+    zkp_fil_porep_shape_of(&x, a);
+    zkp_fil_porep_shape_of(&y, b);
+    return x.nodes == y.nodes && x.layers == y.layers && x.challenges == y.challenges &&
+           x.base_arity == y.base_arity && x.sub_arity == y.sub_arity &&
+           x.top_arity == y.top_arity;
 }
 
 static void csr_drop_(zkp_cs_csr **r) {

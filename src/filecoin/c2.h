@@ -31,9 +31,6 @@
 #include "util/alloc.h"
 #include "util/diag.h"
 
-/* What the parameter file of p's circuit is named after. */
-void zkp_fil_params_circuit_of(zkp_fil_params_circuit *out, const zkp_fil_seal_proof *p);
-
 /* 1 when the proofs a and b have one PoRep circuit (V1, V1_1 and synthetic
  * PoRep of one sector size share theirs). */
 int zkp_fil_same_circuit(const zkp_fil_seal_proof *a, const zkp_fil_seal_proof *b);

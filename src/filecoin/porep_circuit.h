@@ -36,23 +36,24 @@
 
 #include "filecoin/c1.h"
 #include "filecoin/registry.h"
+#include "formats/filecoin_params.h"
 #include "gadgets/cs.h"
 #include "util/diag.h"
 
 #define ZKP_FIL_DRG_PARENTS 6
 #define ZKP_FIL_EXP_PARENTS 8
 
-/* What the circuit's structure depends on. tree_r_last and tree_c share
- * the Poseidon shape: base levels of base_arity, then one level of
- * sub_arity and one of top_arity where not 0. tree_d is binary over nodes. */
-typedef struct {
-    uint64_t nodes;       /* a power of two, 2 .. 2^40 */
-    uint32_t layers;      /* 2 or 11: the column hash has this arity */
-    uint32_t challenges;  /* per partition, at least 1 */
-    unsigned base_arity, sub_arity, top_arity; /* 2, 4, 8 or 16; sub and top may be 0 */
-} zkp_fil_porep_shape;
+/* What the circuit's structure depends on, which is also what its
+ * parameter files are named after (formats/filecoin_params.h): nodes (a
+ * power of two, 2 .. 2^40), layers (2 or 11: the column hash has this
+ * arity), challenges per partition (at least 1), and the arities of
+ * tree_r_last and tree_c, which share the Poseidon shape: base levels of
+ * base_arity, then one level of sub_arity and one of top_arity where not 0
+ * (2, 4, 8 or 16). tree_d is binary over nodes. */
+typedef zkp_fil_params_circuit zkp_fil_porep_shape;
 
-/* The shape of a registered proof's partition. */
+/* The shape of a registered proof's partition (V1, V1_1 and synthetic
+ * PoRep of one sector size share it). */
 void zkp_fil_porep_shape_of(zkp_fil_porep_shape *out, const zkp_fil_seal_proof *p);
 
 /* The blank partition of shape, every witness value zero. The shape is
