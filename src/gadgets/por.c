@@ -211,19 +211,33 @@ static num_ levels_(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels, 
     return cur;
 }
 
-void zkp_por_gadget(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels, size_t n_levels,
-                    zkp_var leaf, const zkp_fr *leaf_value, zkp_var root, zkp_fr *computed_root) {
-    if (cs->status != ZKPIPE_OK) return;
+/* What both forms share: the levels checked first (on failure cs fails
+ * and nothing is added: levels_ok_ returns 0), then the leaf hashed up
+ * them and the path's index made public (up_). */
+static int levels_ok_(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels,
+                      size_t n_levels) {
+    if (cs->status != ZKPIPE_OK) return 0;
     zkpipe_status st = check_levels_(hash, levels, n_levels);
     if (st != ZKPIPE_OK) {
         fail_(cs, st);
-        return;
+        return 0;
     }
+    return 1;
+}
+
+static num_ up_(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels, size_t n_levels,
+                num_ cur) {
     zkp_bool bits[POR_MAX_BITS];
     size_t n_bits;
-    num_ cur = {leaf, *leaf_value};
     cur = levels_(cs, hash, levels, n_levels, cur, bits, &n_bits);
     zkp_pack_into_inputs(cs, bits, n_bits);
+    return cur;
+}
+
+void zkp_por_gadget(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels, size_t n_levels,
+                    zkp_var leaf, const zkp_fr *leaf_value, zkp_var root, zkp_fr *computed_root) {
+    if (!levels_ok_(cs, hash, levels, n_levels)) return;
+    num_ cur = up_(cs, hash, levels, n_levels, (num_){leaf, *leaf_value});
     zkp_constraint_equal(cs, cur.var, root);
     if (computed_root) *computed_root = cur.value;
 }
@@ -231,17 +245,8 @@ void zkp_por_gadget(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels, 
 void zkp_por_circuit(zkp_cs *cs, zkp_por_hash hash, const zkp_por_level *levels, size_t n_levels,
                      const zkp_fr *leaf_value, const zkp_fr *root_value, int public_root,
                      zkp_fr *computed_root) {
-    if (cs->status != ZKPIPE_OK) return;
-    zkpipe_status st = check_levels_(hash, levels, n_levels);
-    if (st != ZKPIPE_OK) {
-        fail_(cs, st);
-        return;
-    }
-    zkp_bool bits[POR_MAX_BITS];
-    size_t n_bits;
-    num_ cur = alloc_(cs, leaf_value);
-    cur = levels_(cs, hash, levels, n_levels, cur, bits, &n_bits);
-    zkp_pack_into_inputs(cs, bits, n_bits);
+    if (!levels_ok_(cs, hash, levels, n_levels)) return;
+    num_ cur = up_(cs, hash, levels, n_levels, alloc_(cs, leaf_value));
     zkp_var root = zkp_cs_alloc(cs, root_value);
     zkp_constraint_equal(cs, cur.var, root);
     if (public_root) {
