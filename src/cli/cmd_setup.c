@@ -32,7 +32,8 @@ static const char setup_usage[] =
     "                     locate` prints them), so that `zkpipe filecoin c2 --params DIR`\n"
     "                     and Filecoin's tools find them. Those names cannot say INSECURE:\n"
     "                     keep such a directory apart from real parameters. No .meta file\n"
-    "                     is written. 2KiB takes about a minute on two cores.\n"
+    "                     is written. 2KiB and 8MiB take two minutes or so on two\n"
+    "                     cores; 32GiB needs the memory of a proving machine.\n"
     "\n"
     "Options:\n"
     "  --out DIR        the directory to write into (it must exist)\n"
@@ -141,6 +142,8 @@ int cli_setup(int argc, char **argv) {
                         "64GiB\n", sector_size);
         return CLI_USAGE;
     }
+    zkp_fil_porep_shape shape;
+    if (porep) zkp_fil_porep_shape_of(&shape, porep);
     uint8_t seed[32];
     if (seed_hex && hex_seed_(seed_hex, seed)) {
         fprintf(stderr, "zkpipe setup: --seed needs 64 hex digits\n");
@@ -150,10 +153,8 @@ int cli_setup(int argc, char **argv) {
     char names[2][256], params_path[4096], vk_path[4096];
     int named = 1;
     if (porep) {
-        zkp_fil_params_circuit fc;
-        zkp_fil_porep_shape_of(&fc, porep);
-        named = zkp_fil_params_file_name(names[0], sizeof names[0], &fc, "params") &&
-                zkp_fil_params_file_name(names[1], sizeof names[1], &fc, "vk");
+        named = zkp_fil_params_file_name(names[0], sizeof names[0], &shape, "params") &&
+                zkp_fil_params_file_name(names[1], sizeof names[1], &shape, "vk");
     } else {
         snprintf(names[0], sizeof names[0], "dev-INSECURE-sha256-%llub.params",
                  (unsigned long long)n_bytes);
@@ -184,8 +185,6 @@ int cli_setup(int argc, char **argv) {
     zkpipe_status st;
     char what[128];
     if (porep) {
-        zkp_fil_porep_shape shape;
-        zkp_fil_porep_shape_of(&shape, porep);
         st = zkp_fil_porep_circuit_blank(&r->cs, &shape, &d);
         snprintf(what, sizeof what, "one partition of the %s PoRep circuit", sector_size);
     } else {

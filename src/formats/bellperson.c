@@ -45,10 +45,10 @@ static unsigned bp_online_cpus(void) {
     return n > 0 ? (unsigned)n : 1;
 }
 
-/* One uncompressed point with every check; the identity is refused unless
+/* One uncompressed point with every check (with subgroup 0, on the curve
+ * only: zkp_bp_params_options.curve_only); the identity is refused unless
  * allow_identity. The identity's own status is BAD_ENCODING: its flag is
  * what is not allowed. */
-/* subgroup 0: on the curve only (zkp_bp_params_options.curve_only). */
 static zkpipe_status bp_g1_read(bls12_381_g1_affine_t *p, const uint8_t *in, int allow_identity,
                                 int subgroup) {
     zkpipe_status st = subgroup ? bls12_381_g1_affine_deserialize(p, in)
