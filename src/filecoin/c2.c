@@ -153,7 +153,7 @@ zkpipe_status zkp_fil_c2_verify(const zkp_bp_vk *vk, const zkp_fil_c1 *c1, const
     size_t n = c1->vanilla_proofs.n;
     if (len != n * ZKP_BP_PROOF_BYTES)
         return zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
-                             "the proof has %zu bytes; %zu partitions need %zu", len, n,
+                             "the proof has %zu bytes; %zu partition(s) need %zu", len, n,
                              n * ZKP_BP_PROOF_BYTES);
     if (vk->n_ic != zkp_fil_porep_public_input_count(c1->proof) + 1)
         return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
