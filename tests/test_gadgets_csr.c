@@ -180,6 +180,36 @@ TEST_CASE(gadgets_csr_sha256_rows_hold) {
     bls12_381_fr_set_u64(&r->aux[0], 2);
     ASSERT(!zkp_cs_csr_check(r, &bad));
     ASSERT_EQ_U64(bad, 0);
+
+    /* The witness written into a vector of the key's shape: the same values,
+     * with no copy; a vector one aux short fails synthesis, one too long
+     * fails finish; only a fresh witness-only system takes a vector. */
+    uint32_t n_in = (uint32_t)r->cs.num_inputs, n_aux = (uint32_t)r->cs.num_aux;
+    for (int c = 0; c < 3; c++) {
+        zkp_cs_csr *into = new_csr_(ZKP_CSR_WITNESS);
+        uint64_t *w3 = calloc((size_t)r->n_cols + 1, 32);
+        ASSERT(w3);
+        test_defer(free, w3);
+        uint32_t aux = c == 0 ? n_aux : c == 1 ? n_aux - 1 : n_aux + 1;
+        ASSERT_OK(zkp_cs_csr_witness_into(into, w3, n_in, aux));
+        zkp_bool bits[24], digest[256];
+        for (int i = 0; i < 24; i++)
+            bits[i] = zkp_bool_alloc(&into->cs, ("abc"[i / 8] >> (7 - i % 8)) & 1);
+        zkp_sha256_gadget(&into->cs, bits, 24, digest);
+        zkp_pack_into_inputs(&into->cs, digest, 256);
+        zkpipe_status st = zkp_cs_csr_finish(into);
+        if (c == 0) {
+            ASSERT_OK(st);
+            ASSERT_MEM_EQ(w3, w2, bytes);
+        } else {
+            ASSERT_EQ_STATUS(st, c == 1 ? ZKPIPE_ERR_OUT_OF_RANGE : ZKPIPE_ERR_SIZE_MISMATCH);
+        }
+        ASSERT_EQ_STATUS(zkp_cs_csr_witness_into(into, w3, n_in, aux),
+                         ZKPIPE_ERR_INVALID_ARGUMENT);
+    }
+    zkp_cs_csr *matrices = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    ASSERT_EQ_STATUS(zkp_cs_csr_witness_into(matrices, w1, n_in, n_aux),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
 }
 
 /* ---- a proof of a recorded circuit, with development parameters ---- */

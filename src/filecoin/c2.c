@@ -202,24 +202,27 @@ zkpipe_status zkp_fil_c2_prove_partition(uint8_t out[ZKP_BP_PROOF_BYTES],
         goto done;
     }
     zkp_cs_csr_init(r, ZKP_CSR_WITNESS);
-    if ((st = zkp_fil_porep_circuit(&r->cs, c1, k, diag)) != ZKPIPE_OK ||
-        (st = zkp_cs_csr_finish(r)) != ZKPIPE_OK)
-        goto done;
+    /* The witness straight into its buffer, shaped like the key's. */
     const bls12_381_g16_pk_t *pk = &key->key.pk;
-    if (r->n_cols != pk->n_vars) {
-        st = zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
-                           "partition %u has %u variables; the key %u", k, (unsigned)r->n_cols,
-                           (unsigned)pk->n_vars);
-        goto done;
-    }
-    wit.bytes = (size_t)r->n_cols * 32;
+    wit.bytes = (size_t)pk->n_vars * 32;
     wit.ptr = zkp_alloc(wit.alloc, wit.bytes, ZKP_MEM_WITNESS);
     if (!wit.ptr) {
         st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes of witness",
                            wit.bytes);
         goto done;
     }
-    zkp_cs_csr_witness(r, wit.ptr);
+    if ((st = zkp_cs_csr_witness_into(r, wit.ptr, pk->n_public + 1,
+                                      pk->n_vars - pk->n_public - 1)) != ZKPIPE_OK)
+        goto done;
+    if ((st = zkp_fil_porep_circuit(&r->cs, c1, k, diag)) == ZKPIPE_OK)
+        st = zkp_cs_csr_finish(r);
+    if (st != ZKPIPE_OK && (!diag || !diag->msg[0])) {
+        zkp_diag_fail(diag, st, "partition %u has %llu inputs and %llu aux variables; the key %u "
+                      "and %u", k, (unsigned long long)r->cs.num_inputs,
+                      (unsigned long long)r->cs.num_aux, pk->n_public + 1,
+                      pk->n_vars - pk->n_public - 1);
+        goto done;
+    }
     csr_drop_(&r);
     tm.synthesis = now_() - t;
 

@@ -12,7 +12,8 @@
  *      prover key made from both; the matrices are freed then: the key
  *      holds its own coefficients.
  * Then each partition (zkp_fil_c2_prove_partition) is synthesized with its
- * witness from the C1 (the CSR's witness-only mode: no matrices), proved
+ * witness from the C1 (the CSR's witness-only mode: no matrices, the
+ * values written straight into the witness vector the prover takes), proved
  * with that key, and verified before it is returned, against public
  * inputs derived independently from the C1's commitments and seed
  * (filecoin/public_inputs.h), never from the circuit's own values. A proof

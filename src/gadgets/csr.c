@@ -101,6 +101,11 @@ static int append_lc_(zkp_cs_csr *r, int m, const zkp_lc *lc) {
 static zkpipe_status csr_alloc_(void *ctx, int is_input, uint32_t index, const zkp_fr *value) {
     zkp_cs_csr *r = ctx;
     if (!(r->what & ZKP_CSR_WITNESS)) return ZKPIPE_OK;
+    if (r->into) {
+        if (index >= (is_input ? r->into_inputs : r->into_aux)) return ZKPIPE_ERR_OUT_OF_RANGE;
+        r->into[is_input ? index : r->into_inputs + index] = *value;
+        return ZKPIPE_OK;
+    }
     return is_input ? zkp_cs_store_value(&r->inputs, &r->inputs_cap, index, value)
                     : zkp_cs_store_value(&r->aux, &r->aux_cap, index, value);
 }
@@ -143,11 +148,28 @@ void zkp_cs_csr_free(zkp_cs_csr *r) {
     memset(r, 0, sizeof *r);
 }
 
+zkpipe_status zkp_cs_csr_witness_into(zkp_cs_csr *r, uint64_t *w, uint32_t n_inputs,
+                                      uint32_t n_aux) {
+    if (r->what != ZKP_CSR_WITNESS || r->finished || r->cs.num_inputs > 1 || r->cs.num_aux ||
+        !w || n_inputs == 0)
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    r->into = (fr_t *)(void *)w;
+    r->into_inputs = n_inputs;
+    r->into_aux = n_aux;
+    /* ONE, which zkp_cs_init allocated before the vector was known. */
+    bls12_381_fr_set_one(&r->into[0]);
+    return ZKPIPE_OK;
+}
+
 zkpipe_status zkp_cs_csr_finish(zkp_cs_csr *r) {
     if (r->finished) return ZKPIPE_ERR_INVALID_ARGUMENT;
     if (r->cs.status != ZKPIPE_OK) return r->cs.status;
     uint64_t n_in = r->cs.num_inputs, n_aux = r->cs.num_aux;
     if (n_in + n_aux > UINT32_MAX) return ZKPIPE_ERR_OUT_OF_RANGE;
+    if (r->into) {
+        if (n_in != r->into_inputs || n_aux != r->into_aux) return ZKPIPE_ERR_SIZE_MISMATCH;
+        for (uint64_t j = 0; j < n_in + n_aux; j++) bls12_381_fr_from_mont(&r->into[j], &r->into[j]);
+    }
     uint64_t rows = r->cs.num_constraints;
     if (r->what & ZKP_CSR_MATRICES) {
         fr_t one;
@@ -217,7 +239,7 @@ int zkp_cs_csr_check(const zkp_cs_csr *r, uint64_t *first_bad) {
 }
 
 void zkp_cs_csr_witness(const zkp_cs_csr *r, uint64_t *out) {
-    if (!r->finished || !(r->what & ZKP_CSR_WITNESS)) return;
+    if (!r->finished || !(r->what & ZKP_CSR_WITNESS) || r->into) return;
     for (uint32_t j = 0; j < r->n_cols; j++) {
         fr_t v;
         bls12_381_fr_from_mont(&v, column_value_(r, j));

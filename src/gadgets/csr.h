@@ -69,10 +69,26 @@ typedef struct {
     int finished;
     uint64_t n_rows; /* after finish: the circuit's constraints + num_inputs */
     uint32_t n_cols; /* after finish: num_inputs + num_aux */
+    /* zkp_cs_csr_witness_into: the caller's witness vector and its shape */
+    bls12_381_fr_t *into;
+    uint32_t into_inputs, into_aux;
 } zkp_cs_csr;
 
 /* The zkp_cs inside points back at r: init it where it will stay. */
 void zkp_cs_csr_init(zkp_cs_csr *r, unsigned what);
+
+/* For the witness-only mode, before synthesis: the values go straight into
+ * the caller's vector w of n_inputs + n_aux elements (inputs, ONE first,
+ * then aux: the prover's witness), which must outlive r, instead of arrays
+ * that grow; finish then checks the counts and leaves w in canonical form
+ * (4 limbs each), the witness prove_start takes, with no copy. A variable
+ * past either count fails synthesis with ZKPIPE_ERR_OUT_OF_RANGE; other
+ * counts at finish are ZKPIPE_ERR_SIZE_MISMATCH. Returns
+ * ZKPIPE_ERR_INVALID_ARGUMENT (nothing changed) for another mode or after
+ * a variable was allocated. So a prover that knows its key's shape puts the
+ * witness in memory it took from its budget, once. */
+ZKP_WARN_UNUSED zkpipe_status zkp_cs_csr_witness_into(zkp_cs_csr *r, uint64_t *w,
+                                                      uint32_t n_inputs, uint32_t n_aux);
 void zkp_cs_csr_free(zkp_cs_csr *r);
 
 /* Appends the input constraints and numbers the columns. Returns the
@@ -87,9 +103,9 @@ ZKP_WARN_UNUSED zkpipe_status zkp_cs_csr_finish(zkp_cs_csr *r);
  * either). */
 int zkp_cs_csr_check(const zkp_cs_csr *r, uint64_t *first_bad);
 
-/* After finish, with the witness: the n_cols values in canonical form (4
- * limbs each, as the prover takes them) into out (nothing written
- * otherwise). */
+/* After finish, with the witness (kept by r, not written into a caller's
+ * vector): the n_cols values in canonical form (4 limbs each, as the
+ * prover takes them) into out (nothing written otherwise). */
 void zkp_cs_csr_witness(const zkp_cs_csr *r, uint64_t *out);
 
 /* After finish, with matrices: the entries of A and B as a Groth16 key's
