@@ -279,6 +279,9 @@ cp "$B/k.params" "$B/$N2K.params"
 expect_exit 0 "inspect a file named for 2 KiB" "$ZKPIPE" filecoin params inspect "$B/$N2K.params"
 grep -q "named for: the 2KiB PoRep circuit" "$WORK/out" && ok "inspect: the name is recognised" || fail "inspect: named for"
 grep -q "public inputs fit that circuit: NO (it has 40 with ONE" "$WORK/out" && ok "inspect: a misfit is said" || fail "inspect: fit"
+expect_exit 0 "inspect --fit: every section's length" "$ZKPIPE" filecoin params inspect "$B/$N2K.params" --fit
+grep -q "sections fit that circuit: NO (.*not this circuit's; ic has .*; h has .*; l has" "$WORK/out" \
+  && ok "inspect --fit: the lengths that differ are named" || fail "inspect --fit: $(cat "$WORK/out")"
 
 # ---------------------------------------------------------------- sealing and C1
 F="$WORK/fil"
