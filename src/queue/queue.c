@@ -772,3 +772,62 @@ zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
         zkp_queue_job_info_release(out);
     }
 }
+
+zkpipe_status zkp_queue_notifications(zkp_queue *q, int64_t timeout_ms, int wake_fd, int64_t *ids,
+                                      size_t cap, size_t *n, zkp_diag *d) {
+    *n = 0;
+    if (!q->listening) {
+        zkpipe_status st = zkp_queue_simple(q, "LISTEN", "LISTEN " ZKP_QUEUE_NOTIFY_CHANNEL, d);
+        if (st != ZKPIPE_OK) return st;
+        q->listening = 1;
+    }
+    int64_t deadline = now_ms_() + (timeout_ms > 0 ? timeout_ms : 0);
+    for (;;) {
+        PGnotify *note;
+        while ((note = PQnotifies(q->conn)) != NULL) {
+            char *end = NULL;
+            errno = 0;
+            long long id = strtoll(note->extra, &end, 10);
+            if (errno == 0 && end != note->extra && *end == 0 && id > 0 && *n < cap)
+                ids[(*n)++] = (int64_t)id;
+            PQfreemem(note);
+        }
+        if (*n) return ZKPIPE_OK;
+        int64_t left = deadline - now_ms_();
+        if (left <= 0) return ZKPIPE_OK;
+        struct pollfd p[2] = {{.fd = PQsocket(q->conn), .events = POLLIN},
+                              {.fd = wake_fd, .events = POLLIN}};
+        if (p[0].fd < 0)
+            return zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: the connection is closed");
+        int r = poll(p, wake_fd >= 0 ? 2 : 1, left > 60000 ? 60000 : (int)left);
+        if (r < 0 && errno != EINTR)
+            return zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: poll: %s", strerror(errno));
+        if (r > 0 && wake_fd >= 0 && (p[1].revents & POLLIN)) return ZKPIPE_OK;
+        if (r > 0 && !PQconsumeInput(q->conn)) {
+            char flat[ZKP_DIAG_MAX];
+            flatten_(flat, sizeof flat, zkp_queue_pq_message(q->conn));
+            return zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: listening: %s", flat);
+        }
+    }
+}
+
+zkpipe_status zkp_queue_depth(zkp_queue *q, uint64_t *depth, size_t n, zkp_diag *d) {
+    memset(depth, 0, n * sizeof *depth);
+    PGresult *res;
+    zkpipe_status st = zkp_queue_exec(q, "depth",
+                                      "SELECT priority, count(*) FROM zkpipe_jobs"
+                                      " WHERE state = 'queued' GROUP BY priority",
+                                      0, NULL, NULL, NULL, 1, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    for (int i = 0; i < PQntuples(res); i++) {
+        int64_t prio, count;
+        if (zkp_queue_get_int(res, i, 0, &prio) || zkp_queue_get_int(res, i, 1, &count) ||
+            count < 0) {
+            PQclear(res);
+            return zkp_diag_fail(d, ZKPIPE_ERR_PARSE, "queue: the depth's row is malformed");
+        }
+        if (prio >= 0 && (uint64_t)prio < n) depth[prio] = (uint64_t)count;
+    }
+    PQclear(res);
+    return ZKPIPE_OK;
+}

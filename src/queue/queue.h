@@ -199,6 +199,21 @@ void zkp_queue_job_info_release(zkp_queue_job_info *info);
 zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
                              zkp_queue_job_info *out, int *final, zkp_diag *d);
 
+/* Waits up to timeout_ms for notifications on ZKP_QUEUE_NOTIFY_CHANNEL
+ * (LISTENing from the first call on, like zkp_queue_wait) and returns the
+ * job ids they name in ids (at most cap; *n of them; the rest are dropped:
+ * a notification is a hint, and a listener re-reads what it cares about).
+ * Returns early, with *n = 0, when wake_fd (>= 0) becomes readable: a
+ * member's watcher thread is woken that way to stop. Used by a member to
+ * learn at once of its jobs' outcomes and of cancels of the jobs it holds,
+ * with one connection for all of them. */
+zkpipe_status zkp_queue_notifications(zkp_queue *q, int64_t timeout_ms, int wake_fd, int64_t *ids,
+                                      size_t cap, size_t *n, zkp_diag *d);
+
+/* The queued jobs by priority: depth[p] for priorities 0..n-1 (zkpipe's
+ * LOW..CRITICAL); jobs of other priorities are not counted. */
+zkpipe_status zkp_queue_depth(zkp_queue *q, uint64_t *depth, size_t n, zkp_diag *d);
+
 /* Writes what `zkpipe queue status` shows: the schema version, the
  * members and their heartbeats, the leases, the queue's depth by priority
  * and the failed jobs (the newest `failed_limit`). */
