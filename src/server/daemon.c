@@ -763,6 +763,17 @@ int srv_metrics_source(void *ctx, zkpipe_engine_status *st, zkp_server_view *vie
     view->key_ids = kv->ids;
     view->key_names = kv->names;
     view->rpc_in_flight = d->rpc ? zkp_rpc_server_in_flight(d->rpc) : 0;
+    srv_cluster_stats cs;
+    srv_cluster_get_stats(d, &cs);
+    view->cluster_member = cs.member;
+    memcpy(view->cluster_depth, cs.depth, sizeof view->cluster_depth);
+    view->cluster_enqueued = cs.enqueued;
+    view->cluster_claims = cs.claims;
+    view->cluster_completed = cs.completed;
+    view->cluster_failed = cs.failed;
+    view->cluster_refused_writes = cs.refused_writes;
+    view->cluster_lease_expiries = cs.lease_expiries;
+    view->cluster_running = cs.running;
     return 0;
 }
 

@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# Cluster mode end to end: three `zkpipe serve` members share one queue in
+# a real PostgreSQL (tests/cluster_pg.sh), driven by `zkpipe client`.
+#   1. many jobs from concurrent clients, spread over the members, on both
+#      curves and every priority: each ends exactly once (one lease, done),
+#      each client gets a proof that `zkpipe verify` accepts, and no two
+#      clients get the same proof;
+#   2. a member kill -9'd while it holds a lease: its jobs are taken over by
+#      the others after the lease expires, a client whose call died with it
+#      attaches to its job again by request id, and it restarts as a new
+#      member;
+#   3. fencing: a member paused (SIGSTOP) past its lease while it holds a
+#      job; another member takes the job over and completes it; once
+#      resumed, the paused member's write is refused, and the client gets
+#      the other member's proof.
+# The counts (submitted, completed, retried, taken over, failed) come from
+# the database.
+#
+# usage: cluster_daemons.sh <path to the zkpipe binary>
+# Environment: ZKPIPE_TEST_PG_STATE (the server CTest started; else one is
+# started here), ZKPIPE_TEST_CLUSTER_JOBS (jobs of part 1, default 120).
+# Exit 77 (a skip) without PostgreSQL's binaries.
+set -euo pipefail
+
+[ $# -eq 1 ] || { echo "usage: $0 <path to the zkpipe binary>" >&2; exit 2; }
+ZKPIPE=$(realpath "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+FIX="$HERE/fixtures"
+JOBS=${ZKPIPE_TEST_CLUSTER_JOBS:-120}
+LEASE_MS=3000
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/zkpipe-cluster.XXXXXX")
+chmod 755 "$WORK"
+PIDS=() # daemons started here
+OWN_STATE=""
+cleanup() {
+    local p
+    for p in "${PIDS[@]}"; do kill -CONT "$p" 2>/dev/null || true; kill -KILL "$p" 2>/dev/null || true; done
+    [ -n "$OWN_STATE" ] && bash "$HERE/cluster_pg.sh" stop "$OWN_STATE" || true
+    [ -n "${SCHEMA:-}" ] && [ -n "${PGDIR:-}" ] &&
+        psql -qX "host=$PGDIR user=postgres dbname=postgres" -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" \
+            >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+case "${TSAN_OPTIONS:-}" in
+*suppressions=*) ;;
+*) export TSAN_OPTIONS="suppressions=$HERE/tsan.supp${TSAN_OPTIONS:+ $TSAN_OPTIONS}" ;;
+esac
+
+passes=0
+failures=0
+fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
+ok() { echo "PASS $*"; passes=$((passes + 1)); }
+die() { fail "$*"; exit 1; }
+
+STATE=${ZKPIPE_TEST_PG_STATE:-}
+if [ -z "$STATE" ]; then
+    OWN_STATE="$WORK/pg.state"
+    STATE=$OWN_STATE
+    bash "$HERE/cluster_pg.sh" start "$STATE" >&2 || die "tests/cluster_pg.sh start failed"
+fi
+if [ ! -f "$STATE" ]; then
+    echo "skipped: no PostgreSQL server (tests/cluster_pg.sh found no initdb)"
+    exit 77
+fi
+command -v psql >/dev/null || { echo "skipped: no psql"; exit 77; }
+PGDIR=$(head -n 1 "$STATE")
+SCHEMA="zkpt_daemons_$$"
+ADMIN="host=$PGDIR user=postgres dbname=postgres options='-c search_path=$SCHEMA'"
+sql() { psql -qAtX "$ADMIN" -c "$1"; }
+psql -qX "host=$PGDIR user=postgres dbname=postgres" -c "CREATE SCHEMA $SCHEMA" >/dev/null
+"$ZKPIPE" queue migrate --url "$ADMIN" >/dev/null || die "zkpipe queue migrate"
+
+# ---------------------------------------------------------------------------
+# Members
+
+BN="$FIX/poseidon_small_bn128"
+BLS="$FIX/poseidon_small_bls12381"
+declare -a DPID DLOG
+# start_member <i>: member i on $WORK/d<i>.sock, logging to $WORK/d<i>.<n>.log.
+start_member() {
+    local i=$1 n=0
+    while [ -e "$WORK/d$i.$n.log" ]; do n=$((n + 1)); done
+    DLOG[$i]="$WORK/d$i.$n.log"
+    "$ZKPIPE" serve --no-env --listen "unix://$WORK/d$i.sock" \
+        --set server.keys="bn=$BN/circuit.zkey,bls=$BLS/circuit.zkey" \
+        --set engine.budget=256MiB --set engine.synthesis_workers=1 \
+        --set engine.device_threads=1 --set engine.finalize_workers=1 \
+        --set queue.url="$ADMIN" --set queue.lease_ms=$LEASE_MS --set queue.max_claims=2 \
+        --set queue.idle_ms=100 >"${DLOG[$i]}" 2>&1 &
+    DPID[$i]=$!
+    PIDS+=("$!")
+}
+wait_ready() {
+    local i=$1 t
+    for t in $(seq 1 600); do
+        grep -q "ready (pid ${DPID[$i]})" "${DLOG[$i]}" 2>/dev/null && return 0
+        kill -0 "${DPID[$i]}" 2>/dev/null || break
+        sleep 0.2
+    done
+    cat "${DLOG[$i]}" >&2
+    return 1
+}
+for i in 0 1 2; do start_member $i; done
+for i in 0 1 2; do wait_ready $i || die "member $i did not start"; done
+ok "three members started against one PostgreSQL ($(sql 'SELECT count(*) FROM zkpipe_members') registered)"
+
+# prove <job> <member> [attach-to]: one client; the outputs go to $WORK/out/<job>.
+# The key and priority follow from the job's number.
+prove() {
+    local j=$1 m=$2 key dir prios=(low normal high critical)
+    if [ $((j % 2)) -eq 0 ]; then key=bn; else key=bls; fi
+    dir="$WORK/out/$j"
+    mkdir -p "$dir"
+    local wtns="$BN/witness.wtns"
+    [ $key = bls ] && wtns="$BLS/witness.wtns"
+    "$ZKPIPE" client --addr "unix://$WORK/d$m.sock" prove $key "$wtns" "$dir/proof.json" \
+        "$dir/public.json" --priority "${prios[$((j % 4))]}" --request-id "job-$j" \
+        >"$dir/client.log" 2>&1
+}
+export -f prove
+export ZKPIPE WORK BN BLS
+
+# verify_all <first> <last>: every job's proof verifies; no two are alike.
+verify_all() {
+    local j bad=0 vk
+    for j in $(seq "$1" "$2"); do
+        if [ $((j % 2)) -eq 0 ]; then vk="$BN/verification_key.json"; else vk="$BLS/verification_key.json"; fi
+        if ! "$ZKPIPE" verify "$vk" "$WORK/out/$j/public.json" "$WORK/out/$j/proof.json" >/dev/null 2>&1; then
+            bad=$((bad + 1))
+            [ $bad -le 3 ] && echo "job $j: $(cat "$WORK/out/$j/client.log" 2>/dev/null)" >&2
+        fi
+    done
+    echo $bad
+}
+distinct_proofs() {
+    local j
+    for j in $(seq "$1" "$2"); do md5sum <"$WORK/out/$j/proof.json"; done | sort -u | wc -l
+}
+
+# ---------------------------------------------------------------------------
+# 1. Many jobs from concurrent clients
+
+t0=$(date +%s.%N)
+seq 0 $((JOBS - 1)) | xargs -P 12 -I{} bash -c 'prove {} $(({} % 3)) || true'
+t1=$(date +%s.%N)
+bad=$(verify_all 0 $((JOBS - 1)))
+[ "$bad" -eq 0 ] && ok "$JOBS jobs through three members: every client got a proof that verifies" ||
+    fail "$bad of $JOBS jobs without a verifying proof"
+d=$(distinct_proofs 0 $((JOBS - 1)))
+[ "$d" -eq "$JOBS" ] && ok "$JOBS distinct proofs (none answered with another job's)" ||
+    fail "$d distinct proofs for $JOBS jobs"
+row=$(sql "SELECT count(*), count(*) FILTER (WHERE state = 'done'), count(*) FILTER (WHERE attempts = 1),
+           count(DISTINCT lease_owner) FROM zkpipe_jobs")
+IFS='|' read -r n done once owners <<<"$row"
+[ "$n" -eq "$JOBS" ] && [ "$done" -eq "$JOBS" ] && [ "$once" -eq "$JOBS" ] &&
+    ok "every job done exactly once, on its first lease ($n jobs, $done done, $once single-lease)" ||
+    fail "jobs: $n submitted, $done done, $once on their first lease (want $JOBS each)"
+per=$(sql "SELECT string_agg(c::text, ' ') FROM (SELECT count(*) c FROM zkpipe_jobs
+           GROUP BY lease_owner ORDER BY 1 DESC) t")
+echo "jobs per proving member: $per; $(awk -v a="$t0" -v b="$t1" -v n="$JOBS" \
+    'BEGIN { printf "%.1f s, %.1f jobs/s", b - a, n / (b - a) }')"
+prio=$(sql "SELECT string_agg(priority || ':' || round(avg_wait)::text || 'ms', ' ') FROM
+           (SELECT priority, 1000 * avg(extract(epoch FROM claimed_at - created_at)) avg_wait
+            FROM zkpipe_jobs GROUP BY priority ORDER BY priority DESC) t")
+echo "average wait for a claim by priority: $prio"
+refused=$(cat "$WORK"/d*.log | grep -c "was refused" || true)
+[ "$refused" -eq 0 ] && ok "no write refused without a takeover" || fail "$refused writes refused"
+
+# Repeating a request id attaches to the finished job: the same proof.
+cp "$WORK/out/0/proof.json" "$WORK/first-proof-0.json"
+prove 0 1 || true
+d0=$(sql "SELECT count(*) FROM zkpipe_jobs")
+[ "$d0" -eq "$JOBS" ] && cmp -s "$WORK/out/0/proof.json" "$WORK/first-proof-0.json" &&
+    ok "a repeated request id, on another member, attaches to its job: the same proof, no new job" ||
+    fail "a repeated request id made a new job or another proof ($d0 jobs)"
+
+# ---------------------------------------------------------------------------
+# 2. A member kill -9'd while it holds a lease, its jobs taken over
+
+# hold_lease <i>: pauses member i at a moment it holds a lease (0 if it does).
+hold_lease() {
+    local i=$1 t held
+    for t in $(seq 1 400); do
+        kill -STOP "${DPID[$i]}"
+        held=$(sql "SELECT count(*) FROM zkpipe_jobs WHERE state = 'leased'
+                    AND lease_owner LIKE '%-${DPID[$i]}-%'")
+        [ "$held" -gt 0 ] && return 0
+        kill -CONT "${DPID[$i]}"
+        sleep 0.02
+    done
+    return 1
+}
+K0=$JOBS
+K1=$((JOBS + 29))
+# The clients go to the members that stay; member 0 only claims.
+(seq $K0 $K1 | xargs -P 8 -I{} bash -c 'prove {} $(( 1 + {} % 2 )) || true') &
+CLIENTS=$!
+if hold_lease 0; then
+    victim=${DPID[0]}
+    held=$(sql "SELECT string_agg(id::text, ',') FROM zkpipe_jobs WHERE state = 'leased'
+                AND lease_owner LIKE '%-$victim-%'")
+    kill -KILL "$victim"
+    wait "$victim" 2>/dev/null || true
+    ok "member 0 (pid $victim) kill -9'd holding job(s) $held"
+    start_member 0
+    wait_ready 0 || fail "member 0 did not start again"
+else
+    fail "member 0 never held a lease"
+    held=""
+fi
+wait $CLIENTS || true
+bad=$(verify_all $K0 $K1)
+[ "$bad" -eq 0 ] && ok "30 jobs with a member killed: every client got a proof that verifies" ||
+    fail "$bad of 30 jobs without a verifying proof after the kill"
+if [ -n "$held" ]; then
+    row=$(sql "SELECT count(*) FILTER (WHERE state = 'done' AND attempts > 1
+                                       AND last_error LIKE 'the lease of %'),
+               count(*) FILTER (WHERE state = 'done') FROM zkpipe_jobs WHERE id IN ($held)")
+    IFS='|' read -r taken donek <<<"$row"
+    n=$(echo "$held" | tr ',' '\n' | wc -l)
+    [ "$taken" -eq "$n" ] && ok "the killed member's $n job(s) were taken over and completed" ||
+        fail "of the killed member's $n job(s), $taken taken over, $donek done"
+fi
+
+# ---------------------------------------------------------------------------
+# 3. Fencing: a paused member's late result is refused
+
+F0=$((K1 + 1))
+F1=$((F0 + 9))
+(seq $F0 $F1 | xargs -P 5 -I{} bash -c 'prove {} $(( 1 + {} % 2 )) || true') &
+CLIENTS=$!
+if hold_lease 0; then
+    paused=${DPID[0]}
+    held=$(sql "SELECT string_agg(id::text, ',') FROM zkpipe_jobs WHERE state = 'leased'
+                AND lease_owner LIKE '%-$paused-%'")
+    # Past the lease, and until another member has finished the jobs.
+    for t in $(seq 1 300); do
+        left=$(sql "SELECT count(*) FROM zkpipe_jobs WHERE id IN ($held) AND state <> 'done'")
+        [ "$left" -eq 0 ] && break
+        sleep 0.1
+    done
+    before=$(grep -c "was refused" "${DLOG[0]}" || true)
+    kill -CONT "$paused"
+    for t in $(seq 1 100); do
+        after=$(grep -c "was refused" "${DLOG[0]}" || true)
+        [ "$after" -gt "$before" ] && break
+        sleep 0.1
+    done
+    [ "$left" -eq 0 ] && [ "$after" -gt "$before" ] &&
+        ok "a member paused past its lease on job(s) $held: the others completed them, its own write was refused" ||
+        fail "fencing: $left of job(s) $held unfinished, $((after - before)) refused writes"
+else
+    fail "member 0 never held a lease to pause"
+fi
+wait $CLIENTS || true
+bad=$(verify_all $F0 $F1)
+[ "$bad" -eq 0 ] && ok "10 jobs around the pause: every client got a proof that verifies" ||
+    fail "$bad of 10 jobs without a verifying proof around the pause"
+
+# ---------------------------------------------------------------------------
+# Counts, and a clean stop
+
+row=$(sql "SELECT count(*), count(*) FILTER (WHERE state = 'done'), count(*) FILTER (WHERE attempts > 1),
+           count(*) FILTER (WHERE last_error LIKE 'the lease of %'), count(*) FILTER (WHERE state = 'failed')
+           FROM zkpipe_jobs")
+IFS='|' read -r n done retried taken failedn <<<"$row"
+echo "counts: submitted $n, completed $done, retried $retried, taken over $taken, failed $failedn"
+[ "$done" -eq "$n" ] && [ "$failedn" -eq 0 ] && ok "no job lost or failed" ||
+    fail "$((n - done)) jobs not completed ($failedn failed)"
+for i in 0 1 2; do kill -TERM "${DPID[$i]}"; done
+for i in 0 1 2; do
+    rc=0
+    wait "${DPID[$i]}" || rc=$?
+    [ $rc -eq 0 ] || fail "member $i exited $rc on SIGTERM"
+done
+ok "members drained and exited"
+echo "cluster_daemons: $passes passed, $failures failed"
+[ $failures -eq 0 ]
