@@ -159,9 +159,18 @@ IFS='|' read -r n done once owners <<<"$row"
 [ "$n" -eq "$JOBS" ] && [ "$done" -eq "$JOBS" ] && [ "$once" -eq "$JOBS" ] &&
     ok "every job done exactly once, on its first lease ($n jobs, $done done, $once single-lease)" ||
     fail "jobs: $n submitted, $done done, $once on their first lease (want $JOBS each)"
-per=$(sql "SELECT string_agg(c::text, ' ') FROM (SELECT count(*) c FROM zkpipe_jobs
-           GROUP BY lease_owner ORDER BY 1 DESC) t")
-echo "jobs per proving member: $per; $(awk -v a="$t0" -v b="$t1" -v n="$JOBS" \
+# Each member's own count, from its Prometheus text (cuzk.v1 GetMetrics).
+per=""
+claims_sum=0
+for i in 0 1 2; do
+    m=$("$ZKPIPE" client --addr "unix://$WORK/d$i.sock" metrics)
+    c=$(awk '/^zkpipe_cluster_results_total\{outcome="completed"\}/ { print $2 }' <<<"$m")
+    per="$per ${c:-?}"
+    claims_sum=$((claims_sum + ${c:-0}))
+done
+[ "$claims_sum" -eq "$JOBS" ] && ok "the members' metrics count $JOBS results written (per member:$per)" ||
+    fail "the members' metrics count $claims_sum results written, want $JOBS (per member:$per)"
+echo "$(awk -v a="$t0" -v b="$t1" -v n="$JOBS" \
     'BEGIN { printf "%.1f s, %.1f jobs/s", b - a, n / (b - a) }')"
 prio=$(sql "SELECT string_agg(priority || ':' || round(avg_wait)::text || 'ms', ' ') FROM
            (SELECT priority, 1000 * avg(extract(epoch FROM claimed_at - created_at)) avg_wait
