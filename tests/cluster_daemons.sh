@@ -12,7 +12,9 @@
 #   3. fencing: a member paused (SIGSTOP) past its lease while it holds a
 #      job; another member takes the job over and completes it; once
 #      resumed, the paused member's write is refused, and the client gets
-#      the other member's proof.
+#      the other member's proof;
+#   4. PostgreSQL restarted under load: clients that were refused while it
+#      was down retry with their request ids, and every job ends once.
 # The counts (submitted, completed, retried, taken over, failed) come from
 # the database.
 #
@@ -121,7 +123,17 @@ prove() {
         "$dir/public.json" --priority "${prios[$((j % 4))]}" --request-id "job-$j" \
         >"$dir/client.log" 2>&1
 }
-export -f prove
+# prove_retry <job> <member>: as a client does when the cluster is briefly
+# unavailable: the same request id again, a second later.
+prove_retry() {
+    local t
+    for t in 1 2 3 4 5 6 7 8 9 10; do
+        prove "$1" "$2" && return 0
+        sleep 1
+    done
+    return 1
+}
+export -f prove prove_retry
 export ZKPIPE WORK BN BLS
 
 # verify_all <first> <last>: every job's proof verifies; no two are alike.
@@ -269,6 +281,33 @@ wait $CLIENTS || true
 bad=$(verify_all $F0 $F1)
 [ "$bad" -eq 0 ] && ok "10 jobs around the pause: every client got a proof that verifies" ||
     fail "$bad of 10 jobs without a verifying proof around the pause"
+
+# ---------------------------------------------------------------------------
+# 4. PostgreSQL restarted under load
+
+R0=$((F1 + 1))
+R1=$((R0 + 29))
+(seq $R0 $R1 | xargs -P 8 -I{} bash -c 'prove_retry {} $(( {} % 3 )) || true') &
+CLIENTS=$!
+sleep 1
+if bash "$HERE/cluster_pg.sh" restart "$STATE"; then
+    ok "PostgreSQL restarted under load"
+else
+    fail "PostgreSQL did not restart"
+fi
+wait $CLIENTS || true
+bad=$(verify_all $R0 $R1)
+[ "$bad" -eq 0 ] && ok "30 jobs across the restart: every client got a proof that verifies" ||
+    fail "$bad of 30 jobs without a verifying proof across the restart"
+row=$(sql "SELECT count(*), count(*) FILTER (WHERE state = 'done') FROM zkpipe_jobs
+           WHERE request_id ~ '^job-[0-9]+$' AND substring(request_id from 5)::int BETWEEN $R0 AND $R1")
+IFS='|' read -r n done <<<"$row"
+# The members saw it: their connections broke and were made again.
+seen=$(cat "${DLOG[0]}" "${DLOG[1]}" "${DLOG[2]}" | grep -c "cluster: .*\(watcher\|again in a second\)" || true)
+[ "$seen" -gt 0 ] && ok "the members noticed the restart ($seen lost connections logged) and carried on" ||
+    fail "no member noticed the restart"
+[ "$n" -eq 30 ] && [ "$done" -eq 30 ] && ok "the restart lost no job and made none twice (30 rows, 30 done)" ||
+    fail "across the restart: $n rows, $done done (want 30 and 30)"
 
 # ---------------------------------------------------------------------------
 # Counts, and a clean stop
