@@ -123,12 +123,13 @@ prove() {
         "$dir/public.json" --priority "${prios[$((j % 4))]}" --request-id "job-$j" \
         >"$dir/client.log" 2>&1
 }
-# prove_retry <job> <member>: as a client does when the cluster is briefly
-# unavailable: the same request id again, a second later.
+# prove_retry <job> <member>: as a client does when its member or the
+# database is briefly unavailable: the same request id again, a second
+# later, on the next member.
 prove_retry() {
     local t
-    for t in 1 2 3 4 5 6 7 8 9 10; do
-        prove "$1" "$2" && return 0
+    for t in 0 1 2 3 4 5 6 7 8 9; do
+        prove "$1" $((($2 + t) % 3)) && return 0
         sleep 1
     done
     return 1
@@ -215,12 +216,22 @@ hold_lease() {
     done
     return 1
 }
+# only_member0 <first> <last>: with members 1 and 2 paused, the jobs go to
+# member 0 and it claims them; returns once member 0 is paused holding a
+# lease, and members 1 and 2 run again. The clients (in $CLIENTS) move to
+# another member when theirs dies.
+only_member0() {
+    kill -STOP "${DPID[1]}" "${DPID[2]}"
+    (seq "$1" "$2" | xargs -P 8 -I{} bash -c 'prove_retry {} 0 || true') &
+    CLIENTS=$!
+    local r=0
+    hold_lease 0 || r=1
+    kill -CONT "${DPID[1]}" "${DPID[2]}"
+    return $r
+}
 K0=$JOBS
 K1=$((JOBS + 29))
-# The clients go to the members that stay; member 0 only claims.
-(seq $K0 $K1 | xargs -P 8 -I{} bash -c 'prove {} $(( 1 + {} % 2 )) || true') &
-CLIENTS=$!
-if hold_lease 0; then
+if only_member0 $K0 $K1; then
     victim=${DPID[0]}
     held=$(sql "SELECT string_agg(id::text, ',') FROM zkpipe_jobs WHERE state = 'leased'
                 AND lease_owner LIKE '%-$victim-%'")
@@ -250,11 +261,11 @@ fi
 # ---------------------------------------------------------------------------
 # 3. Fencing: a paused member's late result is refused
 
+# The clients wait on member 0 itself: once resumed, it answers them with
+# the proofs the others wrote.
 F0=$((K1 + 1))
 F1=$((F0 + 9))
-(seq $F0 $F1 | xargs -P 5 -I{} bash -c 'prove {} $(( 1 + {} % 2 )) || true') &
-CLIENTS=$!
-if hold_lease 0; then
+if only_member0 $F0 $F1; then
     paused=${DPID[0]}
     held=$(sql "SELECT string_agg(id::text, ',') FROM zkpipe_jobs WHERE state = 'leased'
                 AND lease_owner LIKE '%-$paused-%'")
