@@ -201,6 +201,35 @@ d0=$(sql "SELECT count(*) FROM zkpipe_jobs")
     fail "a repeated request id made a new job or another proof ($d0 jobs)"
 
 # ---------------------------------------------------------------------------
+# 1b. Rows written by someone else: a claimed row is untrusted input
+
+sql "INSERT INTO zkpipe_jobs (request_id, kind, curve, priority, inputs, key, max_attempts)
+     VALUES ('bad-frame', 'circom', 'any', 0, '\\x00010203'::bytea, 'bn', 3)"
+sql "INSERT INTO zkpipe_jobs (request_id, kind, curve, priority, inputs_path, key, max_attempts)
+     VALUES ('bad-path', 'circom', 'any', 0, '/etc/passwd', 'bn', 3)"
+sql "INSERT INTO zkpipe_jobs (request_id, kind, curve, priority, inputs, key, max_attempts)
+     SELECT 'bad-key', kind, curve, 0, inputs, 'bn', 3 FROM zkpipe_jobs WHERE request_id = 'job-1'"
+sql "INSERT INTO zkpipe_jobs (request_id, kind, curve, priority, inputs, key, max_attempts)
+     SELECT 'bad-version', kind, curve, 0, overlay(inputs placing '\\x02'::bytea from 5 for 1),
+            key, 3 FROM zkpipe_jobs WHERE request_id = 'job-0'"
+for t in $(seq 1 100); do
+    left=$(sql "SELECT count(*) FROM zkpipe_jobs WHERE request_id LIKE 'bad-%' AND state <> 'failed'")
+    [ "$left" -eq 0 ] && break
+    sleep 0.1
+done
+bad_rows=$(sql "SELECT request_id || ': ' || attempts || ' attempt(s), ' || last_error FROM zkpipe_jobs
+                WHERE request_id LIKE 'bad-%' ORDER BY request_id")
+echo "$bad_rows"
+n_ok=$(sql "SELECT count(*) FROM zkpipe_jobs WHERE request_id LIKE 'bad-%' AND state = 'failed'
+            AND attempts = 1 AND last_error <> ''")
+alive=0
+for i in 0 1 2; do kill -0 "${DPID[$i]}" 2>/dev/null && alive=$((alive + 1)); done
+[ "$n_ok" -eq 4 ] && [ "$alive" -eq 3 ] &&
+    ok "4 malformed rows (bad frame, foreign path, key disagreeing with the inputs, unknown version) failed at once with a message; every member still up" ||
+    fail "malformed rows: $n_ok of 4 failed at once, $alive members up"
+sql "DELETE FROM zkpipe_jobs WHERE request_id LIKE 'bad-%'" >/dev/null
+
+# ---------------------------------------------------------------------------
 # 2. A member kill -9'd while it holds a lease, its jobs taken over
 
 # hold_lease <i>: pauses member i at a moment it holds a lease (0 if it does).

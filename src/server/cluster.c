@@ -645,7 +645,8 @@ typedef struct {
 /* Reads inputs from the shared directory: only a file this daemon's
  * naming could have made, directly in queue.inputs_dir (the row is
  * untrusted: no other path is opened), a regular file of a size a request
- * may have. */
+ * may have. -1 for a path that cannot be one (the job fails), -2 for a
+ * file that cannot be read here (another member may). */
 static int read_shared_(srv_cluster *c, const char *path, uint8_t **buf, size_t *len, char *why,
                         size_t why_len) {
     *buf = NULL;
@@ -658,12 +659,13 @@ static int read_shared_(srv_cluster *c, const char *path, uint8_t **buf, size_t 
         snprintf(why, why_len, "the job's inputs path is not a file of queue.inputs_dir");
         return -1;
     }
+    int rc = -2;
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         snprintf(why, why_len, "%s: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
         if (fd >= 0) close(fd);
-        return -1;
+        return rc;
     }
     if (sb.st_size < 0 || (uint64_t)sb.st_size > c->file_max) {
         snprintf(why, why_len, "%s: %lld bytes, more than a request may have", path,
@@ -684,7 +686,7 @@ static int read_shared_(srv_cluster *c, const char *path, uint8_t **buf, size_t 
     if (!b || at != n) {
         free(b);
         snprintf(why, why_len, "%s: %s", path, b ? "short read" : "out of memory");
-        return -1;
+        return rc;
     }
     *buf = b;
     *len = n;
@@ -737,9 +739,10 @@ static void run_claim_(srv_cluster *c, zkp_queue_claim *cl) {
     const uint8_t *in = cl->inputs;
     size_t in_len = cl->inputs_len;
     if (cl->inputs_path) {
-        if (read_shared_(c, cl->inputs_path, &file, &in_len, why, sizeof why) != 0) {
-            /* Perhaps a mount missing here only: another member may read it. */
-            write_back_(c, cl, NULL, 0, why, 1);
+        int rc = read_shared_(c, cl->inputs_path, &file, &in_len, why, sizeof why);
+        if (rc != 0) {
+            /* A file unreadable here may be a mount missing here only. */
+            write_back_(c, cl, NULL, 0, why, rc == -2);
             return;
         }
         in = file;
@@ -757,6 +760,16 @@ static void run_claim_(srv_cluster *c, zkp_queue_claim *cl) {
     /* The service's own parser and checks, as for a client's call. */
     code = svc_decode_submit(d, service, m, m_len, &r, why, sizeof why);
     free(file);
+    /* The row's kind and key decided who claims it; the inputs decide what
+     * is proved: they must agree. */
+    if (code == ZKP_RPC_OK &&
+        (strcmp(srv_kind_name(r.kind), cl->kind) != 0 ||
+         (r.kind == SRV_KIND_CIRCOM && strcmp(r.key ? r.key : "", cl->key) != 0))) {
+        snprintf(why, sizeof why, "the job's row (kind %.40s, key %.64s) and its inputs disagree",
+                 cl->kind, cl->key);
+        if (r.payload_free) r.payload_free(r.payload);
+        code = ZKP_RPC_INVALID_ARGUMENT;
+    }
     srv_job *j = NULL;
     if (code == ZKP_RPC_OK) {
         r.from_queue = 1;
