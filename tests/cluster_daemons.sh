@@ -20,7 +20,7 @@
 #
 # usage: cluster_daemons.sh <path to the zkpipe binary>
 # Environment: ZKPIPE_TEST_PG_STATE (the server CTest started; else one is
-# started here), ZKPIPE_TEST_CLUSTER_JOBS (jobs of part 1, default 120).
+# started here), ZKPIPE_TEST_CLUSTER_JOBS (jobs of part 1, default 200).
 # Exit 77 (a skip) without PostgreSQL's binaries.
 set -euo pipefail
 
@@ -28,7 +28,7 @@ set -euo pipefail
 ZKPIPE=$(realpath "$1")
 HERE=$(cd "$(dirname "$0")" && pwd)
 FIX="$HERE/fixtures"
-JOBS=${ZKPIPE_TEST_CLUSTER_JOBS:-120}
+JOBS=${ZKPIPE_TEST_CLUSTER_JOBS:-200}
 LEASE_MS=3000
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/zkpipe-cluster.XXXXXX")
@@ -188,7 +188,14 @@ echo "$(awk -v a="$t0" -v b="$t1" -v n="$JOBS" \
 prio=$(sql "SELECT string_agg(priority || ':' || round(avg_wait)::text || 'ms', ' ') FROM
            (SELECT priority, 1000 * avg(extract(epoch FROM claimed_at - created_at)) avg_wait
             FROM zkpipe_jobs GROUP BY priority ORDER BY priority DESC) t")
-echo "average wait for a claim by priority: $prio"
+# Twelve clients against six claim slots keep jobs queued: the claims take
+# the higher priorities first.
+waits=$(sql "SELECT round(1000 * avg(extract(epoch FROM claimed_at - created_at)) FILTER (WHERE priority = 3)),
+             round(1000 * avg(extract(epoch FROM claimed_at - created_at)) FILTER (WHERE priority = 0))
+             FROM zkpipe_jobs")
+IFS='|' read -r w_crit w_low <<<"$waits"
+[ "$w_crit" -lt "$w_low" ] && ok "critical jobs waited less for a claim than low ones (ms by priority: $prio)" ||
+    fail "critical jobs waited $w_crit ms on average, low ones $w_low ms (ms by priority: $prio)"
 refused=$(cat "$WORK"/d*.log | grep -c "was refused" || true)
 [ "$refused" -eq 0 ] && ok "no write refused without a takeover" || fail "$refused writes refused"
 
