@@ -36,7 +36,12 @@ chmod 755 "$WORK"
 PIDS=() # daemons started here
 OWN_STATE=""
 cleanup() {
-    local p
+    local p f
+    if [ "${failures:-0}" -gt 0 ]; then
+        for f in "$WORK"/d*.log; do
+            [ -f "$f" ] && { echo "--- $f" >&2; tail -n 40 "$f" >&2; }
+        done
+    fi
     for p in "${PIDS[@]}"; do kill -CONT "$p" 2>/dev/null || true; kill -KILL "$p" 2>/dev/null || true; done
     [ -n "$OWN_STATE" ] && bash "$HERE/cluster_pg.sh" stop "$OWN_STATE" || true
     [ -n "${SCHEMA:-}" ] && [ -n "${PGDIR:-}" ] &&

@@ -522,7 +522,8 @@ zkp_rpc_code srv_cluster_submit(zkp_daemon *d, const srv_submit_req *r, srv_job 
     uint64_t cost = 0;
     /* What the job is, copied before the payload (where it lives) goes. */
     srv_submit_req desc = *r;
-    if (r->request_id && *r->request_id) {
+    const int client_rid = r->request_id && *r->request_id;
+    if (client_rid) {
         if (strlen(r->request_id) > ZKP_QUEUE_NAME_MAX) {
             snprintf(msg, msg_len, "in cluster mode a request_id has at most %d bytes",
                      ZKP_QUEUE_NAME_MAX);
@@ -572,8 +573,10 @@ out:
     if (r->payload_free) r->payload_free(r->payload);
     desc.payload = NULL;
     desc.payload_free = NULL;
+    desc.witnesses = NULL;
+    desc.submit_msg = NULL;
     desc.key = key;
-    desc.request_id = (r->request_id && *r->request_id) ? rid : NULL;
+    desc.request_id = client_rid ? rid : NULL;
     if (code != ZKP_RPC_OK) {
         free(inputs);
         return code;
