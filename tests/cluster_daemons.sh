@@ -5,7 +5,7 @@
 #      curves and every priority: each ends exactly once (one lease, done),
 #      each client gets a proof that `zkpipe verify` accepts, and no two
 #      clients get the same proof;
-#   2. a member kill -9'd while it holds a lease: its jobs are taken over by
+#   2. a member kill -9'd while it holds a lease (twice): its jobs are taken over by
 #      the others after the lease expires, a client whose call died with it
 #      attaches to its job again by request id, and it restarts as a new
 #      member;
@@ -270,15 +270,18 @@ only_member0() {
     kill -CONT "${DPID[1]}" "${DPID[2]}"
     return $r
 }
-K0=$JOBS
-K1=$((JOBS + 29))
+# Twice, as a member that crashes may crash again after its restart.
+K1=$((JOBS - 1))
+for round in 1 2; do
+K0=$((K1 + 1))
+K1=$((K0 + 29))
 if only_member0 $K0 $K1; then
     victim=${DPID[0]}
     held=$(sql "SELECT string_agg(id::text, ',') FROM zkpipe_jobs WHERE state = 'leased'
                 AND lease_owner LIKE '%-$victim-%'")
     kill -KILL "$victim"
     wait "$victim" 2>/dev/null || true
-    ok "member 0 (pid $victim) kill -9'd holding job(s) $held"
+    ok "round $round: member 0 (pid $victim) kill -9'd holding job(s) $held"
     start_member 0
     wait_ready 0 || fail "member 0 did not start again"
 else
@@ -298,6 +301,7 @@ if [ -n "$held" ]; then
     [ "$taken" -eq "$n" ] && ok "the killed member's $n job(s) were taken over and completed" ||
         fail "of the killed member's $n job(s), $taken taken over, $donek done"
 fi
+done
 
 # ---------------------------------------------------------------------------
 # 3. Fencing: a paused member's late result is refused
