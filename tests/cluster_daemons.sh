@@ -87,9 +87,16 @@ psql -qX "host=$PGDIR user=postgres dbname=postgres" -c "CREATE SCHEMA $SCHEMA" 
 BN="$FIX/poseidon_small_bn128"
 BLS="$FIX/poseidon_small_bls12381"
 declare -a DPID DLOG
-# start_member <i>: member i on $WORK/d<i>.sock, logging to $WORK/d<i>.<n>.log.
+# start_member <i> [--set k=v]...: member i on $WORK/d<i>.sock, logging to
+# $WORK/d<i>.<n>.log. Member 2 keeps requests over 1 KiB in the shared
+# directory rather than the database.
+SHARED="$WORK/shared"
+mkdir -p "$SHARED"
 start_member() {
     local i=$1 n=0
+    shift
+    local extra=("$@")
+    [ "$i" -eq 2 ] && extra+=(--set queue.inline_max=1KiB)
     while [ -e "$WORK/d$i.$n.log" ]; do n=$((n + 1)); done
     DLOG[$i]="$WORK/d$i.$n.log"
     "$ZKPIPE" serve --no-env --listen "unix://$WORK/d$i.sock" \
@@ -97,7 +104,8 @@ start_member() {
         --set engine.budget=256MiB --set engine.synthesis_workers=1 \
         --set engine.device_threads=1 --set engine.finalize_workers=1 \
         --set queue.url="$ADMIN" --set queue.lease_ms=$LEASE_MS --set queue.max_claims=2 \
-        --set queue.idle_ms=100 >"${DLOG[$i]}" 2>&1 &
+        --set queue.idle_ms=100 --set queue.inputs_dir="$SHARED" "${extra[@]}" \
+        >"${DLOG[$i]}" 2>&1 &
     DPID[$i]=$!
     PIDS+=("$!")
 }
@@ -203,6 +211,28 @@ IFS='|' read -r w_crit w_low <<<"$waits"
     fail "critical jobs waited $w_crit ms on average, low ones $w_low ms (ms by priority: $prio)"
 refused=$(cat "$WORK"/d*.log | grep -c "was refused" || true)
 [ "$refused" -eq 0 ] && ok "no write refused without a takeover" || fail "$refused writes refused"
+
+# Member 2's requests went through the shared directory, and their files
+# went with their jobs.
+by_path=$(sql "SELECT count(*) FROM zkpipe_jobs WHERE inputs_path IS NOT NULL")
+left_files=$(find "$SHARED" -type f | wc -l)
+[ "$by_path" -gt 0 ] && [ "$left_files" -eq 0 ] &&
+    ok "$by_path jobs' inputs went through queue.inputs_dir, and no file was left" ||
+    fail "$by_path jobs by path, $left_files files left in queue.inputs_dir"
+# Without the directory, a request too large for the database is refused.
+start_member 3 --set queue.inline_max=1KiB --set queue.inputs_dir=
+if wait_ready 3; then
+    rc=0
+    "$ZKPIPE" client --addr "unix://$WORK/d3.sock" prove bn "$BN/witness.wtns" "$WORK/p3.json" \
+        "$WORK/q3.json" >"$WORK/big.log" 2>&1 || rc=$?
+    [ $rc -ne 0 ] && grep -q "queue.inputs_dir" "$WORK/big.log" &&
+        ok "without queue.inputs_dir a request over queue.inline_max is refused: $(tail -n 1 "$WORK/big.log")" ||
+        fail "a request over queue.inline_max without queue.inputs_dir: rc $rc, $(cat "$WORK/big.log")"
+    kill -TERM "${DPID[3]}"
+    wait "${DPID[3]}" || fail "member 3 did not exit cleanly"
+else
+    fail "member 3 did not start"
+fi
 
 # Repeating a request id attaches to the finished job: the same proof.
 cp "$WORK/out/0/proof.json" "$WORK/first-proof-0.json"

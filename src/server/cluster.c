@@ -54,7 +54,8 @@ struct srv_cluster {
     uint32_t lease_ms, max_attempts;
     unsigned max_claims;
     int64_t idle_ms;
-    size_t file_max; /* inputs read from the shared directory, at most */
+    size_t file_max;   /* inputs read from the shared directory, at most */
+    size_t inline_max; /* inputs stored in the database, at most */
 
     pthread_mutex_t lk;
     pthread_cond_t cv; /* a claim ended, work arrived, stopping */
@@ -554,12 +555,13 @@ zkp_rpc_code srv_cluster_submit(zkp_daemon *d, const srv_submit_req *r, srv_job 
         code = ZKP_RPC_RESOURCE_EXHAUSTED;
         goto out;
     }
-    if (len > ZKP_QUEUE_INLINE_INPUT_MAX) {
+    if (len > c->inline_max) {
         if (!c->inputs_dir[0]) {
             snprintf(msg, msg_len,
-                     "a request of %zu bytes is larger than the cluster's database takes (%zu); "
-                     "set queue.inputs_dir to a directory every member mounts",
-                     len, ZKP_QUEUE_INLINE_INPUT_MAX);
+                     "a request of %zu bytes is larger than the cluster's database takes "
+                     "(queue.inline_max, %zu); set queue.inputs_dir to a directory every member "
+                     "mounts",
+                     len, c->inline_max);
             code = ZKP_RPC_RESOURCE_EXHAUSTED;
             goto out;
         }
@@ -1005,6 +1007,7 @@ zkpipe_status srv_cluster_start(zkp_daemon *d, const zkp_config *cfg, FILE *log,
     c->max_attempts = (uint32_t)zkp_config_int(cfg, ZKP_CFG_QUEUE_MAX_ATTEMPTS);
     c->idle_ms = zkp_config_int(cfg, ZKP_CFG_QUEUE_IDLE_MS);
     c->file_max = d->max_message + SRV_CLUSTER_INPUTS_HEADER;
+    c->inline_max = (size_t)zkp_config_size(cfg, ZKP_CFG_QUEUE_INLINE_MAX);
     pthread_mutex_init(&c->lk, NULL);
     pthread_cond_init(&c->cv, NULL);
     d->cluster = c;

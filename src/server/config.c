@@ -88,6 +88,10 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
     [ZKP_CFG_QUEUE_IDLE_MS] = {"queue.idle_ms", ZKP_CFG_INT, NULL, 200, 10, 60000, 0, 0,
                                "how long an idle member waits between looking for work queued "
                                "by other members"},
+    [ZKP_CFG_QUEUE_INLINE_MAX] = {"queue.inline_max", ZKP_CFG_SIZE, NULL, 64 * MIB, 0, 0, 0,
+                                  64 * MIB,
+                                  "requests up to this size are stored in the database, larger "
+                                  "ones in queue.inputs_dir (at most 64 MiB)"},
 };
 
 static const char *const SECTIONS[] = {"server", "engine", "metrics", "queue"};
