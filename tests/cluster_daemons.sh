@@ -104,7 +104,7 @@ start_member() {
         --set engine.budget=256MiB --set engine.synthesis_workers=1 \
         --set engine.device_threads=1 --set engine.finalize_workers=1 \
         --set queue.url="$ADMIN" --set queue.lease_ms=$LEASE_MS --set queue.max_claims=2 \
-        --set queue.idle_ms=100 --set queue.inputs_dir="$SHARED" "${extra[@]}" \
+        --set queue.inputs_dir="$SHARED" "${extra[@]}" \
         >"${DLOG[$i]}" 2>&1 &
     DPID[$i]=$!
     PIDS+=("$!")

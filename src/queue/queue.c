@@ -378,11 +378,13 @@ zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, in
     int formats[9] = {0, 0, 0, 0, 1, 0, 0, 0, 0};
     PGresult *res;
     st = zkp_queue_exec(q, "enqueue",
-                        "INSERT INTO zkpipe_jobs (request_id, kind, curve, priority, inputs,"
-                        " inputs_path, max_attempts, key, cost_bytes)"
+                        "WITH added AS (INSERT INTO zkpipe_jobs (request_id, kind, curve, priority,"
+                        " inputs, inputs_path, max_attempts, key, cost_bytes)"
                         " VALUES ($1, $2, $3, $4::integer, $5::bytea, $6, $7::integer, $8,"
                         " $9::bigint)"
-                        " ON CONFLICT (request_id) DO NOTHING RETURNING id",
+                        " ON CONFLICT (request_id) DO NOTHING RETURNING id)"
+                        " SELECT id, pg_notify('" ZKP_QUEUE_QUEUED_CHANNEL "', CAST(id AS text))"
+                        " FROM added",
                         9, values, lengths, formats, 1, &res, d);
     if (st != ZKPIPE_OK) return st;
     if (PQntuples(res) == 0) {
@@ -552,6 +554,7 @@ zkpipe_status zkp_queue_reap(zkp_queue *q, unsigned *requeued, unsigned *failed,
         " WHERE state = 'leased' AND lease_expires_at < now()"
         " RETURNING id, state)"
         " SELECT state, CASE WHEN state = 'failed' THEN pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL
+        "', CAST(id AS text)) ELSE pg_notify('" ZKP_QUEUE_QUEUED_CHANNEL
         "', CAST(id AS text)) END FROM reaped",
         0, NULL, NULL, NULL, 0, &res, d);
     if (st != ZKPIPE_OK) return st;
@@ -774,17 +777,28 @@ zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
 }
 
 zkpipe_status zkp_queue_notifications(zkp_queue *q, int64_t timeout_ms, int wake_fd, int64_t *ids,
-                                      size_t cap, size_t *n, zkp_diag *d) {
+                                      size_t cap, size_t *n, int *queued, zkp_diag *d) {
     *n = 0;
+    *queued = 0;
     if (!q->listening) {
         zkpipe_status st = zkp_queue_simple(q, "LISTEN", "LISTEN " ZKP_QUEUE_NOTIFY_CHANNEL, d);
         if (st != ZKPIPE_OK) return st;
         q->listening = 1;
     }
+    if (!q->listening_queued) {
+        zkpipe_status st = zkp_queue_simple(q, "LISTEN", "LISTEN " ZKP_QUEUE_QUEUED_CHANNEL, d);
+        if (st != ZKPIPE_OK) return st;
+        q->listening_queued = 1;
+    }
     int64_t deadline = now_ms_() + (timeout_ms > 0 ? timeout_ms : 0);
     for (;;) {
         PGnotify *note;
         while ((note = PQnotifies(q->conn)) != NULL) {
+            if (!strcmp(note->relname, ZKP_QUEUE_QUEUED_CHANNEL)) {
+                *queued = 1;
+                PQfreemem(note);
+                continue;
+            }
             char *end = NULL;
             errno = 0;
             long long id = strtoll(note->extra, &end, 10);
@@ -792,7 +806,7 @@ zkpipe_status zkp_queue_notifications(zkp_queue *q, int64_t timeout_ms, int wake
                 ids[(*n)++] = (int64_t)id;
             PQfreemem(note);
         }
-        if (*n) return ZKPIPE_OK;
+        if (*n || *queued) return ZKPIPE_OK;
         int64_t left = deadline - now_ms_();
         if (left <= 0) return ZKPIPE_OK;
         struct pollfd p[2] = {{.fd = PQsocket(q->conn), .events = POLLIN},

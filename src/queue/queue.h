@@ -48,6 +48,10 @@ typedef struct zkp_queue zkp_queue;
 /* Channel on which completed, failed and cancelled jobs are announced (the
  * payload is the job id in decimal). */
 #define ZKP_QUEUE_NOTIFY_CHANNEL "zkpipe_job_done"
+/* Channel on which a job becoming claimable is announced (enqueued, or
+ * requeued by the reaper; payload: the job id), so idle members claim at
+ * once rather than at their next look. */
+#define ZKP_QUEUE_QUEUED_CHANNEL "zkpipe_job_queued"
 
 /* Connects to url (a libpq connection string or postgresql:// URI).
  * ZKPIPE_ERR_IO with the server's message when it cannot. */
@@ -95,7 +99,8 @@ typedef struct {
 } zkp_queue_job_spec;
 
 /* Adds a job, or finds the one already submitted with its request_id
- * (*existed = 1; its inputs are not compared). */
+ * (*existed = 1; its inputs are not compared). A new job is announced on
+ * ZKP_QUEUE_QUEUED_CHANNEL. */
 zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, int64_t *job_id,
                                 int *existed, zkp_diag *d);
 
@@ -200,15 +205,16 @@ zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
                              zkp_queue_job_info *out, int *final, zkp_diag *d);
 
 /* Waits up to timeout_ms for notifications on ZKP_QUEUE_NOTIFY_CHANNEL
- * (LISTENing from the first call on, like zkp_queue_wait) and returns the
- * job ids they name in ids (at most cap; *n of them; the rest are dropped:
- * a notification is a hint, and a listener re-reads what it cares about).
+ * and ZKP_QUEUE_QUEUED_CHANNEL (LISTENing to both from the first call on)
+ * and returns the job ids the first names in ids (at most cap; *n of them;
+ * the rest are dropped: a notification is a hint, and a listener re-reads
+ * what it cares about); *queued = 1 when the second announced work.
  * Returns early, with *n = 0, when wake_fd (>= 0) becomes readable: a
  * member's watcher thread is woken that way to stop. Used by a member to
  * learn at once of its jobs' outcomes and of cancels of the jobs it holds,
  * with one connection for all of them. */
 zkpipe_status zkp_queue_notifications(zkp_queue *q, int64_t timeout_ms, int wake_fd, int64_t *ids,
-                                      size_t cap, size_t *n, zkp_diag *d);
+                                      size_t cap, size_t *n, int *queued, zkp_diag *d);
 
 /* The queued jobs by priority: depth[p] for priorities 0..n-1 (zkpipe's
  * LOW..CRITICAL); jobs of other priorities are not counted. */

@@ -414,8 +414,9 @@ static void *watcher_(void *arg) {
             /* A new connection LISTENs from its first wait on: anything
              * finished while there was none is found by reading again. */
             size_t none;
+            int queued;
             if ((q = conn_get_(c, &d)) == NULL ||
-                (st = zkp_queue_notifications(q, 0, -1, ids, 0, &none, &d)) != ZKPIPE_OK ||
+                (st = zkp_queue_notifications(q, 0, -1, ids, 0, &none, &queued, &d)) != ZKPIPE_OK ||
                 (st = refresh_all_(c, q, &d)) != ZKPIPE_OK) {
                 log_(c, "watcher: %s; again in a second", d.msg);
                 zkp_queue_close(q);
@@ -427,7 +428,14 @@ static void *watcher_(void *arg) {
             }
         }
         size_t n = 0;
-        st = zkp_queue_notifications(q, 60000, c->wake_pipe[0], ids, NOTIFY_BATCH, &n, &d);
+        int queued = 0;
+        st = zkp_queue_notifications(q, 60000, c->wake_pipe[0], ids, NOTIFY_BATCH, &n, &queued, &d);
+        if (queued) {
+            /* Work to claim: the claimer looks now, not at its next look. */
+            pthread_mutex_lock(&c->lk);
+            pthread_cond_broadcast(&c->cv);
+            pthread_mutex_unlock(&c->lk);
+        }
         for (size_t i = 0; i < n && st == ZKPIPE_OK; i++) {
             cancel_if_held_(c, ids[i]);
             st = refresh_id_(c, q, ids[i], &d);

@@ -85,9 +85,9 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
     [ZKP_CFG_QUEUE_MAX_ATTEMPTS] = {"queue.max_attempts", ZKP_CFG_INT, NULL, 3, 1, 100, 0, 0,
                                     "claims of a job (expired leases, retryable errors) before "
                                     "it fails with the last error"},
-    [ZKP_CFG_QUEUE_IDLE_MS] = {"queue.idle_ms", ZKP_CFG_INT, NULL, 200, 10, 60000, 0, 0,
-                               "how long an idle member waits between looking for work queued "
-                               "by other members"},
+    [ZKP_CFG_QUEUE_IDLE_MS] = {"queue.idle_ms", ZKP_CFG_INT, NULL, 1000, 10, 60000, 0, 0,
+                               "how long an idle member waits for a notification of new work "
+                               "before it looks for work anyway"},
     [ZKP_CFG_QUEUE_INLINE_MAX] = {"queue.inline_max", ZKP_CFG_SIZE, NULL, 64 * MIB, 0, 0, 0,
                                   64 * MIB,
                                   "requests up to this size are stored in the database, larger "
