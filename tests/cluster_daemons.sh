@@ -412,5 +412,9 @@ for i in 0 1 2; do
     [ $rc -eq 0 ] || fail "member $i exited $rc on SIGTERM"
 done
 ok "members drained and exited"
+# A sanitizer build's reports, from every run of every member (a killed
+# one's too: it reported before it died, or not at all).
+reports=$(cat "$WORK"/d*.log | grep -c "ERROR: \(Address\|Leak\|Thread\)Sanitizer\|WARNING: ThreadSanitizer\|runtime error:" || true)
+[ "$reports" -eq 0 ] && ok "no sanitizer report in any member's log" || fail "$reports sanitizer reports in the members' logs"
 echo "cluster_daemons: $passes passed, $failures failed"
 [ $failures -eq 0 ]
