@@ -5,7 +5,7 @@
 #      curves and every priority: each ends exactly once (one lease, done),
 #      each client gets a proof that `zkpipe verify` accepts, and no two
 #      clients get the same proof;
-#      a long job submitted and cancelled through one member while another
+#      a long job submitted and cancelled through one member while a member
 #      runs it stops there at once; rows written straight into the table
 #      that are not a member's fail with a message;
 #   2. a member kill -9'd while it holds a lease (twice): its jobs are taken over by
