@@ -246,8 +246,19 @@ d0=$(sql "SELECT count(*) FROM zkpipe_jobs")
     fail "a repeated request id made a new job or another proof ($d0 jobs)"
 
 # ---------------------------------------------------------------------------
-# 1a. Submit, Await and Cancel through the queue: a long job (64 partitions)
-# submitted to member 1, claimed by some member, cancelled through member 1
+# 1a. Submit, Await and Cancel through the queue, each on another member:
+# job ids are the queue's. A job submitted to member 1 is awaited on member
+# 2; a long one (64 partitions) is cancelled through member 2 while some
+# member runs it, and awaited on member 0.
+
+sid=$("$ZKPIPE" client --addr "unix://$WORK/d1.sock" submit bn "$BN/witness.wtns" --request-id short-1)
+mkdir -p "$WORK/short"
+aw=$("$ZKPIPE" client --addr "unix://$WORK/d2.sock" await "$sid" --wait-ms 60000 --out "$WORK/short" || true)
+[[ $sid == cluster-* ]] && [[ $aw == *completed* ]] &&
+    "$ZKPIPE" verify "$BN/verification_key.json" "$WORK/short/public_0.json" "$WORK/short/proof_0.json" >/dev/null &&
+    ok "job $sid submitted to member 1, awaited on member 2: a proof that verifies" ||
+    fail "submit on member 1 ($sid), await on member 2: $aw"
+sql "DELETE FROM zkpipe_jobs WHERE request_id = 'short-1'" >/dev/null
 
 wl=()
 for t in $(seq 1 64); do wl+=("$BLS/witness.wtns"); done
@@ -259,8 +270,8 @@ for t in $(seq 1 200); do
 done
 holder=$(sql "SELECT lease_owner FROM zkpipe_jobs WHERE request_id = 'long-1'")
 t_cancel=$(date +%s.%N)
-"$ZKPIPE" client --addr "unix://$WORK/d1.sock" cancel "$cid" >/dev/null
-aw=$("$ZKPIPE" client --addr "unix://$WORK/d1.sock" await "$cid" --wait-ms 30000 || true)
+"$ZKPIPE" client --addr "unix://$WORK/d2.sock" cancel "$cid" >/dev/null
+aw=$("$ZKPIPE" client --addr "unix://$WORK/d0.sock" await "$cid" --wait-ms 30000 || true)
 # The holder stops its engine job at the next stage boundary: its claim
 # ends long before 64 partitions could be proved.
 for t in $(seq 1 100); do
@@ -277,7 +288,7 @@ t_done=$(date +%s.%N)
 st=$(sql "SELECT state FROM zkpipe_jobs WHERE request_id = 'long-1'")
 secs=$(awk -v a="$t_cancel" -v b="$t_done" 'BEGIN { printf "%.2f", b - a }')
 [ "$st" = cancelled ] && [[ $aw == *cancelled* ]] && [ "$running" -eq 0 ] &&
-    ok "a job running on $holder, cancelled through member 1: awaited as cancelled, its claim ended ${secs} s later" ||
+    ok "job $cid running on $holder, cancelled through member 2: awaited on member 0 as cancelled, its claim ended ${secs} s later" ||
     fail "cancel: state $st, await '$aw', $running claims still running after ${secs} s"
 sql "DELETE FROM zkpipe_jobs WHERE request_id = 'long-1'" >/dev/null
 

@@ -663,8 +663,8 @@ zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *ou
     PGresult *res;
     zkpipe_status st = zkp_queue_exec(
         q, "reading a job",
-        "SELECT state, attempts, lease_generation, lease_owner, last_error, result"
-        " FROM zkpipe_jobs WHERE id = $1::bigint",
+        "SELECT state, attempts, lease_generation, lease_owner, last_error, result, kind, key,"
+        " priority FROM zkpipe_jobs WHERE id = $1::bigint",
         1, values, NULL, NULL, 1, &res, d);
     if (st != ZKPIPE_OK) return st;
     if (PQntuples(res) != 1) {
@@ -672,8 +672,11 @@ zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *ou
         return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: no job %lld", (long long)id);
     }
     char state[16];
-    int64_t attempts = 0;
-    int bad = zkp_queue_get_text(res, 0, 0, state, sizeof state) ||
+    int64_t attempts = 0, priority = 0;
+    int bad = zkp_queue_get_text(res, 0, 6, out->kind, sizeof out->kind) ||
+              zkp_queue_get_text(res, 0, 7, out->key, sizeof out->key) ||
+              zkp_queue_get_int(res, 0, 8, &priority) || priority < INT32_MIN ||
+              priority > INT32_MAX || zkp_queue_get_text(res, 0, 0, state, sizeof state) ||
               zkp_queue_get_int(res, 0, 1, &attempts) || attempts < 0 ||
               attempts > UINT32_MAX || zkp_queue_get_int(res, 0, 2, &out->generation) ||
               zkp_queue_get_text(res, 0, 3, out->lease_owner, sizeof out->lease_owner);
@@ -710,6 +713,7 @@ zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *ou
                              (long long)id);
     }
     out->attempts = (uint32_t)attempts;
+    out->priority = (int32_t)priority;
     return ZKPIPE_OK;
 }
 

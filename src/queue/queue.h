@@ -179,6 +179,10 @@ typedef struct {
     char last_error[ZKP_DIAG_MAX];            /* "" when none */
     uint8_t *result; /* malloc'd when done, else NULL */
     size_t result_len;
+    /* What the job is (as enqueued). */
+    char kind[ZKP_QUEUE_NAME_MAX + 1];
+    char key[ZKP_QUEUE_NAME_MAX + 1]; /* "" when none */
+    int32_t priority;
 } zkp_queue_job_info;
 
 /* Cancels job id if it is queued or leased: it becomes cancelled (final),

@@ -368,7 +368,7 @@ static zkpipe_status refresh_(srv_cluster *c, zkp_queue *q, srv_job *j, zkp_diag
 
 /* Reads again the queue's job id if a live entry waits for it. */
 static zkpipe_status refresh_id_(srv_cluster *c, zkp_queue *q, int64_t id, zkp_diag *d) {
-    srv_job *j = srv_job_find_cluster(c->d, id);
+    srv_job *j = srv_job_find_cluster(c->d, id, 1);
     if (!j) return ZKPIPE_OK;
     zkpipe_status st = refresh_(c, q, j, d);
     srv_job_put(c->d, j);
@@ -645,6 +645,76 @@ void srv_cluster_cancel(zkp_daemon *d, int64_t cluster_id) {
     if (st != ZKPIPE_OK && st != ZKPIPE_ERR_OUT_OF_RANGE)
         log_(c, "cannot cancel job %lld: %s", (long long)cluster_id, dg.msg);
     conn_put_(c, q, st != ZKPIPE_OK && st != ZKPIPE_ERR_OUT_OF_RANGE);
+}
+
+/* The queue's id in a wire id "cluster-<decimal>", one spelling per id;
+ * 0 when it is not one. */
+static int64_t parse_cluster_id_(const char *s) {
+    static const char prefix[] = "cluster-";
+    size_t n = sizeof prefix - 1;
+    if (!s || strncmp(s, prefix, n) != 0 || s[n] < '1' || s[n] > '9' || strlen(s + n) > 18 ||
+        strspn(s + n, "0123456789") != strlen(s + n))
+        return 0;
+    return (int64_t)strtoll(s + n, NULL, 10);
+}
+
+static srv_kind kind_of_(const char *name) {
+    for (int k = 0; k < SRV_KIND_COUNT; k++)
+        if (!strcmp(srv_kind_name((srv_kind)k), name)) return (srv_kind)k;
+    return SRV_KIND_COUNT;
+}
+
+srv_job *srv_cluster_job_get(zkp_daemon *d, const char *id_text) {
+    srv_cluster *c = d->cluster;
+    int64_t id = parse_cluster_id_(id_text);
+    if (!c || !id) return NULL;
+    srv_job *j = srv_job_find_cluster(d, id, 0);
+    if (j) return j;
+    /* A job another member took: an entry here, from its row, that the
+     * watcher finishes like any other. */
+    zkp_diag dg = {{0}};
+    zkp_queue *q = conn_get_(c, &dg);
+    zkp_queue_job_info info;
+    zkpipe_status st = q ? zkp_queue_job_get(q, id, &info, &dg) : ZKPIPE_ERR_IO;
+    if (st != ZKPIPE_OK) {
+        if (st != ZKPIPE_ERR_OUT_OF_RANGE) log_(c, "reading job %lld: %s", (long long)id, dg.msg);
+        conn_put_(c, q, st != ZKPIPE_ERR_OUT_OF_RANGE);
+        return NULL;
+    }
+    srv_submit_req desc;
+    memset(&desc, 0, sizeof desc);
+    desc.kind = kind_of_(info.kind);
+    desc.key = info.key;
+    desc.priority = info.priority >= ZKPIPE_PRIORITY_LOW && info.priority <= ZKPIPE_PRIORITY_CRITICAL
+                        ? (zkpipe_priority)info.priority
+                        : ZKPIPE_PRIORITY_NORMAL;
+    zkp_queue_job_info_release(&info);
+    char msg[300];
+    if (desc.kind == SRV_KIND_COUNT ||
+        srv_job_attach_cluster(d, id, &desc, NULL, &j, msg, sizeof msg) != ZKP_RPC_OK) {
+        conn_put_(c, q, 0);
+        return NULL;
+    }
+    st = refresh_(c, q, j, &dg);
+    conn_put_(c, q, st != ZKPIPE_OK);
+    return j;
+}
+
+zkp_rpc_code srv_cluster_cancel_id(zkp_daemon *d, const char *id_text, int *was_running) {
+    srv_cluster *c = d->cluster;
+    int64_t id = parse_cluster_id_(id_text);
+    *was_running = 0;
+    if (!c || !id) return ZKP_RPC_NOT_FOUND;
+    zkp_diag dg = {{0}};
+    zkp_queue *q = conn_get_(c, &dg);
+    zkpipe_status st = q ? zkp_queue_cancel(q, id, was_running, &dg) : ZKPIPE_ERR_IO;
+    conn_put_(c, q, st != ZKPIPE_OK && st != ZKPIPE_ERR_OUT_OF_RANGE);
+    if (st == ZKPIPE_ERR_OUT_OF_RANGE) return ZKP_RPC_NOT_FOUND;
+    if (st != ZKPIPE_OK) {
+        log_(c, "cannot cancel job %lld: %s", (long long)id, dg.msg);
+        return ZKP_RPC_UNAVAILABLE;
+    }
+    return ZKP_RPC_OK;
 }
 
 /* ------------------------------------------------------------------------

@@ -43,6 +43,14 @@ zkp_rpc_code srv_cluster_submit(zkp_daemon *d, const srv_submit_req *r, srv_job 
 /* Cancels the queue's job (a client's cancel, or its Prove call gone). */
 void srv_cluster_cancel(zkp_daemon *d, int64_t cluster_id);
 
+/* The queue's job by its wire id ("cluster-<id>"), with a reference, for
+ * an Await on any member: this member's entry for it, or a new one made
+ * from its row. NULL for another id or a job the queue does not have. */
+srv_job *srv_cluster_job_get(zkp_daemon *d, const char *id_text);
+/* Cancel by wire id: NOT_FOUND for another id or an unknown job;
+ * *was_running when the job was queued or running. */
+zkp_rpc_code srv_cluster_cancel_id(zkp_daemon *d, const char *id_text, int *was_running);
+
 /* Counters for the Prometheus text (zero without cluster mode). */
 typedef struct {
     int member; /* 1 in cluster mode */

@@ -456,7 +456,8 @@ zkp_rpc_code srv_job_attach_cluster(zkp_daemon *d, int64_t cluster_id, const srv
         goto done;
     }
     j->id = d->next_id++;
-    srv_format_id(j->id_text, d->id_epoch, j->id);
+    /* The queue's id: any member answers for the job by it. */
+    snprintf(j->id_text, sizeof j->id_text, "cluster-%lld", (long long)cluster_id);
     j->cluster_id = cluster_id;
     j->request_id = rid_copy;
     j->inputs_path = path_copy;
@@ -505,10 +506,10 @@ void srv_job_finish_cluster(zkp_daemon *d, srv_job *j, zkp_job_outcome outcome, 
     if (result) zkpipe_job_result_clear(result);
 }
 
-srv_job *srv_job_find_cluster(zkp_daemon *d, int64_t cluster_id) {
+srv_job *srv_job_find_cluster(zkp_daemon *d, int64_t cluster_id, int live_only) {
     pthread_mutex_lock(&d->lk);
     srv_job *j = d->jobs;
-    while (j && !(j->cluster_id == cluster_id && !j->final)) j = j->next;
+    while (j && !(j->cluster_id == cluster_id && !(live_only && j->final))) j = j->next;
     if (j) j->refs++;
     pthread_mutex_unlock(&d->lk);
     return j;
@@ -534,6 +535,7 @@ void srv_job_cancel_engine(zkp_daemon *d, srv_job *j) {
 
 srv_job *srv_job_get(zkp_daemon *d, const char *id_text) {
     uint64_t id = srv_parse_id(id_text, d->id_epoch);
+    if (!id && d->cluster) return srv_cluster_job_get(d, id_text);
     if (!id) return NULL;
     pthread_mutex_lock(&d->lk);
     srv_job *j = find_locked_(d, id);
@@ -592,6 +594,7 @@ void srv_job_disown(zkp_daemon *d, srv_job *j, int cancel_if_last) {
 zkp_rpc_code srv_job_cancel(zkp_daemon *d, const char *id_text, int *was_running) {
     *was_running = 0;
     uint64_t id = srv_parse_id(id_text, d->id_epoch);
+    if (!id && d->cluster) return srv_cluster_cancel_id(d, id_text, was_running);
     pthread_mutex_lock(&d->lk);
     srv_job *j = id ? find_locked_(d, id) : NULL;
     int64_t cancel_queued = 0;

@@ -31,7 +31,8 @@ typedef enum {
 const char *srv_kind_name(srv_kind k);
 
 /* A wire job id: this start's 16 hex digits, '-', the job's decimal
- * sequence number ("3f09c2a7d41e8b55-17"). */
+ * sequence number ("3f09c2a7d41e8b55-17"); in cluster mode, a job of the
+ * queue is "cluster-" and its id there, the same on every member. */
 #define SRV_ID_TEXT_MAX 40
 
 /* The service a request came in on, and so the parser of its inputs when a
@@ -157,9 +158,9 @@ zkp_rpc_code srv_job_attach_cluster(zkp_daemon *d, int64_t cluster_id, const srv
 void srv_job_finish_cluster(zkp_daemon *d, srv_job *j, zkp_job_outcome outcome, zkpipe_status st,
                             const char *error, zkpipe_job_result *result,
                             const zkpipe_stage_times *times);
-/* The live entry waiting for the queue's job cluster_id, with a reference;
- * NULL when none. */
-srv_job *srv_job_find_cluster(zkp_daemon *d, int64_t cluster_id);
+/* The entry for the queue's job cluster_id, with a reference: a live one
+ * only (live_only), or any still held; NULL when none. */
+srv_job *srv_job_find_cluster(zkp_daemon *d, int64_t cluster_id, int live_only);
 /* The queue ids of every live cluster entry (malloc'd, *n of them): what a
  * member re-reads after it may have missed notifications. */
 int64_t *srv_cluster_live_ids(zkp_daemon *d, size_t *n);
