@@ -7,6 +7,8 @@
 #                               write that directory to the file STATE
 #   cluster_pg.sh stop STATE    stop it (immediate: the data is thrown away)
 #                               and remove the directory and STATE
+#   cluster_pg.sh restart STATE restart it (fast: open connections are ended),
+#                               keeping the data
 #
 # The binaries are Debian's (postgresql: /usr/lib/postgresql/<version>/bin)
 # or the first initdb on PATH. Without them, start says so on one line and
@@ -68,6 +70,14 @@ start)
   printf '%s\n' "$dir" >"$state"
   echo "PostgreSQL ($("$bindir/postgres" --version)) on $dir"
   ;;
+restart)
+  [[ -f $state ]] || exit 1
+  dir=$(head -n 1 "$state")
+  [[ $dir == /tmp/zkpipe-pg.* && -d $dir ]] || exit 1
+  # The options of the last start are kept in postmaster.opts.
+  (cd "$dir" && as_server_user "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast \
+    -w -t 30 restart >/dev/null)
+  ;;
 stop)
   [[ -f $state ]] || exit 0
   dir=$(head -n 1 "$state")
@@ -79,7 +89,7 @@ stop)
   rm -f "$state"
   ;;
 *)
-  echo "usage: $0 start|stop STATE" >&2
+  echo "usage: $0 start|stop|restart STATE" >&2
   exit 2
   ;;
 esac

@@ -835,3 +835,71 @@ TEST_CASE(cluster_claim_admission) {
     zkp_diag d2 = {{0}};
     ASSERT_EQ_INT(zkp_queue_enqueue(q, &bad, &id, &existed, &d2), ZKPIPE_ERR_INVALID_ARGUMENT);
 }
+
+/* ---- a member's listener: outcomes and new work on one connection ----------- */
+
+TEST_CASE(cluster_notifications) {
+    pg_case *c = pg_case_open_("notifications");
+    zkp_queue *q = migrated_(c);
+    zkp_queue *listener = connect_(c);
+    int64_t ids[4];
+    size_t n;
+    int queued;
+    /* The first call LISTENs; nothing has happened yet. */
+    OK(zkp_queue_notifications(listener, 0, -1, ids, 4, &n, &queued, &d_));
+    ASSERT(n == 0 && queued == 0);
+
+    /* A new job is announced as work; a repeated request id is not. */
+    int64_t id = enqueue_(q, "n-1", "bn254", 0, 1);
+    OK(zkp_queue_notifications(listener, 5000, -1, ids, 4, &n, &queued, &d_));
+    ASSERT(n == 0 && queued == 1);
+    zkp_queue_job_spec again = {.request_id = "n-1", .kind = "groth16", .curve = "bn254",
+                                .inputs = (const uint8_t *)"x", .inputs_len = 1};
+    int64_t same;
+    int existed;
+    OK(zkp_queue_enqueue(q, &again, &same, &existed, &d_));
+    ASSERT(existed == 1 && same == id);
+    OK(zkp_queue_notifications(listener, 300, -1, ids, 4, &n, &queued, &d_));
+    ASSERT_MSG(n == 0 && queued == 0, "a repeated request id woke the listener");
+
+    /* A result names its job. */
+    zkp_queue_claim cl;
+    int claimed, accepted;
+    OK(zkp_queue_claim_next(q, "A", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == id);
+    const uint8_t proof[3] = {1, 2, 3};
+    OK(zkp_queue_complete(q, id, cl.generation, proof, sizeof proof, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 1);
+    zkp_queue_claim_release(&cl);
+    OK(zkp_queue_notifications(listener, 5000, -1, ids, 4, &n, &queued, &d_));
+    ASSERT(n == 1 && ids[0] == id && queued == 0);
+
+    /* A lease the reaper ends puts the job back as work. */
+    int64_t id2 = enqueue_(q, "n-2", "bn254", 0, 3);
+    OK(zkp_queue_notifications(listener, 5000, -1, ids, 4, &n, &queued, &d_));
+    ASSERT(queued == 1);
+    OK(zkp_queue_claim_next(q, "B", 1, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == id2);
+    zkp_queue_claim_release(&cl);
+    sleep_ms_(20);
+    unsigned requeued, failed;
+    OK(zkp_queue_reap(q, &requeued, &failed, &d_));
+    ASSERT(requeued == 1 && failed == 0);
+    OK(zkp_queue_notifications(listener, 5000, -1, ids, 4, &n, &queued, &d_));
+    ASSERT(n == 0 && queued == 1);
+
+    /* The wake descriptor ends a wait at once. */
+    int p[2];
+    ASSERT(pipe(p) == 0);
+    ASSERT(write(p[1], "x", 1) == 1);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_queue_notifications(listener, 10000, p[0], ids, 4, &n, &queued, &d);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    close(p[0]);
+    close(p[1]);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s", d.msg);
+    double waited = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    ASSERT_MSG(n == 0 && waited < 5.0, "woken after %.3f s with %zu ids", waited, n);
+}

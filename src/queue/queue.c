@@ -378,11 +378,13 @@ zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, in
     int formats[9] = {0, 0, 0, 0, 1, 0, 0, 0, 0};
     PGresult *res;
     st = zkp_queue_exec(q, "enqueue",
-                        "INSERT INTO zkpipe_jobs (request_id, kind, curve, priority, inputs,"
-                        " inputs_path, max_attempts, key, cost_bytes)"
+                        "WITH added AS (INSERT INTO zkpipe_jobs (request_id, kind, curve, priority,"
+                        " inputs, inputs_path, max_attempts, key, cost_bytes)"
                         " VALUES ($1, $2, $3, $4::integer, $5::bytea, $6, $7::integer, $8,"
                         " $9::bigint)"
-                        " ON CONFLICT (request_id) DO NOTHING RETURNING id",
+                        " ON CONFLICT (request_id) DO NOTHING RETURNING id)"
+                        " SELECT id, pg_notify('" ZKP_QUEUE_QUEUED_CHANNEL "', CAST(id AS text))"
+                        " FROM added",
                         9, values, lengths, formats, 1, &res, d);
     if (st != ZKPIPE_OK) return st;
     if (PQntuples(res) == 0) {
@@ -552,6 +554,7 @@ zkpipe_status zkp_queue_reap(zkp_queue *q, unsigned *requeued, unsigned *failed,
         " WHERE state = 'leased' AND lease_expires_at < now()"
         " RETURNING id, state)"
         " SELECT state, CASE WHEN state = 'failed' THEN pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL
+        "', CAST(id AS text)) ELSE pg_notify('" ZKP_QUEUE_QUEUED_CHANNEL
         "', CAST(id AS text)) END FROM reaped",
         0, NULL, NULL, NULL, 0, &res, d);
     if (st != ZKPIPE_OK) return st;
@@ -660,8 +663,8 @@ zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *ou
     PGresult *res;
     zkpipe_status st = zkp_queue_exec(
         q, "reading a job",
-        "SELECT state, attempts, lease_generation, lease_owner, last_error, result"
-        " FROM zkpipe_jobs WHERE id = $1::bigint",
+        "SELECT state, attempts, lease_generation, lease_owner, last_error, result, kind, key,"
+        " priority FROM zkpipe_jobs WHERE id = $1::bigint",
         1, values, NULL, NULL, 1, &res, d);
     if (st != ZKPIPE_OK) return st;
     if (PQntuples(res) != 1) {
@@ -669,8 +672,11 @@ zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *ou
         return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: no job %lld", (long long)id);
     }
     char state[16];
-    int64_t attempts = 0;
-    int bad = zkp_queue_get_text(res, 0, 0, state, sizeof state) ||
+    int64_t attempts = 0, priority = 0;
+    int bad = zkp_queue_get_text(res, 0, 6, out->kind, sizeof out->kind) ||
+              zkp_queue_get_text(res, 0, 7, out->key, sizeof out->key) ||
+              zkp_queue_get_int(res, 0, 8, &priority) || priority < INT32_MIN ||
+              priority > INT32_MAX || zkp_queue_get_text(res, 0, 0, state, sizeof state) ||
               zkp_queue_get_int(res, 0, 1, &attempts) || attempts < 0 ||
               attempts > UINT32_MAX || zkp_queue_get_int(res, 0, 2, &out->generation) ||
               zkp_queue_get_text(res, 0, 3, out->lease_owner, sizeof out->lease_owner);
@@ -707,6 +713,7 @@ zkpipe_status zkp_queue_job_get(zkp_queue *q, int64_t id, zkp_queue_job_info *ou
                              (long long)id);
     }
     out->attempts = (uint32_t)attempts;
+    out->priority = (int32_t)priority;
     return ZKPIPE_OK;
 }
 
@@ -771,4 +778,74 @@ zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
         }
         zkp_queue_job_info_release(out);
     }
+}
+
+zkpipe_status zkp_queue_notifications(zkp_queue *q, int64_t timeout_ms, int wake_fd, int64_t *ids,
+                                      size_t cap, size_t *n, int *queued, zkp_diag *d) {
+    *n = 0;
+    *queued = 0;
+    if (!q->listening) {
+        zkpipe_status st = zkp_queue_simple(q, "LISTEN", "LISTEN " ZKP_QUEUE_NOTIFY_CHANNEL, d);
+        if (st != ZKPIPE_OK) return st;
+        q->listening = 1;
+    }
+    if (!q->listening_queued) {
+        zkpipe_status st = zkp_queue_simple(q, "LISTEN", "LISTEN " ZKP_QUEUE_QUEUED_CHANNEL, d);
+        if (st != ZKPIPE_OK) return st;
+        q->listening_queued = 1;
+    }
+    int64_t deadline = now_ms_() + (timeout_ms > 0 ? timeout_ms : 0);
+    for (;;) {
+        PGnotify *note;
+        while ((note = PQnotifies(q->conn)) != NULL) {
+            if (!strcmp(note->relname, ZKP_QUEUE_QUEUED_CHANNEL)) {
+                *queued = 1;
+                PQfreemem(note);
+                continue;
+            }
+            char *end = NULL;
+            errno = 0;
+            long long id = strtoll(note->extra, &end, 10);
+            if (errno == 0 && end != note->extra && *end == 0 && id > 0 && *n < cap)
+                ids[(*n)++] = (int64_t)id;
+            PQfreemem(note);
+        }
+        if (*n || *queued) return ZKPIPE_OK;
+        int64_t left = deadline - now_ms_();
+        if (left <= 0) return ZKPIPE_OK;
+        struct pollfd p[2] = {{.fd = PQsocket(q->conn), .events = POLLIN},
+                              {.fd = wake_fd, .events = POLLIN}};
+        if (p[0].fd < 0)
+            return zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: the connection is closed");
+        int r = poll(p, wake_fd >= 0 ? 2 : 1, left > 60000 ? 60000 : (int)left);
+        if (r < 0 && errno != EINTR)
+            return zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: poll: %s", strerror(errno));
+        if (r > 0 && wake_fd >= 0 && (p[1].revents & POLLIN)) return ZKPIPE_OK;
+        if (r > 0 && !PQconsumeInput(q->conn)) {
+            char flat[ZKP_DIAG_MAX];
+            flatten_(flat, sizeof flat, zkp_queue_pq_message(q->conn));
+            return zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: listening: %s", flat);
+        }
+    }
+}
+
+zkpipe_status zkp_queue_depth(zkp_queue *q, uint64_t *depth, size_t n, zkp_diag *d) {
+    memset(depth, 0, n * sizeof *depth);
+    PGresult *res;
+    zkpipe_status st = zkp_queue_exec(q, "depth",
+                                      "SELECT priority, count(*) FROM zkpipe_jobs"
+                                      " WHERE state = 'queued' GROUP BY priority",
+                                      0, NULL, NULL, NULL, 1, &res, d);
+    if (st != ZKPIPE_OK) return st;
+    for (int i = 0; i < PQntuples(res); i++) {
+        int64_t prio, count;
+        if (zkp_queue_get_int(res, i, 0, &prio) || zkp_queue_get_int(res, i, 1, &count) ||
+            count < 0) {
+            PQclear(res);
+            return zkp_diag_fail(d, ZKPIPE_ERR_PARSE, "queue: the depth's row is malformed");
+        }
+        if (prio >= 0 && (uint64_t)prio < n) depth[prio] = (uint64_t)count;
+    }
+    PQclear(res);
+    return ZKPIPE_OK;
 }

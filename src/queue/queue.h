@@ -48,6 +48,10 @@ typedef struct zkp_queue zkp_queue;
 /* Channel on which completed, failed and cancelled jobs are announced (the
  * payload is the job id in decimal). */
 #define ZKP_QUEUE_NOTIFY_CHANNEL "zkpipe_job_done"
+/* Channel on which a job becoming claimable is announced (enqueued, or
+ * requeued by the reaper; payload: the job id), so idle members claim at
+ * once rather than at their next look. */
+#define ZKP_QUEUE_QUEUED_CHANNEL "zkpipe_job_queued"
 
 /* Connects to url (a libpq connection string or postgresql:// URI).
  * ZKPIPE_ERR_IO with the server's message when it cannot. */
@@ -95,7 +99,8 @@ typedef struct {
 } zkp_queue_job_spec;
 
 /* Adds a job, or finds the one already submitted with its request_id
- * (*existed = 1; its inputs are not compared). */
+ * (*existed = 1; its inputs are not compared). A new job is announced on
+ * ZKP_QUEUE_QUEUED_CHANNEL. */
 zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, int64_t *job_id,
                                 int *existed, zkp_diag *d);
 
@@ -174,6 +179,10 @@ typedef struct {
     char last_error[ZKP_DIAG_MAX];            /* "" when none */
     uint8_t *result; /* malloc'd when done, else NULL */
     size_t result_len;
+    /* What the job is (as enqueued). */
+    char kind[ZKP_QUEUE_NAME_MAX + 1];
+    char key[ZKP_QUEUE_NAME_MAX + 1]; /* "" when none */
+    int32_t priority;
 } zkp_queue_job_info;
 
 /* Cancels job id if it is queued or leased: it becomes cancelled (final),
@@ -198,6 +207,22 @@ void zkp_queue_job_info_release(zkp_queue_job_info *info);
  * wait does not poll. The connection must not be inside a transaction. */
 zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
                              zkp_queue_job_info *out, int *final, zkp_diag *d);
+
+/* Waits up to timeout_ms for notifications on ZKP_QUEUE_NOTIFY_CHANNEL
+ * and ZKP_QUEUE_QUEUED_CHANNEL (LISTENing to both from the first call on)
+ * and returns the job ids the first names in ids (at most cap; *n of them;
+ * the rest are dropped: a notification is a hint, and a listener re-reads
+ * what it cares about); *queued = 1 when the second announced work.
+ * Returns early, with *n = 0, when wake_fd (>= 0) becomes readable: a
+ * member's watcher thread is woken that way to stop. Used by a member to
+ * learn at once of its jobs' outcomes and of cancels of the jobs it holds,
+ * with one connection for all of them. */
+zkpipe_status zkp_queue_notifications(zkp_queue *q, int64_t timeout_ms, int wake_fd, int64_t *ids,
+                                      size_t cap, size_t *n, int *queued, zkp_diag *d);
+
+/* The queued jobs by priority: depth[p] for priorities 0..n-1 (zkpipe's
+ * LOW..CRITICAL); jobs of other priorities are not counted. */
+zkpipe_status zkp_queue_depth(zkp_queue *q, uint64_t *depth, size_t n, zkp_diag *d);
 
 /* Writes what `zkpipe queue status` shows: the schema version, the
  * members and their heartbeats, the leases, the queue's depth by priority

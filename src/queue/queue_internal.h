@@ -10,6 +10,7 @@
 struct zkp_queue {
     PGconn *conn;
     int listening; /* LISTEN zkpipe_job_done was issued (zkp_queue_wait) */
+    int listening_queued; /* LISTEN zkpipe_job_queued (zkp_queue_notifications) */
 };
 
 const char *zkp_queue_pq_message(const PGconn *conn);

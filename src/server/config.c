@@ -71,9 +71,30 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
     [ZKP_CFG_SERVER_AUTH_TOKEN_FILE] = {"server.auth_token_file", ZKP_CFG_STRING, "", 0, 0, 0, 0, 0,
                                         "file holding the token every TCP call must carry as "
                                         "'authorization: Bearer <token>'; empty = none"},
+    [ZKP_CFG_QUEUE_URL] = {"queue.url", ZKP_CFG_STRING, "", 0, 0, 0, 0, 0,
+                           "PostgreSQL connection string or postgresql:// URI of cluster mode's "
+                           "job queue (no password in it: use ~/.pgpass); empty = standalone"},
+    [ZKP_CFG_QUEUE_INPUTS_DIR] = {"queue.inputs_dir", ZKP_CFG_STRING, "", 0, 0, 0, 0, 0,
+                                  "directory every member mounts (absolute), for job inputs "
+                                  "larger than the database takes (64 MiB); empty = refused"},
+    [ZKP_CFG_QUEUE_LEASE_MS] = {"queue.lease_ms", ZKP_CFG_INT, NULL, 30000, 1000, 3600000, 0, 0,
+                                "a claimed job's lease; renewed every third of it, and a member "
+                                "silent for longer loses its jobs to the others"},
+    [ZKP_CFG_QUEUE_MAX_CLAIMS] = {"queue.max_claims", ZKP_CFG_INT, NULL, 2, 1, 1024, 0, 0,
+                                  "jobs of the queue this member runs at once"},
+    [ZKP_CFG_QUEUE_MAX_ATTEMPTS] = {"queue.max_attempts", ZKP_CFG_INT, NULL, 3, 1, 100, 0, 0,
+                                    "claims of a job (expired leases, retryable errors) before "
+                                    "it fails with the last error"},
+    [ZKP_CFG_QUEUE_IDLE_MS] = {"queue.idle_ms", ZKP_CFG_INT, NULL, 1000, 10, 60000, 0, 0,
+                               "how long an idle member waits for a notification of new work "
+                               "before it looks for work anyway"},
+    [ZKP_CFG_QUEUE_INLINE_MAX] = {"queue.inline_max", ZKP_CFG_SIZE, NULL, 64 * MIB, 0, 0, 0,
+                                  64 * MIB,
+                                  "requests up to this size are stored in the database, larger "
+                                  "ones in queue.inputs_dir (at most 64 MiB)"},
 };
 
-static const char *const SECTIONS[] = {"server", "engine", "metrics"};
+static const char *const SECTIONS[] = {"server", "engine", "metrics", "queue"};
 
 typedef struct {
     zkp_cfg_source src;

@@ -80,6 +80,13 @@ typedef enum {
     ZKP_CFG_SERVER_TLS_KEY,         /* string: PEM private key of tls_cert */
     ZKP_CFG_SERVER_TLS_CLIENT_CA,   /* string: PEM CAs of client certificates, "" = none */
     ZKP_CFG_SERVER_AUTH_TOKEN_FILE, /* string: file of the TCP bearer token, "" = none */
+    ZKP_CFG_QUEUE_URL,          /* string: PostgreSQL of cluster mode, "" = standalone */
+    ZKP_CFG_QUEUE_INPUTS_DIR,   /* string: shared directory of large inputs, "" = none */
+    ZKP_CFG_QUEUE_LEASE_MS,     /* int: a claim's lease, renewed at a third of it */
+    ZKP_CFG_QUEUE_MAX_CLAIMS,   /* int: jobs of the queue this member runs at once */
+    ZKP_CFG_QUEUE_MAX_ATTEMPTS, /* int: claims of a job before it fails */
+    ZKP_CFG_QUEUE_IDLE_MS,      /* int: claim attempts of an idle member are this far apart */
+    ZKP_CFG_QUEUE_INLINE_MAX,   /* size: inputs up to this go into the database, larger to inputs_dir */
     ZKP_CFG_KEY_COUNT
 } zkp_cfg_id;
 

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "server/cluster.h"
 #include "server/daemon_internal.h"
 #include "server/keydirs.h"
 #include "mem/mem.h"
@@ -235,6 +236,7 @@ static void job_free_(srv_job *j) {
     if (j->payload_free) j->payload_free(j->payload);
     zkpipe_job_result_clear(&j->result);
     free(j->request_id);
+    free(j->inputs_path);
     free(j);
 }
 
@@ -284,6 +286,9 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
                  SRV_REQUEST_ID_MAX);
         return ZKP_RPC_INVALID_ARGUMENT;
     }
+    /* Cluster mode: the job goes to the queue, and whichever member claims
+     * it proves it (it comes back here with from_queue set). */
+    if (d->cluster && !r->from_queue) return srv_cluster_submit(d, r, out, msg, msg_len);
     uint32_t key_id = 0;
     if (r->kind == SRV_KIND_CIRCOM) {
         if (r->n_witnesses == 0 || r->n_witnesses > UINT32_MAX) {
@@ -414,8 +419,123 @@ refuse:
     return code;
 }
 
+zkp_rpc_code srv_job_attach_cluster(zkp_daemon *d, int64_t cluster_id, const srv_submit_req *r,
+                                    const char *inputs_path, srv_job **out, char *msg,
+                                    size_t msg_len) {
+    *out = NULL;
+    const char *rid = r->request_id && *r->request_id ? r->request_id : NULL;
+    srv_job *j = calloc(1, sizeof *j);
+    char *rid_copy = rid ? strdup(rid) : NULL;
+    char *path_copy = inputs_path ? strdup(inputs_path) : NULL;
+    zkp_rpc_code code = ZKP_RPC_OK;
+    pthread_mutex_lock(&d->lk);
+    srv_job *o = NULL;
+    for (o = d->jobs; o; o = o->next)
+        if (o->cluster_id == cluster_id && !(o->final && o->delivered)) break;
+    if (o) {
+        o->refs++;
+        if (r->owned_by_call) o->owners++;
+        *out = o;
+        goto done;
+    }
+    if (!j || (rid && !rid_copy) || (inputs_path && !path_copy)) {
+        snprintf(msg, msg_len, "out of memory");
+        code = ZKP_RPC_RESOURCE_EXHAUSTED;
+        goto done;
+    }
+    if (d->draining) {
+        snprintf(msg, msg_len, "the daemon is shutting down and takes no new work");
+        code = ZKP_RPC_UNAVAILABLE;
+        goto done;
+    }
+    if (d->n_jobs >= d->max_jobs) evict_locked_(d, 1);
+    if (d->n_jobs >= d->max_jobs) {
+        snprintf(msg, msg_len, "%zu jobs are held (server.max_jobs); await or cancel some first",
+                 d->n_jobs);
+        code = ZKP_RPC_RESOURCE_EXHAUSTED;
+        goto done;
+    }
+    j->id = d->next_id++;
+    /* The queue's id: any member answers for the job by it. */
+    snprintf(j->id_text, sizeof j->id_text, "cluster-%lld", (long long)cluster_id);
+    j->cluster_id = cluster_id;
+    j->request_id = rid_copy;
+    j->inputs_path = path_copy;
+    rid_copy = path_copy = NULL;
+    j->kind = r->kind;
+    snprintf(j->key, sizeof j->key, "%s", r->kind == SRV_KIND_CIRCOM && r->key ? r->key : "");
+    j->priority = r->priority;
+    j->n_parts = (uint32_t)r->n_witnesses;
+    j->t_submit = srv_now();
+    j->refs = 1;
+    j->owners = r->owned_by_call ? 1 : 0;
+    d->n_live++;
+    j->next = d->jobs;
+    d->jobs = j;
+    d->n_jobs++;
+    *out = j;
+    j = NULL;
+done:
+    pthread_mutex_unlock(&d->lk);
+    free(j);
+    free(rid_copy);
+    free(path_copy);
+    return code;
+}
+
+void srv_job_finish_cluster(zkp_daemon *d, srv_job *j, zkp_job_outcome outcome, zkpipe_status st,
+                            const char *error, zkpipe_job_result *result,
+                            const zkpipe_stage_times *times) {
+    char *path = NULL;
+    pthread_mutex_lock(&d->lk);
+    if (!j->final) {
+        if (result) {
+            j->result = *result;
+            memset(result, 0, sizeof *result);
+        }
+        if (times) j->times = *times;
+        path = j->inputs_path;
+        j->inputs_path = NULL;
+        job_finish_locked_(d, j, outcome, st, error);
+    }
+    pthread_mutex_unlock(&d->lk);
+    /* The inputs this member put in the shared directory: nobody reads
+     * them once the job is final. */
+    if (path) (void)unlink(path);
+    free(path);
+    if (result) zkpipe_job_result_clear(result);
+}
+
+srv_job *srv_job_find_cluster(zkp_daemon *d, int64_t cluster_id, int live_only) {
+    pthread_mutex_lock(&d->lk);
+    srv_job *j = d->jobs;
+    while (j && !(j->cluster_id == cluster_id && !(live_only && j->final))) j = j->next;
+    if (j) j->refs++;
+    pthread_mutex_unlock(&d->lk);
+    return j;
+}
+
+int64_t *srv_cluster_live_ids(zkp_daemon *d, size_t *n) {
+    *n = 0;
+    pthread_mutex_lock(&d->lk);
+    size_t count = 0;
+    for (srv_job *j = d->jobs; j; j = j->next) count += j->cluster_id && !j->final;
+    int64_t *ids = malloc((count ? count : 1) * sizeof *ids);
+    for (srv_job *j = d->jobs; j && ids; j = j->next)
+        if (j->cluster_id && !j->final) ids[(*n)++] = j->cluster_id;
+    pthread_mutex_unlock(&d->lk);
+    return ids;
+}
+
+void srv_job_cancel_engine(zkp_daemon *d, srv_job *j) {
+    pthread_mutex_lock(&d->lk);
+    if (!j->final && j->engine_id) (void)zkpipe_engine_cancel(d->engine, j->engine_id);
+    pthread_mutex_unlock(&d->lk);
+}
+
 srv_job *srv_job_get(zkp_daemon *d, const char *id_text) {
     uint64_t id = srv_parse_id(id_text, d->id_epoch);
+    if (!id && d->cluster) return srv_cluster_job_get(d, id_text);
     if (!id) return NULL;
     pthread_mutex_lock(&d->lk);
     srv_job *j = find_locked_(d, id);
@@ -456,27 +576,35 @@ int srv_job_wait(zkp_daemon *d, srv_job *j, int64_t timeout_ms, zkp_rpc_call *ca
 }
 
 void srv_job_disown(zkp_daemon *d, srv_job *j, int cancel_if_last) {
+    int64_t cancel_queued = 0;
     pthread_mutex_lock(&d->lk);
     if (j->owners > 0 && --j->owners == 0 && cancel_if_last) {
         if (!j->final && j->engine_id) (void)zkpipe_engine_cancel(d->engine, j->engine_id);
+        if (!j->final && j->cluster_id) cancel_queued = j->cluster_id;
         /* Its callers are gone: nobody is left to collect the outcome, and a
          * drain must not wait for them. */
         j->delivered = 1;
     }
     pthread_cond_broadcast(&d->cv);
     pthread_mutex_unlock(&d->lk);
+    /* The database round trip outside the lock. */
+    if (cancel_queued) srv_cluster_cancel(d, cancel_queued);
 }
 
 zkp_rpc_code srv_job_cancel(zkp_daemon *d, const char *id_text, int *was_running) {
     *was_running = 0;
     uint64_t id = srv_parse_id(id_text, d->id_epoch);
+    if (!id && d->cluster) return srv_cluster_cancel_id(d, id_text, was_running);
     pthread_mutex_lock(&d->lk);
     srv_job *j = id ? find_locked_(d, id) : NULL;
+    int64_t cancel_queued = 0;
     if (j && !j->final) {
         *was_running = 1;
         if (j->engine_id) (void)zkpipe_engine_cancel(d->engine, j->engine_id);
+        cancel_queued = j->cluster_id;
     }
     pthread_mutex_unlock(&d->lk);
+    if (cancel_queued) srv_cluster_cancel(d, cancel_queued);
     return j ? ZKP_RPC_OK : ZKP_RPC_NOT_FOUND;
 }
 
@@ -584,12 +712,10 @@ void srv_run_blocking(zkp_daemon *d, zkp_rpc_call *call, srv_blocking_fn fn, voi
 }
 
 void srv_reply_unpack_error(zkp_rpc_call *call, zkp_rpc_code why, const char *what, size_t len) {
-    if (why == ZKP_RPC_RESOURCE_EXHAUSTED)
-        zkp_rpc_reply_error(call, why,
-                            "the memory budget cannot hold a %s of %zu bytes now; retry later", what,
-                            len);
-    else
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "malformed %s", what);
+    char msg[200];
+    svc_unpack_error(why, what, len, msg, sizeof msg);
+    zkp_rpc_reply_error(call, why == ZKP_RPC_RESOURCE_EXHAUSTED ? why : ZKP_RPC_INVALID_ARGUMENT,
+                        "%s", msg);
 }
 
 void srv_reply_message(zkp_rpc_call *call, const ProtobufCMessage *m) {
@@ -640,6 +766,17 @@ int srv_metrics_source(void *ctx, zkpipe_engine_status *st, zkp_server_view *vie
     view->key_ids = kv->ids;
     view->key_names = kv->names;
     view->rpc_in_flight = d->rpc ? zkp_rpc_server_in_flight(d->rpc) : 0;
+    srv_cluster_stats cs;
+    srv_cluster_get_stats(d, &cs);
+    view->cluster_member = cs.member;
+    memcpy(view->cluster_depth, cs.depth, sizeof view->cluster_depth);
+    view->cluster_enqueued = cs.enqueued;
+    view->cluster_claims = cs.claims;
+    view->cluster_completed = cs.completed;
+    view->cluster_failed = cs.failed;
+    view->cluster_refused_writes = cs.refused_writes;
+    view->cluster_lease_expiries = cs.lease_expiries;
+    view->cluster_running = cs.running;
     return 0;
 }
 
@@ -799,8 +936,15 @@ static int drain_(zkp_daemon *dm, const zkp_serve_opts *o, const sigset_t *set, 
         live = dm->n_live;
         size_t calls = dm->blocking_calls;
         if (timed_out && !cancelled && live) {
-            for (srv_job *j = dm->jobs; j; j = j->next)
+            for (srv_job *j = dm->jobs; j; j = j->next) {
                 if (!j->final && j->engine_id) (void)zkpipe_engine_cancel(dm->engine, j->engine_id);
+                /* A job of the queue stays there for the other members;
+                 * only this member's wait for it ends. */
+                if (!j->final && j->cluster_id)
+                    job_finish_locked_(dm, j, ZKP_OUTCOME_FAILED, ZKPIPE_ERR_CANCELLED,
+                                       "the daemon shut down before the cluster finished the "
+                                       "job; it stays queued for the other members");
+            }
         }
         pthread_mutex_unlock(&dm->lk);
         if (live == 0 && calls == 0 && (undelivered == 0 || timed_out)) {
@@ -941,6 +1085,9 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
         goto out;
     }
     collector = 1;
+    if (*zkp_config_str(c, ZKP_CFG_QUEUE_URL)) {
+        if ((st = srv_cluster_start(dm, c, o->log, d)) != ZKPIPE_OK) goto out;
+    }
     const char *http_addr = zkp_config_str(c, ZKP_CFG_METRICS_HTTP);
     if (*http_addr) {
         if ((st = zkp_http_start(&http, http_addr, dm->metrics, srv_metrics_source, dm, d)) != ZKPIPE_OK)
@@ -966,6 +1113,8 @@ out:
     /* Calls still in flight get what is left of the drain timeout, not a
      * grace period of their own: the exit follows the timeout. */
     zkp_rpc_server_destroy(&dm->rpc, drain_end > 0 ? (int64_t)((drain_end - srv_now()) * 1000.0) : 0);
+    /* Before the collector: the members' runners wait for local jobs. */
+    srv_cluster_stop(dm);
     if (collector) {
         pthread_mutex_lock(&dm->lk);
         dm->stopping = 1;

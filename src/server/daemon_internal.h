@@ -31,13 +31,20 @@ typedef enum {
 const char *srv_kind_name(srv_kind k);
 
 /* A wire job id: this start's 16 hex digits, '-', the job's decimal
- * sequence number ("3f09c2a7d41e8b55-17"). */
+ * sequence number ("3f09c2a7d41e8b55-17"); in cluster mode, a job of the
+ * queue is "cluster-" and its id there, the same on every member. */
 #define SRV_ID_TEXT_MAX 40
+
+/* The service a request came in on, and so the parser of its inputs when a
+ * member claims it from the cluster's queue (svc_decode_submit). */
+typedef enum { SRV_SERVICE_ZKPIPE = 1, SRV_SERVICE_CUZK = 2 } srv_service;
 
 typedef struct srv_job {
     uint64_t id; /* the sequence number, from 1, in this start of the daemon */
     char id_text[SRV_ID_TEXT_MAX];
     uint64_t engine_id; /* 0: never reached the engine */
+    int64_t cluster_id; /* cluster mode: the queue's job this entry waits for (0: a local job) */
+    char *inputs_path;  /* the inputs this member wrote to queue.inputs_dir, removed when final */
     char *request_id;   /* idempotency key, or NULL */
     char key[SRV_KEY_NAME_MAX + 1];
     srv_kind kind;
@@ -96,6 +103,7 @@ typedef struct zkp_daemon {
     int draining; /* no new work */
     int stopping; /* the collector ends */
     pthread_t collector;
+    struct srv_cluster *cluster; /* cluster mode (queue.url), else NULL */
 } zkp_daemon;
 
 double srv_now(void);
@@ -122,6 +130,12 @@ typedef struct {
     void (*payload_free)(void *);
     size_t payload_bytes;         /* the size of the request message behind it */
     int owned_by_call;            /* a Prove: the job dies with the call */
+    /* Cluster mode: the service's submit message inside the payload, which
+     * becomes the queued job's inputs, and whether the request was claimed
+     * from the queue (it then runs here, on the engine). */
+    srv_service service;
+    const struct ProtobufCMessage *submit_msg;
+    int from_queue;
 } srv_submit_req;
 
 /* Queues a job or attaches to the live one with the same request id.
@@ -129,6 +143,30 @@ typedef struct {
  * Filecoin kinds become a job that has failed already. */
 zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **job,
                         uint32_t *queue_position, char *msg, size_t msg_len);
+
+/* Cluster mode: the table's entry for the queue's job cluster_id, made
+ * (with a reference, and a Prove's ownership when r->owned_by_call) or
+ * attached to when there is one; the cluster side finishes it with
+ * srv_job_finish_cluster. r's payload is not used (the caller freed it):
+ * key, kind, priority, request_id and n_witnesses describe the job. */
+zkp_rpc_code srv_job_attach_cluster(zkp_daemon *d, int64_t cluster_id, const srv_submit_req *r,
+                                    const char *inputs_path, srv_job **out, char *msg,
+                                    size_t msg_len);
+/* Files the outcome of a cluster job read from the queue (result taken
+ * over: its partitions, for a completed job). A job final already is left
+ * as it is. */
+void srv_job_finish_cluster(zkp_daemon *d, srv_job *j, zkp_job_outcome outcome, zkpipe_status st,
+                            const char *error, zkpipe_job_result *result,
+                            const zkpipe_stage_times *times);
+/* The entry for the queue's job cluster_id, with a reference: a live one
+ * only (live_only), or any still held; NULL when none. */
+srv_job *srv_job_find_cluster(zkp_daemon *d, int64_t cluster_id, int live_only);
+/* The queue ids of every live cluster entry (malloc'd, *n of them): what a
+ * member re-reads after it may have missed notifications. */
+int64_t *srv_cluster_live_ids(zkp_daemon *d, size_t *n);
+/* Cancels a local job's engine work, if it is live (a cancel of a job this
+ * member holds, read from the queue). */
+void srv_job_cancel_engine(zkp_daemon *d, srv_job *j);
 
 /* A job by wire id, with a reference; NULL when unknown. */
 srv_job *srv_job_get(zkp_daemon *d, const char *id_text);

@@ -710,6 +710,34 @@ char *zkp_metrics_prometheus(zkp_metrics *m, const zkpipe_engine_status *st,
     prom_gauge_u64(&b, "draining", "1 once the daemon stopped admitting new work.",
                    r.view.draining ? 1 : 0);
 
+    if (r.view.cluster_member) {
+        static const char *const prio[4] = {"low", "normal", "high", "critical"};
+        prom_family(&b, "cluster_queue_depth", "gauge",
+                    "Jobs queued in the cluster by priority, as this member last read them.");
+        for (int i = 0; i < 4; i++)
+            prom_u64_1(&b, "cluster_queue_depth", "priority", prio[i], r.view.cluster_depth[i]);
+        prom_family(&b, "cluster_jobs_enqueued_total", "counter",
+                    "Jobs this member put into the cluster's queue.");
+        prom_sample(&b, "cluster_jobs_enqueued_total", NULL, 0,
+                    fmt_u64(buf, r.view.cluster_enqueued));
+        prom_family(&b, "cluster_claims_total", "counter", "Jobs this member claimed.");
+        prom_sample(&b, "cluster_claims_total", NULL, 0, fmt_u64(buf, r.view.cluster_claims));
+        prom_family(&b, "cluster_results_total", "counter",
+                    "Outcomes this member wrote back: completed, failed, or refused (its lease "
+                    "was taken over or the job cancelled).");
+        prom_u64_1(&b, "cluster_results_total", "outcome", "completed", r.view.cluster_completed);
+        prom_u64_1(&b, "cluster_results_total", "outcome", "failed", r.view.cluster_failed);
+        prom_u64_1(&b, "cluster_results_total", "outcome", "refused",
+                   r.view.cluster_refused_writes);
+        prom_family(&b, "cluster_lease_expiries_total", "counter",
+                    "Expired leases this member's reaper ended: each job taken over by another "
+                    "claim or failed.");
+        prom_sample(&b, "cluster_lease_expiries_total", NULL, 0,
+                    fmt_u64(buf, r.view.cluster_lease_expiries));
+        prom_gauge_u64(&b, "cluster_claims_running", "Claims running on this member now.",
+                       r.view.cluster_running);
+    }
+
     counters_free(&c);
     return sb_finish(&b);
 }

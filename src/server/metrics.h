@@ -50,6 +50,13 @@ typedef struct {
     size_t n_key_names;
     const uint32_t *key_ids;
     const char *const *key_names;
+    /* Cluster mode (queue.url): this member's view of the shared queue. */
+    int cluster_member;
+    uint64_t cluster_depth[4]; /* queued jobs by priority, LOW..CRITICAL, as last read */
+    uint64_t cluster_enqueued, cluster_claims, cluster_completed, cluster_failed;
+    uint64_t cluster_refused_writes; /* results refused: the lease was taken over or cancelled */
+    uint64_t cluster_lease_expiries; /* expired leases this member's reaper ended */
+    uint64_t cluster_running;        /* claims running here now */
 } zkp_server_view;
 
 /* Prometheus text exposition format 0.0.4 (# HELP / # TYPE lines, one
@@ -71,6 +78,10 @@ typedef struct {
  *   key_tier{key,tier}                      gauge, 1 for the key's tier
  *   key_resident_bytes{key}, key_loads_total{key}, key_evictions_total{key}
  *   jobs_live, uptime_seconds, draining
+ *   cluster_queue_depth{priority}           gauge    (cluster mode only, as are
+ *   cluster_jobs_enqueued_total, cluster_claims_total,  the rest)
+ *   cluster_results_total{outcome} (completed, failed, refused),
+ *   cluster_lease_expiries_total, cluster_claims_running
  * Returns a malloc'd NUL-terminated string, NULL when out of memory. */
 char *zkp_metrics_prometheus(zkp_metrics *m, const zkpipe_engine_status *st,
                              const zkp_server_view *view);

@@ -47,6 +47,25 @@ int svc_utf8_ok(const char *s) {
     return 1;
 }
 
+void svc_unpack_error(zkp_rpc_code why, const char *what, size_t len, char *msg, size_t msg_len) {
+    if (why == ZKP_RPC_RESOURCE_EXHAUSTED)
+        snprintf(msg, msg_len, "the memory budget cannot hold a %s of %zu bytes now; retry later",
+                 what, len);
+    else
+        snprintf(msg, msg_len, "malformed %s", what);
+}
+
+zkp_rpc_code svc_decode_submit(zkp_daemon *d, srv_service service, const uint8_t *req, size_t len,
+                               srv_submit_req *r, char *msg, size_t msg_len) {
+    switch (service) {
+    case SRV_SERVICE_ZKPIPE: return svc_zkpipe_decode_submit(d, req, len, r, msg, msg_len);
+    case SRV_SERVICE_CUZK: return svc_cuzk_decode_submit(d, req, len, r, msg, msg_len);
+    }
+    memset(r, 0, sizeof *r);
+    snprintf(msg, msg_len, "unknown service %d", (int)service);
+    return ZKP_RPC_INVALID_ARGUMENT;
+}
+
 /* ------------------------------------------------------------------------
  * Large requests */
 

@@ -44,6 +44,8 @@ typedef struct svc_arena svc_arena;
  * RESOURCE_EXHAUSTED when the budget cannot hold it now. */
 ProtobufCMessage *svc_unpack(zkp_daemon *d, const ProtobufCMessageDescriptor *desc,
                              const uint8_t *req, size_t len, svc_arena **arena, zkp_rpc_code *code);
+/* What srv_reply_unpack_error says, into msg. */
+void svc_unpack_error(zkp_rpc_code why, const char *what, size_t len, char *msg, size_t msg_len);
 /* Frees what svc_unpack returned (accepts NULL). */
 void svc_unpacked_free(ProtobufCMessage *m, svc_arena *arena);
 
@@ -59,6 +61,18 @@ typedef struct {
  * of memory. */
 svc_payload *svc_payload_new(ProtobufCMessage *msg, svc_arena *arena);
 void svc_payload_free(void *p);
+
+/* A service's submit message (zkpipe.v1 SubmitRequest, cuzk.v1
+ * SubmitProofRequest) from its wire bytes into r, with the payload taken
+ * from them, through the same checks as a client's call: what a member
+ * runs when it claims a job from the cluster's queue (an untrusted row).
+ * On a bad request returns its code with msg (nothing to free). */
+zkp_rpc_code svc_zkpipe_decode_submit(zkp_daemon *d, const uint8_t *req, size_t len,
+                                      srv_submit_req *r, char *msg, size_t msg_len);
+zkp_rpc_code svc_cuzk_decode_submit(zkp_daemon *d, const uint8_t *req, size_t len,
+                                    srv_submit_req *r, char *msg, size_t msg_len);
+zkp_rpc_code svc_decode_submit(zkp_daemon *d, srv_service service, const uint8_t *req, size_t len,
+                               srv_submit_req *r, char *msg, size_t msg_len);
 
 /* zkp_rpc_large_messages' alloc and release over the daemon's engine. */
 void *svc_large_alloc(void *daemon, size_t bytes, uint8_t **data);

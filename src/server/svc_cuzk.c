@@ -17,23 +17,61 @@
 static void await_free_(void *p) { cuzk__v1__await_proof_request__free_unpacked(p, NULL); }
 static void preload_free_(void *p) { cuzk__v1__preload_srs_request__free_unpacked(p, NULL); }
 
-/* Checks a SubmitProofRequest and fills the table's request from it. */
-static int submit_req_(zkp_rpc_call *call, const Cuzk__V1__SubmitProofRequest *m, srv_submit_req *r) {
+/* Checks a SubmitProofRequest and fills the table's request from it, the
+ * payload aside. On a bad request returns its code with msg. */
+static zkp_rpc_code submit_req_(const Cuzk__V1__SubmitProofRequest *m, srv_submit_req *r, char *msg,
+                                size_t msg_len) {
     memset(r, 0, sizeof *r);
     if (m->proof_kind <= CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED ||
         m->proof_kind > CUZK__V1__PROOF_KIND__WINNING_POST) {
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "proof_kind %d is not a proof kind",
-                            (int)m->proof_kind);
-        return 0;
+        snprintf(msg, msg_len, "proof_kind %d is not a proof kind", (int)m->proof_kind);
+        return ZKP_RPC_INVALID_ARGUMENT;
     }
     if (!svc_priority((int)m->priority, &r->priority)) {
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "priority %d is not a priority",
-                            (int)m->priority);
-        return 0;
+        snprintf(msg, msg_len, "priority %d is not a priority", (int)m->priority);
+        return ZKP_RPC_INVALID_ARGUMENT;
     }
     r->kind = (srv_kind)m->proof_kind;
     r->request_id = m->request_id;
-    return 1;
+    r->service = SRV_SERVICE_CUZK;
+    r->submit_msg = &m->base;
+    return ZKP_RPC_OK;
+}
+
+/* submit_req_ over the message m (with its arena), which becomes the
+ * payload: freed on failure too. */
+static zkp_rpc_code submit_req_payload_(const Cuzk__V1__SubmitProofRequest *s, ProtobufCMessage *m,
+                                        svc_arena *arena, srv_submit_req *r, char *msg,
+                                        size_t msg_len) {
+    zkp_rpc_code code = submit_req_(s, r, msg, msg_len);
+    if (code != ZKP_RPC_OK) {
+        svc_unpacked_free(m, arena);
+        return code;
+    }
+    svc_payload *p = svc_payload_new(m, arena);
+    if (!p) {
+        snprintf(msg, msg_len, "out of memory");
+        return ZKP_RPC_RESOURCE_EXHAUSTED;
+    }
+    r->payload = p;
+    r->payload_free = svc_payload_free;
+    return ZKP_RPC_OK;
+}
+
+zkp_rpc_code svc_cuzk_decode_submit(zkp_daemon *d, const uint8_t *req, size_t len,
+                                    srv_submit_req *r, char *msg, size_t msg_len) {
+    svc_arena *arena;
+    zkp_rpc_code why;
+    memset(r, 0, sizeof *r);
+    Cuzk__V1__SubmitProofRequest *m = (Cuzk__V1__SubmitProofRequest *)svc_unpack(
+        d, &cuzk__v1__submit_proof_request__descriptor, req, len, &arena, &why);
+    if (!m) {
+        svc_unpack_error(why, "SubmitProofRequest", len, msg, msg_len);
+        return why == ZKP_RPC_RESOURCE_EXHAUSTED ? why : ZKP_RPC_INVALID_ARGUMENT;
+    }
+    zkp_rpc_code code = submit_req_payload_(m, &m->base, arena, r, msg, msg_len);
+    if (code == ZKP_RPC_OK) r->payload_bytes = len;
+    return code;
 }
 
 static void fill_await_(Cuzk__V1__AwaitProofResponse *resp, const srv_job *j, int final,
@@ -87,31 +125,12 @@ static void reply_await_(zkp_rpc_call *call, const srv_job *j, int final, int wr
 
 static void submit_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
     zkp_daemon *d = ctx;
-    svc_arena *arena;
-    zkp_rpc_code why;
-    Cuzk__V1__SubmitProofRequest *m = (Cuzk__V1__SubmitProofRequest *)svc_unpack(
-        d, &cuzk__v1__submit_proof_request__descriptor, req, len, &arena, &why);
-    if (!m) {
-        srv_reply_unpack_error(call, why, "SubmitProofRequest", len);
-        return;
-    }
     srv_submit_req r;
-    if (!submit_req_(call, m, &r)) {
-        svc_unpacked_free(&m->base, arena);
-        return;
-    }
-    svc_payload *p = svc_payload_new(&m->base, arena);
-    if (!p) {
-        zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
-        return;
-    }
-    r.payload = p;
-    r.payload_free = svc_payload_free;
-    r.payload_bytes = len;
     srv_job *j;
     uint32_t pos;
     char msg[300];
-    zkp_rpc_code code = srv_submit(d, &r, &j, &pos, msg, sizeof msg);
+    zkp_rpc_code code = svc_cuzk_decode_submit(d, req, len, &r, msg, sizeof msg);
+    if (code == ZKP_RPC_OK) code = srv_submit(d, &r, &j, &pos, msg, sizeof msg);
     if (code != ZKP_RPC_OK) {
         zkp_rpc_reply_error(call, code, "%s", msg);
         return;
@@ -168,17 +187,12 @@ static void prove_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len
         return;
     }
     srv_submit_req r;
-    if (!submit_req_(call, m->submit, &r)) {
-        svc_unpacked_free(&m->base, arena);
+    char msg[300];
+    zkp_rpc_code code = submit_req_payload_(m->submit, &m->base, arena, &r, msg, sizeof msg);
+    if (code != ZKP_RPC_OK) {
+        zkp_rpc_reply_error(call, code, "%s", msg);
         return;
     }
-    svc_payload *p = svc_payload_new(&m->base, arena);
-    if (!p) {
-        zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
-        return;
-    }
-    r.payload = p;
-    r.payload_free = svc_payload_free;
     r.payload_bytes = len;
     svc_prove(d, call, &r, reply_prove_);
 }

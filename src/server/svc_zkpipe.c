@@ -14,32 +14,31 @@ static void await_free_(void *p) { zkpipe__v1__await_request__free_unpacked(p, N
 
 /* Fills r from a SubmitRequest inside the message m (with its arena, if
  * any), taken over: freed on failure too, else kept by the job until the
- * engine is done with the witnesses, which point into it. Answers the call
- * and returns 0 on a bad request. */
-static int submit_req_(zkp_rpc_call *call, const Zkpipe__V1__SubmitRequest *s, ProtobufCMessage *m,
-                       svc_arena *arena, srv_submit_req *r) {
+ * engine is done with the witnesses, which point into it. On a bad request
+ * returns its code with msg. */
+static zkp_rpc_code submit_req_(const Zkpipe__V1__SubmitRequest *s, ProtobufCMessage *m,
+                                svc_arena *arena, srv_submit_req *r, char *msg, size_t msg_len) {
     memset(r, 0, sizeof *r);
     svc_payload *sp = svc_payload_new(m, arena);
     if (!sp) {
-        zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
-        return 0;
+        snprintf(msg, msg_len, "out of memory");
+        return ZKP_RPC_RESOURCE_EXHAUSTED;
     }
     if (!svc_priority((int)s->priority, &r->priority)) {
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "priority %d is not a priority",
-                            (int)s->priority);
+        snprintf(msg, msg_len, "priority %d is not a priority", (int)s->priority);
         svc_payload_free(sp);
-        return 0;
+        return ZKP_RPC_INVALID_ARGUMENT;
     }
     if (s->n_witnesses == 0) {
-        zkp_rpc_reply_error(call, ZKP_RPC_INVALID_ARGUMENT, "a job needs at least one witness");
+        snprintf(msg, msg_len, "a job needs at least one witness");
         svc_payload_free(sp);
-        return 0;
+        return ZKP_RPC_INVALID_ARGUMENT;
     }
     zkpipe_witness *w = calloc(s->n_witnesses, sizeof *w);
     if (!w) {
         svc_payload_free(sp);
-        zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED, "out of memory");
-        return 0;
+        snprintf(msg, msg_len, "out of memory");
+        return ZKP_RPC_RESOURCE_EXHAUSTED;
     }
     for (size_t i = 0; i < s->n_witnesses; i++) {
         w[i].data = s->witnesses[i].data;
@@ -53,7 +52,25 @@ static int submit_req_(zkp_rpc_call *call, const Zkpipe__V1__SubmitRequest *s, P
     r->request_id = s->request_id;
     r->payload = sp;
     r->payload_free = svc_payload_free;
-    return 1;
+    r->service = SRV_SERVICE_ZKPIPE;
+    r->submit_msg = &s->base;
+    return ZKP_RPC_OK;
+}
+
+zkp_rpc_code svc_zkpipe_decode_submit(zkp_daemon *d, const uint8_t *req, size_t len,
+                                      srv_submit_req *r, char *msg, size_t msg_len) {
+    svc_arena *arena;
+    zkp_rpc_code why;
+    memset(r, 0, sizeof *r);
+    Zkpipe__V1__SubmitRequest *m = (Zkpipe__V1__SubmitRequest *)svc_unpack(
+        d, &zkpipe__v1__submit_request__descriptor, req, len, &arena, &why);
+    if (!m) {
+        svc_unpack_error(why, "SubmitRequest", len, msg, msg_len);
+        return why == ZKP_RPC_RESOURCE_EXHAUSTED ? why : ZKP_RPC_INVALID_ARGUMENT;
+    }
+    zkp_rpc_code code = submit_req_(m, &m->base, arena, r, msg, msg_len);
+    if (code == ZKP_RPC_OK) r->payload_bytes = len;
+    return code;
 }
 
 /* The state of a final job. */
@@ -140,21 +157,12 @@ static void register_key_(void *ctx, zkp_rpc_call *call, const uint8_t *req, siz
 
 static void submit_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len) {
     zkp_daemon *d = ctx;
-    svc_arena *arena;
-    zkp_rpc_code why;
-    Zkpipe__V1__SubmitRequest *m = (Zkpipe__V1__SubmitRequest *)svc_unpack(
-        d, &zkpipe__v1__submit_request__descriptor, req, len, &arena, &why);
-    if (!m) {
-        srv_reply_unpack_error(call, why, "SubmitRequest", len);
-        return;
-    }
     srv_submit_req r;
-    if (!submit_req_(call, m, &m->base, arena, &r)) return;
-    r.payload_bytes = len;
     srv_job *j;
     uint32_t pos;
     char msg[300];
-    zkp_rpc_code code = srv_submit(d, &r, &j, &pos, msg, sizeof msg);
+    zkp_rpc_code code = svc_zkpipe_decode_submit(d, req, len, &r, msg, sizeof msg);
+    if (code == ZKP_RPC_OK) code = srv_submit(d, &r, &j, &pos, msg, sizeof msg);
     if (code != ZKP_RPC_OK) {
         zkp_rpc_reply_error(call, code, "%s", msg);
         return;
@@ -184,7 +192,12 @@ static void prove_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_t len
         return;
     }
     srv_submit_req r;
-    if (!submit_req_(call, m->submit, &m->base, arena, &r)) return;
+    char msg[300];
+    zkp_rpc_code code = submit_req_(m->submit, &m->base, arena, &r, msg, sizeof msg);
+    if (code != ZKP_RPC_OK) {
+        zkp_rpc_reply_error(call, code, "%s", msg);
+        return;
+    }
     r.payload_bytes = len;
     svc_prove(ctx, call, &r, reply_prove_);
 }
