@@ -1,5 +1,6 @@
 /* Helpers shared by the tests of the constraint-system layer and of
- * Poseidon: a recorder that goes when the case ends, and random scalars. */
+ * Poseidon: a recorder that goes when the case ends, random scalars, and a
+ * SHA-256 circuit of a realistic size. */
 #ifndef ZKP_TESTS_GADGETS_SUPPORT_H
 #define ZKP_TESTS_GADGETS_SUPPORT_H
 
@@ -8,6 +9,8 @@
 
 #include "field/bls12_381_fr.h"
 #include "gadgets/cs.h"
+#include "gadgets/multipack.h"
+#include "gadgets/sha256.h"
 #include "test.h"
 
 static void test_recorder_free_(void *p) {
@@ -34,6 +37,18 @@ static inline void test_fr_random(bls12_381_fr_t *r) {
         b[31] &= 0x7f;
         if (bls12_381_fr_from_bytes_le(r, b) == ZKPIPE_OK) return;
     }
+}
+
+/* SHA-256 of 64 random private bytes, bellperson's gadget, the digest
+ * packed into two public inputs: a circuit of 45,391 rows (a domain of
+ * 2^16) for keys and proofs of a realistic shape. */
+static inline void test_sha256_64_random_bytes(zkp_cs *cs) {
+    uint8_t msg[64];
+    test_rng_bytes(msg, sizeof msg);
+    zkp_bool bits[512], digest[256];
+    for (int i = 0; i < 512; i++) bits[i] = zkp_bool_alloc(cs, (msg[i / 8] >> (7 - i % 8)) & 1);
+    zkp_sha256_gadget(cs, bits, 512, digest);
+    zkp_pack_into_inputs(cs, digest, 256);
 }
 
 #endif

@@ -11,8 +11,7 @@
 #include "formats/wtns.h"
 #include "formats/zkey.h"
 #include "gadgets/csr.h"
-#include "gadgets/multipack.h"
-#include "gadgets/sha256.h"
+#include "gadgets_support.h"
 #include "gpu_support.h"
 #include "groth16/backend.h"
 #include "setup/bp_key.h"
@@ -159,12 +158,7 @@ TEST_CASE(gpu_prove_matches_cpu_on_a_bellperson_key) {
     zkp_cs_csr *r = calloc(1, sizeof *r);
     ASSERT(r);
     zkp_cs_csr_init(r, ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
-    uint8_t msg[64];
-    test_rng_bytes(msg, sizeof msg);
-    zkp_bool bits[512], digest[256];
-    for (int i = 0; i < 512; i++) bits[i] = zkp_bool_alloc(&r->cs, (msg[i / 8] >> (7 - i % 8)) & 1);
-    zkp_sha256_gadget(&r->cs, bits, 512, digest);
-    zkp_pack_into_inputs(&r->cs, digest, 256);
+    test_sha256_64_random_bytes(&r->cs);
     ASSERT_OK(zkp_cs_csr_finish(r));
     uint8_t seed[32] = {7};
     zkp_dev_params dp;

@@ -20,6 +20,7 @@
 #include "groth16/groth16.h"
 #include "setup/bp_key.h"
 #include "setup/dev_params.h"
+#include "gadgets_support.h"
 #include "test.h"
 #include "util/fileio.h"
 
@@ -124,6 +125,17 @@ static void bp_key_free_(void *p) {
     free(p);
 }
 
+/* Every section of bp decoded: its points and their counts. */
+static void sections_(zkp_bp_params *bp, const void *sec[ZKP_BP_SECTION_COUNT],
+                      size_t count[ZKP_BP_SECTION_COUNT]) {
+    zkp_diag d = {{0}};
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
+        ASSERT_MSG(zkp_bp_params_section(bp, (zkp_bp_section)s, &sec[s], &d) == ZKPIPE_OK, "%s",
+                   d.msg);
+        count[s] = bp->sec[s].count;
+    }
+}
+
 /* The prover key made from the decoded sections of bp (setup/bp_key.h)
  * proves r, the proof verifying under bp's verifying key. */
 static void prove_with_file_key_(const zkp_cs_csr *r, zkp_bp_params *bp) {
@@ -131,11 +143,7 @@ static void prove_with_file_key_(const zkp_cs_csr *r, zkp_bp_params *bp) {
     ASSERT_MSG(zkp_bp_params_fit(bp, r, &d) == ZKPIPE_OK, "%s", d.msg);
     const void *sec[ZKP_BP_SECTION_COUNT];
     size_t count[ZKP_BP_SECTION_COUNT];
-    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
-        ASSERT_MSG(zkp_bp_params_section(bp, (zkp_bp_section)s, &sec[s], &d) == ZKPIPE_OK, "%s",
-                   d.msg);
-        count[s] = bp->sec[s].count;
-    }
+    sections_(bp, sec, count);
     zkp_bp_key *k = calloc(1, sizeof *k);
     ASSERT(k);
     test_defer(bp_key_free_, k);
@@ -253,12 +261,7 @@ TEST_CASE(setup_dev_params_sha256_64_bytes_slow) {
     if (slow == NULL || slow[0] == '\0' || strcmp(slow, "0") == 0)
         test_skip("SHA-256 of 64 bytes: set ZKPIPE_TEST_SLOW=1 to run it");
     zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
-    uint8_t msg[64];
-    test_rng_bytes(msg, sizeof msg);
-    zkp_bool bits[512], digest[256];
-    for (int i = 0; i < 512; i++) bits[i] = zkp_bool_alloc(&r->cs, (msg[i / 8] >> (7 - i % 8)) & 1);
-    zkp_sha256_gadget(&r->cs, bits, 512, digest);
-    zkp_pack_into_inputs(&r->cs, digest, 256);
+    test_sha256_64_random_bytes(&r->cs);
     ASSERT_OK(zkp_cs_csr_finish(r));
     uint8_t seed[32];
     test_rng_bytes(seed, sizeof seed);
@@ -320,11 +323,7 @@ TEST_CASE(setup_bp_key_refuses_another_circuits_params) {
     /* a section one point short is refused when the key is made */
     const void *sec[ZKP_BP_SECTION_COUNT];
     size_t count[ZKP_BP_SECTION_COUNT];
-    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
-        ASSERT_MSG(zkp_bp_params_section(bp, (zkp_bp_section)s, &sec[s], &d) == ZKPIPE_OK, "%s",
-                   d.msg);
-        count[s] = bp->sec[s].count;
-    }
+    sections_(bp, sec, count);
     count[ZKP_BP_A]--;
     zkp_bp_key k;
     ASSERT_EQ_STATUS(zkp_bp_key_init(&k, r, &bp->vk, sec, count, NULL, &d),
