@@ -25,13 +25,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "filecoin/c2.h"
 #include "filecoin/porep_circuit.h"
 #include "filecoin/public_inputs.h"
 #include "filecoin/registry.h"
 #include "formats/bellperson.h"
 #include "formats/filecoin_params.h"
 #include "formats/zkey.h"
-#include "setup/bp_key.h"
 #include "gadgets/csr.h"
 
 static const char filecoin_usage[] =
@@ -156,21 +156,10 @@ static int circuit_info_(const char *size, int nnz) {
 }
 
 /* Whether the file's section lengths are those of the named size's
- * circuit (setup/bp_key.h), from the blank partition's counts. */
+ * circuit (filecoin/c2.h). */
 static void print_fit_(const zkp_bp_params *p, const char *size) {
-    zkp_fil_porep_shape shape;
-    zkp_fil_porep_shape_of(&shape, cli_fil_v1_proof(size));
-    zkp_cs_csr *r = calloc(1, sizeof *r);
     zkp_diag d = {{0}};
-    zkpipe_status st = ZKPIPE_ERR_NO_MEMORY;
-    if (r) {
-        zkp_cs_csr_init(r, ZKP_CSR_COUNTS);
-        st = zkp_fil_porep_circuit_blank(&r->cs, &shape, &d);
-        if (st == ZKPIPE_OK) st = zkp_cs_csr_finish(r);
-        if (st == ZKPIPE_OK) st = zkp_bp_params_fit(p, r, &d);
-        zkp_cs_csr_free(r);
-        free(r);
-    }
+    zkpipe_status st = zkp_fil_params_fit(p, cli_fil_v1_proof(size), &d);
     if (st == ZKPIPE_OK)
         printf("sections fit that circuit: yes\n");
     else

@@ -53,6 +53,15 @@ static zkpipe_status blank_(zkp_cs_csr **out, const zkp_fil_seal_proof *p, unsig
     return st;
 }
 
+zkpipe_status zkp_fil_params_fit(const zkp_bp_params *params, const zkp_fil_seal_proof *p,
+                                 zkp_diag *diag) {
+    zkp_cs_csr *r = NULL;
+    zkpipe_status st = blank_(&r, p, ZKP_CSR_COUNTS, diag);
+    if (st == ZKPIPE_OK) st = zkp_bp_params_fit(params, r, diag);
+    csr_drop_(&r);
+    return st;
+}
+
 void zkp_fil_c2_key_free(zkp_fil_c2_key *k) {
     if (!k) return;
     zkp_bp_key_free(&k->key);
@@ -74,10 +83,7 @@ zkpipe_status zkp_fil_c2_key_load(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p
     /* The lengths first, from counts: a wrong file costs no decoding. */
     zkp_cs_csr *r = NULL;
     double t = now_();
-    if ((st = blank_(&r, p, ZKP_CSR_COUNTS, diag)) != ZKPIPE_OK) goto done;
-    st = zkp_bp_params_fit(&k->params, r, diag);
-    csr_drop_(&r);
-    if (st != ZKPIPE_OK) goto done;
+    if ((st = zkp_fil_params_fit(&k->params, p, diag)) != ZKPIPE_OK) goto done;
     k->seconds_check = now_() - t;
 
     t = now_();

@@ -36,6 +36,14 @@
  * PoRep of one sector size share theirs). */
 int zkp_fil_same_circuit(const zkp_fil_seal_proof *a, const zkp_fil_seal_proof *b);
 
+/* ZKPIPE_OK when params has the section lengths of p's PoRep circuit
+ * (setup/bp_key.h: zkp_bp_params_fit), from its blank partition counted
+ * without a witness: a second at 2 KiB, minutes at 32 GiB. Otherwise
+ * ZKPIPE_ERR_SIZE_MISMATCH naming the lengths that differ, or the count's
+ * failure (ZKPIPE_ERR_NO_MEMORY). */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_params_fit(const zkp_bp_params *params,
+                                                 const zkp_fil_seal_proof *p, zkp_diag *diag);
+
 typedef struct {
     unsigned nthreads;          /* 0 = every online CPU */
     const zkp_allocator *alloc; /* NULL = the default; sections and key as ZKP_MEM_KEY */
