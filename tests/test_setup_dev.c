@@ -80,6 +80,20 @@ static void params_free_(void *p) {
     free(p);
 }
 
+/* dp written to f's two files and read back by bellperson's loader (its
+ * lengths and verifying key checked; sections decoded on demand), freed
+ * when the case ends. */
+static zkp_bp_params *write_and_load_(const zkp_dev_params *dp, const tmp_files *f) {
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_dev_params_write(dp, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_bp_params *bp = calloc(1, sizeof *bp);
+    ASSERT(bp);
+    zkp_bp_params_options po = {NULL, 2, 0};
+    ASSERT_MSG(zkp_bp_params_load(bp, f->params, &po, &d) == ZKPIPE_OK, "%s", d.msg);
+    test_defer(params_free_, bp);
+    return bp;
+}
+
 /* Eight message bits, a chain of xors over them (aux variables only in A
  * and B or only in C), the bits packed into a public input and the last xor
  * into another: 20 rows with the input constraints, a domain of 32. */
@@ -168,13 +182,7 @@ TEST_CASE(setup_dev_params_small_circuit) {
     ASSERT_EQ_U64(dp->domain_size, 32);
     tmp_files *f = tmp_files_();
     zkp_diag d = {{0}};
-    ASSERT_MSG(zkp_dev_params_write(dp, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-
-    zkp_bp_params *bp = calloc(1, sizeof *bp);
-    ASSERT(bp);
-    zkp_bp_params_options po = {NULL, 2, 0};
-    ASSERT_MSG(zkp_bp_params_load(bp, f->params, &po, &d) == ZKPIPE_OK, "%s", d.msg);
-    test_defer(params_free_, bp);
+    zkp_bp_params *bp = write_and_load_(dp, f);
     zkp_csr_density den;
     ASSERT_OK(zkp_cs_csr_density(r, &den));
     ASSERT_EQ_U64(bp->vk.n_ic, 3);
@@ -268,12 +276,7 @@ TEST_CASE(setup_dev_params_sha256_64_bytes_slow) {
     zkp_dev_params *dp = generate_(r, seed, 1);
     ASSERT_EQ_U64(dp->domain_size, 1u << 16);
     tmp_files *f = tmp_files_();
-    zkp_diag d = {{0}};
-    ASSERT_MSG(zkp_dev_params_write(dp, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-    zkp_bp_params *bp = calloc(1, sizeof *bp);
-    ASSERT(bp);
-    ASSERT_MSG(zkp_bp_params_load(bp, f->params, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-    test_defer(params_free_, bp);
+    zkp_bp_params *bp = write_and_load_(dp, f);
     zkp_csr_density den;
     ASSERT_OK(zkp_cs_csr_density(r, &den));
     ASSERT_EQ_U64(bp->vk.n_ic, 3);
@@ -298,11 +301,7 @@ TEST_CASE(setup_bp_key_refuses_another_circuits_params) {
     zkp_dev_params *dp = generate_(r, seed, 0);
     tmp_files *f = tmp_files_();
     zkp_diag d = {{0}};
-    ASSERT_MSG(zkp_dev_params_write(dp, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-    zkp_bp_params *bp = calloc(1, sizeof *bp);
-    ASSERT(bp);
-    ASSERT_MSG(zkp_bp_params_load(bp, f->params, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-    test_defer(params_free_, bp);
+    zkp_bp_params *bp = write_and_load_(dp, f);
 
     /* the same chain with one more xor: one more aux variable and row */
     zkp_cs_csr *other = new_csr_(ZKP_CSR_COUNTS);
