@@ -10,7 +10,7 @@ function(zkpipe_discover_tests)
   # cluster mode's (libpq).
   if(NOT ZKPIPE_ENABLE_SERVER)
     list(FILTER test_sources EXCLUDE REGEX
-      "/tests/test_(config|metrics|server|server_tls|cluster|cluster_codec)\\.c$")
+      "/tests/test_(config|metrics|server|server_rpc|server_tls|cluster|cluster_codec)\\.c$")
   endif()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${test_sources})
   set(list_content "")

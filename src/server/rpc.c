@@ -74,7 +74,15 @@ struct zkp_rpc_server {
     pthread_mutex_t lk;
     pthread_cond_t cv;
     int shutdown_done; /* the server's shutdown notification arrived */
+    /* Operations are started under the read side; destroy takes the write
+     * side to set ops_closed before the server and the queue go. A call
+     * answered after that (a cancelled upload's error, a job that ends
+     * during the drain) would start an operation on a shut-down queue,
+     * which gRPC treats as a fatal assertion. */
+    pthread_rwlock_t ops_lk;
+    int ops_closed;
     size_t decoders;   /* decoder threads running, under lk */
+    int decoders_closed; /* under lk: destroy waited for them, no more start */
 };
 
 /* A call moves between threads through gRPC core: the thread that starts an
@@ -91,6 +99,18 @@ static void handoff_release_(zkp_rpc_server *s) {
 
 static void handoff_acquire_(zkp_rpc_server *s) {
     (void)atomic_load_explicit(&s->handoffs, memory_order_acquire);
+}
+
+/* Starts a batch on a call, or refuses (0) once the queue is closing. */
+static int start_batch_(zkp_rpc_server *s, grpc_call *call, const grpc_op *ops, size_t n, void *tag) {
+    pthread_rwlock_rdlock(&s->ops_lk);
+    int ok = !s->ops_closed;
+    if (ok) {
+        handoff_release_(s);
+        ok = grpc_call_start_batch(call, ops, n, tag, NULL) == GRPC_CALL_OK;
+    }
+    pthread_rwlock_unlock(&s->ops_lk);
+    return ok;
 }
 
 /* One call. References: the completion-queue threads hold one until both
@@ -202,10 +222,10 @@ static void send_(zkp_rpc_call *c, grpc_byte_buffer *msg, zkp_rpc_code code, con
     ops[n].data.send_status_from_server.status = (grpc_status_code)code;
     ops[n++].data.send_status_from_server.status_details = detail ? &c->status_details : NULL;
     zkp_rpc_call_ref(c);
-    handoff_release_(c->srv);
-    if (grpc_call_start_batch(c->call, ops, n, &c->send_tag, NULL) != GRPC_CALL_OK) {
-        /* Only a programming error gets here; the call is dropped and the
-         * client sees its deadline or disconnect. */
+    if (!start_batch_(c->srv, c->call, ops, n, &c->send_tag)) {
+        /* The server is gone (its calls were cancelled), or a programming
+         * error; the call is dropped and the client sees its deadline or
+         * disconnect. */
         atomic_fetch_sub(&c->srv->in_flight, 1);
         zkp_rpc_call_unref(c);
     }
@@ -250,6 +270,7 @@ zkpipe_status zkp_rpc_server_create(zkp_rpc_server **out, size_t max_message, zk
     s->shutdown_tag.kind = TAG_SHUTDOWN;
     pthread_mutex_init(&s->lk, NULL);
     pthread_cond_init(&s->cv, NULL);
+    pthread_rwlock_init(&s->ops_lk, NULL);
     *out = s;
     return ZKPIPE_OK;
 }
@@ -377,8 +398,7 @@ static void on_new_call_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
     close.data.recv_close_on_server.cancelled = &c->cancelled_flag;
     /* The call's own reference keeps it alive across both starts. */
     zkp_rpc_call_ref(c);
-    handoff_release_(s);
-    if (grpc_call_start_batch(c->call, &close, 1, &c->close_tag, NULL) != GRPC_CALL_OK) op_done_(c);
+    if (!start_batch_(s, c->call, &close, 1, &c->close_tag)) op_done_(c);
     const char *why = NULL;
     if (!call_authorized_(s, c, &why)) {
         /* Refused before its message is read: a client without the token
@@ -386,8 +406,7 @@ static void on_new_call_(zkp_rpc_server *s, zkp_rpc_call *c, int ok) {
         zkp_rpc_reply_error(c, ZKP_RPC_UNAUTHENTICATED, "%s", why);
         op_done_(c);
     } else {
-        handoff_release_(s);
-        if (grpc_call_start_batch(c->call, &recv, 1, &c->recv_tag, NULL) != GRPC_CALL_OK) {
+        if (!start_batch_(s, c->call, &recv, 1, &c->recv_tag)) {
             zkp_rpc_reply_error(c, ZKP_RPC_INTERNAL, "cannot read the request");
             op_done_(c);
         }
@@ -486,8 +505,13 @@ static int decode_apart_(zkp_rpc_server *s, zkp_rpc_call *c, const rpc_method *m
     if (!dj) return 0;
     *dj = (decode_job){s, c, m};
     pthread_mutex_lock(&s->lk);
-    s->decoders++;
+    int closed = s->decoders_closed;
+    if (!closed) s->decoders++;
     pthread_mutex_unlock(&s->lk);
+    if (closed) { /* a message that completed as the server stopped */
+        free(dj);
+        return 0;
+    }
     pthread_attr_t at;
     pthread_attr_init(&at);
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
@@ -571,10 +595,15 @@ static void request_next_(zkp_rpc_server *s) {
     c->recv_tag = (rpc_tag){TAG_RECV, c};
     c->close_tag = (rpc_tag){TAG_CLOSE, c};
     c->send_tag = (rpc_tag){TAG_SEND, c};
-    handoff_release_(s);
-    if (grpc_server_request_call(s->server, &c->call, &c->details, &c->request_md, s->cq, s->cq,
-                                 &c->new_tag) != GRPC_CALL_OK)
-        call_free_(c);
+    pthread_rwlock_rdlock(&s->ops_lk);
+    int ok = !s->ops_closed;
+    if (ok) {
+        handoff_release_(s);
+        ok = grpc_server_request_call(s->server, &c->call, &c->details, &c->request_md, s->cq,
+                                      s->cq, &c->new_tag) == GRPC_CALL_OK;
+    }
+    pthread_rwlock_unlock(&s->ops_lk);
+    if (!ok) call_free_(c);
 }
 
 static void *cq_thread_(void *arg) {
@@ -647,7 +676,9 @@ void zkp_rpc_server_destroy(zkp_rpc_server **sp, int64_t grace_ms) {
     if (!s) return;
     atomic_store(&s->shutting_down, 1);
     if (s->started) {
-        /* Shutdown completes once every call in flight has ended. */
+        /* Shutdown completes once every call in flight has ended at the
+         * transport; their last events may still be on the queue, and
+         * the threads handle them after (ops_closed). */
         grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
         if (!wait_until_(s, &s->shutdown_done, grace_ms > 0 ? grace_ms : 0)) {
             grpc_server_cancel_all_calls(s->server);
@@ -657,8 +688,12 @@ void zkp_rpc_server_destroy(zkp_rpc_server **sp, int64_t grace_ms) {
          * read the handlers' context: they end before anything goes. */
         pthread_mutex_lock(&s->lk);
         while (s->decoders) pthread_cond_wait(&s->cv, &s->lk);
+        s->decoders_closed = 1;
         pthread_mutex_unlock(&s->lk);
     }
+    pthread_rwlock_wrlock(&s->ops_lk);
+    s->ops_closed = 1;
+    pthread_rwlock_unlock(&s->ops_lk);
     grpc_server_destroy(s->server);
     grpc_completion_queue_shutdown(s->cq);
     if (s->started) {
@@ -674,6 +709,7 @@ void zkp_rpc_server_destroy(zkp_rpc_server **sp, int64_t grace_ms) {
     free(s->token);
     pthread_cond_destroy(&s->cv);
     pthread_mutex_destroy(&s->lk);
+    pthread_rwlock_destroy(&s->ops_lk);
     free(s);
     /* Only now: handlers, which may read the caller's pointer, have all run. */
     *sp = NULL;
