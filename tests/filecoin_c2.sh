@@ -42,6 +42,8 @@ expect_exit 0 "seal a 2KiB sector" "$ZKPIPE" filecoin seal --sector-size 2KiB --
 
 expect_exit 0 "c2" "$ZKPIPE" filecoin c2 "$F/c1.json" --params "$P" --out "$F/proof.bin" --threads 2
 [ "$(wc -c <"$F/proof.bin")" -eq 192 ] && ok "one 192-byte partition proof" || fail "proof size"
+err_has "partition 1 of 1: waited" "the engine's stage times are reported"
+err_has "peak RSS" "the peak memory is reported"
 expect_exit 0 "verify the proof" "$ZKPIPE" filecoin verify "$F/c1.json" "$F/proof.bin" --params "$P"
 
 # The last byte of C: still a point on the curve with little chance, and

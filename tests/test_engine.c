@@ -94,7 +94,7 @@ static key_sizes sizes_of_(const char *zkey) {
 
 static uint64_t submit_(zkpipe_engine *e, uint32_t key, const zkpipe_witness *w, size_t n,
                         zkpipe_priority prio, const char *rid, int json) {
-    zkpipe_job_request r = {key, w, n, prio, rid, json};
+    zkpipe_job_request r = {key, w, n, prio, rid, json, NULL, 0};
     uint64_t id = 0;
     ASSERT_OK(zkpipe_engine_submit(e, &id, &r));
     ASSERT(id != 0);
@@ -723,7 +723,7 @@ TEST_CASE(engine_key_bound_to_its_file) {
                    strstr(msg, "register it again"),
                "%s", msg);
     zkpipe_witness pwv[1] = {{pw, NULL, 0}}, mwv[1] = {{mw, NULL, 0}};
-    zkpipe_job_request req = {key, pwv, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0};
+    zkpipe_job_request req = {key, pwv, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0, NULL, 0};
     uint64_t id = 0;
     ASSERT_EQ_STATUS(zkpipe_engine_submit(e, &id, &req), ZKPIPE_ERR_FILE_CHANGED);
     zkpipe_engine_status s;

@@ -93,6 +93,21 @@ ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_register_key(zkpipe_en
                                                                        uint32_t *key_id,
                                                                        const char *zkey_path);
 
+/* Registers a Filecoin PoRep parameter file (bellperson's .params, as
+ * published or as `zkpipe setup dev --filecoin porep` writes it) as the key
+ * of the PoRep circuit of registered_seal_proof (Filecoin's numeric
+ * RegisteredSealProof; V1, V1_1 and synthetic PoRep of one sector size
+ * share one circuit). Only the file's header is read now; a load checks
+ * the file's section lengths against the circuit before decoding a point,
+ * decodes every section (each point on the curve, and in the subgroup
+ * with check_subgroups), makes the key and unmaps the file. The binding
+ * to the file is as for zkpipe_engine_register_key. ERR_UNSUPPORTED for an
+ * unknown registered proof, the parser's status for a file that is not
+ * bellperson parameters. */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_register_porep_key(
+    zkpipe_engine *e, uint32_t *key_id, const char *params_path, uint64_t registered_seal_proof,
+    int check_subgroups);
+
 /* ZKPIPE_OK when the file at the key's path is still the one registered
  * (a stat, nothing read); ZKPIPE_ERR_FILE_CHANGED with what changed in msg
  * (may be NULL) otherwise, ERR_IO when it is gone, ERR_INVALID_ARGUMENT for
@@ -122,10 +137,20 @@ typedef struct {
     const char *request_id;
     /* Also render each proof and its public inputs as snarkjs JSON text. */
     int want_json;
+    /* Instead of witnesses, for a PoRep key: a sector's C1 output (the JSON
+     * document Filecoin's seal_commit_phase1 returns; borrowed until the
+     * call returns). Each of its vanilla proofs is one partition, whose
+     * witness the synthesis workers compute from it; the public inputs
+     * come from the C1's commitments and seed. Proofs are in bellperson's
+     * 192-byte encoding. A C1 of another circuit, or one that does not
+     * parse, is refused at submit (ERR_INVALID_ARGUMENT, ERR_PARSE). */
+    const uint8_t *porep_c1;
+    size_t porep_c1_len;
 } zkpipe_job_request;
 
 /* Queues a job; *job_id identifies it. ERR_INVALID_ARGUMENT for an unknown
- * key or no witnesses. */
+ * key, no witnesses, or inputs of another kind than the key's (witnesses
+ * for a PoRep key, a C1 for a zkey). */
 ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
                                                                  const zkpipe_job_request *req);
 
@@ -155,7 +180,8 @@ typedef struct {
     zkpipe_status status;
     /* The proof as A || B || C in the circom/snarkjs binary point encoding
      * (ZKPIPE_ENCODING_CIRCOM of curve.h): 256 bytes on BN254, 384 on
-     * BLS12-381. proof_len 0 when the partition has no proof. */
+     * BLS12-381; for a PoRep key, bellperson's compressed encoding, 192
+     * bytes. proof_len 0 when the partition has no proof. */
     uint8_t proof[ZKPIPE_PROOF_MAX_BYTES];
     size_t proof_len;
     /* Public inputs, n_public scalars of 32 bytes each, big-endian. */
@@ -301,6 +327,11 @@ ZKPIPE_API const char *zkpipe_engine_gpu_mem_category_name(unsigned i);
 
 /* Loads a key now (it becomes hot), waiting for budget as needed. */
 ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_load_key(zkpipe_engine *e, uint32_t key_id);
+/* The same; on failure msg (msg_len bytes, may be NULL) says what failed:
+ * the parser's or the length check's message, naming the file. */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_load_key_msg(zkpipe_engine *e,
+                                                                       uint32_t key_id, char *msg,
+                                                                       size_t msg_len);
 
 /* Stops admitting partitions (paused = 1) or resumes (0). Partitions
  * already admitted carry on. For draining, and for tests that queue work

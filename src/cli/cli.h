@@ -51,6 +51,10 @@ int cli_fail(const char *cmd, zkpipe_status st, const zkp_diag *d, int code);
 /* Parses a positive decimal thread count (1..4096). 0 on success. */
 int cli_parse_threads(const char *s, unsigned *out);
 
+/* Parses a byte size: a decimal number with an optional unit (B, K/KiB/KB,
+ * M/MiB/MB, G/GiB/GB; all binary). 0 on success. */
+int cli_parse_size(const char *s, uint64_t *out);
+
 /* Parses a decimal integer from 0 to max: digits only (no sign, no
  * spaces), no overflow. 0 on success. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);

@@ -230,21 +230,6 @@ usage:
     return CLI_USAGE;
 }
 
-static int parse_size_(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno || v < 0) return -1;
-    uint64_t mul = 1;
-    if (!strcmp(end, "") || !strcmp(end, "B")) mul = 1;
-    else if (!strcasecmp(end, "K") || !strcasecmp(end, "KiB") || !strcasecmp(end, "KB")) mul = 1ull << 10;
-    else if (!strcasecmp(end, "M") || !strcasecmp(end, "MiB") || !strcasecmp(end, "MB")) mul = 1ull << 20;
-    else if (!strcasecmp(end, "G") || !strcasecmp(end, "GiB") || !strcasecmp(end, "GB")) mul = 1ull << 30;
-    else return -1;
-    *out = (uint64_t)(v * (double)mul);
-    return 0;
-}
-
 static int parse_prio_(const char *s, int *out) {
     static const char *names[] = {"low", "normal", "high", "critical", "mixed"};
     for (int i = 0; i < 5; i++)
@@ -526,7 +511,7 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
         }
         else if (!strcmp(a, "--timeline")) timeline = v;
         else if (!strcmp(a, "--budget")) {
-            if (parse_size_(v, &cfg.budget_bytes)) goto usage;
+            if (cli_parse_size(v, &cfg.budget_bytes)) goto usage;
         } else if (!strcmp(a, "--priority")) {
             if (parse_prio_(v, &prio)) goto usage;
         } else if (!strcmp(a, "--partitions")) num = &parts;
@@ -608,7 +593,7 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
     for (unsigned j = 0; j < jobs; j++) {
         size_t k = j % nkeys;
         zkpipe_job_request r = {keys[k].id, wv + k * parts, parts,
-                                (zkpipe_priority)(prio == 4 ? (int)(j % 4) : prio), NULL, 0};
+                                (zkpipe_priority)(prio == 4 ? (int)(j % 4) : prio), NULL, 0, NULL, 0};
         if ((st = zkpipe_engine_submit(e, &ids[j], &r)) != ZKPIPE_OK) {
             fprintf(stderr, "zkpipe bench: submit: %s\n", zkpipe_status_name(st));
             return CLI_INVALID;

@@ -1,5 +1,7 @@
-/* zkpipe filecoin c2: a sealed sector's PoRep proof from its C1 output
- * (filecoin/c2.h), every partition verified before the file is written. */
+/* zkpipe filecoin c2: a sealed sector's PoRep proof from its C1 output,
+ * proved through the engine (its memory budget, synthesis workers and
+ * split prove_start / finalize; the key is filecoin/c2.h's), every
+ * partition verified before the file is written. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,10 +11,11 @@
 #include "filecoin/porep_circuit.h"
 #include "util/fileio.h"
 #include "util/mapped_file.h"
+#include "zkpipe/engine.h"
 
 static const char c2_usage[] =
     "usage: zkpipe filecoin c2 <c1.json> --out <proof.bin> [--params DIR] [--threads N]\n"
-    "                          [--check-subgroups]\n"
+    "                          [--budget SIZE] [--synth-workers N] [--check-subgroups]\n"
     "\n"
     "Proves every partition of a C1 output (from `zkpipe filecoin seal`, `filecoin c1\n"
     "synth` or rust-fil-proofs' seal_commit_phase1) with the PoRep circuit's Groth16\n"
@@ -29,10 +32,18 @@ static const char c2_usage[] =
     "with the lengths that differ. `zkpipe setup dev --filecoin porep` makes INSECURE\n"
     "ones for development.\n"
     "\n"
+    "The partitions go through the proving engine: each is admitted when its working\n"
+    "set fits the memory budget, synthesized from the C1 by a synthesis worker, then\n"
+    "proved, so partition k+1 is synthesized while partition k is proved.\n"
+    "\n"
     "Options:\n"
     "  --out FILE     where the proof goes (written to a temporary name, then renamed)\n"
     "  --params DIR   the directory of the parameter files\n"
-    "  --threads N    1 to 4096 (default: every CPU)\n"
+    "  --threads N    threads of one proof, 1 to 4096 (default: every CPU)\n"
+    "  --budget SIZE  memory budget, e.g. 8GiB (default: the cgroup limit or the\n"
+    "                 machine's memory, less a margin)\n"
+    "  --synth-workers N\n"
+    "                 partitions synthesized at once, 1 to 4096 (default 1)\n"
     "  --check-subgroups\n"
     "                 check every point of the parameters in the prime-order subgroup,\n"
     "                 not only on the curve. Filecoin's own loader skips it; the\n"
@@ -71,9 +82,27 @@ static int params_path_(char *out, size_t cap, const char *dir, const zkp_fil_se
            (size_t)snprintf(out, cap, "%s/%s", dir, name) < cap;
 }
 
+/* Waits for the engine's job, printing each partition as it completes. */
+static zkpipe_status await_progress_(zkpipe_engine *e, uint64_t job, size_t n_parts, double t0,
+                                     zkpipe_job_result *res) {
+    uint64_t seen = 0;
+    for (;;) {
+        zkpipe_status st = zkpipe_engine_await(e, job, 1000, res);
+        if (st != ZKPIPE_ERR_TIMEOUT) return st;
+        zkpipe_engine_status es;
+        if (zkpipe_engine_get_status(e, &es) == ZKPIPE_OK && es.partitions_completed != seen) {
+            seen = es.partitions_completed;
+            fprintf(stderr, "zkpipe filecoin c2: %llu of %zu partition(s) proved and verified "
+                    "(%.1f s)\n", (unsigned long long)seen, n_parts, cli_now() - t0);
+        }
+    }
+}
+
 int cli_filecoin_c2(int argc, char **argv) {
     const char *c1_path = NULL, *out_path = NULL, *dir = NULL, *v = NULL;
-    unsigned nthreads = 0;
+    zkpipe_engine_config cfg;
+    (void)zkpipe_engine_config_default(&cfg);
+    cfg.synth_workers = 1;
     int check_subgroups = 0;
     for (int i = 0; i < argc; i++) {
         int r;
@@ -89,7 +118,13 @@ int cli_filecoin_c2(int argc, char **argv) {
             dir = v;
         } else if ((r = cli_opt("filecoin c2", argc, argv, &i, "--threads",
                                 "a number from 1 to 4096", &v))) {
-            if (r < 0 || cli_parse_threads(v, &nthreads)) goto usage;
+            if (r < 0 || cli_parse_threads(v, &cfg.device_threads)) goto usage;
+        } else if ((r = cli_opt("filecoin c2", argc, argv, &i, "--synth-workers",
+                                "a number from 1 to 4096", &v))) {
+            if (r < 0 || cli_parse_threads(v, &cfg.synth_workers)) goto usage;
+        } else if ((r = cli_opt("filecoin c2", argc, argv, &i, "--budget", "a size", &v))) {
+            if (r < 0 || cli_parse_size(v, &cfg.budget_bytes) || cfg.budget_bytes == 0)
+                goto usage;
         } else if (!strcmp(argv[i], "--check-subgroups")) {
             check_subgroups = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -109,10 +144,19 @@ int cli_filecoin_c2(int argc, char **argv) {
     zkp_diag d = {{0}};
     zkp_fil_c1 c1;
     memset(&c1, 0, sizeof c1);
-    zkp_fil_c2_key key;
-    memset(&key, 0, sizeof key);
+    zkp_mapped_file c1_file;
+    memset(&c1_file, 0, sizeof c1_file);
+    zkpipe_engine *e = NULL;
+    zkpipe_job_result res;
+    memset(&res, 0, sizeof res);
     uint8_t *proofs = NULL;
-    zkpipe_status st = load_c1_(&c1, c1_path, &d);
+    /* The C1 is read here for its sector size (which parameters) and to
+     * refuse a bad one before the key loads; the engine parses its own
+     * copy at submit. */
+    zkpipe_status st = zkp_mapped_file_open(&c1_file, c1_path, &d);
+    if (st == ZKPIPE_OK)
+        st = zkp_fil_c1_parse(&c1, (const char *)c1_file.data, c1_file.size, c1_path, NULL,
+                              ZKP_MEM_AUX, &d);
     if (st != ZKPIPE_OK) {
         code = cli_fail("filecoin c2", st, &d, CLI_BAD_INPUT);
         goto done;
@@ -126,48 +170,84 @@ int cli_filecoin_c2(int argc, char **argv) {
     size_t n_parts = c1.vanilla_proofs.n;
     fprintf(stderr, "zkpipe filecoin c2: %s, %zu partition(s); parameters %s\n", c1.proof->name,
             n_parts, params_path);
-    zkp_fil_c2_options opt = {nthreads, NULL, check_subgroups};
     double t0 = cli_now();
-    st = zkp_fil_c2_key_load(&key, c1.proof, params_path, &opt, &d);
-    if (st != ZKPIPE_OK) {
-        code = cli_fail("filecoin c2", st, &d, st == ZKPIPE_ERR_NO_MEMORY ? CLI_INVALID
-                                                                          : CLI_BAD_INPUT);
+    char err[256];
+    if ((st = zkpipe_engine_create(&e, &cfg, err, sizeof err)) != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe filecoin c2: %s\n", err);
+        code = CLI_INVALID;
         goto done;
     }
-    fprintf(stderr,
-            "zkpipe filecoin c2: key ready in %.2f s (lengths checked %.2f s, circuit %.2f s, "
-            "%llu rows; points decoded %.2f s; key %.2f s)\n",
-            cli_now() - t0, key.seconds_check, key.seconds_shape, (unsigned long long)key.rows,
-            key.seconds_decode, key.seconds_key);
-
+    uint32_t key;
+    if ((st = zkpipe_engine_register_porep_key(e, &key, params_path, c1.proof->id,
+                                               check_subgroups)) != ZKPIPE_OK) {
+        snprintf(d.msg, sizeof d.msg, "%.400s: %s", params_path, zkpipe_strerror(st));
+        code = cli_fail("filecoin c2", st, &d, CLI_BAD_INPUT);
+        goto done;
+    }
+    /* The key loads before the job: a wrong file is refused with the
+     * lengths that differ, and the time it takes is reported apart. */
+    if ((st = zkpipe_engine_load_key_msg(e, key, d.msg, sizeof d.msg)) != ZKPIPE_OK) {
+        code = cli_fail("filecoin c2", st, &d,
+                        st == ZKPIPE_ERR_NO_MEMORY ? CLI_INVALID : CLI_BAD_INPUT);
+        goto done;
+    }
+    fprintf(stderr, "zkpipe filecoin c2: key ready in %.2f s\n", cli_now() - t0);
+    zkpipe_job_request req = {.key_id = key,
+                              .priority = ZKPIPE_PRIORITY_NORMAL,
+                              .porep_c1 = c1_file.data,
+                              .porep_c1_len = c1_file.size};
+    uint64_t job;
+    if ((st = zkpipe_engine_submit(e, &job, &req)) != ZKPIPE_OK) {
+        code = cli_fail("filecoin c2", st, NULL, CLI_BAD_INPUT);
+        goto done;
+    }
+    if ((st = await_progress_(e, job, n_parts, t0, &res)) != ZKPIPE_OK) {
+        code = cli_fail("filecoin c2", st, NULL, CLI_INVALID);
+        goto done;
+    }
+    if (res.status != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe filecoin c2: %s\n", res.error);
+        code = code_of_(res.status);
+        goto done;
+    }
     proofs = malloc(n_parts * ZKP_BP_PROOF_BYTES);
     if (!proofs) {
         code = cli_fail("filecoin c2", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
         goto done;
     }
     for (size_t k = 0; k < n_parts; k++) {
-        zkp_fil_c2_timings tm;
-        st = zkp_fil_c2_prove_partition(proofs + k * ZKP_BP_PROOF_BYTES, &key, &c1, (unsigned)k,
-                                        &opt, &tm, &d);
-        if (st != ZKPIPE_OK) {
-            code = cli_fail("filecoin c2", st, &d, code_of_(st));
+        const zkpipe_partition_result *r = &res.partitions[k];
+        if (r->proof_len != ZKP_BP_PROOF_BYTES || !r->verified) {
+            fprintf(stderr, "zkpipe filecoin c2: partition %zu has no verified proof\n", k);
+            code = CLI_INVALID;
             goto done;
         }
+        memcpy(proofs + k * ZKP_BP_PROOF_BYTES, r->proof, ZKP_BP_PROOF_BYTES);
         fprintf(stderr,
-                "zkpipe filecoin c2: partition %zu of %zu: synthesis %.2f s, proof %.2f s, "
-                "verified in %.3f s\n",
-                k + 1, n_parts, tm.synthesis, tm.prove, tm.verify);
+                "zkpipe filecoin c2: partition %zu of %zu: waited %.2f s, synthesis %.2f s, "
+                "proof %.2f s (start %.2f s, finalize %.2f s), verified in %.3f s\n",
+                k + 1, n_parts, r->times.queue_wait, r->times.synthesis,
+                r->times.device + r->times.finalize, r->times.device, r->times.finalize,
+                r->times.verify);
     }
     const char *texts[1] = {(const char *)proofs};
     size_t lens[1] = {n_parts * ZKP_BP_PROOF_BYTES};
     code = cli_outputs_write("filecoin c2", &out, texts, lens, 1);
-    if (code == CLI_OK)
+    if (code == CLI_OK) {
+        zkpipe_engine_status es;
+        if (zkpipe_engine_get_status(e, &es) == ZKPIPE_OK)
+            fprintf(stderr, "zkpipe filecoin c2: peak RSS %.2f GiB, peak tracked %.2f GiB\n",
+                    (double)es.peak_rss_bytes / (1u << 30),
+                    (double)es.tracked_peak_bytes / (1u << 30));
         printf("%s: %zu partition proof(s) verified, %zu bytes written to %s in %.2f s\n",
                c1.proof->name, n_parts, lens[0], out_path, cli_now() - t0);
+    }
 done:
     free(proofs);
-    zkp_fil_c2_key_free(&key);
+    zkpipe_job_result_clear(&res);
+    (void)zkpipe_engine_destroy(&e);
     zkp_fil_c1_free(&c1);
+    zkp_mapped_file_close(&c1_file);
     cli_outputs_close(&out, 1);
     return code;
 usage:

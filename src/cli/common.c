@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "cli/cli.h"
@@ -18,6 +19,22 @@ int cli_parse_threads(const char *s, unsigned *out) {
     long v = strtol(s, &end, 10);
     if (!*s || *end || v < 1 || v > 4096) return -1;
     *out = (unsigned)v;
+    return 0;
+}
+
+int cli_parse_size(const char *s, uint64_t *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || v < 0) return -1;
+    uint64_t mul = 1;
+    if (!strcmp(end, "") || !strcmp(end, "B")) mul = 1;
+    else if (!strcasecmp(end, "K") || !strcasecmp(end, "KiB") || !strcasecmp(end, "KB")) mul = 1ull << 10;
+    else if (!strcasecmp(end, "M") || !strcasecmp(end, "MiB") || !strcasecmp(end, "MB")) mul = 1ull << 20;
+    else if (!strcasecmp(end, "G") || !strcasecmp(end, "GiB") || !strcasecmp(end, "GB")) mul = 1ull << 30;
+    else return -1;
+    if (v * (double)mul >= 18446744073709551616.0) return -1;
+    *out = (uint64_t)(v * (double)mul);
     return 0;
 }
 

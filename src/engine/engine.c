@@ -215,6 +215,10 @@ static void free_job_(eng_job *j) {
     if (j->witnesses)
         for (size_t i = 0; i < j->n_parts; i++) free((char *)j->witnesses[i].path);
     free(j->witnesses);
+    if (j->c1) {
+        zkp_fil_c1_free(j->c1);
+        free(j->c1);
+    }
     free(j->parts);
     free(j->request_id);
     free(j);
@@ -492,19 +496,28 @@ static eng_key *find_key_locked_(zkpipe_engine *e, uint32_t id) {
     return id >= 1 && id <= e->n_keys ? e->keys[id - 1] : NULL;
 }
 
-zkpipe_status zkpipe_engine_register_key(zkpipe_engine *e, uint32_t *key_id, const char *path) {
-    if (!e || !key_id || !path) return ZKPIPE_ERR_INVALID_ARGUMENT;
+/* Registers path as a key of kind (seal and check_subgroups for a PoRep
+ * key); see zkpipe_engine_register_key. */
+static zkpipe_status register_(zkpipe_engine *e, uint32_t *key_id, const char *path,
+                               eng_key_kind kind, const zkp_fil_seal_proof *seal,
+                               int check_subgroups) {
     zkp_file_stamp stamp;
     uint64_t digest;
     zkp_diag d;
     d.msg[0] = 0;
-    zkpipe_status st = eng_key_file_identity(path, &stamp, &digest, &d);
+    zkpipe_status st = eng_key_file_identity(path, kind, &stamp, &digest, &d);
     if (st != ZKPIPE_OK) return st;
     if (stamp.size == 0) return ZKPIPE_ERR_IO;
     pthread_mutex_lock(&e->lk);
     for (size_t i = 0; i < e->n_keys; i++) {
         eng_key *k = e->keys[i];
         if (strcmp(k->path, path) != 0) continue;
+        /* One file is one key: another kind or circuit for a path already
+         * registered is refused rather than rebinding the key. */
+        if (k->kind != kind || k->seal != seal || k->check_subgroups != check_subgroups) {
+            pthread_mutex_unlock(&e->lk);
+            return ZKPIPE_ERR_INVALID_ARGUMENT;
+        }
         *key_id = k->id;
         if (zkp_file_stamp_same(&k->stamp, &stamp) && k->header_digest == digest) {
             pthread_mutex_unlock(&e->lk);
@@ -544,6 +557,9 @@ zkpipe_status zkpipe_engine_register_key(zkpipe_engine *e, uint32_t *key_id, con
         return ZKPIPE_ERR_NO_MEMORY;
     }
     k->path = p;
+    k->kind = kind;
+    k->seal = seal;
+    k->check_subgroups = check_subgroups;
     k->file_bytes = stamp.size;
     k->stamp = stamp;
     k->header_digest = digest;
@@ -553,6 +569,23 @@ zkpipe_status zkpipe_engine_register_key(zkpipe_engine *e, uint32_t *key_id, con
     *key_id = k->id;
     pthread_mutex_unlock(&e->lk);
     return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_register_key(zkpipe_engine *e, uint32_t *key_id, const char *path) {
+    if (!e || !key_id || !path) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    return register_(e, key_id, path, ENG_KEY_ZKEY, NULL, 0);
+}
+
+zkpipe_status zkpipe_engine_register_porep_key(zkpipe_engine *e, uint32_t *key_id,
+                                               const char *params_path,
+                                               uint64_t registered_seal_proof,
+                                               int check_subgroups) {
+    if (!e || !key_id || !params_path) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    const zkp_fil_seal_proof *seal = registered_seal_proof <= UINT32_MAX
+                                         ? zkp_fil_seal_proof_by_id((uint32_t)registered_seal_proof)
+                                         : NULL;
+    if (!seal) return ZKPIPE_ERR_UNSUPPORTED;
+    return register_(e, key_id, params_path, ENG_KEY_POREP, seal, check_subgroups != 0);
 }
 
 zkpipe_status zkpipe_engine_check_key_file(zkpipe_engine *e, uint32_t key_id, char *msg,
@@ -571,12 +604,22 @@ zkpipe_status zkpipe_engine_check_key_file(zkpipe_engine *e, uint32_t key_id, ch
 }
 
 zkpipe_status zkpipe_engine_load_key(zkpipe_engine *e, uint32_t key_id) {
+    return zkpipe_engine_load_key_msg(e, key_id, NULL, 0);
+}
+
+zkpipe_status zkpipe_engine_load_key_msg(zkpipe_engine *e, uint32_t key_id, char *msg,
+                                         size_t msg_len) {
+    if (msg && msg_len) msg[0] = 0;
     if (!e) return ZKPIPE_ERR_INVALID_ARGUMENT;
     pthread_mutex_lock(&e->lk);
     eng_key *k = find_key_locked_(e, key_id);
     pthread_mutex_unlock(&e->lk);
     if (!k) return ZKPIPE_ERR_INVALID_ARGUMENT;
-    return eng_key_ensure_hot(e, k, ZKPIPE_PRIORITY_CRITICAL, NULL);
+    zkp_diag d;
+    d.msg[0] = 0;
+    zkpipe_status st = eng_key_ensure_hot(e, k, ZKPIPE_PRIORITY_CRITICAL, &d);
+    if (st != ZKPIPE_OK && msg && msg_len) snprintf(msg, msg_len, "%s", d.msg);
+    return st;
 }
 
 zkpipe_status zkpipe_engine_evict_key(zkpipe_engine *e, uint32_t key_id) {
@@ -603,25 +646,59 @@ static eng_job *find_job_locked_(zkpipe_engine *e, uint64_t id) {
     return NULL;
 }
 
+/* A PoRep job's partitions from its C1 (j->c1 set, n_parts counted). */
+static zkpipe_status porep_inputs_(eng_job *j, const eng_key *k, const zkpipe_job_request *req) {
+    j->c1 = calloc(1, sizeof *j->c1);
+    if (!j->c1) return ZKPIPE_ERR_NO_MEMORY;
+    zkp_diag d;
+    d.msg[0] = 0;
+    zkpipe_status st = zkp_fil_c1_parse(j->c1, (const char *)req->porep_c1, req->porep_c1_len,
+                                        "C1", NULL, ZKP_MEM_REQUEST, &d);
+    if (st != ZKPIPE_OK) {
+        free(j->c1);
+        j->c1 = NULL;
+        return st;
+    }
+    if (zkp_fil_c2_check_c1(k->seal, j->c1, &d) != ZKPIPE_OK || j->c1->vanilla_proofs.n == 0)
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    j->n_parts = j->c1->vanilla_proofs.n;
+    return ZKPIPE_OK;
+}
+
 zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
                                    const zkpipe_job_request *req) {
-    if (!e || !job_id || !req || !req->witnesses || !req->n_witnesses ||
-        req->priority < ZKPIPE_PRIORITY_LOW || req->priority > ZKPIPE_PRIORITY_CRITICAL)
+    if (!e || !job_id || !req || req->priority < ZKPIPE_PRIORITY_LOW ||
+        req->priority > ZKPIPE_PRIORITY_CRITICAL)
         return ZKPIPE_ERR_INVALID_ARGUMENT;
-    for (size_t i = 0; i < req->n_witnesses; i++)
+    int porep = req->porep_c1 != NULL;
+    if (porep ? req->witnesses || req->n_witnesses || !req->porep_c1_len
+              : !req->witnesses || !req->n_witnesses)
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    for (size_t i = 0; !porep && i < req->n_witnesses; i++)
         if (!req->witnesses[i].path && !req->witnesses[i].data) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&e->lk);
+    eng_key *k = find_key_locked_(e, req->key_id);
+    pthread_mutex_unlock(&e->lk);
+    if (!k || k->kind != (porep ? ENG_KEY_POREP : ENG_KEY_ZKEY)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     eng_job *j = calloc(1, sizeof *j);
     if (!j) return ZKPIPE_ERR_NO_MEMORY;
-    j->n_parts = req->n_witnesses;
+    zkpipe_status st = porep ? porep_inputs_(j, k, req) : ZKPIPE_OK;
+    if (st != ZKPIPE_OK) {
+        free_job_(j);
+        return st;
+    }
+    if (!porep) j->n_parts = req->n_witnesses;
     j->parts = calloc(j->n_parts, sizeof *j->parts);
-    j->witnesses = calloc(j->n_parts, sizeof *j->witnesses);
+    j->witnesses = porep ? NULL : calloc(j->n_parts, sizeof *j->witnesses);
     if (req->request_id) j->request_id = strdup(req->request_id);
-    int oom = !j->parts || !j->witnesses || (req->request_id && !j->request_id);
+    int oom = !j->parts || (!porep && !j->witnesses) || (req->request_id && !j->request_id);
     for (size_t i = 0; !oom && i < j->n_parts; i++) {
-        j->witnesses[i] = req->witnesses[i];
-        if (req->witnesses[i].path) {
-            j->witnesses[i].path = strdup(req->witnesses[i].path);
-            if (!j->witnesses[i].path) oom = 1;
+        if (!porep) {
+            j->witnesses[i] = req->witnesses[i];
+            if (req->witnesses[i].path) {
+                j->witnesses[i].path = strdup(req->witnesses[i].path);
+                if (!j->witnesses[i].path) oom = 1;
+            }
         }
         j->parts[i].job = j;
         j->parts[i].index = (unsigned)i;
@@ -633,13 +710,10 @@ zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
     j->priority = req->priority;
     j->want_json = req->want_json;
     atomic_init(&j->cancel, 0);
-    pthread_mutex_lock(&e->lk);
-    eng_key *k = find_key_locked_(e, req->key_id);
-    pthread_mutex_unlock(&e->lk);
     /* Never a proof from a key whose file changed under it. */
     zkp_diag kd;
     kd.msg[0] = 0;
-    zkpipe_status kst = k ? eng_key_file_check(e, k, &kd) : ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkpipe_status kst = eng_key_file_check(e, k, &kd);
     if (kst != ZKPIPE_OK) {
         free_job_(j);
         return kst;
@@ -759,7 +833,14 @@ static zkpipe_status collect_(eng_job *j, zkpipe_curve curve, zkpipe_job_result 
         r->times = p->times;
         add_times_(&out->times, &p->times);
         if (p->state != PART_DONE) continue;
-        r->proof_len = proof_encode_(&p->proof, r->proof);
+        if (j->key->kind == ENG_KEY_POREP) {
+            zkp_diag d;
+            r->status = zkp_bp_proof_encode(r->proof, &p->proof.u.bls12_381, &d);
+            if (r->status != ZKPIPE_OK) continue; /* a verified proof always encodes */
+            r->proof_len = ZKP_BP_PROOF_BYTES;
+        } else {
+            r->proof_len = proof_encode_(&p->proof, r->proof);
+        }
         r->n_public = p->pub.n;
         if (p->pub.n) {
             r->public_inputs = malloc(p->pub.n * 32);

@@ -55,6 +55,7 @@
 #include <stdint.h>
 
 #include "circuit/circuit.h"
+#include "filecoin/c2.h"
 #include "formats/zkey.h"
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
@@ -74,8 +75,16 @@ typedef struct eng_job eng_job;
 typedef struct eng_key eng_key;
 typedef struct eng_part eng_part;
 
+/* What a key's file is: a snarkjs zkey, whose partitions come with their
+ * witnesses, or bellperson parameters of a Filecoin PoRep circuit, whose
+ * partitions the engine synthesizes from a C1 (filecoin/c2.h). */
+typedef enum { ENG_KEY_ZKEY = 0, ENG_KEY_POREP = 1 } eng_key_kind;
+
 struct eng_key {
     uint32_t id;
+    eng_key_kind kind;
+    const zkp_fil_seal_proof *seal; /* PoRep: the circuit's registered proof */
+    int check_subgroups;            /* PoRep: decode with subgroup checks */
     char *path;
     uint64_t file_bytes;
     /* The file the key is bound to (zkpipe_engine_register_key). */
@@ -83,7 +92,8 @@ struct eng_key {
     uint64_t header_digest;
     zkpipe_key_tier tier;
     /* Valid while tier == HOT (or while the loader/evictor owns them). */
-    zkp_zkey zkey;
+    zkp_zkey zkey;   /* ENG_KEY_ZKEY */
+    zkp_fil_c2_key c2; /* ENG_KEY_POREP: the decoded parameters and the key made of them */
     zkp_circuit circuit;
     int circuit_built;
     zkp_g16_pk pk;
@@ -147,7 +157,8 @@ struct eng_job {
     int want_json;
     size_t n_parts;
     eng_part *parts;
-    zkpipe_witness *witnesses; /* the request's, paths copied */
+    zkpipe_witness *witnesses; /* the request's, paths copied (NULL for a PoRep job) */
+    zkp_fil_c1 *c1;            /* a PoRep job's parsed C1: one partition per vanilla proof */
     size_t next_admit;  /* index of the next partition to admit */
     size_t in_flight;   /* admitted and not settled */
     size_t n_done;
@@ -239,9 +250,10 @@ size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key 
 /* Evicts k if idle (lock NOT held). */
 zkpipe_status eng_key_evict(zkpipe_engine *e, eng_key *k);
 /* The identity of the key file at path now: its stamp and header digest
- * (maps the file, reads its section table and header sections). */
-zkpipe_status eng_key_file_identity(const char *path, zkp_file_stamp *stamp, uint64_t *digest,
-                                    zkp_diag *diag);
+ * (maps the file, reads its section table and header sections; of
+ * bellperson parameters, the verifying key and the section lengths). */
+zkpipe_status eng_key_file_identity(const char *path, eng_key_kind kind, zkp_file_stamp *stamp,
+                                    uint64_t *digest, zkp_diag *diag);
 /* ZKPIPE_OK when the file at k's path is the one k is bound to (a stat);
  * ERR_FILE_CHANGED or ERR_IO with the reason in diag. Lock not held. */
 zkpipe_status eng_key_file_check(zkpipe_engine *e, eng_key *k, zkp_diag *diag);

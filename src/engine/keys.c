@@ -68,6 +68,7 @@ static void part_estimate_(eng_key *k, unsigned threads) {
 /* Takes a hot key's data out (lock held) so it can be freed outside it. */
 typedef struct {
     zkp_zkey zkey;
+    zkp_fil_c2_key c2;
     zkp_circuit circuit;
     int circuit_built;
     zkp_mem_reservation *res;
@@ -77,6 +78,7 @@ typedef struct {
 
 static void key_take_locked_(eng_key *k, key_data_ *d) {
     d->zkey = k->zkey;
+    d->c2 = k->c2;
     d->circuit = k->circuit;
     d->circuit_built = k->circuit_built;
     d->res = k->res;
@@ -84,6 +86,7 @@ static void key_take_locked_(eng_key *k, key_data_ *d) {
     memcpy(d->rkeys, k->rkeys, sizeof d->rkeys);
     memset(k->rkeys, 0, sizeof k->rkeys);
     memset(&k->zkey, 0, sizeof k->zkey);
+    memset(&k->c2, 0, sizeof k->c2);
     memset(&k->circuit, 0, sizeof k->circuit);
     k->circuit_built = 0;
     k->res = NULL;
@@ -98,6 +101,7 @@ static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
     for (int i = 0; i < ZKPIPE_ENGINE_STATUS_MAX_DEVICES; i++) zkp_g16_rkey_free(d->rkeys[i]);
     if (d->circuit_built) zkp_circuit_free(&d->circuit);
     zkp_zkey_free(&d->zkey);
+    zkp_fil_c2_key_free(&d->c2);
     if (d->map_charge)
         ENG_IGNORE(zkp_mem_tracker_discharge(e->tracker, ZKP_MEM_KEY_FILE, d->map_charge));
     if (d->res && zkp_mem_release(&d->res) != ZKPIPE_OK) {
@@ -135,8 +139,18 @@ static void key_map_charged_(zkpipe_engine *e, zkp_mapped_file *mf, uint64_t *ch
     }
 }
 
-zkpipe_status eng_key_file_identity(const char *path, zkp_file_stamp *stamp, uint64_t *digest,
-                                    zkp_diag *diag) {
+zkpipe_status eng_key_file_identity(const char *path, eng_key_kind kind, zkp_file_stamp *stamp,
+                                    uint64_t *digest, zkp_diag *diag) {
+    if (kind == ENG_KEY_POREP) {
+        zkp_bp_params bp;
+        zkp_bp_params_options o = {.curve_only = 1};
+        zkpipe_status st = zkp_bp_params_load(&bp, path, &o, diag);
+        if (st != ZKPIPE_OK) return st;
+        *stamp = bp.file.stamp;
+        *digest = zkp_bp_params_header_digest(&bp);
+        zkp_bp_params_free(&bp);
+        return ZKPIPE_OK;
+    }
     zkp_mapped_file mf;
     zkpipe_status st = zkp_mapped_file_open(&mf, path, diag);
     if (st != ZKPIPE_OK) return st;
@@ -177,6 +191,100 @@ zkpipe_status eng_key_file_check(zkpipe_engine *e, eng_key *k, zkp_diag *diag) {
     return file_changed_(diag, k->path, &was, &now, NULL);
 }
 
+/* Makes the loaded key d hot (its pk, vk and dimensions already in k's
+ * fields' sources), with its circuit compiled; lock NOT held. */
+static void key_publish_(zkpipe_engine *e, eng_key *k, key_data_ *d, uint64_t keep) {
+    pthread_mutex_lock(&e->lk);
+    k->zkey = d->zkey;
+    k->c2 = d->c2;
+    k->circuit = d->circuit;
+    k->circuit_built = 1;
+    k->res = d->res;
+    k->map_charge = d->map_charge;
+    k->resident_bytes = keep;
+    if (k->kind == ENG_KEY_POREP) {
+        k->curve = ZKPIPE_CURVE_BLS12_381;
+        k->pk.curve = ZKPIPE_CURVE_BLS12_381;
+        k->pk.u.bls12_381 = k->c2.key.pk;
+        zkp_bp_vk_to_g16(&k->vk, &k->c2.params.vk);
+        k->n_vars = k->c2.key.pk.n_vars;
+        k->n_public = k->c2.key.pk.n_public;
+    } else {
+        k->curve = k->zkey.curve;
+        zkp_zkey_pk(&k->zkey, &k->pk);
+        zkp_zkey_vk(&k->zkey, &k->vk);
+        k->n_vars = zkp_zkey_n_vars(&k->zkey);
+        k->n_public = zkp_zkey_n_public(&k->zkey);
+    }
+    k->domain = k->pk.curve == ZKPIPE_CURVE_BN254 ? k->pk.u.bn254.domain_size
+                                                   : k->pk.u.bls12_381.domain_size;
+    part_estimate_(k, e->device_threads);
+    k->tier = ZKPIPE_KEY_HOT;
+    k->loads++;
+    k->last_use = ++e->lru_clock;
+    pthread_cond_broadcast(&e->key_cv);
+    pthread_mutex_unlock(&e->lk);
+}
+
+/* Compiles the circuit of pk into d from its reservation, after checking
+ * that the reservation holds it, and gives back what the key did not use;
+ * *keep gets what stays reserved. */
+static zkpipe_status key_compile_(eng_key *k, key_data_ *d, const zkp_g16_pk *pk,
+                                  const zkp_allocator *al, uint64_t *keep, zkp_diag *diag) {
+    zkp_mem_reservation_info ri;
+    (void)zkp_mem_reservation_info_get(d->res, &ri);
+    uint64_t csr = charge_(zkp_circuit_bytes(pk));
+    if (ri.allocated_bytes + d->map_charge + csr > ri.reserved_bytes)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
+                             "%s: the key needs %llu bytes (file %llu, copies %llu, circuit %llu); "
+                             "only %llu could be reserved",
+                             k->path,
+                             (unsigned long long)(ri.allocated_bytes + d->map_charge + csr),
+                             (unsigned long long)d->map_charge,
+                             (unsigned long long)ri.allocated_bytes, (unsigned long long)csr,
+                             (unsigned long long)ri.reserved_bytes);
+    zkpipe_status st = zkp_circuit_build(&d->circuit, pk, al, diag);
+    if (st != ZKPIPE_OK) return st;
+    d->circuit_built = 1;
+    (void)zkp_mem_reservation_info_get(d->res, &ri);
+    *keep = ri.allocated_bytes + d->map_charge;
+    if (ri.reserved_bytes > *keep)
+        ENG_IGNORE(zkp_mem_release_part(d->res, ri.reserved_bytes - *keep));
+    return ZKPIPE_OK;
+}
+
+/* A PoRep key (filecoin/c2.h) into d: the file is charged as mapped while
+ * it is read, and discharged once the key is made and the file unmapped;
+ * the decoded sections, the key and its circuit come from the
+ * reservation. The file loaded must be the one registered. */
+static zkpipe_status porep_load_(zkpipe_engine *e, eng_key *k, key_data_ *d,
+                                 const zkp_allocator *al, uint64_t *keep, zkp_diag *diag) {
+    pthread_mutex_lock(&e->lk);
+    zkp_file_stamp want = k->stamp;
+    uint64_t want_digest = k->header_digest;
+    pthread_mutex_unlock(&e->lk);
+    uint64_t map = (k->file_bytes + PAGE - 1) / PAGE * PAGE;
+    if (zkp_mem_tracker_charge(e->tracker, ZKP_MEM_KEY_FILE, map) == ZKPIPE_OK) d->map_charge = map;
+    zkp_fil_c2_options o = {.nthreads = e->device_threads,
+                            .alloc = al,
+                            .check_subgroups = k->check_subgroups};
+    zkpipe_status st = zkp_fil_c2_key_load(&d->c2, k->seal, k->path, &o, diag);
+    if (st != ZKPIPE_OK) return st;
+    if (!zkp_file_stamp_same(&d->c2.params.file.stamp, &want))
+        return file_changed_(diag, k->path, &want, &d->c2.params.file.stamp, NULL);
+    if (zkp_bp_params_header_digest(&d->c2.params) != want_digest)
+        return file_changed_(diag, k->path, &want, &d->c2.params.file.stamp,
+                             "its verifying key or section lengths differ");
+    zkp_bp_params_unmap(&d->c2.params);
+    if (d->map_charge) {
+        ENG_IGNORE(zkp_mem_tracker_discharge(e->tracker, ZKP_MEM_KEY_FILE, d->map_charge));
+        d->map_charge = 0;
+    }
+    zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
+    pk.u.bls12_381 = d->c2.key.pk;
+    return key_compile_(k, d, &pk, al, keep, diag);
+}
+
 static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority prio,
                                int interruptible, zkp_diag *diag) {
     zkp_mem_budget_stats bs;
@@ -192,6 +300,12 @@ static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority pri
     }
     const zkp_allocator *al;
     (void)zkp_mem_reservation_allocator(d.res, &al);
+    uint64_t keep = 0;
+    if (k->kind == ENG_KEY_POREP) {
+        if ((st = porep_load_(e, k, &d, al, &keep, diag)) != ZKPIPE_OK) goto fail;
+        key_publish_(e, k, &d, keep);
+        return ZKPIPE_OK;
+    }
     zkp_zkey_options o = {.alloc = al, .nthreads = e->device_threads, .check_subgroup = 0};
     /* The file mapped must be the one the key is bound to: the stamp of
      * the descriptor that mapped it and its header sections, checked
@@ -221,47 +335,8 @@ static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority pri
     d.zkey.file = mf; /* the key now owns the mapping; zkp_zkey_free unmaps it */
     zkp_g16_pk pk;
     zkp_zkey_pk(&d.zkey, &pk);
-    zkp_mem_reservation_info ri;
-    (void)zkp_mem_reservation_info_get(d.res, &ri);
-    uint64_t csr = charge_(zkp_circuit_bytes(&pk));
-    if (ri.allocated_bytes + d.map_charge + csr > ri.reserved_bytes) {
-        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
-                           "%s: the key needs %llu bytes (file %llu, copies %llu, circuit %llu); "
-                           "only %llu could be reserved",
-                           k->path,
-                           (unsigned long long)(ri.allocated_bytes + d.map_charge + csr),
-                           (unsigned long long)d.map_charge,
-                           (unsigned long long)ri.allocated_bytes, (unsigned long long)csr,
-                           (unsigned long long)ri.reserved_bytes);
-        goto fail;
-    }
-    st = zkp_circuit_build(&d.circuit, &pk, al, diag);
-    if (st != ZKPIPE_OK) goto fail;
-    d.circuit_built = 1;
-    (void)zkp_mem_reservation_info_get(d.res, &ri);
-    uint64_t keep = ri.allocated_bytes + d.map_charge;
-    if (ri.reserved_bytes > keep) ENG_IGNORE(zkp_mem_release_part(d.res, ri.reserved_bytes - keep));
-
-    pthread_mutex_lock(&e->lk);
-    k->zkey = d.zkey;
-    k->circuit = d.circuit;
-    k->circuit_built = 1;
-    k->res = d.res;
-    k->map_charge = d.map_charge;
-    k->resident_bytes = keep;
-    k->curve = d.zkey.curve;
-    zkp_zkey_pk(&k->zkey, &k->pk);
-    zkp_zkey_vk(&k->zkey, &k->vk);
-    k->n_vars = zkp_zkey_n_vars(&k->zkey);
-    k->n_public = zkp_zkey_n_public(&k->zkey);
-    k->domain = k->pk.curve == ZKPIPE_CURVE_BN254 ? k->pk.u.bn254.domain_size
-                                                   : k->pk.u.bls12_381.domain_size;
-    part_estimate_(k, e->device_threads);
-    k->tier = ZKPIPE_KEY_HOT;
-    k->loads++;
-    k->last_use = ++e->lru_clock;
-    pthread_cond_broadcast(&e->key_cv);
-    pthread_mutex_unlock(&e->lk);
+    if ((st = key_compile_(k, &d, &pk, al, &keep, diag)) != ZKPIPE_OK) goto fail;
+    key_publish_(e, k, &d, keep);
     return ZKPIPE_OK;
 fail:
     key_data_free_(e, &d);

@@ -92,9 +92,26 @@ void eng_part_settle_locked(zkpipe_engine *e, eng_part *p, zkpipe_status st, con
     eng_job_check_final_locked(e, j);
 }
 
-/* Lock not held; p owned by the caller. */
-static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
-    if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before synthesis");
+/* A PoRep partition's witness, synthesized from its job's C1 into a buffer
+ * of the reservation shaped like the key, and its public inputs, derived
+ * from the C1's commitments and seed (filecoin/c2.h). */
+static zkpipe_status porep_witness_(eng_part *p, zkp_diag *d) {
+    const eng_key *k = p->job->key;
+    size_t bytes = (size_t)k->n_vars * 32;
+    p->witness = (zkp_buffer){zkp_alloc(p->alloc, bytes, ZKP_MEM_WITNESS), bytes, ZKP_MEM_WITNESS,
+                              p->alloc};
+    if (!p->witness.ptr)
+        return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY,
+                             "cannot allocate %zu bytes of witness from the reservation", bytes);
+    zkpipe_status st =
+        zkp_fil_c2_synthesize(p->witness.ptr, &k->pk.u.bls12_381, p->job->c1, p->index, d);
+    if (st == ZKPIPE_OK) st = zkp_fil_c2_public_inputs(&p->pub, p->job->c1, p->index, d);
+    return st;
+}
+
+/* A zkey partition's witness: its .wtns parsed into a buffer of the
+ * reservation and checked against the key; the public inputs copied. */
+static zkpipe_status wtns_witness_(eng_part *p, zkp_diag *d) {
     eng_job *j = p->job;
     eng_key *k = j->key;
     const zkpipe_witness *w = &j->witnesses[p->index];
@@ -120,6 +137,15 @@ static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
     }
     p->witness = (zkp_buffer){wt.values, wt.values_bytes, ZKP_MEM_WITNESS, p->alloc};
     wt.values = NULL;
+    return ZKPIPE_OK;
+}
+
+/* Lock not held; p owned by the caller. */
+static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
+    if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before synthesis");
+    eng_key *k = p->job->key;
+    zkpipe_status st = k->kind == ENG_KEY_POREP ? porep_witness_(p, d) : wtns_witness_(p, d);
+    if (st != ZKPIPE_OK) return st;
     if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled during synthesis");
     size_t abc_bytes = zkp_circuit_abc_bytes(&k->circuit);
     p->abc = (zkp_buffer){zkp_alloc(p->alloc, abc_bytes, ZKP_MEM_ABC), abc_bytes, ZKP_MEM_ABC,
@@ -193,6 +219,10 @@ static zkpipe_status finalize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
         st = zkp_g16_verify(&k->vk, &p->pub, &p->proof, d);
         p->times.verify = eng_now() - t1;
         if (st != ZKPIPE_OK) {
+            /* A PoRep partition's public inputs are the C1's, not the
+             * circuit's: a C1 that does not satisfy the circuit ends here. */
+            if (st == ZKPIPE_ERR_PROOF_INVALID && k->kind == ENG_KEY_POREP)
+                zkp_fil_c2_unsatisfied_prefix(d);
             zkp_diag_prefix(d, "the proof does not verify");
             return st;
         }

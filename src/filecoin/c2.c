@@ -124,10 +124,8 @@ static void prefix_partition_(zkp_diag *diag, unsigned k) {
     zkp_diag_prefix(diag, what);
 }
 
-/* The public inputs of partition k of c1, from its commitments and seed
- * (pub->values from malloc, zkp_g16_public_release frees them). */
-static zkpipe_status public_inputs_(zkp_g16_public *pub, const zkp_fil_c1 *c1, unsigned k,
-                                    zkp_diag *diag) {
+zkpipe_status zkp_fil_c2_public_inputs(zkp_g16_public *pub, const zkp_fil_c1 *c1, unsigned k,
+                                       zkp_diag *diag) {
     const zkp_fil_seal_proof *p = c1->proof;
     size_t n = zkp_fil_porep_public_input_count(p);
     pub->curve = ZKPIPE_CURVE_BLS12_381;
@@ -136,8 +134,49 @@ static zkpipe_status public_inputs_(zkp_g16_public *pub, const zkp_fil_c1 *c1, u
     if (!pub->values) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "out of memory");
     uint8_t porep_id[32];
     zkp_fil_porep_id(porep_id, p->id);
-    return zkp_fil_porep_public_inputs(pub->values, p, c1->replica_id.b, c1->comm_d.b,
-                                       c1->comm_r.b, c1->seed.b, porep_id, k, diag);
+    zkpipe_status st = zkp_fil_porep_public_inputs(pub->values, p, c1->replica_id.b, c1->comm_d.b,
+                                                   c1->comm_r.b, c1->seed.b, porep_id, k, diag);
+    if (st != ZKPIPE_OK) {
+        free(pub->values);
+        pub->values = NULL;
+        pub->n = 0;
+    }
+    return st;
+}
+
+void zkp_fil_c2_unsatisfied_prefix(zkp_diag *diag) {
+    zkp_diag_prefix(diag, "the C1 does not satisfy the circuit, or the parameters are not a "
+                          "setup of it");
+}
+
+zkpipe_status zkp_fil_c2_check_c1(const zkp_fil_seal_proof *key_proof, const zkp_fil_c1 *c1,
+                                  zkp_diag *diag) {
+    if (!zkp_fil_same_circuit(c1->proof, key_proof))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "the C1 is a %s sector's; the parameters are %s's circuit",
+                             c1->proof->name, key_proof->name);
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_fil_c2_synthesize(uint64_t *witness, const bls12_381_g16_pk_t *pk,
+                                    const zkp_fil_c1 *c1, unsigned k, zkp_diag *diag) {
+    if (k >= c1->vanilla_proofs.n)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "partition %u of a C1 with %zu", k,
+                             (size_t)c1->vanilla_proofs.n);
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    if (!r) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "out of memory");
+    zkp_cs_csr_init(r, ZKP_CSR_WITNESS);
+    zkpipe_status st =
+        zkp_cs_csr_witness_into(r, witness, pk->n_public + 1, pk->n_vars - pk->n_public - 1);
+    if (st == ZKPIPE_OK && (st = zkp_fil_porep_circuit(&r->cs, c1, k, diag)) == ZKPIPE_OK)
+        st = zkp_cs_csr_finish(r);
+    if (st != ZKPIPE_OK && (!diag || !diag->msg[0]))
+        zkp_diag_fail(diag, st, "partition %u has %llu inputs and %llu aux variables; the key %u "
+                      "and %u", k, (unsigned long long)r->cs.num_inputs,
+                      (unsigned long long)r->cs.num_aux, pk->n_public + 1,
+                      pk->n_vars - pk->n_public - 1);
+    csr_drop_(&r);
+    return st;
 }
 
 static zkpipe_status verify_(const zkp_bp_vk *bvk, const zkp_g16_public *pub,
@@ -173,7 +212,7 @@ zkpipe_status zkp_fil_c2_verify(const zkp_bp_vk *vk, const zkp_fil_c1 *c1, const
         st = zkp_bp_proof_decode(&p.u.bls12_381, proof + k * ZKP_BP_PROOF_BYTES, diag);
         if (st != ZKPIPE_OK)
             prefix_partition_(diag, (unsigned)k);
-        else if ((st = public_inputs_(&pub, c1, (unsigned)k, diag)) == ZKPIPE_OK)
+        else if ((st = zkp_fil_c2_public_inputs(&pub, c1, (unsigned)k, diag)) == ZKPIPE_OK)
             st = verify_(vk, &pub, &p, (unsigned)k, diag);
         free(pub.values);
     }
@@ -187,27 +226,17 @@ zkpipe_status zkp_fil_c2_prove_partition(uint8_t out[ZKP_BP_PROOF_BYTES],
     static const zkp_fil_c2_options defaults = {0, NULL, 0};
     if (!opt) opt = &defaults;
     zkp_fil_c2_timings tm = {0, 0, 0};
-    if (!zkp_fil_same_circuit(c1->proof, key->proof))
-        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
-                             "the C1 is a %s sector's; the parameters are %s's circuit",
-                             c1->proof->name, key->proof->name);
+    zkpipe_status st = zkp_fil_c2_check_c1(key->proof, c1, diag);
+    if (st != ZKPIPE_OK) return st;
     if (k >= c1->vanilla_proofs.n)
         return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "partition %u of a C1 with %zu", k,
                              (size_t)c1->vanilla_proofs.n);
 
     zkp_g16_public pub = {ZKPIPE_CURVE_BLS12_381, 0, NULL};
-    zkpipe_status st = public_inputs_(&pub, c1, k, diag);
-    zkp_cs_csr *r = NULL;
     zkp_buffer wit = {NULL, 0, ZKP_MEM_WITNESS, opt->alloc};
-    if (st != ZKPIPE_OK) goto done;
+    if ((st = zkp_fil_c2_public_inputs(&pub, c1, k, diag)) != ZKPIPE_OK) goto done;
 
     double t = now_();
-    r = calloc(1, sizeof *r);
-    if (!r) {
-        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "out of memory");
-        goto done;
-    }
-    zkp_cs_csr_init(r, ZKP_CSR_WITNESS);
     /* The witness straight into its buffer, shaped like the key's. */
     const bls12_381_g16_pk_t *pk = &key->key.pk;
     wit.bytes = (size_t)pk->n_vars * 32;
@@ -217,19 +246,7 @@ zkpipe_status zkp_fil_c2_prove_partition(uint8_t out[ZKP_BP_PROOF_BYTES],
                            wit.bytes);
         goto done;
     }
-    if ((st = zkp_cs_csr_witness_into(r, wit.ptr, pk->n_public + 1,
-                                      pk->n_vars - pk->n_public - 1)) != ZKPIPE_OK)
-        goto done;
-    if ((st = zkp_fil_porep_circuit(&r->cs, c1, k, diag)) == ZKPIPE_OK)
-        st = zkp_cs_csr_finish(r);
-    if (st != ZKPIPE_OK && (!diag || !diag->msg[0])) {
-        zkp_diag_fail(diag, st, "partition %u has %llu inputs and %llu aux variables; the key %u "
-                      "and %u", k, (unsigned long long)r->cs.num_inputs,
-                      (unsigned long long)r->cs.num_aux, pk->n_public + 1,
-                      pk->n_vars - pk->n_public - 1);
-        goto done;
-    }
-    csr_drop_(&r);
+    if ((st = zkp_fil_c2_synthesize(wit.ptr, pk, c1, k, diag)) != ZKPIPE_OK) goto done;
     tm.synthesis = now_() - t;
 
     t = now_();
@@ -245,14 +262,11 @@ zkpipe_status zkp_fil_c2_prove_partition(uint8_t out[ZKP_BP_PROOF_BYTES],
 
     t = now_();
     st = verify_(&key->params.vk, &pub, &proof, k, diag);
-    if (st == ZKPIPE_ERR_PROOF_INVALID)
-        zkp_diag_prefix(diag, "the C1 does not satisfy the circuit, or the parameters are not a "
-                              "setup of it");
+    if (st == ZKPIPE_ERR_PROOF_INVALID) zkp_fil_c2_unsatisfied_prefix(diag);
     if (st != ZKPIPE_OK) goto done;
     tm.verify = now_() - t;
     st = zkp_bp_proof_encode(out, &proof.u.bls12_381, diag);
 done:
-    csr_drop_(&r);
     zkp_buffer_release(&wit);
     free(pub.values);
     if (timings) *timings = tm;

@@ -28,6 +28,7 @@
 #include "filecoin/registry.h"
 #include "formats/bellperson.h"
 #include "formats/filecoin_params.h"
+#include "groth16/groth16.h"
 #include "setup/bp_key.h"
 #include "util/alloc.h"
 #include "util/diag.h"
@@ -93,6 +94,35 @@ ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_prove_partition(uint8_t out[ZKP_BP_PROO
                                                          const zkp_fil_c2_options *opt,
                                                          zkp_fil_c2_timings *timings,
                                                          zkp_diag *diag);
+
+/* The pieces of zkp_fil_c2_prove_partition, for a prover that runs them as
+ * stages of its own (the engine's synthesis and verification).
+ *
+ * ZKPIPE_OK when c1 is a sector of key_proof's circuit; otherwise
+ * ZKPIPE_ERR_INVALID_ARGUMENT saying which each is. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_check_c1(const zkp_fil_seal_proof *key_proof,
+                                                  const zkp_fil_c1 *c1, zkp_diag *diag);
+
+/* Partition k of c1 synthesized witness-only into witness[0 .. pk->n_vars)
+ * (4 limbs each, canonical), shaped like pk: the one, the inputs, then the
+ * aux variables. ZKPIPE_ERR_OUT_OF_RANGE for k past c1's partitions, the
+ * CSR's statuses for a circuit not shaped like pk (SIZE_MISMATCH,
+ * OUT_OF_RANGE: the message gives both shapes), ZKPIPE_ERR_NO_MEMORY. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_synthesize(uint64_t *witness,
+                                                    const bls12_381_g16_pk_t *pk,
+                                                    const zkp_fil_c1 *c1, unsigned k,
+                                                    zkp_diag *diag);
+
+/* The public inputs of partition k of c1, derived from its commitments and
+ * seed alone, never from a synthesized circuit: pub->values from malloc
+ * (free them), canonical limbs. ZKPIPE_ERR_NO_MEMORY, or a value of the C1
+ * that is not a field element (ZKPIPE_ERR_INVALID_ARGUMENT). */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_public_inputs(zkp_g16_public *pub, const zkp_fil_c1 *c1,
+                                                       unsigned k, zkp_diag *diag);
+
+/* Prefixes diag for a partition proof that does not verify after a proof
+ * made with the key: the C1 or the parameters are at fault. */
+void zkp_fil_c2_unsatisfied_prefix(zkp_diag *diag);
 
 /* Checks the concatenated partition proofs proof[0..len) of c1 against the
  * verifying key vk of its circuit, each against the public inputs derived

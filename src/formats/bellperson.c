@@ -15,6 +15,7 @@
 #include "field/field.h"
 #include "ntt/bls12_381_ntt.h"
 #include "util/fileio.h"
+#include "util/fnv.h"
 #include "util/parallel.h"
 
 /* Points are decoded and checked in batches of this many: large enough that
@@ -433,7 +434,11 @@ zkpipe_status zkp_bp_params_section(zkp_bp_params *p, zkp_bp_section s, const vo
         return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "no such section or parameters");
     pthread_mutex_lock(&p->lock);
     zkpipe_status st = ZKPIPE_OK;
-    if (!p->points[s] && p->sec[s].count > 0) {
+    if (!p->points[s] && p->sec[s].count > 0 && !p->data) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                           "%s: section %s was not decoded before the file was unmapped", p->name,
+                           zkp_bp_section_name(s));
+    } else if (!p->points[s] && p->sec[s].count > 0) {
         size_t bytes = zkp_bp_params_section_bytes(p, s);
         void *dst = zkp_alloc(p->opt.alloc, bytes, ZKP_MEM_KEY);
         if (!dst) {
@@ -455,7 +460,37 @@ zkpipe_status zkp_bp_params_check_section(zkp_bp_params *p, zkp_bp_section s,
                                           zkp_bp_decode_stats *stats, zkp_diag *diag) {
     if ((unsigned)s >= ZKP_BP_SECTION_COUNT || !p->lock_init)
         return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "no such section or parameters");
+    pthread_mutex_lock(&p->lock);
+    int mapped = p->data != NULL;
+    pthread_mutex_unlock(&p->lock);
+    if (!mapped)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "%s: the file was unmapped",
+                             p->name);
     return bp_decode(p, s, NULL, stats, diag);
+}
+
+uint64_t zkp_bp_params_header_digest(const zkp_bp_params *p) {
+    uint64_t h = ZKP_FNV1A64_INIT;
+    uint64_t size = p->file_size;
+    h = zkp_fnv1a64(h, &size, sizeof size);
+    /* The verifying key is the file's first bytes, up to the first section's
+     * length word. */
+    if (p->data && p->sec[0].offset >= 4) h = zkp_fnv1a64(h, p->data, (size_t)p->sec[0].offset - 4);
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
+        uint64_t c[2] = {p->sec[s].offset, p->sec[s].count};
+        h = zkp_fnv1a64(h, c, sizeof c);
+    }
+    return h;
+}
+
+void zkp_bp_params_unmap(zkp_bp_params *p) {
+    if (!p->lock_init) return;
+    pthread_mutex_lock(&p->lock);
+    if (p->file.data) {
+        zkp_mapped_file_close(&p->file);
+        p->data = NULL;
+    }
+    pthread_mutex_unlock(&p->lock);
 }
 
 void zkp_bp_params_drop_section(zkp_bp_params *p, zkp_bp_section s) {

@@ -169,6 +169,17 @@ ZKP_WARN_UNUSED zkpipe_status zkp_bp_params_parse(zkp_bp_params *p, const uint8_
 ZKP_WARN_UNUSED zkpipe_status zkp_bp_params_load(zkp_bp_params *p, const char *path,
                                                  const zkp_bp_params_options *opt, zkp_diag *diag);
 
+/* A digest of what identifies a parameter file cheaply: its size, the
+ * verifying key's bytes and every section's length (util/fnv.h). The
+ * engine binds a registered key to it. */
+uint64_t zkp_bp_params_header_digest(const zkp_bp_params *p);
+
+/* Unmaps the file zkp_bp_params_load mapped, so that a key made from the
+ * decoded sections holds only those: a section not decoded by then can no
+ * longer be (zkp_bp_params_section and _check_section fail with
+ * ZKPIPE_ERR_INVALID_ARGUMENT). Thread-safe. */
+void zkp_bp_params_unmap(zkp_bp_params *p);
+
 /* The decoded points of section s (count in p->sec[s].count), decoding them
  * on first use: every point checked as the header says, the first bad one
  * (lowest index, whatever the thread count) reported. *out is NULL for an

@@ -13,6 +13,7 @@
 #include "curve/encoding.h"
 #include "field/field.h"
 #include "formats/binfile.h"
+#include "util/fnv.h"
 
 /* Points are used where they lie only because the file's little-endian
  * limbs are the in-memory limbs. */
@@ -348,12 +349,6 @@ zkpipe_status zkp_zkey_load(zkp_zkey *key, const char *path, const zkp_zkey_opti
     return ZKPIPE_OK;
 }
 
-static uint64_t fnv1a_(uint64_t h, const void *p, size_t n) {
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * UINT64_C(0x100000001b3);
-    return h;
-}
-
 zkpipe_status zkp_zkey_header_digest(const uint8_t *data, size_t len, const char *name,
                                      uint64_t *out, zkp_diag *diag) {
     *out = 0;
@@ -365,13 +360,13 @@ zkpipe_status zkp_zkey_header_digest(const uint8_t *data, size_t len, const char
             ZKPIPE_OK ||
         (st = zkp_binfile_unique(&bf, ZKEY_HEADER, "header", &hdr, diag)) != ZKPIPE_OK)
         return st;
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    uint64_t h = ZKP_FNV1A64_INIT;
     for (uint32_t i = 0; i < bf.n_sections; i++) {
         uint64_t ts[2] = {bf.sections[i].type, (uint64_t)bf.sections[i].size};
-        h = fnv1a_(h, ts, sizeof ts);
+        h = zkp_fnv1a64(h, ts, sizeof ts);
     }
-    h = fnv1a_(h, zkp_binfile_body(&bf, &proto), proto.size);
-    h = fnv1a_(h, zkp_binfile_body(&bf, &hdr), hdr.size);
+    h = zkp_fnv1a64(h, zkp_binfile_body(&bf, &proto), proto.size);
+    h = zkp_fnv1a64(h, zkp_binfile_body(&bf, &hdr), hdr.size);
     *out = h;
     return ZKPIPE_OK;
 }
