@@ -788,3 +788,39 @@ TEST_CASE(engine_destroy_with_live_jobs) {
     free(zkey);
     free(wtns);
 }
+
+/* A PoRep key takes a C1 and nothing else, a zkey key witnesses and nothing
+ * else; a registered proof the registry does not know, or a file that is
+ * not bellperson parameters, is refused at registration. (The whole PoRep
+ * path, with parameters made for the circuit, runs in tests/filecoin_c2.sh.) */
+TEST_CASE(engine_porep_inputs_must_match_their_key) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    zkpipe_engine *e = engine_(256 * MIB, 1, 1);
+    uint32_t key, pkey;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    ASSERT_EQ_STATUS(zkpipe_engine_register_porep_key(e, &pkey, zkey, 999999, 0),
+                     ZKPIPE_ERR_UNSUPPORTED);
+    /* StackedDrg2KiBV1_1 (5): a zkey is not bellperson parameters. */
+    zkpipe_status st = zkpipe_engine_register_porep_key(e, &pkey, zkey, 5, 0);
+    ASSERT_MSG(st != ZKPIPE_OK, "a zkey registered as PoRep parameters");
+    static const char c1[] = "{}";
+    zkpipe_witness w = {wtns, NULL, 0};
+    zkpipe_job_request both = {key, &w, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0,
+                               (const uint8_t *)c1, sizeof c1 - 1};
+    zkpipe_job_request c1_for_zkey = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0,
+                                      (const uint8_t *)c1, sizeof c1 - 1};
+    zkpipe_job_request empty_c1 = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0,
+                                   (const uint8_t *)c1, 0};
+    uint64_t id = 0;
+    ASSERT_EQ_STATUS(zkpipe_engine_submit(e, &id, &both), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(zkpipe_engine_submit(e, &id, &c1_for_zkey), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(zkpipe_engine_submit(e, &id, &empty_c1), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_U64(id, 0);
+    /* The key still proves. */
+    uint64_t ok = submit_(e, key, &w, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    zkpipe_job_result r = await_(e, ok);
+    ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
+    ASSERT_EQ_U64(r.partitions[0].proof_len, 256);
+    zkpipe_job_result_clear(&r);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+}
