@@ -823,4 +823,6 @@ TEST_CASE(engine_porep_inputs_must_match_their_key) {
     ASSERT_EQ_U64(r.partitions[0].proof_len, 256);
     zkpipe_job_result_clear(&r);
     ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(zkey);
+    free(wtns);
 }
