@@ -11,13 +11,14 @@
  *      file decoded (each point checked: curve, subgroup), and zkpipe's
  *      prover key made from both; the matrices are freed then: the key
  *      holds its own coefficients.
- * Then each partition (zkp_fil_c2_prove_partition) is synthesized with its
- * witness from the C1 (the CSR's witness-only mode: no matrices, the
+ * Then each partition is synthesized with its witness from the C1
+ * (zkp_fil_c2_synthesize: the CSR's witness-only mode, no matrices, the
  * values written straight into the witness vector the prover takes), proved
  * with that key, and verified before it is returned, against public
  * inputs derived independently from the C1's commitments and seed
- * (filecoin/public_inputs.h), never from the circuit's own values. A proof
- * that does not verify is an error, never an output. */
+ * (zkp_fil_c2_public_inputs, filecoin/public_inputs.h), never from the
+ * circuit's own values. A proof that does not verify is an error, never an
+ * output. */
 #ifndef ZKP_FILECOIN_C2_H
 #define ZKP_FILECOIN_C2_H
 
@@ -73,30 +74,9 @@ ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_key_load(zkp_fil_c2_key *k, const zkp_f
 
 void zkp_fil_c2_key_free(zkp_fil_c2_key *k);
 
-typedef struct {
-    double synthesis, prove, verify;
-} zkp_fil_c2_timings;
-
-/* Partition k of c1 proved with key and verified: out receives its 192
- * bytes (formats/bellperson.h). timings may be NULL. On failure nothing is
- * written to out and:
- *   ZKPIPE_ERR_INVALID_ARGUMENT  c1 is another circuit's, or a value of it
- *                                is not a field element (the message says)
- *   ZKPIPE_ERR_OUT_OF_RANGE      k is past c1's partitions
- *   ZKPIPE_ERR_PROOF_INVALID     the proof does not verify: the C1 does not
- *                                satisfy the circuit (a wrong or tampered
- *                                C1), or the parameters are not a setup of
- *                                this circuit
- *   ZKPIPE_ERR_NO_MEMORY, ZKPIPE_ERR_CANCELLED */
-ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_prove_partition(uint8_t out[ZKP_BP_PROOF_BYTES],
-                                                         const zkp_fil_c2_key *key,
-                                                         const zkp_fil_c1 *c1, unsigned k,
-                                                         const zkp_fil_c2_options *opt,
-                                                         zkp_fil_c2_timings *timings,
-                                                         zkp_diag *diag);
-
-/* The pieces of zkp_fil_c2_prove_partition, for a prover that runs them as
- * stages of its own (the engine's synthesis and verification).
+/* A partition's proof is made by the engine (zkpipe/engine.h: a PoRep key
+ * and a C1 job), which runs these as its synthesis stage and checks each
+ * proof against these public inputs.
  *
  * ZKPIPE_OK when c1 is a sector of key_proof's circuit; otherwise
  * ZKPIPE_ERR_INVALID_ARGUMENT saying which each is. */
