@@ -96,14 +96,19 @@ static void *call_(const client *c, const char *method, const ProtobufCMessage *
     ((type *)call_(c, svc method, &(req).base,                                                      \
                    (void *(*)(ProtobufCAllocator *, size_t, const uint8_t *))type##_unpack_fn))
 
+/* The position of s in names[0..n), or -1. */
+static int name_index_(const char *s, const char *const *names, int n) {
+    for (int i = 0; i < n; i++)
+        if (!strcmp(s, names[i])) return i;
+    return -1;
+}
+
 static int parse_priority_(const char *s, Zkpipe__V1__Priority *p) {
     static const char *const names[] = {"low", "normal", "high", "critical"};
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(s, names[i])) {
-            *p = (Zkpipe__V1__Priority)(i + 1);
-            return 1;
-        }
-    return 0;
+    int i = name_index_(s, names, 4);
+    if (i < 0) return 0;
+    *p = (Zkpipe__V1__Priority)(i + 1);
+    return 1;
 }
 
 static const char *state_name_(Zkpipe__V1__JobState s) {
@@ -323,12 +328,10 @@ static int cmd_await_(const client *c, int argc, char **argv) {
 static int parse_proof_kind_(const char *s, Cuzk__V1__ProofKind *k) {
     static const char *const names[] = {"porep_seal_commit", "snap_deals_update",
                                         "window_post_partition", "winning_post"};
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(s, names[i])) {
-            *k = (Cuzk__V1__ProofKind)(i + 1);
-            return 1;
-        }
-    return 0;
+    int i = name_index_(s, names, 4);
+    if (i < 0) return 0;
+    *k = (Cuzk__V1__ProofKind)(i + 1);
+    return 1;
 }
 
 static const char *proof_status_name_(Cuzk__V1__AwaitProofResponse__Status s) {
