@@ -56,7 +56,8 @@ FUZZ_TIME ?= 15
 # minutes of nvcc to a suite that cannot run them on a machine without a GPU.
 CUDA_ARCHS ?= 80-real;89-real;90
 test-release: CUDA_ARCHS = 90
-FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey config c1 bp_vk bp_params bp_proof
+FUZZ_TARGETS := json snarkjs_proof snarkjs_public snarkjs_vk wtns r1cs zkey config c1 bp_vk bp_params bp_proof \
+  cluster
 FUZZ_APT_PACKAGES := clang libclang-rt-14-dev
 
 .PHONY: all deps js-deps fuzz-deps build test test-release test-sanitize test-tsan test-fuzz test-gpu test-daemon-uploads bench demo clean

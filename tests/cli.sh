@@ -114,6 +114,15 @@ if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
     err_has "--timeout-ms needs a value" "client: the message names the missing value"
     expect_exit 4 "client: --addr=... and --timeout-ms=..." "$ZKPIPE" client --addr="$sock" --timeout-ms=100 status
     expect_exit 2 "client await: a negative --wait-ms" "$ZKPIPE" client --addr "$sock" await 1 --wait-ms -1
+    expect_exit 2 "client prove-proof: an unknown proof kind" \
+        "$ZKPIPE" client --addr "$sock" prove-proof porep "$W" "$o/cz.bin"
+    err_has '"porep" is not a proof kind' "client prove-proof: the message names the kind"
+    expect_exit 5 "client prove-proof: the output checked before the call" \
+        "$ZKPIPE" client --addr "$sock" prove-proof winning_post "$W" "$WORK/nonexistent/cz.bin"
+    expect_exit 3 "client prove-proof: a missing vanilla proof" \
+        "$ZKPIPE" client --addr "$sock" prove-proof winning_post "$WORK/nonexistent.bin" "$o/cz.bin"
+    expect_exit 4 "client prove-proof: no daemon" \
+        "$ZKPIPE" client --addr "$sock" prove-proof winning_post "$W" "$o/cz.bin"
     expect_exit 0 "client --help" "$ZKPIPE" client --help
     expect_exit 0 "client prove --help" "$ZKPIPE" client prove --help
     expect_exit 0 "serve --help" "$ZKPIPE" serve --help

@@ -4,7 +4,11 @@
 #   1. many jobs from concurrent clients, spread over the members, on both
 #      curves and every priority: each ends exactly once (one lease, done),
 #      each client gets a proof that `zkpipe verify` accepts, and no two
-#      clients get the same proof;
+#      clients get the same proof; one job in five comes in on cuzk.v1
+#      (Prove, as Curio calls it) instead: a Filecoin kind, which this
+#      zkpipe cannot prove, so each of those ends exactly once too (one
+#      lease, failed with the reason) and its client, on whichever member,
+#      is answered FAILED with that reason;
 #      a long job submitted and cancelled through one member while a member
 #      runs it stops there at once; rows written straight into the table
 #      that are not a member's fail with a message;
@@ -23,7 +27,8 @@
 #
 # usage: cluster_daemons.sh <path to the zkpipe binary>
 # Environment: ZKPIPE_TEST_PG_STATE (the server CTest started; else one is
-# started here), ZKPIPE_TEST_CLUSTER_JOBS (jobs of part 1, default 200).
+# started here), ZKPIPE_TEST_CLUSTER_JOBS (jobs of part 1, default 200, a
+# multiple of 5).
 # Exit 77 (a skip) without PostgreSQL's binaries.
 set -euo pipefail
 
@@ -126,13 +131,22 @@ for i in 0 1 2; do start_member $i; done
 for i in 0 1 2; do wait_ready $i || die "member $i did not start"; done
 ok "three members started against one PostgreSQL ($(sql 'SELECT count(*) FROM zkpipe_members') registered)"
 
-# prove <job> <member> [attach-to]: one client; the outputs go to $WORK/out/<job>.
-# The key and priority follow from the job's number.
+# is_cuzk <job>: part 1's jobs that come in on cuzk.v1, one in five.
+is_cuzk() { [ "$1" -lt "$JOBS" ] && [ $(($1 % 5)) -eq 2 ]; }
+# prove <job> <member>: one client; the outputs go to $WORK/out/<job>.
+# The service, key and priority follow from the job's number. A cuzk.v1
+# job is a WinningPoSt, whose bytes are never read: it fails before.
 prove() {
     local j=$1 m=$2 key dir prios=(low normal high critical)
     if [ $((j % 2)) -eq 0 ]; then key=bn; else key=bls; fi
     dir="$WORK/out/$j"
     mkdir -p "$dir"
+    if is_cuzk "$j"; then
+        "$ZKPIPE" client --addr "unix://$WORK/d$m.sock" prove-proof winning_post "$WORK/vanilla.bin" \
+            "$dir/proof.bin" --priority "${prios[$((j % 4))]}" --request-id "job-$j" \
+            >"$dir/client.log" 2>&1
+        return
+    fi
     local wtns="$BN/witness.wtns"
     [ $key = bls ] && wtns="$BLS/witness.wtns"
     "$ZKPIPE" client --addr "unix://$WORK/d$m.sock" prove $key "$wtns" "$dir/proof.json" \
@@ -150,13 +164,17 @@ prove_retry() {
     done
     return 1
 }
-export -f prove prove_retry
-export ZKPIPE WORK BN BLS
+export -f is_cuzk prove prove_retry
+export ZKPIPE WORK BN BLS JOBS
+head -c 64 /dev/zero >"$WORK/vanilla.bin"
+N_CUZK=$((JOBS / 5))
 
-# verify_all <first> <last>: every job's proof verifies; no two are alike.
+# verify_all <first> <last>: every zkpipe.v1 job's proof verifies; no two
+# are alike.
 verify_all() {
     local j bad=0 vk
     for j in $(seq "$1" "$2"); do
+        is_cuzk "$j" && continue
         if [ $((j % 2)) -eq 0 ]; then vk="$BN/verification_key.json"; else vk="$BLS/verification_key.json"; fi
         if ! "$ZKPIPE" verify "$vk" "$WORK/out/$j/public.json" "$WORK/out/$j/proof.json" >/dev/null 2>&1; then
             bad=$((bad + 1))
@@ -167,7 +185,7 @@ verify_all() {
 }
 distinct_proofs() {
     local j
-    for j in $(seq "$1" "$2"); do md5sum <"$WORK/out/$j/proof.json"; done | sort -u | wc -l
+    for j in $(seq "$1" "$2"); do is_cuzk "$j" || md5sum <"$WORK/out/$j/proof.json"; done | sort -u | wc -l
 }
 
 # ---------------------------------------------------------------------------
@@ -176,29 +194,48 @@ distinct_proofs() {
 t0=$(date +%s.%N)
 seq 0 $((JOBS - 1)) | xargs -P 12 -I{} bash -c 'prove {} $(({} % 3)) || true'
 t1=$(date +%s.%N)
+N_ZK=$((JOBS - N_CUZK))
 bad=$(verify_all 0 $((JOBS - 1)))
-[ "$bad" -eq 0 ] && ok "$JOBS jobs through three members: every client got a proof that verifies" ||
-    fail "$bad of $JOBS jobs without a verifying proof"
+[ "$bad" -eq 0 ] && ok "$N_ZK zkpipe.v1 jobs through three members: every client got a proof that verifies" ||
+    fail "$bad of $N_ZK zkpipe.v1 jobs without a verifying proof"
 d=$(distinct_proofs 0 $((JOBS - 1)))
-[ "$d" -eq "$JOBS" ] && ok "$JOBS distinct proofs (none answered with another job's)" ||
-    fail "$d distinct proofs for $JOBS jobs"
-row=$(sql "SELECT count(*), count(*) FILTER (WHERE state = 'done'), count(*) FILTER (WHERE attempts = 1),
-           count(DISTINCT lease_owner) FROM zkpipe_jobs")
-IFS='|' read -r n done once owners <<<"$row"
-[ "$n" -eq "$JOBS" ] && [ "$done" -eq "$JOBS" ] && [ "$once" -eq "$JOBS" ] &&
-    ok "every job done exactly once, on its first lease ($n jobs, $done done, $once single-lease)" ||
-    fail "jobs: $n submitted, $done done, $once on their first lease (want $JOBS each)"
+[ "$d" -eq "$N_ZK" ] && ok "$N_ZK distinct proofs (none answered with another job's)" ||
+    fail "$d distinct proofs for $N_ZK jobs"
+UNSUPPORTED="proof kind winning_post needs Filecoin circuits"
+row=$(sql "SELECT count(*), count(*) FILTER (WHERE state = 'done' AND kind = 'circom'),
+           count(*) FILTER (WHERE state = 'failed' AND kind = 'winning_post'
+                            AND last_error LIKE '%$UNSUPPORTED%'),
+           count(*) FILTER (WHERE attempts = 1) FROM zkpipe_jobs")
+IFS='|' read -r n done cz_failed once <<<"$row"
+[ "$n" -eq "$JOBS" ] && [ "$done" -eq "$N_ZK" ] && [ "$cz_failed" -eq "$N_CUZK" ] && [ "$once" -eq "$JOBS" ] &&
+    ok "every job ended exactly once, on its first lease ($n jobs: $done zkpipe.v1 done, $cz_failed cuzk.v1 failed as unsupported, $once single-lease)" ||
+    fail "jobs: $n submitted, $done zkpipe.v1 done (want $N_ZK), $cz_failed cuzk.v1 failed as unsupported (want $N_CUZK), $once on their first lease (want $JOBS)"
+# Each cuzk.v1 client was answered by the member it called, whichever
+# member ran the job: FAILED, with the reason, under the queue's job id.
+cz_answered=0
+for j in $(seq 0 $((JOBS - 1))); do
+    is_cuzk "$j" || continue
+    grep -q "^job cluster-[0-9]*: failed: .*$UNSUPPORTED" "$WORK/out/$j/client.log" &&
+        [ ! -e "$WORK/out/$j/proof.bin" ] && cz_answered=$((cz_answered + 1))
+done
+[ "$cz_answered" -eq "$N_CUZK" ] &&
+    ok "$N_CUZK cuzk.v1 Prove calls answered FAILED with the reason: $(head -n 1 "$WORK/out/2/client.log")" ||
+    fail "$cz_answered of $N_CUZK cuzk.v1 Prove calls answered FAILED with the reason; e.g. $(cat "$WORK/out/2/client.log")"
 # Each member's own count, from its Prometheus text (cuzk.v1 GetMetrics).
 per=""
 claims_sum=0
+failed_sum=0
 for i in 0 1 2; do
     m=$("$ZKPIPE" client --addr "unix://$WORK/d$i.sock" metrics)
     c=$(awk '/^zkpipe_cluster_results_total\{outcome="completed"\}/ { print $2 }' <<<"$m")
-    per="$per ${c:-?}"
+    f=$(awk '/^zkpipe_cluster_results_total\{outcome="failed"\}/ { print $2 }' <<<"$m")
+    per="$per ${c:-?}/${f:-?}"
     claims_sum=$((claims_sum + ${c:-0}))
+    failed_sum=$((failed_sum + ${f:-0}))
 done
-[ "$claims_sum" -eq "$JOBS" ] && ok "the members' metrics count $JOBS results written (per member:$per)" ||
-    fail "the members' metrics count $claims_sum results written, want $JOBS (per member:$per)"
+[ "$claims_sum" -eq "$N_ZK" ] && [ "$failed_sum" -eq "$N_CUZK" ] &&
+    ok "the members' metrics count $N_ZK results and $N_CUZK failures written (completed/failed per member:$per)" ||
+    fail "the members' metrics count $claims_sum results and $failed_sum failures written, want $N_ZK and $N_CUZK (per member:$per)"
 echo "$(awk -v a="$t0" -v b="$t1" -v n="$JOBS" \
     'BEGIN { printf "%.1f s, %.1f jobs/s", b - a, n / (b - a) }')"
 prio=$(sql "SELECT string_agg(priority || ':' || round(avg_wait)::text || 'ms', ' ') FROM
@@ -236,6 +273,16 @@ if wait_ready 3; then
 else
     fail "member 3 did not start"
 fi
+
+# A cuzk.v1 retry attaches to its job too, on another member: the same
+# job id, answered from the row.
+cz_id=$(sed -n 's/^job \(cluster-[0-9]*\):.*/\1/p' "$WORK/out/2/client.log")
+prove 2 0 || true
+cz_again=$(sed -n 's/^job \(cluster-[0-9]*\):.*/\1/p' "$WORK/out/2/client.log")
+d0=$(sql "SELECT count(*) FROM zkpipe_jobs")
+[ -n "$cz_id" ] && [ "$cz_id" = "$cz_again" ] && [ "$d0" -eq "$JOBS" ] &&
+    ok "a repeated cuzk.v1 request id, on another member, attaches to its job ($cz_id), no new job" ||
+    fail "a repeated cuzk.v1 request id: job '$cz_again', first '$cz_id', $d0 jobs"
 
 # Repeating a request id attaches to the finished job: the same proof.
 cp "$WORK/out/0/proof.json" "$WORK/first-proof-0.json"
@@ -452,9 +499,9 @@ row=$(sql "SELECT count(*), count(*) FILTER (WHERE state = 'done'), count(*) FIL
            count(*) FILTER (WHERE last_error LIKE 'the lease of %'), count(*) FILTER (WHERE state = 'failed')
            FROM zkpipe_jobs")
 IFS='|' read -r n done retried taken failedn <<<"$row"
-echo "counts: submitted $n, completed $done, retried $retried, taken over $taken, failed $failedn"
-[ "$done" -eq "$n" ] && [ "$failedn" -eq 0 ] && ok "no job lost or failed" ||
-    fail "$((n - done)) jobs not completed ($failedn failed)"
+echo "counts: submitted $n, completed $done, retried $retried, taken over $taken, failed $failedn ($N_CUZK of them cuzk.v1 jobs of a kind this zkpipe cannot prove)"
+[ "$done" -eq $((n - N_CUZK)) ] && [ "$failedn" -eq "$N_CUZK" ] && ok "no job lost, none failed but the unsupported ones" ||
+    fail "$((n - done)) jobs not completed ($failedn failed, $N_CUZK of them expected)"
 for i in 0 1 2; do kill -TERM "${DPID[$i]}"; done
 for i in 0 1 2; do
     rc=0

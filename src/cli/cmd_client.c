@@ -36,6 +36,10 @@ static const char client_usage[] =
     "  jobs                                    list the daemon's jobs\n"
     "  status                                  the status document (JSON)\n"
     "commands (cuzk.v1):\n"
+    "  prove-proof <kind> <vanilla-proof> <proof.bin> [--priority P] [--request-id ID]\n"
+    "                                          one proof; kind: porep_seal_commit,\n"
+    "                                          snap_deals_update, window_post_partition or\n"
+    "                                          winning_post; writes the proof's bytes\n"
     "  metrics                                 Prometheus text\n"
     "  preload <key-name> | evict <key-name>\n"
     "  P: low, normal, high or critical\n"
@@ -92,14 +96,19 @@ static void *call_(const client *c, const char *method, const ProtobufCMessage *
     ((type *)call_(c, svc method, &(req).base,                                                      \
                    (void *(*)(ProtobufCAllocator *, size_t, const uint8_t *))type##_unpack_fn))
 
+/* The position of s in names[0..n), or -1. */
+static int name_index_(const char *s, const char *const *names, int n) {
+    for (int i = 0; i < n; i++)
+        if (!strcmp(s, names[i])) return i;
+    return -1;
+}
+
 static int parse_priority_(const char *s, Zkpipe__V1__Priority *p) {
     static const char *const names[] = {"low", "normal", "high", "critical"};
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(s, names[i])) {
-            *p = (Zkpipe__V1__Priority)(i + 1);
-            return 1;
-        }
-    return 0;
+    int i = name_index_(s, names, 4);
+    if (i < 0) return 0;
+    *p = (Zkpipe__V1__Priority)(i + 1);
+    return 1;
 }
 
 static const char *state_name_(Zkpipe__V1__JobState s) {
@@ -125,6 +134,7 @@ UNPACK_FN(Zkpipe__V1__AwaitResponse, zkpipe__v1__await_response__unpack)
 UNPACK_FN(Zkpipe__V1__CancelResponse, zkpipe__v1__cancel_response__unpack)
 UNPACK_FN(Zkpipe__V1__ListJobsResponse, zkpipe__v1__list_jobs_response__unpack)
 UNPACK_FN(Zkpipe__V1__StatusResponse, zkpipe__v1__status_response__unpack)
+UNPACK_FN(Cuzk__V1__ProveResponse, cuzk__v1__prove_response__unpack)
 UNPACK_FN(Cuzk__V1__GetMetricsResponse, cuzk__v1__get_metrics_response__unpack)
 UNPACK_FN(Cuzk__V1__PreloadSrsResponse, cuzk__v1__preload_srs_response__unpack)
 UNPACK_FN(Cuzk__V1__EvictSrsResponse, cuzk__v1__evict_srs_response__unpack)
@@ -311,6 +321,78 @@ static int cmd_await_(const client *c, int argc, char **argv) {
         cli_outputs_close(outs, 2);
     }
     zkpipe__v1__await_response__free_unpacked(r, NULL);
+    return rc;
+}
+
+/* cuzk.v1's proof kinds by the names its enum gives them. */
+static int parse_proof_kind_(const char *s, Cuzk__V1__ProofKind *k) {
+    static const char *const names[] = {"porep_seal_commit", "snap_deals_update",
+                                        "window_post_partition", "winning_post"};
+    int i = name_index_(s, names, 4);
+    if (i < 0) return 0;
+    *k = (Cuzk__V1__ProofKind)(i + 1);
+    return 1;
+}
+
+static const char *proof_status_name_(Cuzk__V1__AwaitProofResponse__Status s) {
+    switch (s) {
+    case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED: return "completed";
+    case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED: return "failed";
+    case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED: return "cancelled";
+    case CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT: return "timeout";
+    default: return "unknown";
+    }
+}
+
+/* prove-proof: cuzk.v1 Prove, the call Curio makes. The output is opened
+ * before the call, as prove does. */
+static int cmd_prove_proof_(const client *c, int argc, char **argv) {
+    Zkpipe__V1__SubmitRequest opts = ZKPIPE__V1__SUBMIT_REQUEST__INIT;
+    int npos = submit_opts_(argc, argv, &opts);
+    if (npos == -2) return CLI_USAGE;
+    if (npos != 3) return -1;
+    Cuzk__V1__SubmitProofRequest s = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    if (!parse_proof_kind_(argv[0], &s.proof_kind)) {
+        fprintf(stderr, "zkpipe client: \"%s\" is not a proof kind\n", argv[0]);
+        return CLI_USAGE;
+    }
+    /* Both services number the priorities alike, from LOW = 1. */
+    s.priority = opts.priority ? (Cuzk__V1__Priority)opts.priority : CUZK__V1__PRIORITY__NORMAL;
+    s.request_id = opts.request_id;
+    zkp_output out;
+    int rc = cli_outputs_open("client", &out, (const char *const *)&argv[2], 1,
+                              (const char *const *)&argv[1], 1);
+    if (rc != CLI_OK) return rc;
+    char *data;
+    size_t len;
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_read_file(argv[1], MAX_MESSAGE, &data, &len, &d);
+    if (st != ZKPIPE_OK) {
+        cli_outputs_close(&out, 1);
+        return cli_fail("client", st, &d, CLI_BAD_INPUT);
+    }
+    s.vanilla_proof.data = (uint8_t *)data;
+    s.vanilla_proof.len = len;
+    Cuzk__V1__ProveRequest req = CUZK__V1__PROVE_REQUEST__INIT;
+    req.submit = &s;
+    Cuzk__V1__ProveResponse *r = CALL(c, CZ, "Prove", req, Cuzk__V1__ProveResponse);
+    free(data);
+    if (!r || !r->result) {
+        if (r) cuzk__v1__prove_response__free_unpacked(r, NULL);
+        cli_outputs_close(&out, 1);
+        return CLI_RPC_ERROR;
+    }
+    const Cuzk__V1__AwaitProofResponse *a = r->result;
+    printf("job %s: %s", a->job_id, proof_status_name_(a->status));
+    if (a->error_message && *a->error_message) printf(": %s", a->error_message);
+    printf(" (total %llu ms)\n", (unsigned long long)a->total_ms);
+    rc = a->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED ? CLI_OK : CLI_INVALID;
+    if (rc == CLI_OK) {
+        const char *bytes = (const char *)a->proof.data;
+        rc = cli_outputs_write("client", &out, &bytes, &a->proof.len, 1);
+    }
+    cli_outputs_close(&out, 1);
+    cuzk__v1__prove_response__free_unpacked(r, NULL);
     return rc;
 }
 
@@ -502,6 +584,8 @@ static int run_command_(const client *c, const char *cmd, int n, char **a) {
         printf("%s\n", r->status_json);
         zkpipe__v1__status_response__free_unpacked(r, NULL);
         return CLI_OK;
+    } else if (!strcmp(cmd, "prove-proof")) {
+        rc = cmd_prove_proof_(c, n, a);
     } else if (!strcmp(cmd, "metrics") && n == 0) {
         Cuzk__V1__GetMetricsRequest req = CUZK__V1__GET_METRICS_REQUEST__INIT;
         Cuzk__V1__GetMetricsResponse *r = CALL(c, CZ, "GetMetrics", req, Cuzk__V1__GetMetricsResponse);
