@@ -15,3 +15,5 @@ expect_exit() {
 }
 # err_has <text> <description>: the last command's stderr contains text.
 err_has() { grep -qF -- "$1" "$WORK/err" && ok "$2" || { fail "$2: stderr lacks \"$1\""; cat "$WORK/err" >&2; }; }
+# out_has <text> <description>: the last command's stdout contains text.
+out_has() { grep -qF -- "$1" "$WORK/out" && ok "$2" || { fail "$2: stdout lacks \"$1\""; cat "$WORK/out" >&2; }; }

@@ -64,6 +64,50 @@ err_has "does not verify" "the failure says the proof does not verify"
 expect_exit 1 "verify: the proof against the other seed" "$ZKPIPE" filecoin verify \
   "$F/other_seed.json" "$F/proof.bin" --params "$P"
 
+# The daemon, as Curio calls cuzk: Prove with POREP_SEAL_COMMIT, the C1 in
+# Curio's envelope, the numeric registered proof (StackedDrg2KiBV1_1 is 5);
+# the parameters come from filecoin.params_dir.
+if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
+    SOCK="$WORK/d.sock"
+    "$ZKPIPE" serve --no-env --listen "unix://$SOCK" --set engine.budget=8GiB \
+        --set engine.synthesis_workers=1 --set engine.device_threads=2 \
+        --set filecoin.params_dir="$P" >"$WORK/daemon.log" 2>&1 &
+    DPID=$!
+    for t in $(seq 1 300); do
+        grep -q "ready (pid $DPID)" "$WORK/daemon.log" 2>/dev/null && break
+        kill -0 "$DPID" 2>/dev/null || break
+        sleep 0.2
+    done
+    printf '{"SectorNum":11,"Phase1Out":"%s","SectorSize":2048}' "$(base64 -w0 <"$F/c1.json")" \
+        >"$F/envelope.json"
+    expect_exit 0 "daemon: porep_seal_commit through cuzk.v1 Prove" "$ZKPIPE" client \
+        --addr "unix://$SOCK" prove-proof porep_seal_commit "$F/envelope.json" "$F/daemon.bin" \
+        --registered-proof 5
+    expect_exit 0 "daemon: the proof verifies" "$ZKPIPE" filecoin verify "$F/c1.json" \
+        "$F/daemon.bin" --params "$P"
+    [ "$(wc -c <"$F/daemon.bin")" -eq 192 ] && ok "daemon: one 192-byte partition proof" ||
+        fail "daemon: proof size"
+    expect_exit 1 "daemon: the C1 with another seed fails" "$ZKPIPE" client --addr "unix://$SOCK" \
+        prove-proof porep_seal_commit <(printf '{"SectorNum":11,"Phase1Out":"%s","SectorSize":2048}' \
+        "$(base64 -w0 <"$F/other_seed.json")") "$F/never.bin" --registered-proof 5
+    out_has "does not verify" "daemon: the failure says the proof does not verify"
+    [ -e "$F/never.bin" ] && fail "daemon: a proof that does not verify was written" ||
+        ok "daemon: no proof written"
+    expect_exit 4 "daemon: 8MiB's registered proof for a 2KiB envelope" "$ZKPIPE" client \
+        --addr "unix://$SOCK" prove-proof porep_seal_commit "$F/envelope.json" "$F/never.bin" \
+        --registered-proof 6
+    err_has "SectorSize 2048 is not StackedDrg8MiBV1_1" "daemon: the size mismatch is said"
+    printf 'not an envelope' >"$F/junk.json"
+    expect_exit 4 "daemon: a vanilla proof that is not an envelope" "$ZKPIPE" client \
+        --addr "unix://$SOCK" prove-proof porep_seal_commit "$F/junk.json" "$F/never.bin" \
+        --registered-proof 5
+    err_has "not Curio's C1 envelope" "daemon: the envelope is said to be wrong"
+    kill -TERM "$DPID" 2>/dev/null
+    wait "$DPID" && ok "daemon: exits 0 on SIGTERM" || { fail "daemon exit"; cat "$WORK/daemon.log" >&2; }
+else
+    echo "skip: the daemon checks (zkpipe-daemon was not built)"
+fi
+
 # Parameters of another circuit under the 2 KiB names.
 Q="$WORK/other"
 mkdir -p "$Q"

@@ -279,6 +279,8 @@ typedef struct {
     uint64_t resident_bytes;    /* charged to the budget while hot */
     uint64_t partition_bytes;   /* working set of one partition; 0 until first loaded */
     uint32_t running;           /* partitions of this key in flight */
+    uint32_t queued;            /* partitions of its live jobs not admitted yet */
+    int porep;                  /* 1: a Filecoin PoRep key (zkpipe_engine_register_porep_key) */
     uint64_t loads, evictions;
 } zkpipe_key_status;
 

@@ -37,9 +37,12 @@ static const char client_usage[] =
     "  status                                  the status document (JSON)\n"
     "commands (cuzk.v1):\n"
     "  prove-proof <kind> <vanilla-proof> <proof.bin> [--priority P] [--request-id ID]\n"
+    "              [--registered-proof N]\n"
     "                                          one proof; kind: porep_seal_commit,\n"
     "                                          snap_deals_update, window_post_partition or\n"
-    "                                          winning_post; writes the proof's bytes\n"
+    "                                          winning_post; writes the proof's bytes.\n"
+    "                                          porep_seal_commit takes Curio's envelope\n"
+    "                                          of a C1 and --registered-proof\n"
     "  metrics                                 Prometheus text\n"
     "  preload <key-name> | evict <key-name>\n"
     "  P: low, normal, high or critical\n"
@@ -347,6 +350,22 @@ static const char *proof_status_name_(Cuzk__V1__AwaitProofResponse__Status s) {
 /* prove-proof: cuzk.v1 Prove, the call Curio makes. The output is opened
  * before the call, as prove does. */
 static int cmd_prove_proof_(const client *c, int argc, char **argv) {
+    /* --registered-proof N: the numeric RegisteredSealProof Curio sends
+     * (taken out here; submit_opts_ reads the rest). */
+    uint64_t registered = 0;
+    int kept = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *v = NULL;
+        int r = cli_opt("client", argc, argv, &i, "--registered-proof", "a number", &v);
+        if (r < 0) return CLI_USAGE;
+        if (r == 0) {
+            argv[kept++] = argv[i];
+        } else if (cli_parse_u64(v, UINT32_MAX, &registered)) {
+            fprintf(stderr, "zkpipe client: --registered-proof takes a number, not \"%s\"\n", v);
+            return CLI_USAGE;
+        }
+    }
+    argc = kept;
     Zkpipe__V1__SubmitRequest opts = ZKPIPE__V1__SUBMIT_REQUEST__INIT;
     int npos = submit_opts_(argc, argv, &opts);
     if (npos == -2) return CLI_USAGE;
@@ -359,6 +378,7 @@ static int cmd_prove_proof_(const client *c, int argc, char **argv) {
     /* Both services number the priorities alike, from LOW = 1. */
     s.priority = opts.priority ? (Cuzk__V1__Priority)opts.priority : CUZK__V1__PRIORITY__NORMAL;
     s.request_id = opts.request_id;
+    s.registered_proof = registered;
     zkp_output out;
     int rc = cli_outputs_open("client", &out, (const char *const *)&argv[2], 1,
                               (const char *const *)&argv[1], 1);

@@ -1051,7 +1051,11 @@ zkpipe_status zkpipe_engine_get_status(zkpipe_engine *e, zkpipe_engine_status *o
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&e->lk);
     for (eng_job *j = e->jobs; j; j = j->next)
-        if (!j->final && j->status == ZKPIPE_OK) out->queued_admit += j->n_parts - j->next_admit;
+        if (!j->final && j->status == ZKPIPE_OK) {
+            out->queued_admit += j->n_parts - j->next_admit;
+            if (j->key->id <= ZKPIPE_ENGINE_STATUS_MAX_KEYS)
+                out->keys[j->key->id - 1].queued += (uint32_t)(j->n_parts - j->next_admit);
+        }
     out->queued_synth = e->synth_q.len;
     out->queued_device = e->device_q.len;
     out->queued_finalize = e->final_q.len;
@@ -1081,6 +1085,7 @@ zkpipe_status zkpipe_engine_get_status(zkpipe_engine *e, zkpipe_engine_status *o
         ks->resident_bytes = k->resident_bytes;
         ks->partition_bytes = k->part_bytes;
         ks->running = k->running;
+        ks->porep = k->kind == ENG_KEY_POREP;
         ks->loads = k->loads;
         ks->evictions = k->evictions;
     }

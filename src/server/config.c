@@ -92,9 +92,18 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
                                   64 * MIB,
                                   "requests up to this size are stored in the database, larger "
                                   "ones in queue.inputs_dir (at most 64 MiB)"},
+    [ZKP_CFG_FILECOIN_PARAMS_DIR] = {"filecoin.params_dir", ZKP_CFG_STRING, "", 0, 0, 0, 0, 0,
+                                     "directory of Filecoin's Groth16 parameter files, found by "
+                                     "Filecoin's names; empty = $FIL_PROOFS_PARAMETER_CACHE, "
+                                     "else /var/tmp/filecoin-proof-parameters"},
+    [ZKP_CFG_FILECOIN_CHECK_SUBGROUPS] = {"filecoin.check_subgroups", ZKP_CFG_BOOL, NULL, 0, 0, 1,
+                                          0, 0,
+                                          "check every point of the parameters in the prime-order "
+                                          "subgroup as they load (most of the loading time; every "
+                                          "proof is verified either way)"},
 };
 
-static const char *const SECTIONS[] = {"server", "engine", "metrics", "queue"};
+static const char *const SECTIONS[] = {"server", "engine", "metrics", "queue", "filecoin"};
 
 typedef struct {
     zkp_cfg_source src;

@@ -87,6 +87,8 @@ typedef enum {
     ZKP_CFG_QUEUE_MAX_ATTEMPTS, /* int: claims of a job before it fails */
     ZKP_CFG_QUEUE_IDLE_MS,      /* int: claim attempts of an idle member are this far apart */
     ZKP_CFG_QUEUE_INLINE_MAX,   /* size: inputs up to this go into the database, larger to inputs_dir */
+    ZKP_CFG_FILECOIN_PARAMS_DIR, /* string: Filecoin's parameter files, "" = Filecoin's own lookup */
+    ZKP_CFG_FILECOIN_CHECK_SUBGROUPS, /* bool: decode the parameters with subgroup checks */
     ZKP_CFG_KEY_COUNT
 } zkp_cfg_id;
 

@@ -21,6 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "filecoin/c1.h"
+#include "filecoin/porep_circuit.h"
+#include "formats/filecoin_params.h"
 #include "server/cluster.h"
 #include "server/daemon_internal.h"
 #include "server/keydirs.h"
@@ -104,8 +107,12 @@ static int key_name_ok_(const char *name) {
     return 1;
 }
 
-zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path, int from_client,
-                              int *again, uint64_t *file_bytes, char *msg, size_t msg_len) {
+/* srv_key_register for a zkey (porep_proof 0) or, with the registered
+ * proof's number, a Filecoin PoRep parameter file. */
+static zkp_rpc_code key_register_(zkp_daemon *d, const char *name, const char *path,
+                                  int from_client, uint64_t porep_proof, int *again,
+                                  uint64_t *file_bytes, uint32_t *engine_id, char *msg,
+                                  size_t msg_len) {
     *again = 0;
     *file_bytes = 0;
     if (!key_name_ok_(name)) {
@@ -160,7 +167,12 @@ zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path,
     zkpipe_status st = ZKPIPE_ERR_NO_MEMORY;
     /* Again for a known name: the engine binds the key to the file as it
      * is now (a changed file is taken up here, and only here). */
-    if (k || copy) st = zkpipe_engine_register_key(d->engine, &id, path);
+    if ((k || copy) && porep_proof)
+        st = zkpipe_engine_register_porep_key(
+            d->engine, &id, path, porep_proof,
+            d->fil_check_subgroups);
+    else if (k || copy)
+        st = zkpipe_engine_register_key(d->engine, &id, path);
     if (st != ZKPIPE_OK) {
         if (st == ZKPIPE_ERR_NO_MEMORY) {
             snprintf(msg, msg_len, "out of memory");
@@ -187,7 +199,86 @@ zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path,
     }
     free(copy);
     pthread_mutex_unlock(&d->lk);
-    if (code == ZKP_RPC_OK) *file_bytes = (uint64_t)sb.st_size;
+    if (code == ZKP_RPC_OK) {
+        *file_bytes = (uint64_t)sb.st_size;
+        if (engine_id) *engine_id = id;
+    }
+    return code;
+}
+
+zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path, int from_client,
+                              int *again, uint64_t *file_bytes, char *msg, size_t msg_len) {
+    return key_register_(d, name, path, from_client, 0, again, file_bytes, NULL, msg, msg_len);
+}
+
+/* A POREP_SEAL_COMMIT request made ready for the engine: Curio's envelope
+ * decoded (*c1 gets the C1 JSON, zkp_free it), and the key of the registered
+ * proof's circuit registered under the name "porep-<sector size>" from
+ * filecoin.params_dir (or Filecoin's own lookup), by Filecoin's file name.
+ * The engine checks the C1 against the key's circuit when it takes the job. */
+static zkp_rpc_code porep_prepare_(zkp_daemon *d, const srv_submit_req *r, uint32_t *key_id,
+                                   uint32_t *n_parts, char **c1, size_t *c1_len, char *msg,
+                                   size_t msg_len) {
+    *c1 = NULL;
+    *c1_len = 0;
+    const zkp_fil_seal_proof *seal = r->registered_proof <= UINT32_MAX
+                                         ? zkp_fil_seal_proof_by_id((uint32_t)r->registered_proof)
+                                         : NULL;
+    if (!seal) {
+        snprintf(msg, msg_len, "registered_proof %llu is not a PoRep seal proof",
+                 (unsigned long long)r->registered_proof);
+        return ZKP_RPC_INVALID_ARGUMENT;
+    }
+    zkp_diag dg;
+    dg.msg[0] = 0;
+    uint64_t sector_num, sector_size;
+    if (zkp_fil_c1_envelope_parse((const char *)r->vanilla_proof, r->vanilla_proof_len,
+                                  &sector_num, &sector_size, c1, c1_len, NULL, ZKP_MEM_REQUEST,
+                                  &dg) != ZKPIPE_OK) {
+        snprintf(msg, msg_len, "vanilla_proof is not Curio's C1 envelope: %.240s", dg.msg);
+        return ZKP_RPC_INVALID_ARGUMENT;
+    }
+    zkp_rpc_code code = ZKP_RPC_OK;
+    if (sector_size != seal->sector_bytes) {
+        snprintf(msg, msg_len, "the envelope's SectorSize %llu is not %s's %llu",
+                 (unsigned long long)sector_size, seal->name,
+                 (unsigned long long)seal->sector_bytes);
+        code = ZKP_RPC_INVALID_ARGUMENT;
+        goto fail;
+    }
+    zkp_fil_params_circuit fc;
+    zkp_fil_porep_shape_of(&fc, seal);
+    const char *dir = *d->fil_params_dir ? d->fil_params_dir : zkp_fil_params_cache_dir();
+    char file[256], path[PATH_MAX], name[SRV_KEY_NAME_MAX + 1];
+    if (!zkp_fil_params_file_name(file, sizeof file, &fc, "params") ||
+        (size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path) {
+        snprintf(msg, msg_len, "the parameter file's path is too long");
+        code = ZKP_RPC_INTERNAL;
+        goto fail;
+    }
+    /* 2KiB .. 64GiB: a power of two of at least 1 KiB. */
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+    uint64_t v = seal->sector_bytes >> 10;
+    unsigned u = 0;
+    while (u + 1 < ZKP_ARRAY_LEN(units) && v >= 1024 && v % 1024 == 0) {
+        v >>= 10;
+        u++;
+    }
+    snprintf(name, sizeof name, "porep-%llu%s", (unsigned long long)v, units[u]);
+    int again;
+    uint64_t bytes;
+    char why[400];
+    code = key_register_(d, name, path, 0, seal->id, &again, &bytes, key_id, why, sizeof why);
+    if (code != ZKP_RPC_OK) {
+        snprintf(msg, msg_len, "the %s parameters: %.300s", seal->name, why);
+        if (code == ZKP_RPC_INVALID_ARGUMENT) code = ZKP_RPC_FAILED_PRECONDITION;
+        goto fail;
+    }
+    *n_parts = seal->partitions;
+    return ZKP_RPC_OK;
+fail:
+    zkp_free(NULL, *c1, *c1_len, ZKP_MEM_REQUEST);
+    *c1 = NULL;
     return code;
 }
 
@@ -312,6 +403,18 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
             if (r->payload_free) r->payload_free(r->payload);
             return ZKP_RPC_FAILED_PRECONDITION;
         }
+    }
+    char *c1 = NULL;
+    size_t c1_len = 0;
+    uint32_t n_parts = (uint32_t)r->n_witnesses;
+    if (r->kind == SRV_KIND_POREP_SEAL_COMMIT) {
+        zkp_rpc_code c = porep_prepare_(d, r, &key_id, &n_parts, &c1, &c1_len, msg, msg_len);
+        if (c != ZKP_RPC_OK) {
+            if (r->payload_free) r->payload_free(r->payload);
+            return c;
+        }
+    }
+    if (key_id) {
         zkpipe_engine_status st;
         if (zkpipe_engine_get_status(d->engine, &st) == ZKPIPE_OK)
             *queue_position = st.queued_admit > UINT32_MAX ? UINT32_MAX : (uint32_t)st.queued_admit;
@@ -323,6 +426,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     if (!j || (rid && !rid_copy)) {
         free(j);
         free(rid_copy);
+        zkp_free(NULL, c1, c1_len, ZKP_MEM_REQUEST);
         if (r->payload_free) r->payload_free(r->payload);
         snprintf(msg, msg_len, "out of memory");
         return ZKP_RPC_RESOURCE_EXHAUSTED;
@@ -366,7 +470,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     j->kind = r->kind;
     snprintf(j->key, sizeof j->key, "%s", r->kind == SRV_KIND_CIRCOM ? r->key : "");
     j->priority = r->priority;
-    j->n_parts = (uint32_t)r->n_witnesses;
+    j->n_parts = n_parts;
     j->payload = r->payload;
     j->payload_free = r->payload_free;
     j->payload_bytes = r->payload_bytes;
@@ -375,28 +479,39 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     j->refs = 1;
     j->owners = r->owned_by_call ? 1 : 0;
     d->n_live++;
-    if (r->kind == SRV_KIND_CIRCOM) {
+    if (key_id) {
+        /* A PoRep job's C1 is parsed by the engine as it takes the job:
+         * the request's bytes are not needed after. */
         zkpipe_job_request req = {.key_id = key_id,
-                                  .witnesses = r->witnesses,
-                                  .n_witnesses = r->n_witnesses,
+                                  .witnesses = c1 ? NULL : r->witnesses,
+                                  .n_witnesses = c1 ? 0 : r->n_witnesses,
                                   .priority = r->priority,
-                                  .want_json = 1};
+                                  .want_json = !c1,
+                                  .porep_c1 = (const uint8_t *)c1,
+                                  .porep_c1_len = c1_len};
         zkpipe_status st = zkpipe_engine_submit(d->engine, &j->engine_id, &req);
         if (st != ZKPIPE_OK) {
             d->n_live--;
             d->payload_bytes -= j->payload_bytes;
-            snprintf(msg, msg_len, "the engine refused the job: %s", zkpipe_strerror(st));
+            if (c1)
+                snprintf(msg, msg_len, "the engine refused the C1: %s%s", zkpipe_strerror(st),
+                         st == ZKPIPE_ERR_INVALID_ARGUMENT
+                             ? " (a C1 of another sector size than registered_proof's?)"
+                             : "");
+            else
+                snprintf(msg, msg_len, "the engine refused the job: %s", zkpipe_strerror(st));
             code = ZKP_RPC_INVALID_ARGUMENT;
             j->request_id = NULL;
             goto refuse;
         }
+        if (c1) dropped = payload_take_locked_(d, j);
     } else {
-        /* Filecoin circuits are not part of zkpipe yet; the job exists, so
-         * a client's await sees a clear failure rather than a transport
-         * error. */
+        /* Kinds zkpipe has no circuits for; the job exists, so a client's
+         * await sees a clear failure rather than a transport error. */
         char why[256];
         snprintf(why, sizeof why,
-                 "proof kind %s needs Filecoin circuits, which this zkpipe does not have",
+                 "proof kind %s needs Filecoin circuits this zkpipe does not have yet (it "
+                 "proves porep_seal_commit)",
                  srv_kind_name(r->kind));
         job_finish_locked_(d, j, ZKP_OUTCOME_FAILED, ZKPIPE_ERR_UNSUPPORTED, why);
         d->n_failed_here++;
@@ -406,6 +521,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     d->jobs = j;
     d->n_jobs++;
     pthread_mutex_unlock(&d->lk);
+    zkp_free(NULL, c1, c1_len, ZKP_MEM_REQUEST);
     payload_free_(dropped);
     if (j->final) zkp_metrics_job_done(d->metrics, "", srv_kind_name(j->kind), j->outcome, NULL);
     *out = j;
@@ -413,6 +529,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
 
 refuse:
     pthread_mutex_unlock(&d->lk);
+    zkp_free(NULL, c1, c1_len, ZKP_MEM_REQUEST);
     free(j);
     free(rid_copy);
     if (r->payload_free) r->payload_free(r->payload);
@@ -993,6 +1110,8 @@ int zkp_serve(const zkp_serve_opts *o, zkp_diag *d) {
     dm->max_message = (size_t)zkp_config_size(c, ZKP_CFG_SERVER_MAX_MESSAGE);
     dm->result_ttl_ms = zkp_config_int(c, ZKP_CFG_SERVER_RESULT_TTL_MS);
     dm->max_jobs = (size_t)zkp_config_int(c, ZKP_CFG_SERVER_MAX_JOBS);
+    dm->fil_params_dir = zkp_config_str(c, ZKP_CFG_FILECOIN_PARAMS_DIR);
+    dm->fil_check_subgroups = zkp_config_bool(c, ZKP_CFG_FILECOIN_CHECK_SUBGROUPS);
     int rc = 1, collector = 0;
     double drain_end = 0;
     char *sock_path = NULL;

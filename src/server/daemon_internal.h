@@ -87,6 +87,10 @@ typedef struct zkp_daemon {
     size_t max_message;
     int64_t result_ttl_ms;
     size_t max_jobs;
+    /* filecoin.params_dir ("" = Filecoin's own lookup; the config's string,
+     * which outlives the daemon) and filecoin.check_subgroups. */
+    const char *fil_params_dir;
+    int fil_check_subgroups;
 
     pthread_mutex_t lk;
     pthread_cond_t cv; /* a job became final, a call went, a blocking call ended, draining began */
@@ -129,6 +133,11 @@ typedef struct {
     void *payload;                /* taken over (freed) in every case */
     void (*payload_free)(void *);
     size_t payload_bytes;         /* the size of the request message behind it */
+    /* SRV_KIND_POREP_SEAL_COMMIT: Curio's envelope of the C1 and the numeric
+     * registered proof, borrowed from the payload. */
+    const uint8_t *vanilla_proof;
+    size_t vanilla_proof_len;
+    uint64_t registered_proof;
     int owned_by_call;            /* a Prove: the job dies with the call */
     /* Cluster mode: the service's submit message inside the payload, which
      * becomes the queued job's inputs, and whether the request was claimed

@@ -1,8 +1,11 @@
 /* cuzk.v1.ProvingEngine on the daemon's job table (daemon_internal.h).
  *
- * The Filecoin proof kinds need circuits zkpipe does not have yet: their
- * jobs are accepted and fail at once with a message, so a client sees an
- * AwaitProofResponse with status FAILED rather than a transport error.
+ * POREP_SEAL_COMMIT is proved: Curio's envelope of the C1 becomes an engine
+ * job of the PoRep key of its registered proof (daemon.c), and the answer
+ * holds the concatenated 192-byte partition proofs. The other Filecoin
+ * kinds need circuits zkpipe does not have yet: their jobs are accepted
+ * and fail at once with a message, so a client sees an AwaitProofResponse
+ * with status FAILED rather than a transport error.
  * Everything else acts on the engine: cancel, key preload and eviction,
  * status and metrics. */
 #include <stdlib.h>
@@ -32,6 +35,9 @@ static zkp_rpc_code submit_req_(const Cuzk__V1__SubmitProofRequest *m, srv_submi
         return ZKP_RPC_INVALID_ARGUMENT;
     }
     r->kind = (srv_kind)m->proof_kind;
+    r->vanilla_proof = m->vanilla_proof.data;
+    r->vanilla_proof_len = m->vanilla_proof.len;
+    r->registered_proof = m->registered_proof;
     r->request_id = m->request_id;
     r->service = SRV_SERVICE_CUZK;
     r->submit_msg = &m->base;
@@ -270,8 +276,10 @@ static void get_status_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_
     resp.loaded_srs = srsp;
 
     /* Every kind is listed, so a client computing spare capacity from
-     * pending + in_progress sees the whole daemon. Filecoin jobs fail as
-     * they arrive and never wait. */
+     * pending + in_progress sees the whole daemon. Counts are partitions:
+     * pending not admitted yet, in progress admitted and not done, from
+     * the keys' counts (a PoRep key's are porep_seal_commit's). The other
+     * Filecoin kinds fail as they arrive and never wait. */
     Cuzk__V1__QueueStatus qs[SRV_KIND_COUNT];
     Cuzk__V1__QueueStatus *qsp[SRV_KIND_COUNT];
     for (int k = 0; k < SRV_KIND_COUNT; k++) {
@@ -279,10 +287,16 @@ static void get_status_(void *ctx, zkp_rpc_call *call, const uint8_t *req, size_
         qs[k].proof_kind = (char *)srv_kind_name((srv_kind)k);
         qsp[k] = &qs[k];
     }
-    size_t pending = st->queued_admit + st->queued_synth + st->queued_device + st->queued_finalize;
-    size_t running = st->running_synth + st->running_device + st->running_finalize;
-    qs[SRV_KIND_CIRCOM].pending = pending > UINT32_MAX ? UINT32_MAX : (uint32_t)pending;
-    qs[SRV_KIND_CIRCOM].in_progress = running > UINT32_MAX ? UINT32_MAX : (uint32_t)running;
+    uint64_t pending[2] = {0, 0}, running[2] = {0, 0};
+    for (size_t i = 0; i < st->n_keys; i++) {
+        pending[st->keys[i].porep != 0] += st->keys[i].queued;
+        running[st->keys[i].porep != 0] += st->keys[i].running;
+    }
+    static const srv_kind kinds[2] = {SRV_KIND_CIRCOM, SRV_KIND_POREP_SEAL_COMMIT};
+    for (int i = 0; i < 2; i++) {
+        qs[kinds[i]].pending = pending[i] > UINT32_MAX ? UINT32_MAX : (uint32_t)pending[i];
+        qs[kinds[i]].in_progress = running[i] > UINT32_MAX ? UINT32_MAX : (uint32_t)running[i];
+    }
     resp.n_queues = SRV_KIND_COUNT;
     resp.queues = qsp;
     resp.total_proofs_completed = st->jobs_completed;
