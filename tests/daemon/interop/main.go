@@ -711,7 +711,7 @@ func checkLargeRequests(conn *grpc.ClientConn, cz cuzkpb.ProvingEngineClient) (s
 	defer cancel()
 	t0 := time.Now()
 	sr, err := cz.SubmitProof(ctx, &cuzkpb.SubmitProofRequest{RequestId: rid("big50"),
-		ProofKind: cuzkpb.ProofKind_POREP_SEAL_COMMIT, SectorSize: 32 << 30, VanillaProof: big})
+		ProofKind: cuzkpb.ProofKind_SNAP_DEALS_UPDATE, SectorSize: 32 << 30, VanillaProof: big})
 	if err != nil {
 		return "", fmt.Errorf("SubmitProof of 50 MiB: %v", err)
 	}
@@ -1169,7 +1169,7 @@ func checkMetrics(cz cuzkpb.ProvingEngineClient, zk zkpipepb.ProverClient) (stri
 		{"zkpipe_jobs_total", map[string]string{"key": "bn", "kind": "circom", "outcome": "completed"}, 6},
 		{"zkpipe_jobs_total", map[string]string{"key": "bls", "kind": "circom", "outcome": "completed"}, 6},
 		{"zkpipe_jobs_total", map[string]string{"kind": "circom", "outcome": "cancelled"}, 1},
-		{"zkpipe_jobs_total", map[string]string{"kind": "porep_seal_commit", "outcome": "failed"}, 1},
+		{"zkpipe_jobs_total", map[string]string{"kind": "snap_deals_update", "outcome": "failed"}, 1},
 		{"zkpipe_rpc_total", map[string]string{"method": "/cuzk.v1.ProvingEngine/SubmitProof", "code": "3"}, 1},
 		{"zkpipe_rpc_total", map[string]string{"method": "/zkpipe.v1.Prover/Prove", "code": "0"}, 12},
 		{"zkpipe_stage_seconds_count", map[string]string{"stage": "total"}, 12},
@@ -1317,7 +1317,7 @@ func runStall() {
 	}
 	defer conn.Close()
 	_, err = cuzkpb.NewProvingEngineClient(conn).SubmitProof(ctx, &cuzkpb.SubmitProofRequest{
-		RequestId: rid("stall"), ProofKind: cuzkpb.ProofKind_POREP_SEAL_COMMIT,
+		RequestId: rid("stall"), ProofKind: cuzkpb.ProofKind_SNAP_DEALS_UPDATE,
 		VanillaProof: make([]byte, 50<<20)})
 	fmt.Printf("stalled upload ended: %v\n", status.Code(err))
 }
@@ -1844,7 +1844,7 @@ func runUploads() {
 					defer wg.Done()
 					_, err := cuzkpb.NewProvingEngineClient(conns[i]).SubmitProof(ctx,
 						&cuzkpb.SubmitProofRequest{RequestId: rid(fmt.Sprintf("upload%d-%d", r, i)),
-							ProofKind: cuzkpb.ProofKind_POREP_SEAL_COMMIT, VanillaProof: payload})
+							ProofKind: cuzkpb.ProofKind_SNAP_DEALS_UPDATE, VanillaProof: payload})
 					mu.Lock()
 					codesSeen[status.Code(err)]++
 					mu.Unlock()
