@@ -1049,7 +1049,9 @@ static int drain_(zkp_daemon *dm, const zkp_serve_opts *o, const sigset_t *set, 
         pthread_mutex_lock(&dm->lk);
         size_t undelivered = 0;
         for (srv_job *j = dm->jobs; j; j = j->next)
-            if (j->final && !j->delivered) undelivered++;
+            /* A cluster job's result is in the queue, where any member
+             * answers for it: this member need not stay for it. */
+            if (j->final && !j->delivered && !j->cluster_id) undelivered++;
         live = dm->n_live;
         size_t calls = dm->blocking_calls;
         if (timed_out && !cancelled && live) {
