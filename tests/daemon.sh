@@ -88,37 +88,9 @@ summary() {
 # ---------------------------------------------------------------------------
 # The Go program
 
-# The build cache outlives the run when the build directory takes it: the
-# grpc-go packages then compile once per build tree, not once per run.
-BUILD_DIR=$(dirname "$ZKPIPE")
-if [ -w "$BUILD_DIR" ]; then GOCACHE="$BUILD_DIR/go-cache"; else GOCACHE="$WORK/go-cache"; fi
-GP="$WORK/gopath"
-export GO111MODULE=off GOFLAGS= GOENV=off GOTOOLCHAIN=local CGO_ENABLED=0 GOCACHE
-export GOPATH="$GP:${ZKPIPE_TEST_GOPATH:-/usr/share/gocode}"
-mkdir -p "$GP/src/zkpipe/interop" "$GP/bin"
-
-# The message code must match the protobuf runtime grpc-go marshals with.
-# github.com/golang/protobuf 1.4+ sits on google.golang.org/protobuf, which
-# protoc-gen-go (APIv2) targets; Debian's grpc-go may come with 1.3 instead,
-# whose own protoc-gen-go (APIv1) is in its sources.
-pb_dir=$(go list -f '{{.Dir}}' github.com/golang/protobuf/proto 2>/dev/null) ||
-    die "github.com/golang/protobuf is not in GOPATH ($GOPATH); run 'make deps'"
-go list google.golang.org/grpc >/dev/null 2>&1 || die "grpc-go is not in GOPATH ($GOPATH); run 'make deps'"
-if grep -qs '"google.golang.org/protobuf/' "$pb_dir"/*.go && command -v protoc-gen-go >/dev/null; then
-    GEN_GO=$(command -v protoc-gen-go)
-else
-    GEN_GO="$GP/bin/protoc-gen-go"
-    go build -o "$GEN_GO" github.com/golang/protobuf/protoc-gen-go ||
-        die "cannot build protoc-gen-go from github.com/golang/protobuf"
-fi
-# One run per package: the APIv1 generator takes one Go package at a time.
-for p in cuzk/v1/proving zkpipe/v1/prover; do
-    protoc -I"$ROOT/proto" --plugin=protoc-gen-go="$GEN_GO" \
-        --go_out="$GP/src" --go-grpc_out="$GP/src" "$ROOT/proto/$p.proto" ||
-        die "protoc on proto/$p.proto"
-done
-cp "$HERE"/daemon/interop/*.go "$GP/src/zkpipe/interop/"
-go build -o "$WORK/interop" zkpipe/interop || die "cannot build tests/daemon/interop"
+. "$HERE/go_interop.sh"
+go_interop_build "$WORK" "$ZKPIPE" || die "cannot build the Go client (above)"
+GEN_GO=$GO_INTEROP_GEN
 phase "Go build"
 ok "Go client built with grpc-go $(sed -n 's/^const Version = "\(.*\)"/\1/p' \
     "$(go list -f '{{.Dir}}' google.golang.org/grpc)/version.go") ($GEN_GO)"

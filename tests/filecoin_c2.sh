@@ -6,7 +6,9 @@
 #     checked by `filecoin verify` against the C1's commitments;
 #   - a changed proof and a C1 with another seed refused (exit 1, no output
 #     written), parameters of another circuit refused before any point is
-#     decoded (exit 3, the lengths named).
+#     decoded (exit 3, the lengths named);
+#   - the daemon proving the sector as Curio asks cuzk for it (cuzk.v1 with
+#     Curio's envelope, from grpc-go and from `zkpipe client`).
 # Minutes of point arithmetic (2.7 M constraints, a domain of 2^22), so it
 # runs in the optimised build only (CMakeLists.txt).
 #
@@ -80,6 +82,21 @@ if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
     done
     printf '{"SectorNum":11,"Phase1Out":"%s","SectorSize":2048}' "$(base64 -w0 <"$F/c1.json")" \
         >"$F/envelope.json"
+    # Curio's own calls, from grpc-go: SubmitProof, GetStatus while the job
+    # runs, AwaitProof.
+    . "$HERE/go_interop.sh"
+    if go_interop_build "$WORK" "$ZKPIPE" 2>"$WORK/go.err"; then
+        "$WORK/interop" -mode=porep -sock "$SOCK" -fixtures "$HERE/fixtures" -envelope "$F/envelope.json" \
+            -registered-proof 5 -sector-size 2048 -proof-out "$F/go.bin" >"$WORK/go.out" 2>&1 &&
+            ok "daemon: the Go client's Submit, GetStatus and Await ($(grep -c PASS "$WORK/go.out") checks)" ||
+            { fail "daemon: the Go client"; cat "$WORK/go.out" >&2; }
+        cat "$WORK/go.out"
+        expect_exit 0 "daemon: the Go client's proof verifies" "$ZKPIPE" filecoin verify \
+            "$F/c1.json" "$F/go.bin" --params "$P"
+    else
+        fail "daemon: cannot build the Go client"
+        cat "$WORK/go.err" >&2
+    fi
     expect_exit 0 "daemon: porep_seal_commit through cuzk.v1 Prove" "$ZKPIPE" client \
         --addr "unix://$SOCK" prove-proof porep_seal_commit "$F/envelope.json" "$F/daemon.bin" \
         --registered-proof 5
@@ -107,6 +124,15 @@ if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
 else
     echo "skip: the daemon checks (zkpipe-daemon was not built)"
 fi
+
+# One path element changed (the first sibling hash of the first inclusion
+# proof): the witness no longer satisfies the circuit.
+perl -0pe 's/"hashes":\[\[(\d+)/"\"hashes\":[[" . ($1 == 7 ? 8 : 7)/e' "$F/c1.json" >"$F/other_path.json"
+cmp -s "$F/other_path.json" "$F/c1.json" && fail "the path element was not changed"
+expect_exit 1 "c2: a C1 with one path element changed" "$ZKPIPE" filecoin c2 "$F/other_path.json" \
+  --params "$P" --out "$F/never.bin" --threads 2
+err_has "does not verify" "the failure says the proof does not verify"
+[ -e "$F/never.bin" ] && fail "c2 wrote a proof that does not verify" || ok "no proof written"
 
 # Parameters of another circuit under the 2 KiB names.
 Q="$WORK/other"

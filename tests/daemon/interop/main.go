@@ -48,7 +48,7 @@ import (
 )
 
 var (
-	flagMode     = flag.String("mode", "all", "all, drain, stall or freeport")
+	flagMode     = flag.String("mode", "all", "all, drain, stall, uploads, rss, porep or freeport")
 	flagSock     = flag.String("sock", "", "the daemon's unix socket")
 	flagFixtures = flag.String("fixtures", "", "tests/fixtures")
 	flagOut      = flag.String("out", "", "directory for the proofs (mode all)")
@@ -161,6 +161,8 @@ func main() {
 		runUploads()
 	case "rss":
 		runRSS()
+	case "porep":
+		runPorep()
 	default:
 		fmt.Fprintf(os.Stderr, "unknown mode %q\n", *flagMode)
 		os.Exit(2)
