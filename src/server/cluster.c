@@ -120,18 +120,31 @@ static uint64_t get_u64_(const uint8_t *p) {
     return v;
 }
 
-uint8_t *srv_cluster_encode_inputs(srv_service service, const ProtobufCMessage *m, size_t *len) {
+uint8_t *srv_cluster_encode_inputs(srv_service service, const ProtobufCMessage *msg, size_t *len) {
     *len = 0;
+    /* Without the fields this zkpipe does not know: protobuf-c keeps them as
+     * read (a field number 0 included) and may pack them into bytes it then
+     * cannot read, which would make a job no member can decode. The daemon
+     * reads the known fields only. A shallow copy: packing only reads. */
+    ProtobufCMessage *m = malloc(msg->descriptor->sizeof_message);
+    if (!m) return NULL;
+    memcpy(m, msg, msg->descriptor->sizeof_message);
+    m->n_unknown_fields = 0;
+    m->unknown_fields = NULL;
     size_t n = protobuf_c_message_get_packed_size(m);
-    if (n > SIZE_MAX - SRV_CLUSTER_INPUTS_HEADER) return NULL;
-    uint8_t *b = malloc(SRV_CLUSTER_INPUTS_HEADER + n);
-    if (!b) return NULL;
+    uint8_t *b = n <= SIZE_MAX - SRV_CLUSTER_INPUTS_HEADER ? malloc(SRV_CLUSTER_INPUTS_HEADER + n)
+                                                           : NULL;
+    if (!b) {
+        free(m);
+        return NULL;
+    }
     memcpy(b, "ZKPJ", 4);
     b[4] = 1;
     b[5] = (uint8_t)service;
     b[6] = b[7] = 0;
     put_u64_(b + 8, (uint64_t)n);
     protobuf_c_message_pack(m, b + SRV_CLUSTER_INPUTS_HEADER);
+    free(m);
     *len = SRV_CLUSTER_INPUTS_HEADER + n;
     return b;
 }
