@@ -1,0 +1,283 @@
+/* The engine benchmarks' shared end of a run, timeline and summary (see
+ * bench_report.h). */
+#include "cli/bench_report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu/gpu.h"
+#include "mem/mem.h"
+
+/* The largest |RSS - (baseline + tracked)| / RSS over the timeline's
+ * samples from the first that tracks anything (the first key's file being
+ * read in: key loading counts) to end_s (the last job collected; the
+ * engine's teardown after it is not part of the run). Samples before that
+ * are the engine starting up, taken before its baseline was. */
+static double max_deviation_(const char *csv, uint64_t baseline, double end_s, size_t *nsamples) {
+    FILE *f = fopen(csv, "r");
+    *nsamples = 0;
+    if (!f) return -1;
+    char line[1024];
+    double worst = 0;
+    int started = 0;
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        double t;
+        unsigned long long rss, tracked;
+        if (sscanf(line, "%lf,%llu,%llu", &t, &rss, &tracked) != 3 || !rss) continue;
+        if (!started && !tracked) continue;
+        started = 1;
+        if (t > end_s) continue;
+        double dev = fabs((double)rss - (double)(baseline + tracked)) / (double)rss;
+        if (dev > worst) worst = dev;
+        (*nsamples)++;
+    }
+    fclose(f);
+    return worst;
+}
+
+/* Draws the timeline as an SVG: RSS, baseline + tracked bytes, baseline +
+ * reserved bytes and baseline + budget, in MiB against seconds. */
+static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
+    FILE *f = fopen(csv, "r");
+    if (!f) return -1;
+    size_t cap = 1024, n = 0;
+    double *t = malloc(cap * sizeof *t), *v[4];
+    for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof(double));
+    char line[1024];
+    int ok = t && v[0] && v[1] && v[2] && v[3] && fgets(line, sizeof line, f);
+    double tmax = 0, vmax = 1, bmax = 0;
+    while (ok && fgets(line, sizeof line, f)) {
+        /* time, rss, tracked, one column per category, reserved, budget:
+         * the last two are found by count, so new categories move nothing. */
+        double ts;
+        unsigned long long c[3 + ZKP_MEM_CATEGORY_COUNT];
+        int used = 0, nc = 0;
+        if (sscanf(line, "%lf%n", &ts, &used) != 1) continue;
+        const char *at = line + used;
+        while (nc < (int)(sizeof c / sizeof c[0]) && sscanf(at, ",%llu%n", &c[nc], &used) == 1) {
+            at += used;
+            nc++;
+        }
+        if (nc < 4) continue;
+        if (n == cap) {
+            cap *= 2;
+            double *nt = realloc(t, cap * sizeof *t);
+            if (!nt) { ok = 0; break; }
+            t = nt;
+            for (int k = 0; k < 4; k++) {
+                double *nv = realloc(v[k], cap * sizeof(double));
+                if (!nv) { ok = 0; break; }
+                v[k] = nv;
+            }
+            if (!ok) break;
+        }
+        const double M = 1048576.0;
+        t[n] = ts;
+        v[0][n] = c[0] / M;
+        v[1][n] = (baseline + c[1]) / M;
+        v[2][n] = (baseline + c[nc - 2]) / M;
+        v[3][n] = (baseline + c[nc - 1]) / M;
+        /* The scale follows the memory in use; the budget line is drawn
+         * only when it fits (a detected budget can be a hundred times the
+         * work). */
+        for (int k = 0; k < 3; k++)
+            if (v[k][n] > vmax) vmax = v[k][n];
+        if (v[3][n] > bmax) bmax = v[3][n];
+        if (ts > tmax) tmax = ts;
+        n++;
+    }
+    fclose(f);
+    FILE *o = ok && n ? fopen(svg, "w") : NULL;
+    if (o) {
+        const int W = 900, H = 420, L = 70, R = 20, T = 30, B = 50;
+        const char *color[4] = {"#d62728", "#1f77b4", "#2ca02c", "#7f7f7f"};
+        const char *label[4] = {"RSS", "baseline + tracked", "baseline + reserved",
+                                "baseline + budget"};
+        int draw_budget = bmax <= 2 * vmax;
+        if (draw_budget && bmax > vmax) vmax = bmax;
+        vmax *= 1.05;
+        if (tmax <= 0) tmax = 1;
+        fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                   "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+        fprintf(o, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+        fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L,
+                H - B, W - R, H - B);
+        fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T,
+                L, H - B);
+        for (int i = 0; i <= 4; i++) {
+            double y = H - B - (double)(H - T - B) * i / 4, x = L + (double)(W - L - R) * i / 4;
+            fprintf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", L - 6,
+                    y + 4, vmax * i / 4);
+            fprintf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.2f</text>\n", x,
+                    H - B + 16, tmax * i / 4);
+        }
+        fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">seconds</text>\n",
+                (W + L) / 2, H - 10);
+        fprintf(o, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
+                   "text-anchor=\"middle\">MiB</text>\n", (H - B + T) / 2, (H - B + T) / 2);
+        for (int k = 3; k >= 0; k--) {
+            if (k == 3 && !draw_budget) {
+                fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\">budget %.0f MiB, off scale</text>\n",
+                        L + 10 + 190 * k, 18, color[k], bmax);
+                continue;
+            }
+            fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
+                    color[k]);
+            for (size_t i = 0; i < n; i++)
+                fprintf(o, "%.1f,%.1f ", L + (W - L - R) * t[i] / tmax,
+                        H - B - (H - T - B) * v[k][i] / vmax);
+            fprintf(o, "\"/>\n");
+            fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text>\n", L + 10 + 190 * k, 18,
+                    color[k], label[k]);
+        }
+        fprintf(o, "</svg>\n");
+        ok = fclose(o) == 0;
+    } else {
+        ok = 0;
+    }
+    free(t);
+    for (int k = 0; k < 4; k++) free(v[k]);
+    return ok ? 0 : -1;
+}
+
+void bench_stage_times_add(zkpipe_stage_times *sum, const zkpipe_stage_times *t) {
+    if (t->queue_wait > sum->queue_wait) sum->queue_wait = t->queue_wait;
+    sum->key_load += t->key_load;
+    sum->synthesis += t->synthesis;
+    sum->device += t->device;
+    sum->finalize += t->finalize;
+    sum->verify += t->verify;
+}
+
+void bench_engine_finish(zkpipe_engine **e, const uint32_t *keys, size_t nkeys, int verbose,
+                         bench_summary *s) {
+    zkpipe_engine_status st;
+    (void)zkpipe_engine_get_status(*e, &st);
+    /* The kernel's high-water mark catches a peak between two samples. */
+    uint64_t hwm = 0;
+    (void)zkp_mem_read_peak_rss(&hwm);
+    s->peak_rss_bytes = st.peak_rss_bytes > hwm ? st.peak_rss_bytes : hwm;
+    s->final_rss_bytes = st.rss_bytes;
+    s->baseline_rss_bytes = st.baseline_rss_bytes;
+    s->budget_bytes = st.budget_total_bytes;
+    s->peak_tracked_bytes = st.tracked_peak_bytes;
+    s->peak_reserved_bytes = st.budget_peak_reserved_bytes;
+    s->reservation_violations = st.reservation_violations;
+    memcpy(s->live_end, st.mem_live, sizeof s->live_end);
+    /* Keys may have been evicted: their resident bytes then read 0, their
+     * partition bytes stay known. */
+    for (size_t k = 0; k < st.n_keys; k++) {
+        if (st.keys[k].resident_bytes > s->key_bytes) s->key_bytes = st.keys[k].resident_bytes;
+        if (st.keys[k].partition_bytes > s->partition_bytes)
+            s->partition_bytes = st.keys[k].partition_bytes;
+    }
+    s->on_gpu = st.n_devices && st.devices[0].is_gpu;
+    for (size_t k = 0; k < st.n_devices; k++)
+        if (st.devices[k].vram_peak_bytes > s->vram_peak_bytes)
+            s->vram_peak_bytes = st.devices[k].vram_peak_bytes;
+    /* Each GPU's memory as the engine tracks it beside what the driver
+     * reports in use (which adds the CUDA context), while the keys are
+     * still resident. */
+    const double G = 1073741824.0;
+    for (size_t k = 0; k < st.n_devices && verbose; k++)
+        if (st.devices[k].is_gpu)
+            printf("device %s: GPU memory tracked %.3f GiB (peak %.3f), driver in use %.3f GiB; "
+                   "busy %.2f s; copied %.2f GiB up, %.3f GiB down\n",
+                   st.devices[k].name, st.devices[k].vram_tracked_bytes / G,
+                   st.devices[k].vram_peak_bytes / G,
+                   (st.devices[k].vram_total_bytes - st.devices[k].vram_free_bytes) / G,
+                   st.devices[k].busy_seconds, st.devices[k].h2d_bytes / G,
+                   st.devices[k].d2h_bytes / G);
+    if (st.n_devices && st.devices[0].is_gpu && verbose)
+        printf("host memory registered with the GPU driver (the pool's regions): %.3f GiB\n",
+               zkp_gpu_host_registered_bytes() / G);
+    for (size_t k = 0; k < nkeys; k++)
+        if (zkpipe_engine_evict_key(*e, keys[k]) != ZKPIPE_OK)
+            fprintf(stderr, "zkpipe bench: a key could not be evicted\n");
+    (void)zkp_mem_read_rss(&s->idle_rss_bytes);
+    (void)zkpipe_engine_trim(*e, 0);
+    (void)zkp_mem_read_rss(&s->trimmed_rss_bytes);
+    (void)zkpipe_engine_destroy(e);
+}
+
+void bench_timeline_finish(const char *csv, int is_temporary, double end_s, bench_summary *s,
+                           char *svg_out, size_t cap) {
+    if (cap) svg_out[0] = 0;
+    s->max_tracked_rss_deviation =
+        max_deviation_(csv, s->baseline_rss_bytes, end_s, &s->rss_samples);
+    if (is_temporary) {
+        unlink(csv);
+        return;
+    }
+    size_t n = strlen(csv);
+    if (n + 5 > cap) return;
+    memcpy(svg_out, csv, n + 1);
+    if (n > 4 && !strcmp(svg_out + n - 4, ".csv")) svg_out[n - 4] = 0;
+    strcat(svg_out, ".svg");
+    if (draw_svg_(csv, svg_out, s->baseline_rss_bytes) != 0) {
+        fprintf(stderr, "zkpipe bench: cannot draw %s\n", svg_out);
+        svg_out[0] = 0;
+    }
+}
+
+void bench_summary_json(FILE *f, const bench_summary *s) {
+    const zkpipe_stage_times *t = &s->stages;
+    fprintf(f,
+            "\"proofs\":%u,\"partitions\":%zu,\"seconds\":%.6f,\"sequential_seconds\":%.6f,"
+            "\"speedup\":%.4f,\"partitions_per_second\":%.4f,\"budget_bytes\":%llu,"
+            "\"peak_rss_bytes\":%llu,\"baseline_rss_bytes\":%llu,\"final_rss_bytes\":%llu,"
+            "\"idle_rss_bytes\":%llu,\"trimmed_rss_bytes\":%llu,"
+            "\"rss_after_sequential_bytes\":%llu,\"peak_tracked_bytes\":%llu,"
+            "\"peak_reserved_bytes\":%llu,\"max_tracked_rss_deviation\":%.6f,"
+            "\"rss_samples\":%zu,\"proofs_verified\":%zu,\"sequential_proofs_verified\":%zu,"
+            "\"jobs_failed\":%zu,\"key_bytes\":%llu,\"partition_bytes\":%llu,"
+            "\"stage_seconds\":{\"queue_wait_max\":%.6f,\"key_load\":%.6f,\"synthesis\":%.6f,"
+            "\"device\":%.6f,\"finalize\":%.6f,\"verify\":%.6f}",
+            s->proofs, s->partitions, s->seconds, s->sequential_seconds,
+            s->sequential_seconds > 0 ? s->sequential_seconds / s->seconds : 0,
+            s->partitions / s->seconds, (unsigned long long)s->budget_bytes,
+            (unsigned long long)s->peak_rss_bytes, (unsigned long long)s->baseline_rss_bytes,
+            (unsigned long long)s->final_rss_bytes, (unsigned long long)s->idle_rss_bytes,
+            (unsigned long long)s->trimmed_rss_bytes,
+            (unsigned long long)s->rss_after_sequential_bytes,
+            (unsigned long long)s->peak_tracked_bytes, (unsigned long long)s->peak_reserved_bytes,
+            s->max_tracked_rss_deviation, s->rss_samples, s->proofs_verified,
+            s->sequential_proofs_verified, s->jobs_failed, (unsigned long long)s->key_bytes,
+            (unsigned long long)s->partition_bytes, t->queue_wait, t->key_load, t->synthesis,
+            t->device, t->finalize, t->verify);
+}
+
+void bench_summary_text(FILE *f, const bench_summary *s) {
+    const double M = 1048576.0;
+    const zkpipe_stage_times *t = &s->stages;
+    fprintf(f,
+            "stage seconds (summed over partitions): key load %.3f, synthesis %.3f, device %.3f, "
+            "finalize %.3f, verify %.3f; longest admission wait %.3f\n",
+            t->key_load, t->synthesis, t->device, t->finalize, t->verify, t->queue_wait);
+    fprintf(f,
+            "budget %.1f MiB: peak reserved %.1f MiB (largest key %.1f MiB, largest partition "
+            "%.1f MiB)\n",
+            s->budget_bytes / M, s->peak_reserved_bytes / M, s->key_bytes / M,
+            s->partition_bytes / M);
+    fprintf(f,
+            "RSS: baseline %.1f MiB, peak %.1f MiB, final %.1f MiB, idle (keys evicted) %.1f MiB, "
+            "trimmed %.1f MiB",
+            s->baseline_rss_bytes / M, s->peak_rss_bytes / M, s->final_rss_bytes / M,
+            s->idle_rss_bytes / M, s->trimmed_rss_bytes / M);
+    if (s->rss_after_sequential_bytes)
+        fprintf(f, ", after sequential %.1f MiB", s->rss_after_sequential_bytes / M);
+    fprintf(f,
+            "\ntracked: peak %.1f MiB; max |RSS - (baseline + tracked)| / RSS = %.2f%% over %zu "
+            "samples\n",
+            s->peak_tracked_bytes / M, 100 * s->max_tracked_rss_deviation, s->rss_samples);
+    fprintf(f, "tracked at the end:");
+    for (unsigned c = 0; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++)
+        fprintf(f, " %s %.1f MiB%s", zkpipe_engine_mem_category_name(c), s->live_end[c] / M,
+                c + 1 < ZKPIPE_ENGINE_MEM_CATEGORIES ? "," : "\n");
+}
