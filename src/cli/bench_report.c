@@ -12,10 +12,12 @@
 
 /* The largest |RSS - (baseline + tracked)| / RSS over the timeline's
  * samples from the first that tracks anything (the first key's file being
- * read in: key loading counts) to end_s (the last job collected; the
- * engine's teardown after it is not part of the run). Samples before that
- * are the engine starting up, taken before its baseline was. */
-static double max_deviation_(const char *csv, uint64_t baseline, double end_s, size_t *nsamples) {
+ * read in: key loading counts) or from start_s, whichever is later, to
+ * end_s (the last job collected; the engine's teardown after it is not
+ * part of the run). Samples before the first tracked one are the engine
+ * starting up, taken before its baseline was. */
+double bench_timeline_deviation(const char *csv, uint64_t baseline, double start_s, double end_s,
+                                size_t *nsamples) {
     FILE *f = fopen(csv, "r");
     *nsamples = 0;
     if (!f) return -1;
@@ -32,13 +34,84 @@ static double max_deviation_(const char *csv, uint64_t baseline, double end_s, s
         if (sscanf(line, "%lf,%llu,%llu", &t, &rss, &tracked) != 3 || !rss) continue;
         if (!started && !tracked) continue;
         started = 1;
-        if (t > end_s) continue;
+        if (t < start_s || t > end_s) continue;
         double dev = fabs((double)rss - (double)(baseline + tracked)) / (double)rss;
         if (dev > worst) worst = dev;
         (*nsamples)++;
     }
     fclose(f);
     return worst;
+}
+
+/* Doubles the room of a timeline's times and its four series. */
+static int series_grow_(double **t, double *v[4], size_t *cap) {
+    size_t c = *cap * 2;
+    double *nt = realloc(*t, c * sizeof **t);
+    if (!nt) return -1;
+    *t = nt;
+    for (int k = 0; k < 4; k++) {
+        double *nv = realloc(v[k], c * sizeof(double));
+        if (!nv) return -1;
+        v[k] = nv;
+    }
+    *cap = c;
+    return 0;
+}
+
+/* Series against seconds, as an SVG line chart. */
+typedef struct {
+    const double *t;
+    double *const *v; /* nseries arrays of n values */
+    size_t n;
+    int nseries;
+    const char *const *label, *const *color;
+    double tmax, vmax;
+    const char *unit;
+    /* When set, the last series is not drawn and this is said instead. */
+    const char *last_note;
+} svg_chart_;
+
+static int svg_chart_write_(const char *path, const svg_chart_ *c) {
+    FILE *o = fopen(path, "w");
+    if (!o) return -1;
+    const int W = 900, H = 420, L = 70, R = 20, T = 30, B = 50;
+    double vmax = (c->vmax > 0 ? c->vmax : 1) * 1.05, tmax = c->tmax > 0 ? c->tmax : 1;
+    fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+    fprintf(o, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+    fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, H - B,
+            W - R, H - B);
+    fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L,
+            H - B);
+    for (int i = 0; i <= 4; i++) {
+        double y = H - B - (double)(H - T - B) * i / 4, x = L + (double)(W - L - R) * i / 4;
+        fprintf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", L - 6, y + 4,
+                vmax * i / 4);
+        fprintf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.2f</text>\n", x,
+                H - B + 16, tmax * i / 4);
+    }
+    fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">seconds</text>\n", (W + L) / 2,
+            H - 10);
+    fprintf(o, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
+               "text-anchor=\"middle\">%s</text>\n", (H - B + T) / 2, (H - B + T) / 2, c->unit);
+    const int step = (W - L - R) / c->nseries;
+    for (int k = c->nseries - 1; k >= 0; k--) {
+        if (k == c->nseries - 1 && c->last_note) {
+            fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text>\n", L + 10 + step * k,
+                    18, c->color[k], c->last_note);
+            continue;
+        }
+        fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
+                c->color[k]);
+        for (size_t i = 0; i < c->n; i++)
+            fprintf(o, "%.1f,%.1f ", L + (W - L - R) * c->t[i] / tmax,
+                    H - B - (H - T - B) * c->v[k][i] / vmax);
+        fprintf(o, "\"/>\n");
+        fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text>\n", L + 10 + step * k, 18,
+                c->color[k], c->label[k]);
+    }
+    fprintf(o, "</svg>\n");
+    return fclose(o) == 0 ? 0 : -1;
 }
 
 /* Draws the timeline as an SVG: RSS, baseline + tracked bytes, baseline +
@@ -65,18 +138,7 @@ static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
             nc++;
         }
         if (nc < 4) continue;
-        if (n == cap) {
-            cap *= 2;
-            double *nt = realloc(t, cap * sizeof *t);
-            if (!nt) { ok = 0; break; }
-            t = nt;
-            for (int k = 0; k < 4; k++) {
-                double *nv = realloc(v[k], cap * sizeof(double));
-                if (!nv) { ok = 0; break; }
-                v[k] = nv;
-            }
-            if (!ok) break;
-        }
+        if (n == cap && !(ok = series_grow_(&t, v, &cap) == 0)) break;
         const double M = 1048576.0;
         t[n] = ts;
         v[0][n] = c[0] / M;
@@ -93,51 +155,16 @@ static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
         n++;
     }
     fclose(f);
-    FILE *o = ok && n ? fopen(svg, "w") : NULL;
-    if (o) {
-        const int W = 900, H = 420, L = 70, R = 20, T = 30, B = 50;
-        const char *color[4] = {"#d62728", "#1f77b4", "#2ca02c", "#7f7f7f"};
-        const char *label[4] = {"RSS", "baseline + tracked", "baseline + reserved",
-                                "baseline + budget"};
+    if (ok && n) {
+        static const char *const color[4] = {"#d62728", "#1f77b4", "#2ca02c", "#7f7f7f"};
+        static const char *const label[4] = {"RSS", "baseline + tracked", "baseline + reserved",
+                                             "baseline + budget"};
+        char note[64];
         int draw_budget = bmax <= 2 * vmax;
         if (draw_budget && bmax > vmax) vmax = bmax;
-        vmax *= 1.05;
-        if (tmax <= 0) tmax = 1;
-        fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                   "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
-        fprintf(o, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
-        fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L,
-                H - B, W - R, H - B);
-        fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T,
-                L, H - B);
-        for (int i = 0; i <= 4; i++) {
-            double y = H - B - (double)(H - T - B) * i / 4, x = L + (double)(W - L - R) * i / 4;
-            fprintf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", L - 6,
-                    y + 4, vmax * i / 4);
-            fprintf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.2f</text>\n", x,
-                    H - B + 16, tmax * i / 4);
-        }
-        fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">seconds</text>\n",
-                (W + L) / 2, H - 10);
-        fprintf(o, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
-                   "text-anchor=\"middle\">MiB</text>\n", (H - B + T) / 2, (H - B + T) / 2);
-        for (int k = 3; k >= 0; k--) {
-            if (k == 3 && !draw_budget) {
-                fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\">budget %.0f MiB, off scale</text>\n",
-                        L + 10 + 190 * k, 18, color[k], bmax);
-                continue;
-            }
-            fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-                    color[k]);
-            for (size_t i = 0; i < n; i++)
-                fprintf(o, "%.1f,%.1f ", L + (W - L - R) * t[i] / tmax,
-                        H - B - (H - T - B) * v[k][i] / vmax);
-            fprintf(o, "\"/>\n");
-            fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text>\n", L + 10 + 190 * k, 18,
-                    color[k], label[k]);
-        }
-        fprintf(o, "</svg>\n");
-        ok = fclose(o) == 0;
+        snprintf(note, sizeof note, "budget %.0f MiB, off scale", bmax);
+        svg_chart_ c = {t, v, n, 4, label, color, tmax, vmax, "MiB", draw_budget ? NULL : note};
+        ok = svg_chart_write_(svg, &c) == 0;
     } else {
         ok = 0;
     }
@@ -210,7 +237,7 @@ void bench_timeline_finish(const char *csv, int is_temporary, double end_s, benc
                            char *svg_out, size_t cap) {
     if (cap) svg_out[0] = 0;
     s->max_tracked_rss_deviation =
-        max_deviation_(csv, s->baseline_rss_bytes, end_s, &s->rss_samples);
+        bench_timeline_deviation(csv, s->baseline_rss_bytes, 0, end_s, &s->rss_samples);
     if (is_temporary) {
         unlink(csv);
         return;
@@ -280,4 +307,47 @@ void bench_summary_text(FILE *f, const bench_summary *s) {
     for (unsigned c = 0; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++)
         fprintf(f, " %s %.1f MiB%s", zkpipe_engine_mem_category_name(c), s->live_end[c] / M,
                 c + 1 < ZKPIPE_ENGINE_MEM_CATEGORIES ? "," : "\n");
+}
+
+int bench_stages_svg(const char *csv, const char *svg) {
+    FILE *f = fopen(csv, "r");
+    if (!f) return -1;
+    size_t cap = 1024, n = 0;
+    double *t = malloc(cap * sizeof *t), *v[4];
+    for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof(double));
+    char line[1024];
+    int ok = t && v[0] && v[1] && v[2] && v[3] && fgets(line, sizeof line, f);
+    double tmax = 0, vmax = 1;
+    while (ok && fgets(line, sizeof line, f)) {
+        double ts;
+        unsigned long long c[7];
+        if (sscanf(line, "%lf,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &ts, &c[0], &c[1], &c[2],
+                   &c[3], &c[4], &c[5], &c[6]) != 8)
+            continue;
+        if (n == cap && !(ok = series_grow_(&t, v, &cap) == 0)) break;
+        /* Waiting for memory, then each stage with the partitions queued
+         * before it: admitted partitions, holding their reservations. */
+        t[n] = ts;
+        v[0][n] = (double)c[0];
+        v[1][n] = (double)(c[1] + c[2]);
+        v[2][n] = (double)(c[3] + c[4]);
+        v[3][n] = (double)(c[5] + c[6]);
+        for (int k = 0; k < 4; k++)
+            if (v[k][n] > vmax) vmax = v[k][n];
+        if (ts > tmax) tmax = ts;
+        n++;
+    }
+    fclose(f);
+    if (ok && n) {
+        static const char *const color[4] = {"#7f7f7f", "#ff7f0e", "#9467bd", "#17becf"};
+        static const char *const label[4] = {"waiting for memory", "synthesis (+ queued)",
+                                             "device (+ queued)", "finalize (+ queued)"};
+        svg_chart_ c = {t, v, n, 4, label, color, tmax, vmax, "partitions", NULL};
+        ok = svg_chart_write_(svg, &c) == 0;
+    } else {
+        ok = 0;
+    }
+    free(t);
+    for (int k = 0; k < 4; k++) free(v[k]);
+    return ok ? 0 : -1;
 }

@@ -49,6 +49,13 @@ void bench_stage_times_add(zkpipe_stage_times *sum, const zkpipe_stage_times *t)
 void bench_engine_finish(zkpipe_engine **e, const uint32_t *keys, size_t nkeys, int verbose,
                          bench_summary *s);
 
+/* The largest |RSS - (baseline + tracked)| / RSS over the samples of the
+ * engine's timeline CSV from start_s (or its first tracked sample, if
+ * later) to end_s, in seconds after the engine was created; the samples
+ * counted go to *nsamples. -1 when the file cannot be read. */
+double bench_timeline_deviation(const char *csv, uint64_t baseline, double start_s, double end_s,
+                                size_t *nsamples);
+
 /* The timeline CSV the engine wrote (cfg.timeline_csv): the largest
  * |RSS - (baseline + tracked)| / RSS from its first tracked sample to
  * end_s seconds after the engine was created (the last result collected),
@@ -57,6 +64,11 @@ void bench_engine_finish(zkpipe_engine **e, const uint32_t *keys, size_t nkeys, 
  * (cap bytes; "" when it could not be drawn). */
 void bench_timeline_finish(const char *csv, int is_temporary, double end_s, bench_summary *s,
                            char *svg_out, size_t cap);
+
+/* Draws a stage timeline CSV (seconds, then partitions waiting for
+ * admission, queued for and in synthesis, the device and finalize, then
+ * anything further) as an SVG of partitions per stage against time. */
+int bench_stages_svg(const char *csv, const char *svg);
 
 /* The summary's common fields as JSON members, without the braces, in
  * bench pipeline's order. */

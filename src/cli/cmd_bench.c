@@ -33,6 +33,7 @@ static const char bench_usage[] =
     "                             [--threads N]\n"
     "       zkpipe bench msm|ntt --curve C --log L[,L...] [--device D] (see bench msm --help)\n"
     "       zkpipe bench prove [--curve C] [--log L] [--device D] (see bench prove --help)\n"
+    "       zkpipe bench porep --sector-size S [--params DIR] [--sectors N] (bench porep --help)\n"
     "  --key K --witness W   a key and its witnesses; repeat --key (up to 8) for jobs that\n"
     "                        alternate between keys, each followed by its own witnesses\n"
     "  --synthetic C:L       instead of --key/--witness: a built-in squaring-chain circuit\n"
@@ -555,6 +556,7 @@ int cli_bench(int argc, char **argv) {
     }
     if (argc >= 1 && !strcmp(argv[0], "synthetic")) return bench_synthetic_(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "prove")) return cli_bench_prove(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "porep")) return cli_bench_porep(argc - 1, argv + 1);
     if (argc >= 1 && (!strcmp(argv[0], "msm") || !strcmp(argv[0], "ntt")))
         return cli_bench_kernel(argv[0], argc - 1, argv + 1);
     fputs(bench_usage, argc >= 1 && cli_is_help(argv[0]) ? stdout : stderr);
