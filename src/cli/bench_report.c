@@ -43,19 +43,59 @@ double bench_timeline_deviation(const char *csv, uint64_t baseline, double start
     return worst;
 }
 
-/* Doubles the room of a timeline's times and its four series. */
-static int series_grow_(double **t, double *v[4], size_t *cap) {
-    size_t c = *cap * 2;
-    double *nt = realloc(*t, c * sizeof **t);
-    if (!nt) return -1;
-    *t = nt;
-    for (int k = 0; k < 4; k++) {
-        double *nv = realloc(v[k], c * sizeof(double));
-        if (!nv) return -1;
-        v[k] = nv;
+/* A timeline read from a CSV: its times and four series. */
+typedef struct {
+    double *t, *v[4];
+    size_t n;
+} series_;
+
+static void series_free_(series_ *s) {
+    free(s->t);
+    for (int k = 0; k < 4; k++) free(s->v[k]);
+}
+
+/* Reads every row after the header that row turns into a time and four
+ * values (returning 0; other rows are skipped). 0, or -1 with s freed. */
+static int series_read_(series_ *s, const char *csv,
+                        int (*row)(const char *line, const void *ctx, double *t, double v[4]),
+                        const void *ctx) {
+    memset(s, 0, sizeof *s);
+    FILE *f = fopen(csv, "r");
+    if (!f) return -1;
+    char line[1024];
+    size_t cap = 0;
+    int ok = fgets(line, sizeof line, f) != NULL;
+    while (ok && fgets(line, sizeof line, f)) {
+        double t, v[4];
+        if (row(line, ctx, &t, v) != 0) continue;
+        if (s->n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            double *nt = realloc(s->t, cap * sizeof *nt);
+            ok = nt != NULL;
+            if (nt) s->t = nt;
+            for (int k = 0; k < 4 && ok; k++) {
+                double *nv = realloc(s->v[k], cap * sizeof *nv);
+                ok = nv != NULL;
+                if (nv) s->v[k] = nv;
+            }
+            if (!ok) break;
+        }
+        s->t[s->n] = t;
+        for (int k = 0; k < 4; k++) s->v[k][s->n] = v[k];
+        s->n++;
     }
-    *cap = c;
-    return 0;
+    fclose(f);
+    if (ok && s->n) return 0;
+    series_free_(s);
+    return -1;
+}
+
+/* The largest value of series k (-1: the times); at least floor. */
+static double series_max_(const series_ *s, int k, double floor) {
+    const double *x = k < 0 ? s->t : s->v[k];
+    for (size_t i = 0; i < s->n; i++)
+        if (x[i] > floor) floor = x[i];
+    return floor;
 }
 
 /* Series against seconds, as an SVG line chart. */
@@ -114,63 +154,50 @@ static int svg_chart_write_(const char *path, const svg_chart_ *c) {
     return fclose(o) == 0 ? 0 : -1;
 }
 
+/* A row of the engine's timeline: time, rss, tracked, one column per
+ * category, reserved, budget (the last two found by count, so new
+ * categories move nothing), as MiB of RSS and of baseline + tracked,
+ * reserved and budget. */
+static int memory_row_(const char *line, const void *ctx, double *t, double v[4]) {
+    const uint64_t baseline = *(const uint64_t *)ctx;
+    unsigned long long c[3 + ZKP_MEM_CATEGORY_COUNT];
+    int used = 0, nc = 0;
+    if (sscanf(line, "%lf%n", t, &used) != 1) return -1;
+    const char *at = line + used;
+    while (nc < (int)(sizeof c / sizeof c[0]) && sscanf(at, ",%llu%n", &c[nc], &used) == 1) {
+        at += used;
+        nc++;
+    }
+    if (nc < 4) return -1;
+    const double M = 1048576.0;
+    v[0] = c[0] / M;
+    v[1] = (baseline + c[1]) / M;
+    v[2] = (baseline + c[nc - 2]) / M;
+    v[3] = (baseline + c[nc - 1]) / M;
+    return 0;
+}
+
 /* Draws the timeline as an SVG: RSS, baseline + tracked bytes, baseline +
  * reserved bytes and baseline + budget, in MiB against seconds. */
 static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
-    FILE *f = fopen(csv, "r");
-    if (!f) return -1;
-    size_t cap = 1024, n = 0;
-    double *t = malloc(cap * sizeof *t), *v[4];
-    for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof(double));
-    char line[1024];
-    int ok = t && v[0] && v[1] && v[2] && v[3] && fgets(line, sizeof line, f);
-    double tmax = 0, vmax = 1, bmax = 0;
-    while (ok && fgets(line, sizeof line, f)) {
-        /* time, rss, tracked, one column per category, reserved, budget:
-         * the last two are found by count, so new categories move nothing. */
-        double ts;
-        unsigned long long c[3 + ZKP_MEM_CATEGORY_COUNT];
-        int used = 0, nc = 0;
-        if (sscanf(line, "%lf%n", &ts, &used) != 1) continue;
-        const char *at = line + used;
-        while (nc < (int)(sizeof c / sizeof c[0]) && sscanf(at, ",%llu%n", &c[nc], &used) == 1) {
-            at += used;
-            nc++;
-        }
-        if (nc < 4) continue;
-        if (n == cap && !(ok = series_grow_(&t, v, &cap) == 0)) break;
-        const double M = 1048576.0;
-        t[n] = ts;
-        v[0][n] = c[0] / M;
-        v[1][n] = (baseline + c[1]) / M;
-        v[2][n] = (baseline + c[nc - 2]) / M;
-        v[3][n] = (baseline + c[nc - 1]) / M;
-        /* The scale follows the memory in use; the budget line is drawn
-         * only when it fits (a detected budget can be a hundred times the
-         * work). */
-        for (int k = 0; k < 3; k++)
-            if (v[k][n] > vmax) vmax = v[k][n];
-        if (v[3][n] > bmax) bmax = v[3][n];
-        if (ts > tmax) tmax = ts;
-        n++;
-    }
-    fclose(f);
-    if (ok && n) {
-        static const char *const color[4] = {"#d62728", "#1f77b4", "#2ca02c", "#7f7f7f"};
-        static const char *const label[4] = {"RSS", "baseline + tracked", "baseline + reserved",
-                                             "baseline + budget"};
-        char note[64];
-        int draw_budget = bmax <= 2 * vmax;
-        if (draw_budget && bmax > vmax) vmax = bmax;
-        snprintf(note, sizeof note, "budget %.0f MiB, off scale", bmax);
-        svg_chart_ c = {t, v, n, 4, label, color, tmax, vmax, "MiB", draw_budget ? NULL : note};
-        ok = svg_chart_write_(svg, &c) == 0;
-    } else {
-        ok = 0;
-    }
-    free(t);
-    for (int k = 0; k < 4; k++) free(v[k]);
-    return ok ? 0 : -1;
+    series_ s;
+    if (series_read_(&s, csv, memory_row_, &baseline) != 0) return -1;
+    static const char *const color[4] = {"#d62728", "#1f77b4", "#2ca02c", "#7f7f7f"};
+    static const char *const label[4] = {"RSS", "baseline + tracked", "baseline + reserved",
+                                         "baseline + budget"};
+    /* The scale follows the memory in use; the budget line is drawn only
+     * when it fits (a detected budget can be a hundred times the work). */
+    double vmax = 1, bmax = series_max_(&s, 3, 0);
+    for (int k = 0; k < 3; k++) vmax = series_max_(&s, k, vmax);
+    int draw_budget = bmax <= 2 * vmax;
+    if (draw_budget && bmax > vmax) vmax = bmax;
+    char note[64];
+    snprintf(note, sizeof note, "budget %.0f MiB, off scale", bmax);
+    svg_chart_ c = {s.t, s.v, s.n, 4, label, color, series_max_(&s, -1, 0), vmax, "MiB",
+                    draw_budget ? NULL : note};
+    int rc = svg_chart_write_(svg, &c);
+    series_free_(&s);
+    return rc;
 }
 
 void bench_stage_times_add(zkpipe_stage_times *sum, const zkpipe_stage_times *t) {
@@ -309,45 +336,33 @@ void bench_summary_text(FILE *f, const bench_summary *s) {
                 c + 1 < ZKPIPE_ENGINE_MEM_CATEGORIES ? "," : "\n");
 }
 
+/* A row of the stage timeline: waiting for memory, then each stage with
+ * the partitions queued before it (admitted partitions, holding their
+ * reservations). */
+static int stage_row_(const char *line, const void *ctx, double *t, double v[4]) {
+    (void)ctx;
+    unsigned long long c[7];
+    if (sscanf(line, "%lf,%llu,%llu,%llu,%llu,%llu,%llu,%llu", t, &c[0], &c[1], &c[2], &c[3],
+               &c[4], &c[5], &c[6]) != 8)
+        return -1;
+    v[0] = (double)c[0];
+    v[1] = (double)(c[1] + c[2]);
+    v[2] = (double)(c[3] + c[4]);
+    v[3] = (double)(c[5] + c[6]);
+    return 0;
+}
+
 int bench_stages_svg(const char *csv, const char *svg) {
-    FILE *f = fopen(csv, "r");
-    if (!f) return -1;
-    size_t cap = 1024, n = 0;
-    double *t = malloc(cap * sizeof *t), *v[4];
-    for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof(double));
-    char line[1024];
-    int ok = t && v[0] && v[1] && v[2] && v[3] && fgets(line, sizeof line, f);
-    double tmax = 0, vmax = 1;
-    while (ok && fgets(line, sizeof line, f)) {
-        double ts;
-        unsigned long long c[7];
-        if (sscanf(line, "%lf,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &ts, &c[0], &c[1], &c[2],
-                   &c[3], &c[4], &c[5], &c[6]) != 8)
-            continue;
-        if (n == cap && !(ok = series_grow_(&t, v, &cap) == 0)) break;
-        /* Waiting for memory, then each stage with the partitions queued
-         * before it: admitted partitions, holding their reservations. */
-        t[n] = ts;
-        v[0][n] = (double)c[0];
-        v[1][n] = (double)(c[1] + c[2]);
-        v[2][n] = (double)(c[3] + c[4]);
-        v[3][n] = (double)(c[5] + c[6]);
-        for (int k = 0; k < 4; k++)
-            if (v[k][n] > vmax) vmax = v[k][n];
-        if (ts > tmax) tmax = ts;
-        n++;
-    }
-    fclose(f);
-    if (ok && n) {
-        static const char *const color[4] = {"#7f7f7f", "#ff7f0e", "#9467bd", "#17becf"};
-        static const char *const label[4] = {"waiting for memory", "synthesis (+ queued)",
-                                             "device (+ queued)", "finalize (+ queued)"};
-        svg_chart_ c = {t, v, n, 4, label, color, tmax, vmax, "partitions", NULL};
-        ok = svg_chart_write_(svg, &c) == 0;
-    } else {
-        ok = 0;
-    }
-    free(t);
-    for (int k = 0; k < 4; k++) free(v[k]);
-    return ok ? 0 : -1;
+    series_ s;
+    if (series_read_(&s, csv, stage_row_, NULL) != 0) return -1;
+    static const char *const color[4] = {"#7f7f7f", "#ff7f0e", "#9467bd", "#17becf"};
+    static const char *const label[4] = {"waiting for memory", "synthesis (+ queued)",
+                                         "device (+ queued)", "finalize (+ queued)"};
+    double vmax = 1;
+    for (int k = 0; k < 4; k++) vmax = series_max_(&s, k, vmax);
+    svg_chart_ c = {s.t, s.v, s.n, 4, label, color, series_max_(&s, -1, 0), vmax, "partitions",
+                    NULL};
+    int rc = svg_chart_write_(svg, &c);
+    series_free_(&s);
+    return rc;
 }

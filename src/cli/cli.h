@@ -71,6 +71,13 @@ int cli_is_help(const char *arg);
 int cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *what,
             const char **value);
 
+/* Any option that takes a value, "--name value" or "--name=value", for
+ * commands that look the name up themselves: name (cap bytes) receives the
+ * bare name. 1 with *value set; 0 when argv[*i] is not "--" and a name
+ * shorter than cap; -1 when the value is missing (said as cli_opt says it). */
+int cli_opt_named(const char *cmd, int argc, char **argv, int *i, char *name, size_t cap,
+                  const char *what, const char **value);
+
 /* Opens the outputs out_paths[0..n_out) into outs (zkp_output_open),
  * before any work, and refuses any that is one of the inputs
  * in_paths[0..n_in) (by device and inode: every spelling of a file) or the

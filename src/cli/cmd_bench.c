@@ -348,15 +348,11 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
         if (!strcmp(a, "--json")) { json = 1; continue; }
         if (!strcmp(a, "--no-baseline")) { baseline = 0; continue; }
         if (!strcmp(a, "--no-verify")) { verify = 0; continue; }
-        /* Every other option takes a value: --name value or --name=value.
-         * a becomes the bare name. */
+        /* Every other option takes a value; a becomes the bare name. */
         char name[32];
-        const char *eq = strchr(a, '=');
-        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-        if (a[0] != '-' || a[1] != '-' || nlen >= sizeof name) goto usage;
-        memcpy(name, a, nlen);
-        name[nlen] = '\0';
-        if (cli_opt("bench", argc, argv, &i, name, "see bench --help", &v) != 1) {
+        int r = cli_opt_named("bench", argc, argv, &i, name, sizeof name, "see bench --help", &v);
+        if (r == 0) goto usage;
+        if (r < 0) {
             free(wit);
             return CLI_USAGE;
         }

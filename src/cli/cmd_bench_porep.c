@@ -244,15 +244,12 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
             o->check_subgroups = 1;
             continue;
         }
-        /* Every other option takes a value: --name value or --name=value. */
+        /* Every other option takes a value. */
         char name[32];
-        const char *eq = strchr(a, '=');
-        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-        if (a[0] != '-' || a[1] != '-' || nlen >= sizeof name) goto usage;
-        memcpy(name, a, nlen);
-        name[nlen] = '\0';
-        if (cli_opt("bench porep", argc, argv, &i, name, "see bench porep --help", &v) != 1)
-            return CLI_USAGE;
+        int r = cli_opt_named("bench porep", argc, argv, &i, name, sizeof name,
+                              "see bench porep --help", &v);
+        if (r == 0) goto usage;
+        if (r < 0) return CLI_USAGE;
         if (!strcmp(name, "--sector-size")) o->size = v;
         else if (!strcmp(name, "--params")) o->params_dir = v;
         else if (!strcmp(name, "--json")) o->json_path = v;
