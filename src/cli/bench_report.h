@@ -18,7 +18,7 @@ typedef struct {
     size_t partitions; /* partitions of every job */
     double seconds;    /* first submit to last result collected */
     double sequential_seconds;    /* bench pipeline's plain-prover run; 0 when not run */
-    size_t proofs_verified;       /* partitions verified */
+    size_t proofs_verified;       /* partitions verified; for bench porep, sectors */
     size_t sequential_proofs_verified;
     size_t jobs_failed;
     uint64_t budget_bytes;
