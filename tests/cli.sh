@@ -135,12 +135,15 @@ fi
 
 # ---------------------------------------------------------------- options
 for c in "prove" "verify" "zkey" "zkey export-vk" "info" "bench" "bench pipeline" "bench synthetic" \
-         "bench msm" "bench ntt" "bench prove" "version"; do
+         "bench msm" "bench ntt" "bench prove" "bench porep" "version"; do
     # shellcheck disable=SC2086
     expect_exit 0 "$c --help" "$ZKPIPE" $c --help
     [ -s "$WORK/out" ] && [ ! -s "$WORK/err" ] || fail "$c --help: usage not on stdout alone"
 done
 grep -q "exit codes" <("$ZKPIPE" prove --help) || fail "prove --help lacks the exit codes"
+expect_exit 2 "bench porep without --sector-size" "$ZKPIPE" bench porep --sectors 2
+expect_exit 3 "bench porep without parameters" "$ZKPIPE" bench porep --sector-size 2KiB --params "$WORK/none"
+err_has "setup dev --filecoin porep --sector-size 2KiB" "bench porep: says how to make the parameters"
 expect_exit 0 "prove --threads=2" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --threads=2 --quiet
 cmp -s "$o/u.json" "$o/q.json" || fail "--threads=2: a different public.json"
 expect_exit 0 "prove --device=cpu" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --device=cpu --quiet

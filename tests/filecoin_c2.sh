@@ -150,5 +150,17 @@ expect_exit 2 "c2 over its input" "$ZKPIPE" filecoin c2 "$F/c1.json" --params "$
 expect_exit 0 "c2 --help" "$ZKPIPE" filecoin c2 --help
 expect_exit 2 "verify without a proof" "$ZKPIPE" filecoin verify "$F/c1.json"
 
+# bench porep: two sectors sealed on the fly and proved through the engine
+# with the parameters above, every proof verified, the JSON summary written.
+expect_exit 0 "bench porep 2KiB, 2 sectors" "$ZKPIPE" bench porep --sector-size 2KiB --sectors 2 \
+  --params "$P" --threads 2 --json "$WORK/porep.json" --timeline "$WORK/porep.csv"
+for want in '"proofs":2,' '"proofs_verified":2,' '"partitions_verified":2,' \
+  '"reservation_violations":0}' '"device_busy":0.'; do
+    grep -qF "$want" "$WORK/porep.json" && ok "bench porep: $want" ||
+      { fail "bench porep: the JSON lacks $want"; cat "$WORK/porep.json" >&2; }
+done
+[ -s "$WORK/porep.svg" ] && [ -s "$WORK/porep.stages.svg" ] && ok "bench porep: the timelines drawn" ||
+  fail "bench porep: no timeline SVG"
+
 if [ "$failures" -ne 0 ]; then echo "filecoin_c2: $failures failure(s)" >&2; exit 1; fi
 echo "filecoin_c2: all checks passed"

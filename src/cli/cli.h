@@ -71,6 +71,13 @@ int cli_is_help(const char *arg);
 int cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *what,
             const char **value);
 
+/* Any option that takes a value, "--name value" or "--name=value", for
+ * commands that look the name up themselves: name (cap bytes) receives the
+ * bare name. 1 with *value set; 0 when argv[*i] is not "--" and a name
+ * shorter than cap; -1 when the value is missing (said as cli_opt says it). */
+int cli_opt_named(const char *cmd, int argc, char **argv, int *i, char *name, size_t cap,
+                  const char *what, const char **value);
+
 /* Opens the outputs out_paths[0..n_out) into outs (zkp_output_open),
  * before any work, and refuses any that is one of the inputs
  * in_paths[0..n_in) (by device and inode: every spelling of a file) or the
@@ -115,7 +122,14 @@ int cli_filecoin_verify(int argc, char **argv);
  * whose circuit names the parameter files (V1_1 and synthetic PoRep share
  * them); NULL for another string. */
 const zkp_fil_seal_proof *cli_fil_v1_proof(const char *size);
+/* The path of the parameter file (ext "params" or "vk") of p's circuit, by
+ * Filecoin's name, in dir (NULL: $FIL_PROOFS_PARAMETER_CACHE or Filecoin's
+ * default cache); 0 when it does not fit in cap bytes. */
+int cli_fil_params_path(char *out, size_t cap, const char *dir, const zkp_fil_seal_proof *p,
+                        const char *ext);
 int cli_bench(int argc, char **argv);
+/* bench porep (cmd_bench_porep.c): PoRep C2 proofs of whole sectors through the engine. */
+int cli_bench_porep(int argc, char **argv);
 /* bench msm | ntt (cmd_bench_kernels.c); what is "msm" or "ntt". */
 int cli_bench_kernel(const char *what, int argc, char **argv);
 /* bench prove (cmd_bench_prove.c): the device half of a PoRep-shaped partition. */

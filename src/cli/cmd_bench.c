@@ -8,13 +8,13 @@
  * zkpipe bench synthetic: writes such a workload's files, for `zkpipe
  * prove` and other benchmarks. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/bench_report.h"
 #include "cli/cli.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
@@ -33,6 +33,7 @@ static const char bench_usage[] =
     "                             [--threads N]\n"
     "       zkpipe bench msm|ntt --curve C --log L[,L...] [--device D] (see bench msm --help)\n"
     "       zkpipe bench prove [--curve C] [--log L] [--device D] (see bench prove --help)\n"
+    "       zkpipe bench porep --sector-size S [--params DIR] [--sectors N] (bench porep --help)\n"
     "  --key K --witness W   a key and its witnesses; repeat --key (up to 8) for jobs that\n"
     "                        alternate between keys, each followed by its own witnesses\n"
     "  --synthetic C:L       instead of --key/--witness: a built-in squaring-chain circuit\n"
@@ -240,142 +241,6 @@ static int parse_prio_(const char *s, int *out) {
     return -1;
 }
 
-/* The largest |RSS - (baseline + tracked)| / RSS over the timeline's
- * samples from the first that tracks anything (the first key's file being
- * read in: key loading counts) to end_s (the last job collected; the
- * engine's teardown after it is not part of the run). Samples before that
- * are the engine starting up, taken before its baseline was. */
-static double max_deviation_(const char *csv, uint64_t baseline, double end_s, size_t *nsamples) {
-    FILE *f = fopen(csv, "r");
-    *nsamples = 0;
-    if (!f) return -1;
-    char line[1024];
-    double worst = 0;
-    int started = 0;
-    if (!fgets(line, sizeof line, f)) {
-        fclose(f);
-        return -1;
-    }
-    while (fgets(line, sizeof line, f)) {
-        double t;
-        unsigned long long rss, tracked;
-        if (sscanf(line, "%lf,%llu,%llu", &t, &rss, &tracked) != 3 || !rss) continue;
-        if (!started && !tracked) continue;
-        started = 1;
-        if (t > end_s) continue;
-        double dev = fabs((double)rss - (double)(baseline + tracked)) / (double)rss;
-        if (dev > worst) worst = dev;
-        (*nsamples)++;
-    }
-    fclose(f);
-    return worst;
-}
-
-/* Draws the timeline as an SVG: RSS, baseline + tracked bytes, baseline +
- * reserved bytes and baseline + budget, in MiB against seconds. */
-static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
-    FILE *f = fopen(csv, "r");
-    if (!f) return -1;
-    size_t cap = 1024, n = 0;
-    double *t = malloc(cap * sizeof *t), *v[4];
-    for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof(double));
-    char line[1024];
-    int ok = t && v[0] && v[1] && v[2] && v[3] && fgets(line, sizeof line, f);
-    double tmax = 0, vmax = 1, bmax = 0;
-    while (ok && fgets(line, sizeof line, f)) {
-        /* time, rss, tracked, one column per category, reserved, budget:
-         * the last two are found by count, so new categories move nothing. */
-        double ts;
-        unsigned long long c[3 + ZKP_MEM_CATEGORY_COUNT];
-        int used = 0, nc = 0;
-        if (sscanf(line, "%lf%n", &ts, &used) != 1) continue;
-        const char *at = line + used;
-        while (nc < (int)(sizeof c / sizeof c[0]) && sscanf(at, ",%llu%n", &c[nc], &used) == 1) {
-            at += used;
-            nc++;
-        }
-        if (nc < 4) continue;
-        if (n == cap) {
-            cap *= 2;
-            double *nt = realloc(t, cap * sizeof *t);
-            if (!nt) { ok = 0; break; }
-            t = nt;
-            for (int k = 0; k < 4; k++) {
-                double *nv = realloc(v[k], cap * sizeof(double));
-                if (!nv) { ok = 0; break; }
-                v[k] = nv;
-            }
-            if (!ok) break;
-        }
-        const double M = 1048576.0;
-        t[n] = ts;
-        v[0][n] = c[0] / M;
-        v[1][n] = (baseline + c[1]) / M;
-        v[2][n] = (baseline + c[nc - 2]) / M;
-        v[3][n] = (baseline + c[nc - 1]) / M;
-        /* The scale follows the memory in use; the budget line is drawn
-         * only when it fits (a detected budget can be a hundred times the
-         * work). */
-        for (int k = 0; k < 3; k++)
-            if (v[k][n] > vmax) vmax = v[k][n];
-        if (v[3][n] > bmax) bmax = v[3][n];
-        if (ts > tmax) tmax = ts;
-        n++;
-    }
-    fclose(f);
-    FILE *o = ok && n ? fopen(svg, "w") : NULL;
-    if (o) {
-        const int W = 900, H = 420, L = 70, R = 20, T = 30, B = 50;
-        const char *color[4] = {"#d62728", "#1f77b4", "#2ca02c", "#7f7f7f"};
-        const char *label[4] = {"RSS", "baseline + tracked", "baseline + reserved",
-                                "baseline + budget"};
-        int draw_budget = bmax <= 2 * vmax;
-        if (draw_budget && bmax > vmax) vmax = bmax;
-        vmax *= 1.05;
-        if (tmax <= 0) tmax = 1;
-        fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                   "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
-        fprintf(o, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
-        fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L,
-                H - B, W - R, H - B);
-        fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T,
-                L, H - B);
-        for (int i = 0; i <= 4; i++) {
-            double y = H - B - (double)(H - T - B) * i / 4, x = L + (double)(W - L - R) * i / 4;
-            fprintf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", L - 6,
-                    y + 4, vmax * i / 4);
-            fprintf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.2f</text>\n", x,
-                    H - B + 16, tmax * i / 4);
-        }
-        fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">seconds</text>\n",
-                (W + L) / 2, H - 10);
-        fprintf(o, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
-                   "text-anchor=\"middle\">MiB</text>\n", (H - B + T) / 2, (H - B + T) / 2);
-        for (int k = 3; k >= 0; k--) {
-            if (k == 3 && !draw_budget) {
-                fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\">budget %.0f MiB, off scale</text>\n",
-                        L + 10 + 190 * k, 18, color[k], bmax);
-                continue;
-            }
-            fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-                    color[k]);
-            for (size_t i = 0; i < n; i++)
-                fprintf(o, "%.1f,%.1f ", L + (W - L - R) * t[i] / tmax,
-                        H - B - (H - T - B) * v[k][i] / vmax);
-            fprintf(o, "\"/>\n");
-            fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text>\n", L + 10 + 190 * k, 18,
-                    color[k], label[k]);
-        }
-        fprintf(o, "</svg>\n");
-        ok = fclose(o) == 0;
-    } else {
-        ok = 0;
-    }
-    free(t);
-    for (int k = 0; k < 4; k++) free(v[k]);
-    return ok ? 0 : -1;
-}
-
 #define BENCH_MAX_KEYS 8
 
 /* One --key and the witnesses that follow it. */
@@ -483,15 +348,11 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
         if (!strcmp(a, "--json")) { json = 1; continue; }
         if (!strcmp(a, "--no-baseline")) { baseline = 0; continue; }
         if (!strcmp(a, "--no-verify")) { verify = 0; continue; }
-        /* Every other option takes a value: --name value or --name=value.
-         * a becomes the bare name. */
+        /* Every other option takes a value; a becomes the bare name. */
         char name[32];
-        const char *eq = strchr(a, '=');
-        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-        if (a[0] != '-' || a[1] != '-' || nlen >= sizeof name) goto usage;
-        memcpy(name, a, nlen);
-        name[nlen] = '\0';
-        if (cli_opt("bench", argc, argv, &i, name, "see bench --help", &v) != 1) {
+        int r = cli_opt_named("bench", argc, argv, &i, name, sizeof name, "see bench --help", &v);
+        if (r == 0) goto usage;
+        if (r < 0) {
             free(wit);
             return CLI_USAGE;
         }
@@ -599,103 +460,48 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
             return CLI_INVALID;
         }
     }
-    zkpipe_stage_times sum = {0};
-    size_t verified = 0, failed = 0;
+    bench_summary sum;
+    memset(&sum, 0, sizeof sum);
     for (unsigned j = 0; j < jobs; j++) {
         zkpipe_job_result r;
         if ((st = zkpipe_engine_await(e, ids[j], -1, &r)) != ZKPIPE_OK) return CLI_INVALID;
         if (r.status != ZKPIPE_OK) {
             fprintf(stderr, "zkpipe bench: job %llu: %s\n", (unsigned long long)r.job_id, r.error);
-            failed++;
+            sum.jobs_failed++;
         }
-        for (size_t i = 0; i < r.n_partitions; i++) verified += (size_t)r.partitions[i].verified;
-        if (r.times.queue_wait > sum.queue_wait) sum.queue_wait = r.times.queue_wait;
-        sum.key_load += r.times.key_load;
-        sum.synthesis += r.times.synthesis;
-        sum.device += r.times.device;
-        sum.finalize += r.times.finalize;
-        sum.verify += r.times.verify;
+        for (size_t i = 0; i < r.n_partitions; i++)
+            sum.proofs_verified += (size_t)r.partitions[i].verified;
+        bench_stage_times_add(&sum.stages, &r.times);
         zkpipe_job_result_clear(&r);
     }
-    double t_end = cli_now(), seconds = t_end - t0;
-    zkpipe_engine_status s;
-    (void)zkpipe_engine_get_status(e, &s);
-    uint64_t hwm = 0;
-    (void)zkp_mem_read_peak_rss(&hwm);
-    uint64_t peak = s.peak_rss_bytes > hwm ? s.peak_rss_bytes : hwm;
-    uint64_t final_rss = s.rss_bytes, base = s.baseline_rss_bytes;
-    /* Idle: the keys evicted, so nothing of the engine's is live; then
-     * trimmed (pooled regions unmapped, malloc_trim). */
-    uint64_t idle_rss = 0, trimmed_rss = 0;
-    /* The largest key and partition (keys may have been evicted: then
-     * their resident bytes read 0, their partition bytes stay known). */
-    uint64_t key_bytes = 0, part_bytes = 0;
-    for (size_t k = 0; k < s.n_keys; k++) {
-        if (s.keys[k].resident_bytes > key_bytes) key_bytes = s.keys[k].resident_bytes;
-        if (s.keys[k].partition_bytes > part_bytes) part_bytes = s.keys[k].partition_bytes;
-    }
-    for (size_t k = 0; k < nkeys; k++)
-        if (zkpipe_engine_evict_key(e, keys[k].id) != ZKPIPE_OK)
-            fprintf(stderr, "zkpipe bench: a key could not be evicted\n");
-    /* Each GPU's memory as the engine tracks it beside what the driver
-     * reports in use (which adds the CUDA context), while the keys were
-     * still resident. */
-    for (size_t k = 0; k < s.n_devices && !json; k++)
-        if (s.devices[k].is_gpu)
-            printf("device %s: GPU memory tracked %.3f GiB (peak %.3f), driver in use %.3f GiB; "
-                   "busy %.2f s; copied %.2f GiB up, %.3f GiB down\n",
-                   s.devices[k].name, s.devices[k].vram_tracked_bytes / 1073741824.0,
-                   s.devices[k].vram_peak_bytes / 1073741824.0,
-                   (s.devices[k].vram_total_bytes - s.devices[k].vram_free_bytes) / 1073741824.0,
-                   s.devices[k].busy_seconds, s.devices[k].h2d_bytes / 1073741824.0,
-                   s.devices[k].d2h_bytes / 1073741824.0);
-    if (s.n_devices && s.devices[0].is_gpu && !json)
-        printf("host memory registered with the GPU driver (the pool's regions): %.3f GiB\n",
-               zkp_gpu_host_registered_bytes() / 1073741824.0);
-    (void)zkp_mem_read_rss(&idle_rss);
-    (void)zkpipe_engine_trim(e, 0);
-    (void)zkp_mem_read_rss(&trimmed_rss);
-    (void)zkpipe_engine_destroy(&e);
-    size_t nsamples;
-    double dev = max_deviation_(timeline, base, t_end - t_create, &nsamples);
-    if (tmpcsv[0]) {
-        unlink(tmpcsv);
-    } else {
-        /* The picture next to the CSV: out.csv -> out.svg. */
-        size_t tl = strlen(timeline);
-        char *svg = malloc(tl + 5);
-        if (svg) {
-            memcpy(svg, timeline, tl + 1);
-            if (tl > 4 && !strcmp(svg + tl - 4, ".csv")) svg[tl - 4] = 0;
-            strcat(svg, ".svg");
-            if (draw_svg_(timeline, svg, base) != 0)
-                fprintf(stderr, "zkpipe bench: cannot draw %s\n", svg);
-            else if (!json)
-                printf("timeline: %s and %s\n", timeline, svg);
-            free(svg);
-        }
-    }
+    double t_end = cli_now();
+    sum.seconds = t_end - t0;
+    sum.proofs = jobs;
+    sum.partitions = (size_t)jobs * parts;
+    uint32_t key_ids[BENCH_MAX_KEYS];
+    for (size_t k = 0; k < nkeys; k++) key_ids[k] = keys[k].id;
+    bench_engine_finish(&e, key_ids, nkeys, !json, &sum);
+    char svg[4096];
+    bench_timeline_finish(timeline, tmpcsv[0] != 0, t_end - t_create, &sum, svg, sizeof svg);
+    if (svg[0] && !json) printf("timeline: %s and %s\n", timeline, svg);
 
-    double seq_s = 0;
-    size_t seq_verified = 0;
     if (baseline) {
-        /* The baseline proves on the engine's first device. */
+        /* The baseline proves where the engine proved: on its first GPU,
+         * or on the CPU. */
         zkp_g16_backend *be = NULL;
         zkp_diag bd = {{0}};
-        char name[32];
-        snprintf(name, sizeof name, "%s", s.n_devices && s.devices[0].is_gpu ? "cuda:0" : "cpu");
+        const char *name = sum.on_gpu ? "cuda:0" : "cpu";
         if (zkp_g16_backend_open(&be, name, NULL, 0, &bd) != ZKPIPE_OK) {
             fprintf(stderr, "zkpipe bench: baseline: %s\n", bd.msg);
             return CLI_INVALID;
         }
-        int rc = sequential_(keys, nkeys, jobs, parts, cfg.device_threads, verify, be, &seq_s,
-                             &seq_verified);
+        int rc = sequential_(keys, nkeys, jobs, parts, cfg.device_threads, verify, be,
+                             &sum.sequential_seconds, &sum.sequential_proofs_verified);
         zkp_g16_backend_close(be);
         if (rc) return CLI_INVALID;
+        (void)zkp_mem_read_rss(&sum.rss_after_sequential_bytes);
     }
-    uint64_t after_seq = 0;
-    (void)zkp_mem_read_rss(&after_seq);
-    size_t total = (size_t)jobs * parts;
+    size_t failed = sum.jobs_failed;
     if (json) {
         if (synth_spec)
             printf("{\"synthetic\":{\"curve\":\"%s\",\"log_n\":%u,\"constraints\":%u,"
@@ -704,48 +510,17 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
                    synth->shape.zkey_bytes, synth->key_seconds, synth->wtns_seconds);
         else
             printf("{");
-        printf("\"proofs\":%u,\"partitions\":%zu,\"seconds\":%.6f,\"sequential_seconds\":%.6f,"
-               "\"speedup\":%.4f,\"partitions_per_second\":%.4f,\"budget_bytes\":%llu,"
-               "\"peak_rss_bytes\":%llu,\"baseline_rss_bytes\":%llu,\"final_rss_bytes\":%llu,"
-               "\"idle_rss_bytes\":%llu,\"trimmed_rss_bytes\":%llu,"
-               "\"rss_after_sequential_bytes\":%llu,\"peak_tracked_bytes\":%llu,"
-               "\"peak_reserved_bytes\":%llu,\"max_tracked_rss_deviation\":%.6f,"
-               "\"rss_samples\":%zu,\"proofs_verified\":%zu,\"sequential_proofs_verified\":%zu,"
-               "\"jobs_failed\":%zu,\"key_bytes\":%llu,\"partition_bytes\":%llu,"
-               "\"stage_seconds\":{\"queue_wait_max\":%.6f,\"key_load\":%.6f,\"synthesis\":%.6f,"
-               "\"device\":%.6f,\"finalize\":%.6f,\"verify\":%.6f}}\n",
-               jobs, total, seconds, seq_s, seq_s > 0 ? seq_s / seconds : 0, total / seconds,
-               (unsigned long long)s.budget_total_bytes, (unsigned long long)peak,
-               (unsigned long long)base, (unsigned long long)final_rss,
-               (unsigned long long)idle_rss, (unsigned long long)trimmed_rss,
-               (unsigned long long)after_seq, (unsigned long long)s.tracked_peak_bytes,
-               (unsigned long long)s.budget_peak_reserved_bytes, dev, nsamples, verified,
-               seq_verified, failed, (unsigned long long)key_bytes,
-               (unsigned long long)part_bytes, sum.queue_wait, sum.key_load,
-               sum.synthesis, sum.device, sum.finalize, sum.verify);
+        bench_summary_json(stdout, &sum);
+        printf("}\n");
     } else {
-        const double M = 1048576.0;
-        printf("pipeline: %u jobs x %u partitions = %zu proofs in %.3f s (%.2f partitions/s)\n", jobs,
-               parts, total, seconds, total / seconds);
+        printf("pipeline: %u jobs x %u partitions = %zu proofs in %.3f s (%.2f partitions/s)\n",
+               jobs, parts, sum.partitions, sum.seconds, sum.partitions / sum.seconds);
         if (baseline)
-            printf("sequential (plain prover): %.3f s; pipeline speedup %.2fx\n", seq_s, seq_s / seconds);
-        printf("stage seconds (summed over partitions): key load %.3f, synthesis %.3f, device %.3f, "
-               "finalize %.3f, verify %.3f; longest admission wait %.3f\n",
-               sum.key_load, sum.synthesis, sum.device, sum.finalize, sum.verify, sum.queue_wait);
-        printf("budget %.1f MiB: peak reserved %.1f MiB (largest key %.1f MiB, largest partition %.1f MiB)\n",
-               s.budget_total_bytes / M, s.budget_peak_reserved_bytes / M,
-               key_bytes / M, part_bytes / M);
-        printf("RSS: baseline %.1f MiB, peak %.1f MiB, final %.1f MiB, idle (keys evicted) %.1f MiB, "
-               "trimmed %.1f MiB, after sequential %.1f MiB\n",
-               base / M, peak / M, final_rss / M, idle_rss / M, trimmed_rss / M, after_seq / M);
-        printf("tracked: peak %.1f MiB; max |RSS - (baseline + tracked)| / RSS = %.2f%% over %zu "
-               "samples\n",
-               s.tracked_peak_bytes / M, 100 * dev, nsamples);
-        printf("tracked at the end:");
-        for (unsigned c = 0; c < ZKPIPE_ENGINE_MEM_CATEGORIES; c++)
-            printf(" %s %.1f MiB%s", zkpipe_engine_mem_category_name(c), s.mem_live[c] / M,
-                   c + 1 < ZKPIPE_ENGINE_MEM_CATEGORIES ? "," : "\n");
-        printf("proofs verified: %zu of %zu%s\n", verified, total, failed ? " (some jobs FAILED)" : "");
+            printf("sequential (plain prover): %.3f s; pipeline speedup %.2fx\n",
+                   sum.sequential_seconds, sum.sequential_seconds / sum.seconds);
+        bench_summary_text(stdout, &sum);
+        printf("proofs verified: %zu of %zu%s\n", sum.proofs_verified, sum.partitions,
+               failed ? " (some jobs FAILED)" : "");
     }
     free(wv);
     free(ids);
@@ -777,6 +552,7 @@ int cli_bench(int argc, char **argv) {
     }
     if (argc >= 1 && !strcmp(argv[0], "synthetic")) return bench_synthetic_(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "prove")) return cli_bench_prove(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "porep")) return cli_bench_porep(argc - 1, argv + 1);
     if (argc >= 1 && (!strcmp(argv[0], "msm") || !strcmp(argv[0], "ntt")))
         return cli_bench_kernel(argv[0], argc - 1, argv + 1);
     fputs(bench_usage, argc >= 1 && cli_is_help(argv[0]) ? stdout : stderr);

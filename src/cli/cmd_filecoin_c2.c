@@ -70,9 +70,7 @@ static zkpipe_status load_c1_(zkp_fil_c1 *c1, const char *path, zkp_diag *d) {
     return st;
 }
 
-/* The path of the parameter file (ext "params" or "vk") of p's circuit in
- * dir (NULL: Filecoin's cache); 0 when it does not fit out. */
-static int params_path_(char *out, size_t cap, const char *dir, const zkp_fil_seal_proof *p,
+int cli_fil_params_path(char *out, size_t cap, const char *dir, const zkp_fil_seal_proof *p,
                         const char *ext) {
     zkp_fil_params_circuit fc;
     zkp_fil_porep_shape_of(&fc, p);
@@ -162,7 +160,7 @@ int cli_filecoin_c2(int argc, char **argv) {
         goto done;
     }
     char params_path[4096];
-    if (!params_path_(params_path, sizeof params_path, dir, c1.proof, "params")) {
+    if (!cli_fil_params_path(params_path, sizeof params_path, dir, c1.proof, "params")) {
         fprintf(stderr, "zkpipe filecoin c2: --params: the path is too long\n");
         code = CLI_USAGE;
         goto done;
@@ -301,7 +299,7 @@ int cli_filecoin_verify(int argc, char **argv) {
     int code = CLI_BAD_INPUT;
     zkpipe_status st = load_c1_(&c1, pos[0], &d);
     if (st == ZKPIPE_OK) st = zkp_read_file(pos[1], VERIFY_MAX_PROOF, &proof, &proof_len, &d);
-    if (st == ZKPIPE_OK && !params_path_(vk_path, sizeof vk_path, dir, c1.proof, "vk")) {
+    if (st == ZKPIPE_OK && !cli_fil_params_path(vk_path, sizeof vk_path, dir, c1.proof, "vk")) {
         fprintf(stderr, "zkpipe filecoin verify: --params: the path is too long\n");
         code = CLI_USAGE;
         goto done;

@@ -94,6 +94,16 @@ int cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, co
     return 1;
 }
 
+int cli_opt_named(const char *cmd, int argc, char **argv, int *i, char *name, size_t cap,
+                  const char *what, const char **value) {
+    const char *a = argv[*i], *eq = strchr(a, '=');
+    size_t n = eq ? (size_t)(eq - a) : strlen(a);
+    if (a[0] != '-' || a[1] != '-' || n >= cap) return 0;
+    memcpy(name, a, n);
+    name[n] = '\0';
+    return cli_opt(cmd, argc, argv, i, name, what, value) == 1 ? 1 : -1;
+}
+
 int cli_outputs_open(const char *cmd, zkp_output *outs, const char *const *out_paths,
                      size_t n_out, const char *const *in_paths, size_t n_in) {
     memset(outs, 0, n_out * sizeof *outs);

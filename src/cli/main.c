@@ -51,6 +51,8 @@ static const char usage[] =
     "        one kernel on the CPU and on a GPU, checked against each other\n"
     "  bench prove [--curve <c>] [--log <L>] [--device ...]\n"
     "        the device half of a PoRep-shaped partition, stage by stage\n"
+    "  bench porep --sector-size <size> [--params DIR] [--sectors N] [options]\n"
+    "        Filecoin PoRep C2 of whole sectors through the engine, every proof verified\n"
     "  serve [--config FILE] [--listen ADDR] [--set KEY=VALUE]... [--print-config]\n"
     "        the proving daemon (gRPC: cuzk.v1 and zkpipe.v1); --help for options\n"
     "  client [--addr ADDR] <command> ...\n"

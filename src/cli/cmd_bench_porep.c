@@ -1,0 +1,534 @@
+/* zkpipe bench porep: Filecoin PoRep C2 proofs of whole sectors through
+ * the engine, back to back, every partition verified, with the throughput
+ * and memory summary of bench pipeline plus what a PoRep operator sizes a
+ * machine by: seconds per proof, how busy synthesis and the device were,
+ * and proofs per hour per GiB of budget.
+ *
+ * The C1s are made before the clock starts: small sectors are sealed here
+ * (in memory), large ones get a synthetic C1 (filecoin/seal.h), so the same
+ * command runs at 2 KiB on a laptop and at 32 GiB on a GPU machine. The
+ * parameters are never made here: at 32 GiB that is its own long job. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/bench_report.h"
+#include "cli/cli.h"
+#include "filecoin/c1.h"
+#include "filecoin/seal.h"
+#include "formats/bellperson.h"
+#include "mem/mem.h"
+#include "zkpipe/engine.h"
+
+static const char porep_usage[] =
+    "usage: zkpipe bench porep --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB [--params DIR]\n"
+    "                          [--sectors N] [--in-flight K] [--synth-workers N]\n"
+    "                          [--device-workers M] [--device cpu|cuda|auto] [--threads N]\n"
+    "                          [--budget SIZE] [--json FILE] [--timeline FILE.csv] [options]\n"
+    "\n"
+    "Proves N sectors' PoRep C2 (StackedDrg<size>V1_1) through the proving engine and\n"
+    "reports the run: seconds per proof, stage times, how busy synthesis and the device\n"
+    "were, peak RSS and tracked bytes against the budget, proofs per hour per GiB of\n"
+    "budget. Every partition is verified by the engine; a sector counts as verified\n"
+    "when all of its partitions are. Exit code 1 when any sector fails.\n"
+    "\n"
+    "The C1s are made before the clock starts: sectors up to 8MiB are sealed here from\n"
+    "data drawn from --seed (in memory), larger ones get a synthetic C1 (as `filecoin c1\n"
+    "synth`: INSECURE, benchmarks only). At most 8 distinct C1s are made; further\n"
+    "sectors reuse them in turn (each proof is still a fresh one).\n"
+    "\n"
+    "The parameters are found by Filecoin's file name for the sector size's circuit in\n"
+    "--params DIR, else $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters.\n"
+    "They are not made here; `zkpipe setup dev --filecoin porep --sector-size SIZE --out\n"
+    "DIR` makes INSECURE ones for development. The key is loaded before the clock starts.\n"
+    "\n"
+    "Sectors are submitted K at a time (--in-flight, default 2): while one sector's last\n"
+    "partitions are proved, the next one's are synthesized, so the engine pipelines\n"
+    "partitions across sectors; as each sector completes, the next is submitted.\n"
+    "Through the daemon (--daemon) is not implemented yet: this runs the engine in\n"
+    "process.\n"
+    "\n"
+    "Options:\n"
+    "  --sector-size S     2KiB, 8MiB (sealed here), 512MiB, 32GiB, 64GiB (synthetic C1)\n"
+    "  --params DIR        the directory of the parameter files\n"
+    "  --sectors N         sectors proved (default 1)\n"
+    "  --in-flight K       sectors submitted at once (default 2)\n"
+    "  --synth-workers N   partitions synthesized at once (default 1)\n"
+    "  --synth-threads N   threads of one synthesis (default 1)\n"
+    "  --device D          cpu, cuda (every GPU) or auto (the GPUs if any; the default)\n"
+    "  --device-workers M  workers per device, sharing it (default 2)\n"
+    "  --threads N         threads of one prove_start and its finalize (default: every CPU)\n"
+    "  --finalize-workers N  finalize + verify workers (default 1)\n"
+    "  --budget SIZE       memory budget, e.g. 110GiB (default: detect)\n"
+    "  --json FILE         write the summary as one JSON object (- for stdout)\n"
+    "  --timeline F.csv    write the RSS / tracked-bytes timeline, and F.svg drawing it;\n"
+    "                      also F.stages.csv and F.stages.svg: partitions waiting for\n"
+    "                      memory and in each stage, GPU memory, reserved bytes\n"
+    "  --period-ms N       RSS sampling period (default 20)\n"
+    "  --seed HEX          64 hex digits: the sectors' data, ids, ticket and seed (default 0)\n"
+    "  --check-subgroups   check every parameter point in its subgroup when loading\n"
+    "\n" CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
+
+/* More distinct sectors add nothing to what is measured and cost their C1s'
+ * memory and the time to seal them. */
+#define POREP_DISTINCT_MAX 8u
+/* Sealing is in memory and single-threaded: beyond this, a synthetic C1. */
+#define POREP_SEAL_MAX_BYTES ((uint64_t)8 << 20)
+
+static int hex_digit_(char c) {
+    return c >= '0' && c <= '9' ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+static int parse_hex32_(const char *s, uint8_t out[32]) {
+    if (strlen(s) != 64) return -1;
+    for (int i = 0; i < 64; i += 2) {
+        int hi = hex_digit_(s[i]), lo = hex_digit_(s[i + 1]);
+        if (hi < 0 || lo < 0) return -1;
+        out[i / 2] = (uint8_t)(hi << 4 | lo);
+    }
+    return 0;
+}
+
+/* 32 bytes of the sequence: each sector's values differ, and a run is
+ * repeatable from --seed. */
+static void fill32_(uint8_t out[32], uint64_t *state) {
+    for (int i = 0; i < 32; i += 8) {
+        uint64_t x = cli_splitmix64(state);
+        memcpy(out + i, &x, 8);
+    }
+}
+
+/* Sector i's C1 as JSON (*json, *len; zkp_free'd by the caller): sealed
+ * from drawn data, or synthetic. */
+static zkpipe_status make_c1_(const zkp_fil_seal_proof *p, const uint8_t seed[32], unsigned i,
+                              uint8_t **json, size_t *len, zkp_diag *d) {
+    uint64_t state;
+    memcpy(&state, seed, 8);
+    state ^= 0x5eed0000u + i;
+    for (int k = 8; k < 32; k += 8) {
+        uint64_t x;
+        memcpy(&x, seed + k, 8);
+        state = state * 31 + x;
+    }
+    zkp_fil_c1 c1;
+    memset(&c1, 0, sizeof c1);
+    zkpipe_status st;
+    if (p->sector_bytes <= POREP_SEAL_MAX_BYTES) {
+        zkp_fil_seal_inputs in;
+        memset(&in, 0, sizeof in);
+        in.proof = p;
+        in.sector_id = i + 1;
+        fill32_(in.prover_id, &state);
+        fill32_(in.ticket, &state);
+        fill32_(in.seed, &state);
+        uint8_t *data = malloc((size_t)p->sector_bytes);
+        if (!data) return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "no memory for a sector");
+        for (uint64_t off = 0; off < p->sector_bytes; off += 32) {
+            fill32_(data + off, &state);
+            data[off + 31] &= 0x3f; /* fr32: every node below 2^254 */
+        }
+        st = zkp_fil_seal(&c1, NULL, &in, data, NULL, ZKP_MEM_AUX, d);
+        free(data);
+    } else {
+        uint8_t s[32];
+        fill32_(s, &state);
+        st = zkp_fil_c1_synthesize(&c1, p, s, NULL, ZKP_MEM_AUX, d);
+    }
+    if (st == ZKPIPE_OK) st = zkp_fil_c1_write(&c1, json, len, NULL, ZKP_MEM_AUX, d);
+    zkp_fil_c1_free(&c1);
+    return st;
+}
+
+/* The partitions in each stage and the GPU memory over the run, sampled
+ * from the engine's status (short locks only) into a CSV beside the memory
+ * timeline: the engine's own timeline has bytes, not stages. */
+typedef struct {
+    zkpipe_engine *e;
+    FILE *csv;
+    unsigned period_ms;
+    double t0;
+    pthread_mutex_t lk;
+    pthread_cond_t cv;
+    int stop;
+    pthread_t thread;
+} stage_sampler_;
+
+static void *stage_sampler_main_(void *arg) {
+    stage_sampler_ *s = arg;
+    pthread_mutex_lock(&s->lk);
+    while (!s->stop) {
+        pthread_mutex_unlock(&s->lk);
+        zkpipe_engine_status st;
+        if (zkpipe_engine_get_status(s->e, &st) == ZKPIPE_OK) {
+            uint64_t vram = 0;
+            for (size_t k = 0; k < st.n_devices; k++) vram += st.devices[k].vram_tracked_bytes;
+            fprintf(s->csv, "%.3f,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%llu,%llu\n", cli_now() - s->t0,
+                    st.queued_admit, st.queued_synth, st.running_synth, st.queued_device,
+                    st.running_device, st.queued_finalize, st.running_finalize,
+                    (unsigned long long)vram, (unsigned long long)st.budget_reserved_bytes);
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        uint64_t ns = (uint64_t)until.tv_nsec + (uint64_t)s->period_ms * 1000000u;
+        until.tv_sec += (time_t)(ns / 1000000000u);
+        until.tv_nsec = (long)(ns % 1000000000u);
+        pthread_mutex_lock(&s->lk);
+        if (!s->stop) pthread_cond_timedwait(&s->cv, &s->lk, &until);
+    }
+    pthread_mutex_unlock(&s->lk);
+    return NULL;
+}
+
+/* Starts sampling into path; 0 on success. */
+static int stage_sampler_start_(stage_sampler_ *s, zkpipe_engine *e, const char *path,
+                                unsigned period_ms, double t0) {
+    memset(s, 0, sizeof *s);
+    s->csv = fopen(path, "w");
+    if (!s->csv) return -1;
+    fprintf(s->csv, "seconds,queued_admit,queued_synth,running_synth,queued_device,"
+                    "running_device,queued_finalize,running_finalize,vram_tracked_bytes,"
+                    "reserved_bytes\n");
+    s->e = e;
+    s->period_ms = period_ms ? period_ms : 20;
+    s->t0 = t0;
+    pthread_mutex_init(&s->lk, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    if (pthread_create(&s->thread, NULL, stage_sampler_main_, s) != 0) {
+        fclose(s->csv);
+        s->csv = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Stops a started sampler; 0 when its CSV was written whole. */
+static int stage_sampler_stop_(stage_sampler_ *s) {
+    if (!s->csv) return -1;
+    pthread_mutex_lock(&s->lk);
+    s->stop = 1;
+    pthread_cond_signal(&s->cv);
+    pthread_mutex_unlock(&s->lk);
+    pthread_join(s->thread, NULL);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->lk);
+    int rc = fclose(s->csv) == 0 ? 0 : -1;
+    s->csv = NULL;
+    return rc;
+}
+
+typedef struct {
+    const char *size, *params_dir, *json_path, *timeline;
+    unsigned sectors, in_flight, period_ms;
+    int check_subgroups;
+    uint8_t seed[32];
+    zkpipe_engine_config cfg;
+} porep_opts_;
+
+/* Returns -1 when the options are good, else the exit code. */
+static int parse_(int argc, char **argv, porep_opts_ *o) {
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        unsigned *num = NULL;
+        if (cli_is_help(a)) {
+            fputs(porep_usage, stdout);
+            return CLI_OK;
+        }
+        if (!strcmp(a, "--check-subgroups")) {
+            o->check_subgroups = 1;
+            continue;
+        }
+        /* Every other option takes a value. */
+        char name[32];
+        int r = cli_opt_named("bench porep", argc, argv, &i, name, sizeof name,
+                              "see bench porep --help", &v);
+        if (r == 0) goto usage;
+        if (r < 0) return CLI_USAGE;
+        if (!strcmp(name, "--sector-size")) o->size = v;
+        else if (!strcmp(name, "--params")) o->params_dir = v;
+        else if (!strcmp(name, "--json")) o->json_path = v;
+        else if (!strcmp(name, "--timeline")) o->timeline = v;
+        else if (!strcmp(name, "--device")) o->cfg.device = v;
+        else if (!strcmp(name, "--budget")) {
+            if (cli_parse_size(v, &o->cfg.budget_bytes) || !o->cfg.budget_bytes) goto usage;
+        } else if (!strcmp(name, "--seed")) {
+            if (parse_hex32_(v, o->seed)) goto usage;
+        } else if (!strcmp(name, "--sectors")) num = &o->sectors;
+        else if (!strcmp(name, "--in-flight")) num = &o->in_flight;
+        else if (!strcmp(name, "--synth-workers")) num = &o->cfg.synth_workers;
+        else if (!strcmp(name, "--synth-threads")) num = &o->cfg.synth_threads;
+        else if (!strcmp(name, "--device-workers")) num = &o->cfg.device_workers;
+        else if (!strcmp(name, "--threads")) num = &o->cfg.device_threads;
+        else if (!strcmp(name, "--finalize-workers")) num = &o->cfg.finalize_workers;
+        else if (!strcmp(name, "--period-ms")) num = &o->period_ms;
+        else goto usage;
+        if (num && cli_parse_threads(v, num)) goto usage;
+    }
+    if (!o->size) goto usage;
+    return -1;
+usage:
+    fputs(porep_usage, stderr);
+    return CLI_USAGE;
+}
+
+/* What the sectors' results add up to, beyond bench_summary. */
+typedef struct {
+    size_t partitions_verified;
+    double *latency; /* each sector's submission to completion */
+    unsigned n_latency;
+} porep_tally_;
+
+static void collect_(zkpipe_job_result *r, bench_summary *sum, porep_tally_ *t, double t0,
+                     unsigned done, unsigned total) {
+    size_t ok = 0;
+    for (size_t k = 0; k < r->n_partitions; k++)
+        ok += r->partitions[k].verified && r->partitions[k].proof_len == ZKP_BP_PROOF_BYTES;
+    t->partitions_verified += ok;
+    sum->partitions += r->n_partitions;
+    bench_stage_times_add(&sum->stages, &r->times);
+    if (r->status != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe bench porep: sector (job %llu): %s\n",
+                (unsigned long long)r->job_id, r->error);
+        sum->jobs_failed++;
+    } else if (ok == r->n_partitions) {
+        sum->proofs_verified++;
+    }
+    t->latency[t->n_latency++] = r->times.total;
+    fprintf(stderr, "zkpipe bench porep: sector %u of %u: %zu of %zu partition(s) verified, "
+            "%.2f s from submission (%.2f s into the run)\n",
+            done, total, ok, r->n_partitions, r->times.total, cli_now() - t0);
+}
+
+static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
+    char want[64];
+    snprintf(want, sizeof want, "StackedDrg%sV1_1", o->size);
+    const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_name(want, strlen(want));
+    if (!p) {
+        fprintf(stderr, "zkpipe bench porep: --sector-size %s: 2KiB, 8MiB, 512MiB, 32GiB or "
+                        "64GiB\n", o->size);
+        return CLI_USAGE;
+    }
+    char params[4096];
+    if (!cli_fil_params_path(params, sizeof params, o->params_dir, p, "params")) {
+        fprintf(stderr, "zkpipe bench porep: --params: the path is too long\n");
+        return CLI_USAGE;
+    }
+    struct stat sb;
+    if (stat(params, &sb) != 0) {
+        fprintf(stderr,
+                "zkpipe bench porep: no parameters for %s at %s; make INSECURE development "
+                "ones with `zkpipe setup dev --filecoin porep --sector-size %s --out DIR` and "
+                "pass --params DIR\n",
+                p->name, params, o->size);
+        return CLI_BAD_INPUT;
+    }
+    const int sealed = p->sector_bytes <= POREP_SEAL_MAX_BYTES;
+    unsigned distinct = o->sectors < POREP_DISTINCT_MAX ? o->sectors : POREP_DISTINCT_MAX;
+    fprintf(stderr, "zkpipe bench porep: %s, %u partition(s) a sector; %u sector(s), %u C1(s) %s; "
+            "parameters %s\n", p->name, (unsigned)p->partitions, o->sectors, distinct,
+            sealed ? "sealed here" : "SYNTHETIC (INSECURE, benchmarks only)", params);
+    double t_c1 = cli_now();
+    for (unsigned i = 0; i < distinct; i++) {
+        zkp_diag d = {{0}};
+        zkpipe_status st = make_c1_(p, o->seed, i, &c1s[i], &c1_lens[i], &d);
+        if (st != ZKPIPE_OK) return cli_fail("bench porep", st, &d, CLI_INVALID);
+    }
+    double c1_seconds = cli_now() - t_c1;
+
+    char tmpcsv[64] = "";
+    if (!o->timeline) {
+        snprintf(tmpcsv, sizeof tmpcsv, "/tmp/zkpipe-bench-porep-%ld.csv", (long)getpid());
+        o->timeline = tmpcsv;
+    }
+    o->cfg.timeline_csv = o->timeline;
+    o->cfg.rss_period_ms = o->period_ms;
+    (void)zkp_mem_reset_peak_rss();
+    double t_create = cli_now();
+    zkpipe_engine *e = NULL;
+    char err[256] = "";
+    zkpipe_status st = zkpipe_engine_create(&e, &o->cfg, err, sizeof err);
+    if (st != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe bench porep: %s (%s)\n", err, zkpipe_status_name(st));
+        return CLI_INVALID;
+    }
+    zkpipe_engine_status es;
+    (void)zkpipe_engine_get_status(e, &es);
+    const unsigned n_devices = es.n_devices ? (unsigned)es.n_devices : 1;
+    const char *device_name = es.n_devices ? es.devices[0].name : "cpu";
+    uint32_t key;
+    zkp_diag d = {{0}};
+    if ((st = zkpipe_engine_register_porep_key(e, &key, params, p->id, o->check_subgroups)) !=
+        ZKPIPE_OK) {
+        snprintf(d.msg, sizeof d.msg, "%.400s: %s", params, zkpipe_strerror(st));
+        (void)zkpipe_engine_destroy(&e);
+        return cli_fail("bench porep", st, &d, CLI_BAD_INPUT);
+    }
+    double t_key = cli_now();
+    if ((st = zkpipe_engine_load_key_msg(e, key, d.msg, sizeof d.msg)) != ZKPIPE_OK) {
+        (void)zkpipe_engine_destroy(&e);
+        return cli_fail("bench porep", st, &d,
+                        st == ZKPIPE_ERR_NO_MEMORY ? CLI_INVALID : CLI_BAD_INPUT);
+    }
+    double key_seconds = cli_now() - t_key;
+    fprintf(stderr, "zkpipe bench porep: C1s made in %.2f s, key loaded in %.2f s; proving\n",
+            c1_seconds, key_seconds);
+
+    bench_summary sum;
+    memset(&sum, 0, sizeof sum);
+    porep_tally_ tally = {0, calloc(o->sectors, sizeof(double)), 0};
+    if (!tally.latency) {
+        (void)zkpipe_engine_destroy(&e);
+        return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    }
+    /* F.csv: the stages go to F.stages.csv and F.stages.svg. */
+    char stages_csv[4096] = "", stages_svg[4096] = "";
+    stage_sampler_ sampler;
+    memset(&sampler, 0, sizeof sampler);
+    if (!tmpcsv[0]) {
+        size_t n = strlen(o->timeline);
+        if (n > 4 && !strcmp(o->timeline + n - 4, ".csv")) n -= 4;
+        if (n + 16 < sizeof stages_csv) {
+            snprintf(stages_csv, sizeof stages_csv, "%.*s.stages.csv", (int)n, o->timeline);
+            snprintf(stages_svg, sizeof stages_svg, "%.*s.stages.svg", (int)n, o->timeline);
+            if (stage_sampler_start_(&sampler, e, stages_csv, o->period_ms, t_create) != 0) {
+                fprintf(stderr, "zkpipe bench porep: cannot write %s\n", stages_csv);
+                stages_csv[0] = 0;
+            }
+        }
+    }
+    unsigned submitted = 0, done = 0;
+    int code = CLI_OK;
+    double t0 = cli_now();
+    while (done < o->sectors) {
+        while (submitted < o->sectors && submitted - done < o->in_flight) {
+            zkpipe_job_request req = {.key_id = key,
+                                      .priority = ZKPIPE_PRIORITY_NORMAL,
+                                      .porep_c1 = c1s[submitted % distinct],
+                                      .porep_c1_len = c1_lens[submitted % distinct]};
+            uint64_t job;
+            if ((st = zkpipe_engine_submit(e, &job, &req)) != ZKPIPE_OK) {
+                code = cli_fail("bench porep", st, NULL, CLI_INVALID);
+                goto out;
+            }
+            submitted++;
+        }
+        zkpipe_job_result r;
+        st = zkpipe_engine_await_any(e, -1, &r);
+        if (st != ZKPIPE_OK) {
+            code = cli_fail("bench porep", st, NULL, CLI_INVALID);
+            goto out;
+        }
+        collect_(&r, &sum, &tally, t0, ++done, o->sectors);
+        zkpipe_job_result_clear(&r);
+    }
+out:;
+    double t_end = cli_now();
+    sum.seconds = t_end - t0;
+    sum.proofs = done;
+    if (stages_csv[0] && (stage_sampler_stop_(&sampler) != 0 ||
+                          bench_stages_svg(stages_csv, stages_svg) != 0)) {
+        fprintf(stderr, "zkpipe bench porep: cannot draw %s\n", stages_svg);
+        stages_csv[0] = 0;
+    }
+    bench_engine_finish(&e, &key, 1, 1, &sum);
+    /* The key loads before the clock, its whole file charged while it is
+     * read; proving alone is the window the budget's promise is about. */
+    size_t proving_samples = 0;
+    double proving_dev = bench_timeline_deviation(o->timeline, sum.baseline_rss_bytes,
+                                                  t0 - t_create, t_end - t_create,
+                                                  &proving_samples);
+    char svg[4096];
+    bench_timeline_finish(o->timeline, tmpcsv[0] != 0, t_end - t_create, &sum, svg, sizeof svg);
+    if (code != CLI_OK) {
+        free(tally.latency);
+        return code;
+    }
+
+    const double G = 1073741824.0;
+    const unsigned synth_workers = o->cfg.synth_workers ? o->cfg.synth_workers : 1;
+    double per_proof = sum.seconds / done;
+    double latency_median = cli_median(tally.latency, tally.n_latency);
+    double synth_busy = sum.stages.synthesis / (sum.seconds * synth_workers);
+    double device_busy = sum.stages.device / (sum.seconds * n_devices);
+    double finalize_busy =
+        (sum.stages.finalize + sum.stages.verify) /
+        (sum.seconds * (o->cfg.finalize_workers ? o->cfg.finalize_workers : 1));
+    double per_hour_gib = sum.budget_bytes
+                              ? (double)sum.proofs_verified * 3600 / sum.seconds /
+                                    ((double)sum.budget_bytes / G)
+                              : 0;
+    printf("bench porep: %s on %s, %u sector(s) x %u partition(s) in %.3f s: %.3f s per proof, "
+           "median sector latency %.3f s\n",
+           p->name, device_name, done, (unsigned)p->partitions, sum.seconds, per_proof,
+           latency_median);
+    printf("busy: synthesis %.1f%% of %u worker(s), device %.1f%% of %u device(s), "
+           "finalize + verify %.1f%%\n",
+           100 * synth_busy, synth_workers, 100 * device_busy, n_devices, 100 * finalize_busy);
+    bench_summary_text(stdout, &sum);
+    printf("while proving: max |RSS - (baseline + tracked)| / RSS = %.2f%% over %zu samples\n",
+           100 * proving_dev, proving_samples);
+    printf("GPU memory peak %.3f GiB; %.2f proofs per hour per GiB of budget\n",
+           sum.vram_peak_bytes / G, per_hour_gib);
+    if (svg[0]) printf("timeline: %s and %s\n", o->timeline, svg);
+    if (stages_csv[0]) printf("stages: %s and %s\n", stages_csv, stages_svg);
+    printf("sectors verified: %zu of %u (%zu of %zu partitions)\n", sum.proofs_verified, done,
+           tally.partitions_verified, sum.partitions);
+    if (o->json_path) {
+        FILE *f = strcmp(o->json_path, "-") ? fopen(o->json_path, "w") : stdout;
+        if (!f) {
+            fprintf(stderr, "zkpipe bench porep: cannot write %s\n", o->json_path);
+            free(tally.latency);
+            return CLI_CANNOT_WRITE;
+        }
+        fprintf(f,
+                "{\"bench\":\"porep\",\"registered_proof\":\"%s\",\"sector_bytes\":%llu,"
+                "\"c1\":\"%s\",\"sectors\":%u,\"partitions_per_sector\":%u,\"in_flight\":%u,"
+                "\"device\":\"%s\",\"devices\":%u,\"synth_workers\":%u,\"device_workers\":%u,"
+                "\"c1_seconds\":%.6f,\"key_load_seconds\":%.6f,",
+                p->name, (unsigned long long)p->sector_bytes, sealed ? "sealed" : "synthetic",
+                done, (unsigned)p->partitions, o->in_flight, device_name, n_devices,
+                synth_workers, o->cfg.device_workers ? o->cfg.device_workers : 2, c1_seconds,
+                key_seconds);
+        bench_summary_json(f, &sum);
+        fprintf(f,
+                ",\"partitions_verified\":%zu,\"seconds_per_proof\":%.6f,"
+                "\"sector_seconds_median\":%.6f,\"synthesis_busy\":%.4f,\"device_busy\":%.4f,"
+                "\"finalize_busy\":%.4f,\"vram_peak_bytes\":%llu,"
+                "\"max_tracked_rss_deviation_proving\":%.6f,\"rss_samples_proving\":%zu,"
+                "\"proofs_per_hour_per_gib\":%.4f,\"reservation_violations\":%llu}\n",
+                tally.partitions_verified, per_proof, latency_median, synth_busy, device_busy,
+                finalize_busy, (unsigned long long)sum.vram_peak_bytes, proving_dev,
+                proving_samples, per_hour_gib,
+                (unsigned long long)sum.reservation_violations);
+        if (f != stdout && fclose(f) != 0) {
+            fprintf(stderr, "zkpipe bench porep: cannot write %s\n", o->json_path);
+            code = CLI_CANNOT_WRITE;
+        }
+    }
+    free(tally.latency);
+    if (code == CLI_OK && (sum.jobs_failed || sum.proofs_verified != done)) code = CLI_INVALID;
+    return code;
+}
+
+int cli_bench_porep(int argc, char **argv) {
+    porep_opts_ o;
+    memset(&o, 0, sizeof o);
+    (void)zkpipe_engine_config_default(&o.cfg);
+    o.sectors = 1;
+    o.in_flight = 2;
+    o.period_ms = 20;
+    o.cfg.device = "auto";
+    int code = parse_(argc, argv, &o);
+    if (code >= 0) return code;
+    uint8_t *c1s[POREP_DISTINCT_MAX] = {NULL};
+    size_t lens[POREP_DISTINCT_MAX] = {0};
+    code = run_(&o, c1s, lens);
+    for (unsigned i = 0; i < POREP_DISTINCT_MAX; i++) zkp_free(NULL, c1s[i], lens[i], ZKP_MEM_AUX);
+    return code;
+}
