@@ -104,6 +104,13 @@ if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
         "$F/daemon.bin" --params "$P"
     [ "$(wc -c <"$F/daemon.bin")" -eq 192 ] && ok "daemon: one 192-byte partition proof" ||
         fail "daemon: proof size"
+    # Synthetic PoRep of 2 KiB (10) has the same circuit and parameters: the
+    # key registered for V1_1 serves it.
+    expect_exit 0 "daemon: registered proof 10 shares the 2KiB key" "$ZKPIPE" client \
+        --addr "unix://$SOCK" prove-proof porep_seal_commit "$F/envelope.json" "$F/daemon10.bin" \
+        --registered-proof 10
+    expect_exit 0 "daemon: that proof verifies" "$ZKPIPE" filecoin verify "$F/c1.json" \
+        "$F/daemon10.bin" --params "$P"
     expect_exit 1 "daemon: the C1 with another seed fails" "$ZKPIPE" client --addr "unix://$SOCK" \
         prove-proof porep_seal_commit <(printf '{"SectorNum":11,"Phase1Out":"%s","SectorSize":2048}' \
         "$(base64 -w0 <"$F/other_seed.json")") "$F/never.bin" --registered-proof 5

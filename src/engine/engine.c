@@ -513,8 +513,11 @@ static zkpipe_status register_(zkpipe_engine *e, uint32_t *key_id, const char *p
         eng_key *k = e->keys[i];
         if (strcmp(k->path, path) != 0) continue;
         /* One file is one key: another kind or circuit for a path already
-         * registered is refused rather than rebinding the key. */
-        if (k->kind != kind || k->seal != seal || k->check_subgroups != check_subgroups) {
+         * registered is refused rather than rebinding the key. The seal
+         * proofs of one circuit (V1, V1_1, synthetic PoRep of one size)
+         * share the key. */
+        if (k->kind != kind || (seal && !zkp_fil_same_circuit(k->seal, seal)) ||
+            k->check_subgroups != check_subgroups) {
             pthread_mutex_unlock(&e->lk);
             return ZKPIPE_ERR_INVALID_ARGUMENT;
         }
