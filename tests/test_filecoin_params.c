@@ -95,21 +95,21 @@ TEST_CASE(filecoin_params_cache_lookup) {
     char path[512], want[512];
     unsetenv(ZKP_FIL_PARAMS_CACHE_ENV);
     ASSERT_STR_EQ(zkp_fil_params_cache_dir(), "/var/tmp/filecoin-proof-parameters");
-    ASSERT(zkp_fil_params_lookup(path, sizeof path, &c, "params") > 0);
+    ASSERT(zkp_fil_params_lookup(path, sizeof path, NULL, &c, "params") > 0);
     snprintf(want, sizeof want, "/var/tmp/filecoin-proof-parameters/%s.params",
              published[3].name);
     ASSERT_STR_EQ(path, want);
     setenv(ZKP_FIL_PARAMS_CACHE_ENV, "", 1);
     ASSERT_STR_EQ(zkp_fil_params_cache_dir(), "/var/tmp/filecoin-proof-parameters");
     setenv(ZKP_FIL_PARAMS_CACHE_ENV, "/srv/params/", 1);
-    ASSERT(zkp_fil_params_lookup(path, sizeof path, &c, "vk") > 0);
+    ASSERT(zkp_fil_params_lookup(path, sizeof path, NULL, &c, "vk") > 0);
     snprintf(want, sizeof want, "/srv/params/%s.vk", published[3].name);
     ASSERT_STR_EQ(path, want);
     setenv(ZKP_FIL_PARAMS_CACHE_ENV, "/srv/p", 1);
-    ASSERT(zkp_fil_params_lookup(path, sizeof path, &c, "vk") > 0);
+    ASSERT(zkp_fil_params_lookup(path, sizeof path, NULL, &c, "vk") > 0);
     snprintf(want, sizeof want, "/srv/p/%s.vk", published[3].name);
     ASSERT_STR_EQ(path, want);
-    ASSERT_EQ_U64(zkp_fil_params_lookup(path, 40, &c, "vk"), 0);
+    ASSERT_EQ_U64(zkp_fil_params_lookup(path, 40, NULL, &c, "vk"), 0);
     if (saved) {
         setenv(ZKP_FIL_PARAMS_CACHE_ENV, saved, 1);
         free(saved);

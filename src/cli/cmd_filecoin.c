@@ -99,7 +99,7 @@ static int params_locate_(const char *size) {
     static const char *const exts[] = {"params", "vk", "meta"};
     for (size_t e = 0; e < 3; e++) {
         char path[4096];
-        if (!zkp_fil_params_lookup(path, sizeof path, &c, exts[e])) {
+        if (!zkp_fil_params_lookup(path, sizeof path, NULL, &c, exts[e])) {
             fprintf(stderr, "zkpipe filecoin: the parameter cache path is too long\n");
             return CLI_USAGE;
         }

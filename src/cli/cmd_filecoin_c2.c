@@ -74,10 +74,7 @@ int cli_fil_params_path(char *out, size_t cap, const char *dir, const zkp_fil_se
                         const char *ext) {
     zkp_fil_params_circuit fc;
     zkp_fil_porep_shape_of(&fc, p);
-    char name[256];
-    if (!dir) dir = zkp_fil_params_cache_dir();
-    return zkp_fil_params_file_name(name, sizeof name, &fc, ext) &&
-           (size_t)snprintf(out, cap, "%s/%s", dir, name) < cap;
+    return zkp_fil_params_lookup(out, cap, dir, &fc, ext) > 0;
 }
 
 /* Waits for the engine's job, printing each partition as it completes. */

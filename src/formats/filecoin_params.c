@@ -49,11 +49,11 @@ const char *zkp_fil_params_cache_dir(void) {
     return env && *env ? env : ZKP_FIL_PARAMS_DEFAULT_CACHE;
 }
 
-size_t zkp_fil_params_lookup(char *out, size_t cap, const zkp_fil_params_circuit *c,
-                             const char *ext) {
+size_t zkp_fil_params_lookup(char *out, size_t cap, const char *dir,
+                             const zkp_fil_params_circuit *c, const char *ext) {
     char name[256];
     if (zkp_fil_params_file_name(name, sizeof name, c, ext) == 0) return 0;
-    const char *dir = zkp_fil_params_cache_dir();
+    if (!dir || !*dir) dir = zkp_fil_params_cache_dir();
     size_t dl = strlen(dir);
     int slash = dl > 0 && dir[dl - 1] == '/';
     return fil_fit(snprintf(out, cap, "%s%s%s", dir, slash ? "" : "/", name), cap);

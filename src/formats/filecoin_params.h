@@ -54,10 +54,10 @@ size_t zkp_fil_params_file_name(char *out, size_t cap, const zkp_fil_params_circ
 /* $FIL_PROOFS_PARAMETER_CACHE when set and not empty, else the default. */
 const char *zkp_fil_params_cache_dir(void);
 
-/* Where Filecoin's tools put c's file with extension ext: the cache
- * directory, then the name. Returns the length, or 0 when cap is too
- * small. */
-size_t zkp_fil_params_lookup(char *out, size_t cap, const zkp_fil_params_circuit *c,
-                             const char *ext);
+/* The path of c's file with extension ext in dir; NULL or "" is the cache
+ * directory, where Filecoin's tools put it. Returns the length, or 0 when
+ * cap is too small. */
+size_t zkp_fil_params_lookup(char *out, size_t cap, const char *dir,
+                             const zkp_fil_params_circuit *c, const char *ext);
 
 #endif

@@ -248,10 +248,8 @@ static zkp_rpc_code porep_prepare_(zkp_daemon *d, const srv_submit_req *r, uint3
     }
     zkp_fil_params_circuit fc;
     zkp_fil_porep_shape_of(&fc, seal);
-    const char *dir = *d->fil_params_dir ? d->fil_params_dir : zkp_fil_params_cache_dir();
-    char file[256], path[PATH_MAX], name[SRV_KEY_NAME_MAX + 1];
-    if (!zkp_fil_params_file_name(file, sizeof file, &fc, "params") ||
-        (size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path) {
+    char path[PATH_MAX], name[SRV_KEY_NAME_MAX + 1];
+    if (!zkp_fil_params_lookup(path, sizeof path, d->fil_params_dir, &fc, "params")) {
         snprintf(msg, msg_len, "the parameter file's path is too long");
         code = ZKP_RPC_INTERNAL;
         goto fail;
