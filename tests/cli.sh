@@ -376,7 +376,9 @@ expect_exit 2 "setup dev: two circuits" "$ZKPIPE" setup dev --circuit sha256 --b
   --sector-size 2KiB --out "$B"
 expect_exit 2 "setup dev: a short seed" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B" --seed 0102
 expect_exit 2 "setup dev: no circuit" "$ZKPIPE" setup dev --out "$B"
-expect_exit 5 "setup dev: a missing directory" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B/none"
+expect_exit 0 "setup dev: a missing directory is made" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B/new" --quiet
+[ -s "$B/new/dev-INSECURE-sha256-1b.params" ] && [ -s "$B/new/dev-INSECURE-sha256-1b.vk" ] && ok "both files are in the new directory" || fail "setup dev: no files in the new directory"
+expect_exit 5 "setup dev: a directory whose parent is missing" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B/none/deeper"
 expect_exit 0 "setup --help" "$ZKPIPE" setup --help
 expect_exit 3 "verify: a verification key with a duplicate key" "$ZKPIPE" verify "$WORK/vk_dup.json" "$PUB" "$PROOF"
 err_has 'duplicate member name "curve"' "the duplicate key is named"

@@ -290,7 +290,7 @@ TEST_CASE(gadgets_csr_prove_and_verify) {
     ASSERT(mkdtemp(dir) != NULL);
     snprintf(params_path, sizeof params_path, "%s/k.params", dir);
     snprintf(vk_path, sizeof vk_path, "%s/k.vk", dir);
-    zkpipe_status wst = zkp_dev_params_write(dp, params_path, vk_path, NULL, &d);
+    zkpipe_status wst = zkp_dev_params_make_files(r, &dopt, params_path, vk_path, NULL, &d);
     char *vk_bytes = NULL;
     size_t vk_len = 0;
     zkpipe_status rst = zkp_read_file(vk_path, 1 << 20, &vk_bytes, &vk_len, &d);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "formats/bellperson.h"
@@ -80,12 +81,15 @@ static void params_free_(void *p) {
     free(p);
 }
 
-/* dp written to f's two files and read back by bellperson's loader (its
- * lengths and verifying key checked; sections decoded on demand), freed
- * when the case ends. */
+/* dp written to f's two files by the formats layer's encoder and read back
+ * by bellperson's loader (its lengths and verifying key checked; sections
+ * decoded on demand), freed when the case ends. */
 static zkp_bp_params *write_and_load_(const zkp_dev_params *dp, const tmp_files *f) {
     zkp_diag d = {{0}};
-    ASSERT_MSG(zkp_dev_params_write(dp, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_bp_params_src src;
+    zkp_dev_params_src(&src, dp);
+    ASSERT_MSG(zkp_bp_params_write(f->params, &src, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_bp_vk_write(f->vk, &dp->vk, &d) == ZKPIPE_OK, "%s", d.msg);
     zkp_bp_params *bp = calloc(1, sizeof *bp);
     ASSERT(bp);
     zkp_bp_params_options po = {NULL, 2, 0};
@@ -221,17 +225,29 @@ TEST_CASE(setup_dev_params_small_circuit) {
     prove_and_verify_(r, &dp->pk, &bp->vk);
     prove_with_file_key_(r, bp);
 
-    /* the same seed gives the same bytes; another seed other bytes */
-    char *first = NULL, *again = NULL;
-    size_t first_len = 0, again_len = 0;
-    ASSERT_OK(zkp_read_file(f->params, 1 << 20, &first, &first_len, &d));
-    test_defer(free, first);
-    zkp_dev_params *dp2 = generate_(r, seed, 0);
-    ASSERT_MSG(zkp_dev_params_write(dp2, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-    ASSERT_OK(zkp_read_file(f->params, 1 << 20, &again, &again_len, &d));
-    test_defer(free, again);
-    ASSERT_EQ_U64(again_len, first_len);
-    ASSERT_MEM_EQ(again, first, first_len);
+    /* the same seed gives the same bytes, also from the files made a chunk
+     * at a time (zkp_dev_params_make_files: its own writer, a and b made
+     * for the nonzero columns only); another seed other bytes */
+    const char *paths[2] = {f->params, f->vk};
+    char *first[2], *again[2];
+    size_t first_len[2], again_len[2];
+    for (int i = 0; i < 2; i++) {
+        ASSERT_OK(zkp_read_file(paths[i], 1 << 20, &first[i], &first_len[i], &d));
+        test_defer(free, first[i]);
+    }
+    zkp_dev_params_options o = {.seed = seed, .nthreads = 2};
+    zkp_dev_params_made made;
+    ASSERT_MSG(zkp_dev_params_make_files(r, &o, f->params, f->vk, &made, &d) == ZKPIPE_OK, "%s",
+               d.msg);
+    for (int i = 0; i < 2; i++) {
+        ASSERT_OK(zkp_read_file(paths[i], 1 << 20, &again[i], &again_len[i], &d));
+        test_defer(free, again[i]);
+        ASSERT_EQ_U64(again_len[i], first_len[i]);
+        ASSERT_MEM_EQ(again[i], first[i], first_len[i]);
+    }
+    ASSERT_EQ_U64(made.log_domain, 5);
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++)
+        ASSERT_EQ_U64(made.points[s], bp->sec[s].count);
     seed[0] ^= 1;
     zkp_dev_params *dp3 = generate_(r, seed, 0);
     ASSERT(memcmp(&dp3->vk.alpha_g1, &dp->vk.alpha_g1, sizeof dp->vk.alpha_g1) != 0);
@@ -254,6 +270,20 @@ TEST_CASE(setup_dev_params_refusals) {
     ASSERT_OK(zkp_cs_csr_finish(r));
     ASSERT_EQ_STATUS(zkp_dev_params_generate(&dp, r, &o, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
     ASSERT_MSG(strstr(d.msg, "aux variable 15") != NULL, "%s", d.msg);
+    /* the files made a chunk at a time: the same refusal, and no file */
+    tmp_files *f = tmp_files_();
+    ASSERT_EQ_STATUS(zkp_dev_params_make_files(r, &o, f->params, f->vk, NULL, &d),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_MSG(strstr(d.msg, "aux variable 15") != NULL, "%s", d.msg);
+    ASSERT(access(f->params, F_OK) != 0 && access(f->vk, F_OK) != 0);
+    /* a FIFO cannot take a file written as it is made */
+    char fifo[80];
+    snprintf(fifo, sizeof fifo, "%s/fifo", f->dir);
+    ASSERT(mkfifo(fifo, 0600) == 0);
+    zkpipe_status fst = zkp_dev_params_make_files(r, &o, fifo, f->vk, NULL, &d);
+    unlink(fifo);
+    ASSERT_EQ_STATUS(fst, ZKPIPE_ERR_UNSUPPORTED);
+    ASSERT(access(f->vk, F_OK) != 0);
     zkp_cs_csr *w = new_csr_(ZKP_CSR_WITNESS);
     xor_chain_(&w->cs, 3);
     ASSERT_OK(zkp_cs_csr_finish(w));

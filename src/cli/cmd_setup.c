@@ -1,9 +1,11 @@
 /* zkpipe setup dev: INSECURE development parameters (setup/dev_params.h)
  * for a circuit the gadgets layer can synthesize, in bellperson's layout:
  * SHA-256 of N bytes, or a Filecoin PoRep partition. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -36,7 +38,7 @@ static const char setup_usage[] =
     "                     cores; 32GiB needs the memory of a proving machine.\n"
     "\n"
     "Options:\n"
-    "  --out DIR        the directory to write into (it must exist)\n"
+    "  --out DIR        the directory to write into (made if missing; its parent must exist)\n"
     "  --seed HEX       64 hex digits: the toxic waste from this seed, so the same seed\n"
     "                   gives the same files (default: the OS random source)\n"
     "  --threads N      1 to 4096 (default: every CPU)\n"
@@ -44,16 +46,25 @@ static const char setup_usage[] =
     "\n" CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
 
 typedef struct {
-    int tty;
+    int tty, quiet;
+    unsigned logged; /* without a terminal: the last tenth logged */
     double start;
 } progress_state;
 
+/* On a terminal, one line redrawn; in a log, a line every tenth, since a
+ * 32 GiB sector's parameters take minutes. */
 static void on_progress_(void *ctx, uint64_t done, uint64_t total) {
     progress_state *ps = ctx;
-    if (!ps->tty) return;
-    fprintf(stderr, "\r\033[K[%6.2fs] INSECURE dev params: %llu of %llu points (%u%%)",
-            cli_now() - ps->start, (unsigned long long)done, (unsigned long long)total,
-            (unsigned)(total ? done * 100 / total : 100));
+    unsigned pct = (unsigned)(total ? done * 100 / total : 100);
+    if (ps->quiet) return;
+    if (ps->tty) {
+        fprintf(stderr, "\r\033[K[%6.2fs] INSECURE dev params: %llu of %llu points (%u%%)",
+                cli_now() - ps->start, (unsigned long long)done, (unsigned long long)total, pct);
+    } else if (pct / 10 > ps->logged) {
+        ps->logged = pct / 10;
+        fprintf(stderr, "zkpipe setup: [%.1f s] %llu of %llu points (%u%%)\n",
+                cli_now() - ps->start, (unsigned long long)done, (unsigned long long)total, pct);
+    }
     fflush(stderr);
 }
 
@@ -168,7 +179,14 @@ int cli_setup(int argc, char **argv) {
         fprintf(stderr, "zkpipe setup: --out: the path is too long\n");
         return CLI_USAGE;
     }
-    /* The outputs are checked before the work. */
+    /* The directory is made when missing (its parent must exist), as
+     * `filecoin seal --out` makes its own; the outputs are checked before
+     * the work. */
+    if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "zkpipe setup: --out %s: cannot make the directory: %s\n", out_dir,
+                strerror(errno));
+        return CLI_CANNOT_WRITE;
+    }
     zkp_output outs[2];
     const char *out_paths[2] = {params_path, vk_path};
     int code = cli_outputs_open("setup", outs, out_paths, 2, NULL, 0);
@@ -179,8 +197,6 @@ int cli_setup(int argc, char **argv) {
     if (!r) return cli_fail("setup", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
     zkp_cs_csr_init(r, ZKP_CSR_MATRICES);
     zkp_diag d = {{0}};
-    zkp_dev_params dp;
-    memset(&dp, 0, sizeof dp);
     double t0 = cli_now();
     zkpipe_status st;
     char what[128];
@@ -202,30 +218,25 @@ int cli_setup(int argc, char **argv) {
             "constraints (the %llu input constraints included), %llu aux variables\n",
             what, (unsigned long long)r->n_rows, (unsigned long long)r->cs.num_inputs,
             (unsigned long long)r->cs.num_aux);
-    progress_state ps = {!quiet && isatty(2), cli_now()};
+    progress_state ps = {!quiet && isatty(2), quiet, 0, cli_now()};
     zkp_dev_params_options o = {.seed = seed_hex ? seed : NULL,
                                 .nthreads = nthreads,
                                 .progress = on_progress_,
                                 .progress_ctx = &ps};
-    st = zkp_dev_params_generate(&dp, r, &o, &d);
+    zkp_dev_params_made made;
+    st = zkp_dev_params_make_files(r, &o, params_path, vk_path, &made, &d);
     if (ps.tty) fputs("\r\033[K", stderr);
     if (st != ZKPIPE_OK) {
-        code = cli_fail("setup", st, &d, CLI_INVALID);
-        goto done;
-    }
-    double t_write = cli_now();
-    st = zkp_dev_params_write(&dp, params_path, vk_path, NULL, &d);
-    if (st != ZKPIPE_OK) {
         code = cli_fail("setup", st, &d,
-                        st == ZKPIPE_ERR_NO_MEMORY ? CLI_INVALID : CLI_CANNOT_WRITE);
+                        st == ZKPIPE_ERR_IO || st == ZKPIPE_ERR_UNSUPPORTED ? CLI_CANNOT_WRITE
+                                                                            : CLI_INVALID);
         goto done;
     }
     fprintf(stderr,
             "zkpipe setup: wrote INSECURE %s and %s: domain 2^%u; synthesis %.2f s, "
-            "generation %.2f s, writing %.2f s\n",
-            params_path, vk_path, dp.log_domain, t_synth, dp.seconds, cli_now() - t_write);
+            "generation and writing %.2f s\n",
+            params_path, vk_path, made.log_domain, t_synth, made.seconds);
 done:
-    zkp_dev_params_free(&dp);
     zkp_cs_csr_free(r);
     free(r);
     return code;

@@ -2,10 +2,13 @@
  *
  * The order of work: draw the toxic waste; the Lagrange values L_i(tau)
  * of the rows (threaded chunks, one batch inversion each); the columns
- * u, v, w (one serial pass over the entries of A, B and C); then every
- * point section cut into batches of SY_BATCH scalars, each batch's scalars
- * computed where it runs and turned into points by the fixed-base tables,
- * straight into the output arrays. */
+ * u, v, w (one pass over the entries of each of A, B and C, the three
+ * matrices on three threads); then every point section cut into batches
+ * of DEV_BATCH scalars, each batch's scalars computed where it runs and
+ * turned into points by the fixed-base tables: straight into the output
+ * arrays (zkp_dev_params_generate), or serialized into a chunk of the file
+ * that is written before the next chunk is made (zkp_dev_params_make_files),
+ * so that the points of a 32 GiB sector's key never sit in memory. */
 #include "setup/dev_params.h"
 
 #include <stdatomic.h>
@@ -15,6 +18,7 @@
 #include <unistd.h>
 
 #include "curve/curve.h"
+#include "curve/encoding.h"
 #include "field/field.h"
 #include "hash/chacha.h"
 #include "ntt/ntt.h"
@@ -69,8 +73,15 @@ typedef struct {
         size_t count, first_unit;
     } sec[SEC_COUNT];
     size_t nsec, nunits;
+    /* Streamed files hold a, b_g1 and b_g2 only for the nonzero columns:
+     * map[sec][k] is the variable of the section's k-th point. */
+    uint32_t *map[SEC_COUNT];
+    size_t map_len[SEC_COUNT];
+    /* The lowest aux variable whose l is the identity, UINT64_MAX if none. */
+    _Atomic uint64_t unconstrained;
     _Atomic uint64_t done;
     uint64_t total, next_report;
+    unsigned nthreads;
     const zkp_dev_params_options *opt;
 } dev_ctx;
 
@@ -122,17 +133,41 @@ static void ext_(const dev_ctx *c, uint64_t j, const fr_t *scale, fr_t *out) {
     bls12_381_fr_mul(out, &t, scale);
 }
 
-static void points_unit_(void *arg, unsigned tid, size_t unit) {
-    dev_ctx *c = arg;
-    size_t s = 0;
-    while (s + 1 < c->nsec && unit >= c->sec[s + 1].first_unit) s++;
-    const int sec = c->sec[s].sec;
-    const size_t lo = (unit - c->sec[s].first_unit) * DEV_BATCH;
-    const size_t n = c->sec[s].count - lo < DEV_BATCH ? c->sec[s].count - lo : DEV_BATCH;
+/* The scratch of one thread: the batch's scalars, the batch inversion's
+ * two arrays, its points (for the streamed files), then the fixed-base
+ * evaluation's own. */
+typedef struct {
+    fr_t *k, *den, *inv;
+    void *pts, *fb;
+} batch_scratch;
 
+static batch_scratch scratch_of_(const dev_ctx *c, unsigned tid) {
     uint8_t *p = c->scratch + (size_t)tid * c->scratch_per_thread;
-    fr_t *k = (fr_t *)p, *den = k + DEV_BATCH, *inv = den + DEV_BATCH;
-    void *fb = inv + DEV_BATCH;
+    batch_scratch b;
+    b.k = (fr_t *)p;
+    b.den = b.k + DEV_BATCH;
+    b.inv = b.den + DEV_BATCH;
+    b.pts = b.inv + DEV_BATCH;
+    b.fb = (uint8_t *)b.pts + DEV_BATCH * sizeof(g2_t);
+    return b;
+}
+
+/* The column of point i of section sec: i itself, or where the section
+ * keeps only the nonzero columns, the i-th of them. */
+static size_t column_(const dev_ctx *c, int sec, size_t i) {
+    return c->map[sec] ? c->map[sec][i] : i;
+}
+
+static void note_unconstrained_(dev_ctx *c, uint64_t j) {
+    uint64_t cur = atomic_load(&c->unconstrained);
+    while (j < cur && !atomic_compare_exchange_weak(&c->unconstrained, &cur, j)) {
+    }
+}
+
+/* Points lo .. lo + n of section sec (n <= DEV_BATCH) into dst. */
+static void batch_points_(dev_ctx *c, const batch_scratch *b, int sec, size_t lo, size_t n,
+                          void *dst) {
+    fr_t *k = b->k, *den = b->den, *inv = b->inv;
     fr_t x;
     uint64_t e;
     switch (sec) {
@@ -160,31 +195,52 @@ static void points_unit_(void *arg, unsigned tid, size_t unit) {
         }
         break;
     case SEC_A:
-        memcpy(k, &c->uvw[0][lo], n * sizeof *k);
+        for (size_t i = 0; i < n; i++) k[i] = c->uvw[0][column_(c, sec, lo + i)];
         break;
     case SEC_B1:
     case SEC_B2:
-        memcpy(k, &c->uvw[1][lo], n * sizeof *k);
+        for (size_t i = 0; i < n; i++) k[i] = c->uvw[1][column_(c, sec, lo + i)];
         break;
     case SEC_IC:
         for (size_t i = 0; i < n; i++) ext_(c, lo + i, &c->inv_gamma, &k[i]);
         break;
     default: /* SEC_L: the aux variables, after the inputs */
-        for (size_t i = 0; i < n; i++) ext_(c, c->n_in + lo + i, &c->inv_delta, &k[i]);
+        for (size_t i = 0; i < n; i++) {
+            ext_(c, c->n_in + lo + i, &c->inv_delta, &k[i]);
+            /* bellperson refuses a circuit with an aux variable in no row:
+             * its l would be the identity, and no proof could use it. */
+            if (bls12_381_fr_is_zero(&k[i])) note_unconstrained_(c, lo + i);
+        }
         break;
     }
     for (size_t i = 0; i < n; i++) bls12_381_fr_from_mont(&k[i], &k[i]);
     if (sec == SEC_B2)
-        bls12_381_g2_fb_eval(&c->t2, (g2_t *)c->dst[sec] + lo, k[0].l, n, DEV_BATCH, fb);
+        bls12_381_g2_fb_eval(&c->t2, dst, k[0].l, n, DEV_BATCH, b->fb);
     else
-        bls12_381_g1_fb_eval(&c->t1, (g1_t *)c->dst[sec] + lo, k[0].l, n, DEV_BATCH, fb);
+        bls12_381_g1_fb_eval(&c->t1, dst, k[0].l, n, DEV_BATCH, b->fb);
+}
 
+static void count_done_(dev_ctx *c, unsigned tid, size_t n) {
     uint64_t done = atomic_fetch_add(&c->done, n) + n;
     /* Thread 0 is the caller's, so the callback runs on one thread only. */
     if (tid == 0 && c->opt->progress && done >= c->next_report) {
         c->opt->progress(c->opt->progress_ctx, done, c->total);
         c->next_report = done + c->total / 100 + 1;
     }
+}
+
+/* The in-memory form: every section's points in its output array. */
+static void points_unit_(void *arg, unsigned tid, size_t unit) {
+    dev_ctx *c = arg;
+    size_t s = 0;
+    while (s + 1 < c->nsec && unit >= c->sec[s + 1].first_unit) s++;
+    const int sec = c->sec[s].sec;
+    const size_t lo = (unit - c->sec[s].first_unit) * DEV_BATCH;
+    const size_t n = c->sec[s].count - lo < DEV_BATCH ? c->sec[s].count - lo : DEV_BATCH;
+    const size_t elem = sec == SEC_B2 ? sizeof(g2_t) : sizeof(g1_t);
+    batch_scratch b = scratch_of_(c, tid);
+    batch_points_(c, &b, sec, lo, n, (uint8_t *)c->dst[sec] + lo * elem);
+    count_done_(c, tid, n);
 }
 
 /* ---- allocation */
@@ -224,27 +280,37 @@ static double now_(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
-                                      const zkp_dev_params_options *opt, zkp_diag *diag) {
-    static const zkp_dev_params_options defaults = {0};
-    if (!opt) opt = &defaults;
-    memset(out, 0, sizeof *out);
+/* The columns at tau of matrix m: u, v or w (unit m of three). */
+static void columns_unit_(void *arg, unsigned tid, size_t m) {
+    (void)tid;
+    dev_ctx *c = arg;
+    const zkp_csr_matrix *mat = &c->r->m[m];
+    fr_t *col = c->uvw[m], t;
+    memset(col, 0, (size_t)c->cols * sizeof *col);
+    for (uint64_t i = 0; i < c->rows; i++)
+        for (uint64_t e = mat->row_ptr[i]; e < mat->row_ptr[i + 1]; e++) {
+            bls12_381_fr_mul(&t, &mat->val[e], &c->lag[i]);
+            bls12_381_fr_add(&col[mat->col[e]], &col[mat->col[e]], &t);
+        }
+}
+
+/* The setup every form shares: checks r, draws the toxic waste, computes
+ * the Lagrange values and the columns at tau. On failure c holds nothing
+ * that release_ would not free. */
+static zkpipe_status prepare_(dev_ctx *c, const zkp_cs_csr *r, const zkp_dev_params_options *opt,
+                              zkp_diag *diag) {
     if (!r || !r->finished || !(r->what & ZKP_CSR_MATRICES))
         return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
                              "dev params: the constraint system is not finished or has no "
                              "matrices");
-    double t0 = now_();
     unsigned log_n = zkp_bp_log_domain(r->n_rows);
     if (log_n > DEV_MAX_LOG || r->n_cols > UINT32_MAX - 1)
         return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
                              "dev params: %llu rows and %llu variables exceed a domain of 2^%d",
                              (unsigned long long)r->n_rows, (unsigned long long)r->n_cols,
                              DEV_MAX_LOG);
-    unsigned nthreads = opt->nthreads ? opt->nthreads : online_cpus_();
-    if (nthreads > ZKP_PARALLEL_MAX_THREADS) nthreads = ZKP_PARALLEL_MAX_THREADS;
-
-    dev_ctx *c = calloc(1, sizeof *c);
-    if (!c) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
+    c->nthreads = opt->nthreads ? opt->nthreads : online_cpus_();
+    if (c->nthreads > ZKP_PARALLEL_MAX_THREADS) c->nthreads = ZKP_PARALLEL_MAX_THREADS;
     c->r = r;
     c->opt = opt;
     c->alloc = opt->alloc;
@@ -252,24 +318,17 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
     c->rows = r->n_rows;
     c->cols = r->n_cols;
     c->n_in = r->cs.num_inputs;
-    out->alloc = opt->alloc;
-    out->log_domain = log_n;
-    out->domain_size = (uint32_t)c->n;
-    out->num_inputs = r->cs.num_inputs;
-    out->num_aux = r->cs.num_aux;
-    const zkp_allocator *al = opt->alloc;
-    zkpipe_status st = ZKPIPE_OK;
+    atomic_store(&c->unconstrained, UINT64_MAX);
 
     /* The toxic waste: ChaCha20 under the seed or under 32 fresh bytes. tau
      * must lie off the 2n-th roots of unity (for the Lagrange values and the
      * coset's), which a random tau misses but a test must not rely on. */
     uint8_t key[32];
+    zkpipe_status st;
     if (opt->seed)
         memcpy(key, opt->seed, sizeof key);
-    else if ((st = zkp_random_bytes(key, sizeof key)) != ZKPIPE_OK) {
-        free(c);
+    else if ((st = zkp_random_bytes(key, sizeof key)) != ZKPIPE_OK)
         return zkp_diag_fail(diag, st, "dev params: the OS random source failed");
-    }
     zkp_chacha_rng rng;
     zkp_chacha_rng_init(&rng, key, 20);
     memset(key, 0, sizeof key);
@@ -302,18 +361,125 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
     st = bls12_381_fr_ntt_root_from_generator(&c->omega, &seven, log_n);
     if (st == ZKPIPE_OK)
         st = bls12_381_fr_ntt_root_from_generator(&c->omega_2n_5, &five, log_n + 1);
-    if (st != ZKPIPE_OK) {
-        free(c);
+    if (st != ZKPIPE_OK)
         return zkp_diag_fail(diag, st, "dev params: no root of unity of order 2^%u", log_n + 1);
-    }
     bls12_381_fr_sqr(&c->omega_2n_5_sq, &c->omega_2n_5);
 
-    /* Memory: the outputs, then the working arrays. */
+    int failed = 0;
+    size_t lag_scratch = 2 * DEV_LCHUNK * sizeof(fr_t);
+    c->lag = get_(c->alloc, (size_t)c->rows, sizeof(fr_t), ZKP_MEM_SCRATCH, &failed);
+    for (int m = 0; m < 3; m++)
+        c->uvw[m] = get_(c->alloc, (size_t)c->cols, sizeof(fr_t), ZKP_MEM_SCRATCH, &failed);
+    c->scratch = get_(c->alloc, c->nthreads, lag_scratch, ZKP_MEM_SCRATCH, &failed);
+    c->scratch_per_thread = lag_scratch;
+    if (failed)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
+                             "dev params: cannot allocate the arrays of %llu variables and a "
+                             "domain of 2^%u",
+                             (unsigned long long)c->cols, log_n);
+    size_t lunits = (size_t)((c->rows + DEV_LCHUNK - 1) / DEV_LCHUNK);
+    zkp_parallel_for(c->nthreads, lunits, lagrange_unit_, c);
+    zkp_parallel_for(c->nthreads < 3 ? c->nthreads : 3, 3, columns_unit_, c);
+    /* Only the columns are needed from here on. */
+    zkp_free(c->alloc, c->lag, (size_t)c->rows * sizeof(fr_t), ZKP_MEM_SCRATCH);
+    c->lag = NULL;
+    zkp_free(c->alloc, c->scratch, c->nthreads * lag_scratch, ZKP_MEM_SCRATCH);
+    c->scratch = NULL;
+    c->scratch_per_thread = 0;
+    return ZKPIPE_OK;
+}
+
+/* The fixed-base tables for g1_points and g2_points points, each thread's
+ * batch scratch, the six fixed points of the verifying key and its ic
+ * (into vk, whose ic is allocated here). */
+static zkpipe_status tables_and_vk_(dev_ctx *c, size_t g1_points, size_t g2_points, zkp_bp_vk *vk,
+                                    zkp_diag *diag) {
+    const zkp_allocator *al = c->alloc;
+    zkpipe_status st = bls12_381_g1_fb_table_init(&c->t1, g1_points + 3 + c->n_in, c->nthreads, al);
+    if (st == ZKPIPE_OK) st = bls12_381_g2_fb_table_init(&c->t2, g2_points + 3, c->nthreads, al);
+    int failed = 0;
+    if (st == ZKPIPE_OK) {
+        size_t fb1 = bls12_381_g1_fb_scratch_bytes(&c->t1, DEV_BATCH),
+               fb2 = bls12_381_g2_fb_scratch_bytes(&c->t2, DEV_BATCH);
+        size_t bytes = 3 * DEV_BATCH * sizeof(fr_t) + DEV_BATCH * sizeof(g2_t) +
+                       (fb1 > fb2 ? fb1 : fb2);
+        c->scratch_per_thread = (bytes + 63) & ~(size_t)63;
+        c->scratch = get_(al, c->nthreads, c->scratch_per_thread, ZKP_MEM_SCRATCH, &failed);
+        vk->alloc = al;
+        vk->n_ic = (uint32_t)c->n_in;
+        vk->ic = get_(al, (size_t)c->n_in, sizeof(g1_t), ZKP_MEM_KEY, &failed);
+    }
+    if (failed || st != ZKPIPE_OK)
+        return zkp_diag_fail(diag, st == ZKPIPE_OK ? ZKPIPE_ERR_NO_MEMORY : st,
+                             "dev params: cannot allocate the fixed-base tables");
+    fr_t k1[3], k2[3];
+    bls12_381_fr_from_mont(&k1[0], &c->alpha);
+    bls12_381_fr_from_mont(&k1[1], &c->beta);
+    bls12_381_fr_from_mont(&k1[2], &c->delta);
+    bls12_381_fr_from_mont(&k2[0], &c->beta);
+    bls12_381_fr_from_mont(&k2[1], &c->gamma);
+    bls12_381_fr_from_mont(&k2[2], &c->delta);
+    g1_t g1[3];
+    g2_t g2[3];
+    batch_scratch b = scratch_of_(c, 0);
+    bls12_381_g1_fb_eval(&c->t1, g1, k1[0].l, 3, DEV_BATCH, b.fb);
+    bls12_381_g2_fb_eval(&c->t2, g2, k2[0].l, 3, DEV_BATCH, b.fb);
+    vk->alpha_g1 = g1[0];
+    vk->beta_g1 = g1[1];
+    vk->delta_g1 = g1[2];
+    vk->beta_g2 = g2[0];
+    vk->gamma_g2 = g2[1];
+    vk->delta_g2 = g2[2];
+    for (size_t lo = 0; lo < c->n_in; lo += DEV_BATCH) {
+        size_t n = c->n_in - lo < DEV_BATCH ? (size_t)c->n_in - lo : DEV_BATCH;
+        batch_points_(c, &b, SEC_IC, lo, n, vk->ic + lo);
+    }
+    return ZKPIPE_OK;
+}
+
+static zkpipe_status unconstrained_(const dev_ctx *c, zkp_diag *diag) {
+    uint64_t j = atomic_load(&c->unconstrained);
+    if (j == UINT64_MAX) return ZKPIPE_OK;
+    return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                         "dev params: aux variable %llu appears in no constraint "
+                         "(bellperson's UnconstrainedVariable)",
+                         (unsigned long long)j);
+}
+
+/* Frees what prepare_ and the forms allocated, and wipes the toxic waste. */
+static void release_(dev_ctx *c) {
+    const zkp_allocator *al = c->alloc;
+    bls12_381_g1_fb_table_free(&c->t1, al);
+    bls12_381_g2_fb_table_free(&c->t2, al);
+    zkp_free(al, c->scratch, c->nthreads * c->scratch_per_thread, ZKP_MEM_SCRATCH);
+    zkp_free(al, c->lag, (size_t)c->rows * sizeof(fr_t), ZKP_MEM_SCRATCH);
+    for (int m = 0; m < 3; m++)
+        zkp_free(al, c->uvw[m], (size_t)c->cols * sizeof(fr_t), ZKP_MEM_SCRATCH);
+    for (int s = 0; s < SEC_COUNT; s++)
+        zkp_free(al, c->map[s], c->map_len[s] * sizeof(uint32_t), ZKP_MEM_SCRATCH);
+    memset(c, 0, sizeof *c); /* the toxic waste */
+    free(c);
+}
+
+zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
+                                      const zkp_dev_params_options *opt, zkp_diag *diag) {
+    static const zkp_dev_params_options defaults = {0};
+    if (!opt) opt = &defaults;
+    memset(out, 0, sizeof *out);
+    double t0 = now_();
+    dev_ctx *c = calloc(1, sizeof *c);
+    if (!c) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
+    zkpipe_status st = prepare_(c, r, opt, diag);
+    if (st != ZKPIPE_OK) goto done;
+    out->alloc = opt->alloc;
+    out->log_domain = zkp_bp_log_domain(r->n_rows);
+    out->domain_size = (uint32_t)c->n;
+    out->num_inputs = r->cs.num_inputs;
+    out->num_aux = r->cs.num_aux;
+    const zkp_allocator *al = opt->alloc;
+
     int failed = 0;
     size_t cols = (size_t)c->cols, n_aux = (size_t)out->num_aux;
-    out->vk.alloc = al;
-    out->vk.n_ic = (uint32_t)c->n_in;
-    out->vk.ic = get_(al, (size_t)c->n_in, sizeof(g1_t), ZKP_MEM_KEY, &failed);
     out->h = get_(al, (size_t)c->n - 1, sizeof(g1_t), ZKP_MEM_KEY, &failed);
     out->l = get_(al, n_aux, sizeof(g1_t), ZKP_MEM_KEY, &failed);
     out->a = get_(al, cols, sizeof(g1_t), ZKP_MEM_KEY, &failed);
@@ -326,8 +492,13 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
         out->coefs = get_(al, n_coefs, sizeof *out->coefs, ZKP_MEM_KEY, &failed);
         out->h_coset = get_(al, (size_t)c->n, sizeof(g1_t), ZKP_MEM_KEY, &failed);
     }
-    c->lag = get_(al, (size_t)c->rows, sizeof(fr_t), ZKP_MEM_SCRATCH, &failed);
-    for (int m = 0; m < 3; m++) c->uvw[m] = get_(al, cols, sizeof(fr_t), ZKP_MEM_SCRATCH, &failed);
+    if (failed) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
+                           "dev params: cannot allocate the points of %llu variables and a "
+                           "domain of 2^%u",
+                           (unsigned long long)c->cols, out->log_domain);
+        goto done;
+    }
 
     /* The sections, in the order the threads take them (the G2 one early,
      * since its batches are the slowest). */
@@ -335,17 +506,16 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
         int sec;
         size_t count;
         void *dst;
-    } secs[SEC_COUNT] = {
+    } secs[] = {
         {SEC_B2, cols, out->b_g2},
         {SEC_H, (size_t)c->n - 1, out->h},
         {SEC_H_COSET, opt->prover_key ? (size_t)c->n : 0, out->h_coset},
         {SEC_A, cols, out->a},
         {SEC_B1, cols, out->b_g1},
-        {SEC_IC, (size_t)c->n_in, out->vk.ic},
         {SEC_L, n_aux, out->l},
     };
-    size_t g1_points = 6, g2_points = 3;
-    for (int i = 0; i < SEC_COUNT; i++) {
+    size_t g1_points = 0, g2_points = 0;
+    for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
         if (!secs[i].count) continue;
         c->sec[c->nsec].sec = secs[i].sec;
         c->sec[c->nsec].count = secs[i].count;
@@ -359,76 +529,14 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
         else
             g1_points += secs[i].count;
     }
-    c->next_report = 0;
-    if (!failed) st = bls12_381_g1_fb_table_init(&c->t1, g1_points, nthreads, al);
-    if (!failed && st == ZKPIPE_OK)
-        st = bls12_381_g2_fb_table_init(&c->t2, g2_points, nthreads, al);
-    if (!failed && st == ZKPIPE_OK) {
-        size_t fb1 = bls12_381_g1_fb_scratch_bytes(&c->t1, DEV_BATCH),
-               fb2 = bls12_381_g2_fb_scratch_bytes(&c->t2, DEV_BATCH);
-        size_t pts = 3 * DEV_BATCH * sizeof(fr_t) + (fb1 > fb2 ? fb1 : fb2);
-        size_t lag = 2 * DEV_LCHUNK * sizeof(fr_t);
-        c->scratch_per_thread = ((pts > lag ? pts : lag) + 63) & ~(size_t)63;
-        c->scratch = get_(al, nthreads, c->scratch_per_thread, ZKP_MEM_SCRATCH, &failed);
-    }
-    if (failed || st != ZKPIPE_OK) {
-        if (st == ZKPIPE_OK) st = ZKPIPE_ERR_NO_MEMORY;
-        zkp_diag_fail(diag, st, "dev params: cannot allocate the arrays of %llu variables and a "
-                      "domain of 2^%u", (unsigned long long)c->cols, log_n);
-        goto done;
-    }
-
-    /* The columns at tau. */
-    size_t lunits = (size_t)((c->rows + DEV_LCHUNK - 1) / DEV_LCHUNK);
-    zkp_parallel_for(nthreads, lunits, lagrange_unit_, c);
-    for (int m = 0; m < 3; m++) {
-        const zkp_csr_matrix *mat = &r->m[m];
-        fr_t *col = c->uvw[m];
-        memset(col, 0, cols * sizeof *col);
-        for (uint64_t i = 0; i < c->rows; i++)
-            for (uint64_t e = mat->row_ptr[i]; e < mat->row_ptr[i + 1]; e++) {
-                bls12_381_fr_mul(&t, &mat->val[e], &c->lag[i]);
-                bls12_381_fr_add(&col[mat->col[e]], &col[mat->col[e]], &t);
-            }
-    }
-
-    /* The six fixed points, then every section. */
-    {
-        fr_t k1[3], k2[3];
-        bls12_381_fr_from_mont(&k1[0], &c->alpha);
-        bls12_381_fr_from_mont(&k1[1], &c->beta);
-        bls12_381_fr_from_mont(&k1[2], &c->delta);
-        bls12_381_fr_from_mont(&k2[0], &c->beta);
-        bls12_381_fr_from_mont(&k2[1], &c->gamma);
-        bls12_381_fr_from_mont(&k2[2], &c->delta);
-        g1_t g1[3];
-        g2_t g2[3];
-        void *fb = c->scratch + 3 * DEV_BATCH * sizeof(fr_t);
-        bls12_381_g1_fb_eval(&c->t1, g1, k1[0].l, 3, DEV_BATCH, fb);
-        bls12_381_g2_fb_eval(&c->t2, g2, k2[0].l, 3, DEV_BATCH, fb);
-        out->vk.alpha_g1 = g1[0];
-        out->vk.beta_g1 = g1[1];
-        out->vk.delta_g1 = g1[2];
-        out->vk.beta_g2 = g2[0];
-        out->vk.gamma_g2 = g2[1];
-        out->vk.delta_g2 = g2[2];
-    }
-    zkp_parallel_for(nthreads, c->nunits, points_unit_, c);
+    if ((st = tables_and_vk_(c, g1_points, g2_points, &out->vk, diag)) != ZKPIPE_OK) goto done;
+    zkp_parallel_for(c->nthreads, c->nunits, points_unit_, c);
     if (opt->progress) opt->progress(opt->progress_ctx, c->total, c->total);
-
-    /* bellperson refuses a circuit with an aux variable in no row: its l
-     * would be the identity, and no proof could use the variable. */
-    for (size_t j = 0; j < n_aux; j++)
-        if (bls12_381_g1_affine_is_infinity(&out->l[j])) {
-            st = zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
-                               "dev params: aux variable %zu appears in no constraint "
-                               "(bellperson's UnconstrainedVariable)", j);
-            goto done;
-        }
+    if ((st = unconstrained_(c, diag)) != ZKPIPE_OK) goto done;
 
     if (opt->prover_key) {
         /* Each row where the prover's domain finds it (bp_key.h). */
-        if (zkp_bp_key_coefs(r, log_n, out->coefs) != n_coefs) {
+        if (zkp_bp_key_coefs(r, out->log_domain, out->coefs) != n_coefs) {
             st = zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
                                "dev params: the coefficients do not fit a key");
             goto done;
@@ -437,7 +545,7 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
         pk->n_vars = (uint32_t)cols;
         pk->n_public = (uint32_t)(c->n_in - 1);
         pk->domain_size = (uint32_t)c->n;
-        pk->log_domain = log_n;
+        pk->log_domain = out->log_domain;
         pk->alpha1 = out->vk.alpha_g1;
         pk->beta1 = out->vk.beta_g1;
         pk->delta1 = out->vk.delta_g1;
@@ -456,13 +564,163 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
 
 done:
     if (st != ZKPIPE_OK) zkp_dev_params_free(out);
-    bls12_381_g1_fb_table_free(&c->t1, al);
-    bls12_381_g2_fb_table_free(&c->t2, al);
-    zkp_free(al, c->scratch, nthreads * c->scratch_per_thread, ZKP_MEM_SCRATCH);
-    zkp_free(al, c->lag, (size_t)c->rows * sizeof(fr_t), ZKP_MEM_SCRATCH);
-    for (int m = 0; m < 3; m++) zkp_free(al, c->uvw[m], cols * sizeof(fr_t), ZKP_MEM_SCRATCH);
-    memset(c, 0, sizeof *c); /* the toxic waste */
-    free(c);
+    release_(c);
+    return st;
+}
+
+/* ---- the files, written as they are made */
+
+/* Points per chunk of a section: made by every thread, serialized where
+ * they are made, then written while no point waits in memory. 2^19 G2
+ * points are 96 MiB of file. */
+#define DEV_CHUNK ((size_t)DEV_BATCH << 10)
+
+typedef struct {
+    dev_ctx *c;
+    int sec;
+    size_t first, count; /* this chunk: points first .. first + count of the section */
+    uint8_t *bytes;      /* count serialized points */
+} chunk_job;
+
+static void chunk_unit_(void *arg, unsigned tid, size_t unit) {
+    chunk_job *j = arg;
+    dev_ctx *c = j->c;
+    size_t lo = unit * DEV_BATCH, n = j->count - lo < DEV_BATCH ? j->count - lo : DEV_BATCH;
+    batch_scratch b = scratch_of_(c, tid);
+    batch_points_(c, &b, j->sec, j->first + lo, n, b.pts);
+    for (size_t i = 0; i < n; i++) {
+        if (j->sec == SEC_B2)
+            bls12_381_g2_affine_serialize(j->bytes + (lo + i) * ZKP_BP_G2_BYTES,
+                                          (const g2_t *)b.pts + i);
+        else
+            bls12_381_g1_affine_serialize(j->bytes + (lo + i) * ZKP_BP_G1_BYTES,
+                                          (const g1_t *)b.pts + i);
+    }
+    count_done_(c, tid, n);
+}
+
+typedef struct {
+    dev_ctx *c;
+    const zkp_bp_vk *vk;
+    const size_t *counts; /* per bellperson section */
+    uint8_t *bytes;       /* DEV_CHUNK G2 points, or the vk */
+} files_job;
+
+static const int file_order_[ZKP_BP_SECTION_COUNT] = {SEC_H, SEC_L, SEC_A, SEC_B1, SEC_B2};
+
+static zkpipe_status write_params_(void *ctx, int fd, const char *path, zkp_diag *diag) {
+    files_job *f = ctx;
+    dev_ctx *c = f->c;
+    size_t vk_bytes = (size_t)zkp_bp_vk_bytes(f->vk->n_ic);
+    zkpipe_status st = zkp_bp_vk_encode(f->bytes, vk_bytes, f->vk, diag);
+    if (st == ZKPIPE_OK) st = zkp_write_fd(fd, f->bytes, vk_bytes, path, diag);
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT && st == ZKPIPE_OK; s++) {
+        const int sec = file_order_[s];
+        const size_t count = f->counts[s], elem = sec == SEC_B2 ? ZKP_BP_G2_BYTES : ZKP_BP_G1_BYTES;
+        uint8_t len[4] = {(uint8_t)(count >> 24), (uint8_t)(count >> 16), (uint8_t)(count >> 8),
+                          (uint8_t)count};
+        st = zkp_write_fd(fd, len, sizeof len, path, diag);
+        for (size_t first = 0; first < count && st == ZKPIPE_OK; first += DEV_CHUNK) {
+            chunk_job j = {c, sec, first, count - first < DEV_CHUNK ? count - first : DEV_CHUNK,
+                           f->bytes};
+            zkp_parallel_for(c->nthreads, (j.count + DEV_BATCH - 1) / DEV_BATCH, chunk_unit_, &j);
+            if (sec == SEC_L && (st = unconstrained_(c, diag)) != ZKPIPE_OK) break;
+            st = zkp_write_fd(fd, f->bytes, j.count * elem, path, diag);
+        }
+    }
+    return st;
+}
+
+/* The nonzero columns of uvw[m] into c->map[sec]; their count. */
+static int map_nonzero_(dev_ctx *c, int sec, int m) {
+    size_t k = 0;
+    for (uint64_t j = 0; j < c->cols; j++) k += !bls12_381_fr_is_zero(&c->uvw[m][j]);
+    c->map_len[sec] = k;
+    if (!k) return 0;
+    if (!(c->map[sec] = zkp_alloc(c->alloc, k * sizeof(uint32_t), ZKP_MEM_SCRATCH))) return -1;
+    k = 0;
+    for (uint64_t j = 0; j < c->cols; j++)
+        if (!bls12_381_fr_is_zero(&c->uvw[m][j])) c->map[sec][k++] = (uint32_t)j;
+    return 0;
+}
+
+zkpipe_status zkp_dev_params_make_files(const zkp_cs_csr *r, const zkp_dev_params_options *opt,
+                                        const char *params_path, const char *vk_path,
+                                        zkp_dev_params_made *made, zkp_diag *diag) {
+    static const zkp_dev_params_options defaults = {0};
+    if (!opt) opt = &defaults;
+    if (made) memset(made, 0, sizeof *made);
+    double t0 = now_();
+    zkp_output outs[2];
+    memset(outs, 0, sizeof outs);
+    zkpipe_status st;
+    if ((st = zkp_output_open(&outs[0], params_path, diag)) != ZKPIPE_OK ||
+        (st = zkp_output_open(&outs[1], vk_path, diag)) != ZKPIPE_OK) {
+        zkp_output_close(&outs[0]);
+        return st;
+    }
+    if (zkp_output_same(&outs[0], &outs[1])) {
+        zkp_output_close(&outs[0]);
+        zkp_output_close(&outs[1]);
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "%s and %s are one file",
+                             params_path, vk_path);
+    }
+    zkp_bp_vk vk;
+    memset(&vk, 0, sizeof vk);
+    uint8_t *bytes = NULL;
+    size_t nbytes = 0;
+    dev_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
+        goto done;
+    }
+    if ((st = prepare_(c, r, opt, diag)) != ZKPIPE_OK) goto done;
+    if (map_nonzero_(c, SEC_A, 0) != 0 || map_nonzero_(c, SEC_B1, 1) != 0) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
+        goto done;
+    }
+    /* b_g2 has b_g1's columns: share the map (release_ frees it once). */
+    size_t counts[ZKP_BP_SECTION_COUNT] = {(size_t)c->n - 1, (size_t)r->cs.num_aux,
+                                           c->map_len[SEC_A], c->map_len[SEC_B1],
+                                           c->map_len[SEC_B1]};
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
+        if (counts[s] > UINT32_MAX) {
+            st = zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
+                               "dev params: section %s: %zu points; bellperson's length is a u32",
+                               zkp_bp_section_name((zkp_bp_section)s), counts[s]);
+            goto done;
+        }
+        c->total += counts[s];
+    }
+    if ((st = tables_and_vk_(c, counts[0] + counts[1] + counts[2] + counts[3], counts[4], &vk,
+                             diag)) != ZKPIPE_OK)
+        goto done;
+    size_t vk_bytes = (size_t)zkp_bp_vk_bytes(vk.n_ic);
+    nbytes = DEV_CHUNK * ZKP_BP_G2_BYTES > vk_bytes ? DEV_CHUNK * ZKP_BP_G2_BYTES : vk_bytes;
+    if (!(bytes = zkp_alloc(opt->alloc, nbytes, ZKP_MEM_SCRATCH))) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
+        goto done;
+    }
+    c->map[SEC_B2] = c->map[SEC_B1];
+    files_job f = {c, &vk, counts, bytes};
+    st = zkp_output_stage_stream(&outs[0], write_params_, &f, diag);
+    c->map[SEC_B2] = NULL;
+    if (opt->progress && st == ZKPIPE_OK) opt->progress(opt->progress_ctx, c->total, c->total);
+    /* The .vk is the start of the .params file. */
+    if (st == ZKPIPE_OK && (st = zkp_bp_vk_encode(bytes, vk_bytes, &vk, diag)) == ZKPIPE_OK &&
+        (st = zkp_output_stage(&outs[1], bytes, vk_bytes, diag)) == ZKPIPE_OK)
+        st = zkp_output_commit(outs, 2, diag);
+    if (st == ZKPIPE_OK && made) {
+        made->log_domain = zkp_bp_log_domain(r->n_rows);
+        for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) made->points[s] = counts[s];
+        made->seconds = now_() - t0;
+    }
+done:
+    zkp_output_close(&outs[0]);
+    zkp_output_close(&outs[1]);
+    zkp_free(opt->alloc, bytes, nbytes, ZKP_MEM_SCRATCH);
+    zkp_bp_vk_free(&vk);
+    if (c) release_(c);
     return st;
 }
 
@@ -477,39 +735,4 @@ void zkp_dev_params_src(zkp_bp_params_src *src, const zkp_dev_params *p) {
     src->b_g1 = p->b_g1;
     src->b_g2 = p->b_g2;
     src->n_vars = (size_t)(p->num_inputs + p->num_aux);
-}
-
-zkpipe_status zkp_dev_params_write(const zkp_dev_params *p, const char *params_path,
-                                   const char *vk_path, const zkp_allocator *alloc,
-                                   zkp_diag *diag) {
-    zkp_bp_params_src src;
-    zkp_dev_params_src(&src, p);
-    size_t bytes = 0, vk_bytes = (size_t)zkp_bp_vk_bytes(p->vk.n_ic);
-    zkpipe_status st = zkp_bp_params_size(&src, &bytes, diag);
-    if (st != ZKPIPE_OK) return st;
-    zkp_output outs[2];
-    memset(outs, 0, sizeof outs);
-    if ((st = zkp_output_open(&outs[0], params_path, diag)) != ZKPIPE_OK ||
-        (st = zkp_output_open(&outs[1], vk_path, diag)) != ZKPIPE_OK) {
-        zkp_output_close(&outs[0]);
-        return st;
-    }
-    uint8_t *buf = NULL;
-    if (zkp_output_same(&outs[0], &outs[1])) {
-        st = zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "%s and %s are one file",
-                           params_path, vk_path);
-    } else if (!(buf = zkp_alloc(alloc, bytes, ZKP_MEM_SCRATCH))) {
-        st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "%s: cannot allocate %zu bytes",
-                           params_path, bytes);
-    } else if ((st = zkp_bp_params_encode(buf, bytes, &src, diag)) != ZKPIPE_OK) {
-        zkp_diag_prefix(diag, params_path);
-    } else if ((st = zkp_output_stage(&outs[0], buf, bytes, diag)) == ZKPIPE_OK &&
-               (st = zkp_output_stage(&outs[1], buf, vk_bytes, diag)) == ZKPIPE_OK) {
-        /* The .vk is the start of the .params file. */
-        st = zkp_output_commit(outs, 2, diag);
-    }
-    zkp_output_close(&outs[0]);
-    zkp_output_close(&outs[1]);
-    zkp_free(alloc, buf, bytes, ZKP_MEM_SCRATCH);
-    return st;
 }

@@ -37,8 +37,8 @@
  *
  * Cost: one fixed-base multiplication per point (msm/fixed_base_impl.h,
  * batch-affine, on nthreads threads): n + 3·(variables) G1 points (n more
- * with prover_key) and (variables) G2 points, plus one pass over the
- * matrices' entries (serial).
+ * with prover_key) and (variables) G2 points, plus one pass over each
+ * matrix's entries (one thread a matrix).
  * Big arrays come from the caller's allocator: the points as ZKP_MEM_KEY,
  * the Lagrange values, the columns and the tables as ZKP_MEM_SCRATCH. */
 #ifndef ZKP_SETUP_DEV_PARAMS_H
@@ -108,11 +108,34 @@ void zkp_dev_params_free(zkp_dev_params *p);
 /* What to write (formats/bellperson.h), borrowing p. */
 void zkp_dev_params_src(zkp_bp_params_src *src, const zkp_dev_params *p);
 
-/* Writes p as bellperson's .params and .vk, both or neither (util/fileio.h:
- * each to a temporary beside it, then renamed into place together). The
- * encoded file is a buffer from alloc (NULL: the default), ZKP_MEM_SCRATCH. */
-ZKP_WARN_UNUSED zkpipe_status zkp_dev_params_write(const zkp_dev_params *p,
-                                                   const char *params_path, const char *vk_path,
-                                                   const zkp_allocator *alloc, zkp_diag *diag);
+/* What zkp_dev_params_make_files wrote. */
+typedef struct {
+    unsigned log_domain;
+    uint64_t points[ZKP_BP_SECTION_COUNT]; /* per section, as written */
+    double seconds;                        /* generation and writing */
+} zkp_dev_params_made;
+
+/* Makes the parameters of r as zkp_dev_params_generate does (the same seed
+ * gives the same points) and writes them as bellperson's .params and .vk,
+ * both or neither (util/fileio.h: each to a temporary beside it, then
+ * renamed into place together), without holding the points: each section
+ * is made a chunk at a time, serialized where it is made and written before
+ * the next chunk, and a, b_g1 and b_g2 are made for the nonzero columns
+ * only (the others would be identities, which the file leaves out). So the
+ * memory it takes beside r's matrices is the three columns at tau (32 bytes
+ * each a variable), the Lagrange values while the columns are summed (32
+ * bytes a row), the fixed-base tables and one chunk: about 17 GB at the
+ * peak for a 32 GiB sector's partition, whose file is about 47 GB. made
+ * (may be NULL)
+ * receives the counts and the time. The statuses of generate, and
+ *   ZKPIPE_ERR_IO           an output cannot be written (named)
+ *   ZKPIPE_ERR_UNSUPPORTED  an output is a device or FIFO
+ *   ZKPIPE_ERR_INVALID_ARGUMENT  the two paths are one file */
+ZKP_WARN_UNUSED zkpipe_status zkp_dev_params_make_files(const zkp_cs_csr *r,
+                                                        const zkp_dev_params_options *opt,
+                                                        const char *params_path,
+                                                        const char *vk_path,
+                                                        zkp_dev_params_made *made,
+                                                        zkp_diag *diag);
 
 #endif

@@ -452,21 +452,25 @@ static void randomize_(char *name) {
 /* Up to this many random names are tried before giving up on EEXIST. */
 #define NAME_TRIES 100
 
-zkpipe_status zkp_output_stage(zkp_output *o, const void *data, size_t len, zkp_diag *d) {
-    if (o == NULL || o->target == NULL || (data == NULL && len > 0))
-        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "zkp_output_stage: bad argument");
+zkpipe_status zkp_write_fd(int fd, const void *data, size_t len, const char *path, zkp_diag *d) {
+    if (write_all(fd, data, len) != 0)
+        return zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    return ZKPIPE_OK;
+}
+
+/* Drops o's staged temporary, if any. */
+static void unstage_(zkp_output *o) {
     if (o->tmp != NULL) {
         unlink(o->tmp);
         free(o->tmp);
         o->tmp = NULL;
     }
     o->staged = 0;
-    if (o->kind == ZKP_OUTPUT_DIRECT) {
-        o->data = data;
-        o->len = len;
-        o->staged = 1;
-        return ZKPIPE_OK;
-    }
+}
+
+/* Creates o's temporary, lets write fill it, then syncs and closes it; on
+ * any failure nothing is left behind. */
+static zkpipe_status stage_file_(zkp_output *o, zkp_output_writer write, void *ctx, zkp_diag *d) {
     char *tmp = sibling_name_(o);
     if (tmp == NULL) return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "%s: out of memory", o->path);
     int fd = -1;
@@ -482,10 +486,11 @@ zkpipe_status zkp_output_stage(zkp_output *o, const void *data, size_t len, zkp_
                              strerror(e));
     }
     const char *what = NULL;
+    zkpipe_status st = ZKPIPE_OK;
     if (fault_() || fchmod(fd, o->mode) != 0)
         what = "cannot set the mode of";
-    else if (write_all(fd, data, len) != 0)
-        what = "cannot write";
+    else if ((st = write(ctx, fd, o->path, d)) != ZKPIPE_OK)
+        what = ""; /* write has said why */
     else if (fault_() || fsync(fd) != 0)
         what = "cannot sync";
     int e = errno;
@@ -506,14 +511,50 @@ zkpipe_status zkp_output_stage(zkp_output *o, const void *data, size_t len, zkp_
     }
     if (what) {
         unlink(tmp);
-        zkpipe_status st =
-            zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s: %s %s: %s", o->path, what, tmp, strerror(e));
+        if (*what) st = zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s: %s %s: %s", o->path, what, tmp, strerror(e));
         free(tmp);
         return st;
     }
     o->tmp = tmp;
     o->staged = 1;
     return ZKPIPE_OK;
+}
+
+typedef struct {
+    const void *data;
+    size_t len;
+} buffer_writer_;
+
+static zkpipe_status write_buffer_(void *ctx, int fd, const char *path, zkp_diag *d) {
+    const buffer_writer_ *b = ctx;
+    return zkp_write_fd(fd, b->data, b->len, path, d);
+}
+
+zkpipe_status zkp_output_stage(zkp_output *o, const void *data, size_t len, zkp_diag *d) {
+    if (o == NULL || o->target == NULL || (data == NULL && len > 0))
+        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "zkp_output_stage: bad argument");
+    unstage_(o);
+    if (o->kind == ZKP_OUTPUT_DIRECT) {
+        o->data = data;
+        o->len = len;
+        o->staged = 1;
+        return ZKPIPE_OK;
+    }
+    buffer_writer_ b = {data, len};
+    return stage_file_(o, write_buffer_, &b, d);
+}
+
+zkpipe_status zkp_output_stage_stream(zkp_output *o, zkp_output_writer write, void *ctx,
+                                      zkp_diag *d) {
+    if (o == NULL || o->target == NULL || write == NULL)
+        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "zkp_output_stage_stream: bad argument");
+    unstage_(o);
+    if (o->kind == ZKP_OUTPUT_DIRECT)
+        return zkp_diag_fail(d, ZKPIPE_ERR_UNSUPPORTED,
+                             "%s: a device, FIFO or socket cannot take this output, which is "
+                             "written as it is made; name a file",
+                             o->path);
+    return stage_file_(o, write, ctx, d);
 }
 
 /* The in-place outputs' bytes, written at commit. */

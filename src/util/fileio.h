@@ -113,6 +113,22 @@ int zkp_output_is(const zkp_output *o, const char *path);
 ZKP_WARN_UNUSED zkpipe_status zkp_output_stage(zkp_output *o, const void *data, size_t len,
                                                zkp_diag *d);
 
+/* Writes what write(ctx, fd, path, d) writes through fd (with zkp_write_fd)
+ * to o's temporary file, so that an output too big to hold in memory is
+ * made piece by piece and still put in place all or nothing by
+ * zkp_output_commit. write returns ZKPIPE_OK, or its own status with the
+ * message set; either way nothing is left behind on failure. In-place
+ * outputs (devices, FIFOs) are refused with ZKPIPE_ERR_UNSUPPORTED: their
+ * bytes are written at commit, after the check that every output can be. */
+typedef zkpipe_status (*zkp_output_writer)(void *ctx, int fd, const char *path, zkp_diag *d);
+ZKP_WARN_UNUSED zkpipe_status zkp_output_stage_stream(zkp_output *o, zkp_output_writer write,
+                                                      void *ctx, zkp_diag *d);
+
+/* Writes data[0..len) to fd whole (retrying short writes and EINTR);
+ * ZKPIPE_ERR_IO naming path otherwise. */
+ZKP_WARN_UNUSED zkpipe_status zkp_write_fd(int fd, const void *data, size_t len, const char *path,
+                                           zkp_diag *d);
+
 /* Puts every staged output of outs[0..n) in place, all or nothing as
  * described above. ZKPIPE_ERR_IO naming the output that failed (and any
  * that could not be put back, which the message says). The outputs still
