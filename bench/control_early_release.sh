@@ -16,7 +16,8 @@
 #                         configured and built if missing)
 #   --synth-workers "N.." synthesis workers; a list is a sweep (default 4)
 #   --device-workers N    prove_start workers (default 1)
-#   --threads N           threads of each prove_start and finalize (default 1)
+#   --threads N           threads of each prove_start and finalize (default 1;
+#                         0: the engine's default, every CPU)
 #   --budget SIZE         the engine's budget (default 52MiB: the key, 36.8 MiB,
 #                         and 1.6 partitions of 9.5 MiB of the default workload)
 #   --device D            the engine's device (default: the CPU)
@@ -118,16 +119,20 @@ else
     trap 'rm -rf "$OUT_DIR"' EXIT
 fi
 
-device_args=()
+device_args=() threads_args=()
 [ -n "$DEVICE" ] && device_args=(--device "$DEVICE")
+if [ "$THREADS" != 0 ]; then
+    threads_args=(--device-threads "$THREADS")
+    [ -n "$POREP" ] && threads_args=(--threads "$THREADS")
+fi
 if [ -n "$POREP" ]; then
     params_args=()
     [ -n "$PARAMS" ] && params_args=(--params "$PARAMS")
     echo "workload: bench porep --sector-size $POREP --sectors $SECTORS --in-flight $IN_FLIGHT" \
-        "--device-workers $DEVW --threads $THREADS --budget $BUDGET ${device_args[*]}" >&2
+        "--device-workers $DEVW ${threads_args[*]} --budget $BUDGET ${device_args[*]}" >&2
 else
     echo "workload: bench pipeline --synthetic $SPEC --jobs $JOBS --partitions $PARTS" \
-        "--device-workers $DEVW --device-threads $THREADS --budget $BUDGET ${device_args[*]}" >&2
+        "--device-workers $DEVW ${threads_args[*]} --budget $BUDGET ${device_args[*]}" >&2
 fi
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)," \
     "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')," \
@@ -142,14 +147,14 @@ for synth in $SYNTH; do
         if [ -n "$POREP" ]; then
             "$bin" bench porep --sector-size "$POREP" "${params_args[@]}" "${device_args[@]}" \
                 --sectors "$SECTORS" --in-flight "$IN_FLIGHT" --synth-workers "$synth" \
-                --device-workers "$DEVW" --threads "$THREADS" --finalize-workers 1 \
+                --device-workers "$DEVW" "${threads_args[@]}" --finalize-workers 1 \
                 --budget "$BUDGET" --json "$OUT_DIR/$run.json" --timeline "$OUT_DIR/$run.csv" \
                 >"$OUT_DIR/$run.out" 2>"$OUT_DIR/$run.err"
         else
             # --no-baseline: the plain prover's run is not what is compared here.
             "$bin" bench pipeline --synthetic "$SPEC" --jobs "$JOBS" --partitions "$PARTS" \
                 "${device_args[@]}" --synth-workers "$synth" --device-workers "$DEVW" \
-                --device-threads "$THREADS" --finalize-workers 1 --budget "$BUDGET" \
+                "${threads_args[@]}" --finalize-workers 1 --budget "$BUDGET" \
                 --no-baseline --json --timeline "$OUT_DIR/$run.csv" \
                 >"$OUT_DIR/$run.json" 2>"$OUT_DIR/$run.err"
         fi || {
