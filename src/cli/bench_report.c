@@ -9,6 +9,7 @@
 
 #include "gpu/gpu.h"
 #include "mem/mem.h"
+#include "util/fault.h"
 
 /* The largest |RSS - (baseline + tracked)| / RSS over the timeline's
  * samples from the first that tracks anything (the first key's file being
@@ -282,6 +283,8 @@ void bench_timeline_finish(const char *csv, int is_temporary, double end_s, benc
 
 void bench_summary_json(FILE *f, const bench_summary *s) {
     const zkpipe_stage_times *t = &s->stages;
+    /* A control run's figures must not pass for a normal build's. */
+    const char *fault = zkp_fault_name();
     fprintf(f,
             "\"proofs\":%u,\"partitions\":%zu,\"seconds\":%.6f,\"sequential_seconds\":%.6f,"
             "\"speedup\":%.4f,\"partitions_per_second\":%.4f,\"budget_bytes\":%llu,"
@@ -292,7 +295,7 @@ void bench_summary_json(FILE *f, const bench_summary *s) {
             "\"rss_samples\":%zu,\"proofs_verified\":%zu,\"sequential_proofs_verified\":%zu,"
             "\"jobs_failed\":%zu,\"key_bytes\":%llu,\"partition_bytes\":%llu,"
             "\"stage_seconds\":{\"queue_wait_max\":%.6f,\"key_load\":%.6f,\"synthesis\":%.6f,"
-            "\"device\":%.6f,\"finalize\":%.6f,\"verify\":%.6f}",
+            "\"device\":%.6f,\"finalize\":%.6f,\"verify\":%.6f},\"build_fault\":%s%s%s",
             s->proofs, s->partitions, s->seconds, s->sequential_seconds,
             s->sequential_seconds > 0 ? s->sequential_seconds / s->seconds : 0,
             s->partitions / s->seconds, (unsigned long long)s->budget_bytes,
@@ -304,7 +307,8 @@ void bench_summary_json(FILE *f, const bench_summary *s) {
             s->max_tracked_rss_deviation, s->rss_samples, s->proofs_verified,
             s->sequential_proofs_verified, s->jobs_failed, (unsigned long long)s->key_bytes,
             (unsigned long long)s->partition_bytes, t->queue_wait, t->key_load, t->synthesis,
-            t->device, t->finalize, t->verify);
+            t->device, t->finalize, t->verify, fault ? "\"" : "", fault ? fault : "null",
+            fault ? "\"" : "");
 }
 
 void bench_summary_text(FILE *f, const bench_summary *s) {

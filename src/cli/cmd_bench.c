@@ -511,7 +511,8 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
         else
             printf("{");
         bench_summary_json(stdout, &sum);
-        printf("}\n");
+        printf(",\"reservation_violations\":%llu}\n",
+               (unsigned long long)sum.reservation_violations);
     } else {
         printf("pipeline: %u jobs x %u partitions = %zu proofs in %.3f s (%.2f partitions/s)\n",
                jobs, parts, sum.partitions, sum.seconds, sum.partitions / sum.seconds);

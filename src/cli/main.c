@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "gpu/gpu.h"
 #include "util/cpu.h"
+#include "util/fault.h"
 
 static const char usage[] =
     "usage: zkpipe <command> [args]\n"
@@ -111,6 +112,9 @@ int main(int argc, char **argv) {
             return CLI_OK;
         }
         printf("zkpipe %s (%s arithmetic)\n", ZKPIPE_VERSION, zkp_cpu_path_name());
+        /* On stdout too, where a script that records the version looks. */
+        const char *fault = zkp_fault_warning();
+        if (fault) printf("%s\n", fault);
         return CLI_OK;
     }
     fprintf(stderr, "zkpipe: unknown command \"%s\"\n\n%s", cmd, usage);

@@ -27,6 +27,7 @@
 #include "engine/engine_internal.h"
 #include "formats/snarkjs_json.h"
 #include "util/clock.h"
+#include "util/fault.h"
 
 double eng_now(void) {
     struct timespec ts;
@@ -307,6 +308,9 @@ zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_conf
                                    char *errbuf, size_t errbuf_len) {
     if (!out) return ZKPIPE_ERR_INVALID_ARGUMENT;
     *out = NULL;
+    /* A build with a fault compiled in must not pass for a normal one. */
+    const char *fault = zkp_fault_warning();
+    if (fault) fprintf(stderr, "zkpipe engine: %s\n", fault);
     zkpipe_engine_config c;
     if (cfg)
         c = *cfg;

@@ -21,7 +21,9 @@
  * big buffer of the partition (witness, a/b/c, MSM scratch, NTT tables) is
  * allocated from that reservation. The reservation is released only by the
  * worker that owns the partition after the last buffer is freed, and
- * zkp_mem_release refuses to return bytes whose data is still live.
+ * zkp_mem_release refuses to return bytes whose data is still live. (A
+ * build with ZKPIPE_FAULT_EARLY_RELEASE breaks this on purpose, for the
+ * control run: util/fault.h.)
  *
  * A job lives in the table from submit until await collects it. It is final
  * when no partition of it is admitted and in flight and no more will be

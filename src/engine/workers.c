@@ -279,6 +279,13 @@ void *eng_worker_main(void *arg) {
         case ZKPIPE_WORKER_SYNTH:
             st = synthesize_(e, p, &d);
             p->times.synthesis = eng_now() - t0;
+#ifdef ZKPIPE_FAULT_EARLY_RELEASE
+            /* The control run's fault, where cuzk's was: synthesis is done,
+             * so its permit goes back, but the witness and a, b, c wait in
+             * the device queue until prove_start frees them. The dispatcher
+             * admits the next partition on bytes that are still resident. */
+            if (st == ZKPIPE_OK) ENG_IGNORE(zkp_mem_fault_release_early(p->res));
+#endif
             break;
         case ZKPIPE_WORKER_DEVICE:
             st = device_(e, w, p, &d);

@@ -14,7 +14,9 @@
  * zkp_mem_release_part (from the unallocated remainder) or zkp_mem_release
  * (when nothing is allocated): there is no way to give back bytes whose
  * data still exists. Allocation and free touch only the reservation's
- * atomics and the pool, never the budget's lock. */
+ * atomics and the pool, never the budget's lock. (A build with the control
+ * run's fault, ZKPIPE_FAULT_EARLY_RELEASE, adds the one exception on
+ * purpose: zkp_mem_fault_release_early.) */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -55,6 +57,12 @@ struct zkp_mem_reservation {
     atomic_uint_fast64_t refused;
     uint64_t grant_sequence;
     zkp_allocator view;
+#ifdef ZKPIPE_FAULT_EARLY_RELEASE
+    /* What the budget still counts for r: reserved, until
+     * zkp_mem_fault_release_early gives it all back early. Only r's owner
+     * changes it (release_part, release and the fault itself). */
+    uint64_t held_from_budget;
+#endif
 };
 
 static uint64_t load(const atomic_uint_fast64_t *v) {
@@ -215,6 +223,9 @@ static zkp_mem_reservation *reservation_new(zkp_mem_budget *b, uint64_t bytes) {
     atomic_init(&r->available, bytes);
     atomic_init(&r->refused, 0);
     r->grant_sequence = 0;
+#ifdef ZKPIPE_FAULT_EARLY_RELEASE
+    r->held_from_budget = bytes;
+#endif
     r->view.alloc = view_alloc;
     r->view.free = view_free;
     r->view.ctx = r;
@@ -326,14 +337,35 @@ static int take_if_available(atomic_uint_fast64_t *v, uint64_t bytes) {
     return 1;
 }
 
+/* Of bytes leaving r, the part the budget still counts: all of them, but
+ * in the control run's fault build only what was not given back early. */
+static uint64_t budget_share(zkp_mem_reservation *r, uint64_t bytes) {
+#ifdef ZKPIPE_FAULT_EARLY_RELEASE
+    if (bytes > r->held_from_budget) bytes = r->held_from_budget;
+    r->held_from_budget -= bytes;
+#else
+    (void)r;
+#endif
+    return bytes;
+}
+
 zkpipe_status zkp_mem_release_part(zkp_mem_reservation *r, uint64_t bytes) {
     if (!r) return ZKPIPE_ERR_INVALID_ARGUMENT;
     if (bytes == 0) return ZKPIPE_OK;
     if (!take_if_available(&r->available, bytes)) return ZKPIPE_ERR_RESERVATION_EXCEEDED;
     atomic_fetch_sub_explicit(&r->reserved, bytes, memory_order_relaxed);
-    give_back(r->budget, bytes, 0);
+    give_back(r->budget, budget_share(r, bytes), 0);
     return ZKPIPE_OK;
 }
+
+#ifdef ZKPIPE_FAULT_EARLY_RELEASE
+zkpipe_status zkp_mem_fault_release_early(zkp_mem_reservation *r) {
+    if (!r) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    uint64_t bytes = budget_share(r, r->held_from_budget);
+    if (bytes) give_back(r->budget, bytes, 0);
+    return ZKPIPE_OK;
+}
+#endif
 
 zkpipe_status zkp_mem_release(zkp_mem_reservation **rp) {
     if (!rp) return ZKPIPE_ERR_INVALID_ARGUMENT;
@@ -345,7 +377,7 @@ zkpipe_status zkp_mem_release(zkp_mem_reservation **rp) {
     uint_fast64_t expect = held;
     if (!atomic_compare_exchange_strong(&r->available, &expect, 0))
         return ZKPIPE_ERR_INVALID_ARGUMENT;
-    give_back(r->budget, held, 1);
+    give_back(r->budget, budget_share(r, held), 1);
     free(r);
     *rp = NULL;
     return ZKPIPE_OK;

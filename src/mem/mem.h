@@ -329,6 +329,20 @@ ZKP_WARN_UNUSED zkpipe_status zkp_mem_release_part(zkp_mem_reservation *r, uint6
  * budget before the data they paid for is gone. */
 ZKP_WARN_UNUSED zkpipe_status zkp_mem_release(zkp_mem_reservation **r);
 
+#ifdef ZKPIPE_FAULT_EARLY_RELEASE
+/* The control run's fault (CMake ZKPIPE_FAULT_EARLY_RELEASE, off by
+ * default; docs/MEMORY.md, "The seed's fault, recreated"). Gives every byte
+ * r still holds from the budget back to it at once, whatever is allocated
+ * from r, so the budget admits other work while r's buffers are still
+ * resident. r keeps its own books: its buffers are still charged to it and
+ * refused beyond it, zkp_mem_release_part and zkp_mem_release still follow
+ * its remainder, but they give the budget only what r holds from it (none
+ * after this), so the budget's counters never go below zero. This is the
+ * one way around "no bytes back while their data is live"; it exists to
+ * show what that rule prevents. */
+zkpipe_status zkp_mem_fault_release_early(zkp_mem_reservation *r);
+#endif
+
 /* Allocates from r: charges zkp_mem_charge_size(bytes) to r, then takes the
  * buffer from the budget's pool (which charges cat in the tracker).
  *   ZKPIPE_ERR_RESERVATION_EXCEEDED  the charge exceeds r's unallocated
