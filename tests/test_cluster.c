@@ -903,3 +903,64 @@ TEST_CASE(cluster_notifications) {
     double waited = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     ASSERT_MSG(n == 0 && waited < 5.0, "woken after %.3f s with %zu ids", waited, n);
 }
+
+/* ---- retries ------------------------------------------------------------- */
+
+/* A statement that fails as CockroachDB reports a conflict between
+ * transactions (SQLSTATE 40001), or on a deadlock (40P01), is run again: a
+ * trigger fails a job's first two inserts that way, and the enqueue
+ * succeeds with one row and two retries counted. A conflict that outlasts
+ * the retries comes back as the server's error after five, and any other
+ * error at once. */
+TEST_CASE(cluster_retries_serialization_failures) {
+    pg_case *c = pg_case_open_("retries");
+    zkp_queue *q = migrated_(c);
+    admin_exec_(c, "CREATE SEQUENCE conflicts");
+    admin_exec_(c,
+                "CREATE FUNCTION conflict() RETURNS trigger LANGUAGE plpgsql AS $$"
+                " DECLARE k bigint; BEGIN"
+                "  IF NEW.request_id LIKE 'flaky-%' THEN"
+                "   k := nextval('conflicts');"
+                "   IF k = 1 THEN RAISE EXCEPTION 'conflict %', k USING ERRCODE = '40001'; END IF;"
+                "   IF k = 2 THEN RAISE EXCEPTION 'deadlock %', k USING ERRCODE = '40P01'; END IF;"
+                "  END IF;"
+                "  IF NEW.request_id LIKE 'stuck-%' THEN"
+                "   RAISE EXCEPTION 'always in conflict' USING ERRCODE = '40001';"
+                "  END IF;"
+                "  IF NEW.request_id LIKE 'broken-%' THEN"
+                "   RAISE EXCEPTION 'not a conflict' USING ERRCODE = '22023';"
+                "  END IF;"
+                "  RETURN NEW; END $$");
+    admin_exec_(c, "CREATE TRIGGER conflict BEFORE INSERT ON zkpipe_jobs"
+                   " FOR EACH ROW EXECUTE FUNCTION conflict()");
+
+    uint64_t before = zkp_queue_retries(q);
+    int64_t id = enqueue_(q, "flaky-1", "bn254", 0, 1);
+    ASSERT_EQ_U64(zkp_queue_retries(q) - before, 2);
+    char row[128];
+    row_(c, id, row, sizeof row);
+    ASSERT_STR_EQ(row, "queued 0 0 -");
+    PGresult *r = PQexec(c->admin, "SELECT count(*) FROM zkpipe_jobs");
+    ASSERT(PQresultStatus(r) == PGRES_TUPLES_OK);
+    ASSERT_EQ_U64(strtoull(PQgetvalue(r, 0, 0), NULL, 10), 1);
+    PQclear(r);
+
+    const char *failing[2] = {"stuck-1", "broken-1"};
+    const uint64_t retried[2] = {5, 0};
+    for (int i = 0; i < 2; i++) {
+        zkp_queue_job_spec s = {.request_id = failing[i],
+                                .kind = "groth16",
+                                .curve = "bn254",
+                                .inputs = (const uint8_t *)"x",
+                                .inputs_len = 1,
+                                .max_attempts = 1};
+        int64_t got;
+        int existed;
+        zkp_diag d = {{0}};
+        before = zkp_queue_retries(q);
+        ASSERT_EQ_INT(zkp_queue_enqueue(q, &s, &got, &existed, &d), ZKPIPE_ERR_IO);
+        ASSERT_MSG(strstr(d.msg, i ? "not a conflict" : "always in conflict") != NULL, "%s",
+                   d.msg);
+        ASSERT_EQ_U64(zkp_queue_retries(q) - before, retried[i]);
+    }
+}

@@ -82,25 +82,85 @@ void zkp_queue_quiet_notice(void *arg, const char *message) {
     (void)message;
 }
 
+/* Whether a statement that failed this way may simply be run again: a
+ * serialization failure or a deadlock. CockroachDB reports every conflict
+ * between transactions as 40001 and leaves the retry to the client;
+ * PostgreSQL and YugabyteDB do the same under SERIALIZABLE, and any of them
+ * on a deadlock. */
+static int retryable_(const PGresult *res) {
+    const char *code = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    return code && (!strcmp(code, "40001") || !strcmp(code, "40P01"));
+}
+
+/* Waits before retry number attempt (0, 1, ...): 4 ms doubling, with
+ * jitter so that members that conflicted do not meet again in step. */
+static void backoff_(zkp_queue *q, unsigned attempt) {
+    q->jitter = q->jitter * 6364136223846793005ULL + 1442695040888963407ULL;
+    long us = (4000L << attempt) + (long)((q->jitter >> 33) % (4000UL << attempt));
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
+/* Runs one statement through run (PQexec or PQexecParams), again after a
+ * retryable failure, at most ZKP_QUEUE_RETRIES times, but only when no
+ * transaction was open before it: then the failed statement was its own
+ * transaction, rolled back whole, and running it again is safe. Inside an
+ * explicit transaction the caller's whole transaction would have to be
+ * replayed, and a failed COMMIT run again would report a success. */
+typedef PGresult *(*run_fn_)(zkp_queue *q, const void *args);
+
+static zkpipe_status run_(zkp_queue *q, const char *what, run_fn_ run, const void *args,
+                          PGresult **res_out, zkp_diag *d) {
+    int alone = PQtransactionStatus(q->conn) == PQTRANS_IDLE;
+    for (unsigned attempt = 0;; attempt++) {
+        PGresult *res = run(q, args);
+        ExecStatusType s = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+        if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK) {
+            if (res_out)
+                *res_out = res;
+            else
+                PQclear(res);
+            return ZKPIPE_OK;
+        }
+        if (!alone || attempt == ZKP_QUEUE_RETRIES || !retryable_(res) ||
+            PQtransactionStatus(q->conn) != PQTRANS_IDLE)
+            return sql_fail_(d, what, q->conn, res);
+        PQclear(res);
+        q->retries++;
+        backoff_(q, attempt);
+    }
+}
+
+typedef struct {
+    const char *sql;
+    int n_params;
+    const char *const *values;
+    const int *lengths, *formats;
+    int binary_result;
+} exec_args_;
+
+static PGresult *exec_params_(zkp_queue *q, const void *args) {
+    const exec_args_ *a = args;
+    return PQexecParams(q->conn, a->sql, a->n_params, NULL, a->values, a->lengths, a->formats,
+                        a->binary_result);
+}
+
+static PGresult *exec_simple_(zkp_queue *q, const void *sql) { return PQexec(q->conn, sql); }
+
 zkpipe_status zkp_queue_exec(zkp_queue *q, const char *what, const char *sql, int n_params,
                              const char *const *values, const int *lengths, const int *formats,
                              int binary_result, PGresult **res_out, zkp_diag *d) {
     *res_out = NULL;
-    PGresult *res = PQexecParams(q->conn, sql, n_params, NULL, values, lengths, formats,
-                                 binary_result);
-    ExecStatusType s = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
-    if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) return sql_fail_(d, what, q->conn, res);
-    *res_out = res;
-    return ZKPIPE_OK;
+    exec_args_ a = {sql, n_params, values, lengths, formats, binary_result};
+    return run_(q, what, exec_params_, &a, res_out, d);
 }
 
 zkpipe_status zkp_queue_simple(zkp_queue *q, const char *what, const char *sql, zkp_diag *d) {
-    PGresult *res = PQexec(q->conn, sql);
-    ExecStatusType s = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
-    if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) return sql_fail_(d, what, q->conn, res);
-    PQclear(res);
-    return ZKPIPE_OK;
+    return run_(q, what, exec_simple_, sql, NULL, d);
 }
+
+uint64_t zkp_queue_retries(const zkp_queue *q) { return q ? q->retries : 0; }
 
 /* A binary integer column of 2, 4 or 8 bytes, big-endian. */
 int zkp_queue_get_int(const PGresult *res, int row, int col, int64_t *out) {

@@ -58,6 +58,12 @@ typedef struct zkp_queue zkp_queue;
 zkpipe_status zkp_queue_connect(zkp_queue **out, const char *url, zkp_diag *d);
 void zkp_queue_close(zkp_queue *q);
 
+/* How many statements q ran again after a serialization failure or a
+ * deadlock (SQLSTATE 40001 or 40P01): each statement that runs as its own
+ * transaction is retried up to 5 times, 4 ms apart and doubling, before
+ * its error is returned. */
+uint64_t zkp_queue_retries(const zkp_queue *q);
+
 /* The newest schema version this build knows. */
 unsigned zkp_queue_schema_latest(void);
 /* The version the database is at: 0 when no migration ran. */
