@@ -59,6 +59,12 @@ typedef struct {
      * has its own device workers and lock; a key's G1 bases are made
      * resident on a GPU the first time a partition of it runs there. */
     const char *device;
+    /* Device memory the engine may take on each GPU, a budget as budget_bytes
+     * is for host memory: an allocation that would pass it is refused before
+     * the driver is asked, so a key's bases that do not fit beside what is
+     * resident are streamed, and a partition's scratch that does not fit
+     * fails that partition alone. 0: the whole device. */
+    uint64_t vram_budget_bytes;
 } zkpipe_engine_config;
 
 /* The defaults above (verify = 1, everything else 0 / NULL). */
@@ -249,6 +255,7 @@ typedef struct {
     uint64_t vram_bytes[ZKPIPE_ENGINE_GPU_MEM_CATEGORIES];
     uint64_t h2d_bytes, d2h_bytes; /* copied so far */
     double busy_seconds;           /* inside device calls so far */
+    uint64_t vram_budget_bytes;    /* engine.vram_budget; 0: none beyond the device */
 } zkpipe_device_status;
 
 typedef enum {

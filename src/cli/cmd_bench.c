@@ -44,6 +44,7 @@ static const char bench_usage[] =
     "  --partitions P        partitions per job (default 4); witnesses are used in turn\n"
     "  --jobs J              jobs (default 2)\n"
     "  --budget SIZE         memory budget, e.g. 64MiB, 2GiB (default: detect)\n"
+    "  --vram-budget SIZE    device memory the engine may take on each GPU (default: all)\n"
     "  --synth-workers N     synthesis workers (default 1)\n"
     "  --synth-threads N     threads per synthesis (default 1)\n"
     "  --device D            cpu, cuda (every GPU) or auto (default: the GPUs if any)\n"
@@ -373,6 +374,8 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
         else if (!strcmp(a, "--timeline")) timeline = v;
         else if (!strcmp(a, "--budget")) {
             if (cli_parse_size(v, &cfg.budget_bytes)) goto usage;
+        } else if (!strcmp(a, "--vram-budget")) {
+            if (cli_parse_size(v, &cfg.vram_budget_bytes)) goto usage;
         } else if (!strcmp(a, "--priority")) {
             if (parse_prio_(v, &prio)) goto usage;
         } else if (!strcmp(a, "--partitions")) num = &parts;

@@ -64,6 +64,7 @@ static const char porep_usage[] =
     "  --threads N         threads of one prove_start and its finalize (default: every CPU)\n"
     "  --finalize-workers N  finalize + verify workers (default 1)\n"
     "  --budget SIZE       memory budget, e.g. 110GiB (default: detect)\n"
+    "  --vram-budget SIZE  device memory the engine may take on each GPU (default: all)\n"
     "  --json FILE         write the summary as one JSON object (- for stdout)\n"
     "  --timeline F.csv    write the RSS / tracked-bytes timeline, and F.svg drawing it;\n"
     "                      also F.stages.csv and F.stages.svg: partitions waiting for\n"
@@ -257,6 +258,9 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         else if (!strcmp(name, "--device")) o->cfg.device = v;
         else if (!strcmp(name, "--budget")) {
             if (cli_parse_size(v, &o->cfg.budget_bytes) || !o->cfg.budget_bytes) goto usage;
+        } else if (!strcmp(name, "--vram-budget")) {
+            if (cli_parse_size(v, &o->cfg.vram_budget_bytes) || !o->cfg.vram_budget_bytes)
+                goto usage;
         } else if (!strcmp(name, "--seed")) {
             if (parse_hex32_(v, o->seed)) goto usage;
         } else if (!strcmp(name, "--sectors")) num = &o->sectors;

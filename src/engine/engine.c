@@ -275,6 +275,8 @@ static zkpipe_status open_backends_(zkpipe_engine_config *c, zkp_g16_backend ***
             close_backends_(b, i);
             return st;
         }
+        zkp_gpu *g = zkp_g16_backend_gpu(b[i]);
+        if (g) zkp_gpu_set_memory_budget(g, c->vram_budget_bytes);
     }
     c->devices = n;
     *out = b;
@@ -1050,6 +1052,7 @@ static void devices_status_(zkpipe_engine *e, zkpipe_engine_status *out) {
         ds->h2d_bytes = gs.h2d_bytes;
         ds->d2h_bytes = gs.d2h_bytes;
         ds->busy_seconds = gs.busy_seconds;
+        ds->vram_budget_bytes = zkp_gpu_memory_budget(g);
     }
 }
 

@@ -89,6 +89,24 @@ void zkp_gpu_close(zkp_gpu *g); /* NULL is a no-op; frees every buffer of g */
 unsigned zkp_gpu_ordinal(const zkp_gpu *g);
 void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out);
 
+/* The most device memory g's buffers may hold together (0, the default:
+ * what the device has). An allocation that would pass it fails with
+ * ZKPIPE_ERR_NO_MEMORY before the driver is asked, as one the device has
+ * no room for does; the bytes are reserved before the allocation, so
+ * concurrent allocations cannot pass it together. The free memory that
+ * sizes a key's precomputed copies is counted within it too. Lowering it
+ * below what is held frees nothing: later allocations fail until enough is
+ * freed. */
+void zkp_gpu_set_memory_budget(zkp_gpu *g, uint64_t bytes);
+uint64_t zkp_gpu_memory_budget(const zkp_gpu *g);
+
+/* Device memory within the budget that uploads of bases leave alone when
+ * they size their precomputed copies: the working set of a partition that
+ * will use them (a, b, c, its scalars, the MSMs' scratch), which must
+ * still fit beside them. Set around a key's upload (calls on a context do
+ * not overlap); 0 leaves none. No effect without a budget. */
+void zkp_gpu_set_upload_reserve(zkp_gpu *g, uint64_t bytes);
+
 /* Host memory pinned for the devices: cudaHostRegister, portable to every
  * context of the process. A copy between the device and registered memory
  * runs at the bus's speed (about 50 GB/s on PCIe 5) without the driver's

@@ -43,16 +43,29 @@ zkpipe_status dev_alloc(zkp_gpu *g, void **p, size_t bytes, zkp_gpu_mem_category
                         zkp_diag *diag) {
     *p = nullptr;
     if (bytes == 0) return ZKPIPE_OK;
+    /* The bytes are booked first, against the budget, so that two
+     * allocations racing for its last bytes cannot both pass it. */
+    uint64_t budget = g->budget.load(std::memory_order_relaxed);
+    uint64_t held = g->live_total.load(std::memory_order_relaxed), total;
+    do {
+        total = held + bytes;
+        if (budget && (total < held || total > budget))
+            return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
+                                 "GPU %u: %zu bytes (%s) would pass the device memory budget of "
+                                 "%llu bytes, %llu of which are held",
+                                 g->ordinal, bytes, zkp_gpu_mem_category_name(cat),
+                                 (unsigned long long)budget, (unsigned long long)held);
+    } while (!g->live_total.compare_exchange_weak(held, total, std::memory_order_relaxed));
     cudaError_t e = cudaMalloc(p, bytes);
     if (e != cudaSuccess) {
         *p = nullptr;
+        g->live_total.fetch_sub(bytes, std::memory_order_relaxed);
         char what[96];
         snprintf(what, sizeof what, "cudaMalloc of %zu bytes (%s)", bytes,
                  zkp_gpu_mem_category_name(cat));
         return cuda_fail(diag, e, what, __FILE__, __LINE__);
     }
     g->live[cat].fetch_add(bytes, std::memory_order_relaxed);
-    uint64_t total = g->live_total.fetch_add(bytes, std::memory_order_relaxed) + bytes;
     uint64_t peak = g->peak_total.load(std::memory_order_relaxed);
     while (total > peak && !g->peak_total.compare_exchange_weak(peak, total)) {
     }
@@ -66,6 +79,20 @@ void dev_free(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category cat) {
     (void)cudaFree(p);
     g->live[cat].fetch_sub(bytes, std::memory_order_relaxed);
     g->live_total.fetch_sub(bytes, std::memory_order_relaxed);
+}
+
+zkpipe_status usable_free_bytes(zkp_gpu *g, size_t *out, zkp_diag *diag) {
+    size_t free_b = 0, total_b = 0;
+    ZKP_CUDA_TRY(diag, cudaMemGetInfo(&free_b, &total_b));
+    uint64_t budget = g->budget.load(std::memory_order_relaxed);
+    uint64_t held = g->live_total.load(std::memory_order_relaxed);
+    if (budget) {
+        uint64_t keep = held + g->reserve.load(std::memory_order_relaxed);
+        uint64_t left = keep < budget ? budget - keep : 0;
+        if (left < free_b) free_b = (size_t)left;
+    }
+    *out = free_b;
+    return ZKPIPE_OK;
 }
 
 zkpipe_status buf_ready_on(const zkp_gpu_buf *b, cudaStream_t s, zkp_diag *diag) {
@@ -177,6 +204,18 @@ void zkp_gpu_close(zkp_gpu *g) {
 }
 
 unsigned zkp_gpu_ordinal(const zkp_gpu *g) { return g->ordinal; }
+
+void zkp_gpu_set_memory_budget(zkp_gpu *g, uint64_t bytes) {
+    g->budget.store(bytes, std::memory_order_relaxed);
+}
+
+uint64_t zkp_gpu_memory_budget(const zkp_gpu *g) {
+    return g->budget.load(std::memory_order_relaxed);
+}
+
+void zkp_gpu_set_upload_reserve(zkp_gpu *g, uint64_t bytes) {
+    g->reserve.store(bytes, std::memory_order_relaxed);
+}
 
 void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out) {
     memset(out, 0, sizeof *out);

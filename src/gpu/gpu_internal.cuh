@@ -21,6 +21,8 @@ struct zkp_gpu {
     std::atomic<uint64_t> live_total, peak_total;
     std::atomic<uint64_t> h2d, d2h;
     std::atomic<uint64_t> busy_ns;
+    std::atomic<uint64_t> budget;  /* zkp_gpu_set_memory_budget; 0: none */
+    std::atomic<uint64_t> reserve; /* zkp_gpu_set_upload_reserve */
 };
 
 struct zkp_gpu_buf {
@@ -45,6 +47,11 @@ zkpipe_status cuda_fail(zkp_diag *diag, cudaError_t e, const char *call, const c
 zkpipe_status dev_alloc(zkp_gpu *g, void **p, size_t bytes, zkp_gpu_mem_category cat,
                         zkp_diag *diag);
 void dev_free(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category cat);
+
+/* The device memory an upload of bases may still size its copies for: what
+ * the driver reports free, and no more than is left of g's budget once the
+ * upload reserve is set aside. */
+zkpipe_status usable_free_bytes(zkp_gpu *g, size_t *out, zkp_diag *diag);
 
 /* Makes the current thread's device g's, the first step of every entry
  * point: the CUDA runtime keeps the current device per thread, and the

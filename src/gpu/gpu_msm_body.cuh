@@ -522,8 +522,12 @@ struct driver {
          * cheapest layout that fits in 60% of the free device memory (the
          * rest is for the MSMs' scratch). */
         if (n >= ((size_t)1 << 16)) {
-            size_t free_b = 0, total_b = 0;
-            ZKP_CUDA_TRY(diag, cudaMemGetInfo(&free_b, &total_b));
+            size_t free_b = 0;
+            st = usable_free_bytes(g, &free_b, diag);
+            if (st != ZKPIPE_OK) {
+                delete b;
+                return st;
+            }
             zkp_gpu_bases probe = *b;
             plan bestp = choose<SBITS>(n, &probe);
             for (unsigned c = 12; c <= MAX_C; c++) {

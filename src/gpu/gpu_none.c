@@ -41,6 +41,18 @@ void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out) {
     (void)g;
     *out = (zkp_gpu_stats){{0}, 0, 0, 0, 0, 0};
 }
+void zkp_gpu_set_memory_budget(zkp_gpu *g, uint64_t bytes) {
+    (void)g;
+    (void)bytes;
+}
+uint64_t zkp_gpu_memory_budget(const zkp_gpu *g) {
+    (void)g;
+    return 0;
+}
+void zkp_gpu_set_upload_reserve(zkp_gpu *g, uint64_t bytes) {
+    (void)g;
+    (void)bytes;
+}
 zkpipe_status zkp_gpu_buf_alloc(zkp_gpu *g, zkp_gpu_buf **out, size_t bytes,
                                 zkp_gpu_mem_category cat, zkp_diag *diag) {
     (void)g;

@@ -102,13 +102,40 @@ static size_t g1_point_bytes(const zkp_g16_pk *pk) {
                                            : sizeof(bls12_381_g1_affine_t);
 }
 
-static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
+/* The device memory one partition of pk takes beside its key's bases: a,
+ * b, c and the H values, the scalars, and the MSMs' sort keys, buckets and
+ * reductions. 384 bytes a domain element bounds what a 2^27 BLS12-381
+ * partition was measured to take (342: a peak of 113 GiB with 70 GiB of
+ * bases resident, docs/PERFORMANCE.md); small domains have buckets and sort
+ * buffers out of proportion to their rows, hence the floor. */
+#define DEVICE_WORK_BYTES_PER_ROW 384u
+#define DEVICE_WORK_MIN_BYTES ((uint64_t)256 << 20)
+
+uint64_t zkp_g16_device_work_bytes(const zkp_g16_pk *pk) {
+    uint64_t n = pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.domain_size
+                                                 : pk->u.bls12_381.domain_size;
+    uint64_t work = n * DEVICE_WORK_BYTES_PER_ROW;
+    return work > DEVICE_WORK_MIN_BYTES ? work : DEVICE_WORK_MIN_BYTES;
+}
+
+/* Whether bytes more of bases fit in the device's budget beside what is
+ * held and the working set of a partition (always, without a budget). */
+static int fits_budget(zkp_gpu *g, uint64_t bytes, uint64_t work) {
+    uint64_t budget = zkp_gpu_memory_budget(g);
+    if (!budget) return 1;
+    zkp_gpu_stats s;
+    zkp_gpu_stats_get(g, &s);
+    return s.live_total + work + bytes <= budget;
+}
+
+static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *diag) {
     const zkp_g16_backend *be = k->be;
     for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
         const void *pts;
         size_t n;
         base_set(k->pk, (zkp_g16_base_set)i, &pts, &n);
-        if (be->resident_limit && n > be->resident_limit / g1_point_bytes(k->pk)) {
+        if ((be->resident_limit && n > be->resident_limit / g1_point_bytes(k->pk)) ||
+            !fits_budget(be->gpu, (uint64_t)n * g1_point_bytes(k->pk), work)) {
             k->streamed |= 1u << i;
             continue;
         }
@@ -134,7 +161,8 @@ static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
     size_t g2_bytes = pk->curve == ZKPIPE_CURVE_BN254 ? sizeof(bn254_g2_affine_t)
                                                       : sizeof(bls12_381_g2_affine_t);
     size_t n_vars = pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.n_vars : pk->u.bls12_381.n_vars;
-    if (be->g2_on_cpu || (be->resident_limit && n_vars > be->resident_limit / g2_bytes))
+    if (be->g2_on_cpu || (be->resident_limit && n_vars > be->resident_limit / g2_bytes) ||
+        !fits_budget(be->gpu, (uint64_t)n_vars * g2_bytes, work))
         return ZKPIPE_OK;
     zkp_diag tried = {{0}};
     zkpipe_status st =
@@ -149,6 +177,17 @@ static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
         zkp_diag_prefix(diag, "uploading the key's B2 bases");
         cuda_key_unload(k);
     }
+    return st;
+}
+
+/* Under a device memory budget, a set that does not fit beside what is
+ * resident and a partition's working set is streamed, and the copies an
+ * upload precomputes leave that working set free. */
+static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
+    uint64_t work = zkp_g16_device_work_bytes(k->pk);
+    zkp_gpu_set_upload_reserve(k->be->gpu, work);
+    zkpipe_status st = cuda_key_upload(k, work, diag);
+    zkp_gpu_set_upload_reserve(k->be->gpu, 0);
     return st;
 }
 

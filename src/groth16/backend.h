@@ -138,6 +138,11 @@ void zkp_g16_backend_set_streaming(zkp_g16_backend *be, size_t resident_limit, s
 ZKP_WARN_UNUSED zkpipe_status zkp_g16_rkey_load(zkp_g16_rkey **out, zkp_g16_backend *be,
                                                 const zkp_g16_pk *pk, zkp_diag *diag);
 void zkp_g16_rkey_free(zkp_g16_rkey *k); /* NULL is a no-op */
+/* The device memory one partition of pk takes beside its key's bases, as
+ * estimated when a key is made resident under a device memory budget
+ * (zkp_gpu_set_memory_budget): the sets that do not fit beside it stream. */
+uint64_t zkp_g16_device_work_bytes(const zkp_g16_pk *pk);
+
 /* How many of k's G1 base sets are streamed rather than resident (0 on the
  * CPU). */
 unsigned zkp_g16_rkey_streamed_sets(const zkp_g16_rkey *k);

@@ -101,6 +101,10 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
                                           "check every point of the parameters in the prime-order "
                                           "subgroup as they load (most of the loading time; every "
                                           "proof is verified either way)"},
+    [ZKP_CFG_ENGINE_VRAM_BUDGET] = {"engine.vram_budget", ZKP_CFG_SIZE, NULL, 0, 0, 0, 0,
+                                    (uint64_t)1 << 50,
+                                    "device memory the engine may take on each GPU; 0 = the "
+                                    "whole device"},
 };
 
 static const char *const SECTIONS[] = {"server", "engine", "metrics", "queue", "filecoin"};

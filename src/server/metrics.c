@@ -652,6 +652,12 @@ char *zkp_metrics_prometheus(zkp_metrics *m, const zkpipe_engine_status *st,
         if (st->devices[i].is_gpu)
             prom_u64_1(&b, "gpu_memory_total_bytes", "device", st->devices[i].name,
                        st->devices[i].vram_total_bytes);
+    prom_family(&b, "gpu_memory_budget_bytes", "gauge",
+                "Device memory the engine may take on each GPU (engine.vram_budget; 0: the whole device).");
+    for (size_t i = 0; i < st->n_devices; i++)
+        if (st->devices[i].is_gpu)
+            prom_u64_1(&b, "gpu_memory_budget_bytes", "device", st->devices[i].name,
+                       st->devices[i].vram_budget_bytes);
     prom_family(&b, "gpu_memory_free_bytes", "gauge", "Each GPU's free memory, as its driver reports it.");
     for (size_t i = 0; i < st->n_devices; i++)
         if (st->devices[i].is_gpu)
@@ -839,6 +845,7 @@ char *zkp_metrics_status_json(zkp_metrics *m, const zkpipe_engine_status *st,
             json_member_u64(&b, 0, "ordinal", dv->ordinal);
             json_member_u64(&b, 0, "memory_total_bytes", dv->vram_total_bytes);
             json_member_u64(&b, 0, "memory_free_bytes", dv->vram_free_bytes);
+            json_member_u64(&b, 0, "memory_budget_bytes", dv->vram_budget_bytes);
             json_member_u64(&b, 0, "tracked_bytes", dv->vram_tracked_bytes);
             json_member_u64(&b, 0, "tracked_peak_bytes", dv->vram_peak_bytes);
             for (unsigned cat = 0; cat < ZKPIPE_ENGINE_GPU_MEM_CATEGORIES; cat++) {
