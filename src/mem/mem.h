@@ -340,6 +340,21 @@ ZKP_WARN_UNUSED zkpipe_status zkp_mem_alloc(zkp_mem_reservation *r, size_t bytes
  * r, not to the budget. p NULL is a no-op. */
 zkpipe_status zkp_mem_free(zkp_mem_reservation *r, void *p, size_t bytes, zkp_mem_category cat);
 
+/* Memory that does not come from the pool but is resident on r's behalf:
+ * the pages of a mapped file while they are read. zkp_mem_charge_external
+ * takes bytes from r's unallocated remainder, as an allocation would, makes
+ * room for them under the pool's exchange rule (idle regions worth bytes
+ * are unmapped first, waiting for the trimmer), and charges them to the
+ * tracker under cat; call it before the pages become resident.
+ * ZKPIPE_ERR_RESERVATION_EXCEEDED (counted as refused; nothing charged)
+ * when r's remainder is short. zkp_mem_discharge_external gives bytes back
+ * to r and the tracker once the pages are gone. Until then r cannot be
+ * released. */
+ZKP_WARN_UNUSED zkpipe_status zkp_mem_charge_external(zkp_mem_reservation *r, uint64_t bytes,
+                                                      zkp_mem_category cat);
+zkpipe_status zkp_mem_discharge_external(zkp_mem_reservation *r, uint64_t bytes,
+                                         zkp_mem_category cat);
+
 /* A zkp_allocator whose alloc and free are zkp_mem_alloc and zkp_mem_free
  * on r, for the prover's options and the parsers. Valid until r is
  * released. Its alloc returns NULL on any failure (the prover reports
