@@ -14,9 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "formats/bellperson.h"
 #include "formats/binfile.h"
 #include "formats/snarkjs_json.h"
+#include "formats/zkey.h"
 #include "groth16/groth16.h"
+#include "synthetic/synthetic.h"
 #include "util/fileio.h"
 #include "zkpipe/engine.h"
 #include "test.h"
@@ -825,4 +828,92 @@ TEST_CASE(engine_porep_inputs_must_match_their_key) {
     ASSERT_OK(zkpipe_engine_destroy(&e));
     free(zkey);
     free(wtns);
+}
+
+/* bellperson parameters of a synthetic BLS12-381 key of 2^log_n rows at
+ * path (written atomically: a new inode each time): a file the engine
+ * registers as a PoRep key (registration reads its header only) but can
+ * make no key of, its section lengths being no PoRep circuit's. Only the
+ * first domain − 1 points of the key's H query are carried, as points. */
+static void write_small_params_(const char *path, unsigned log_n) {
+    zkp_synthetic_params sp = {ZKPIPE_CURVE_BLS12_381, log_n, 0x5eedull + log_n, 1};
+    zkp_diag d = {{0}};
+    uint8_t *zbytes = NULL;
+    size_t zlen = 0;
+    ASSERT_MSG(zkp_synthetic_zkey(&sp, &zbytes, &zlen, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_zkey zk;
+    zkp_zkey_options ko = {NULL, 2, 0};
+    ASSERT_MSG(zkp_zkey_parse(&zk, zbytes, zlen, "synthetic", &ko, &d) == ZKPIPE_OK, "%s", d.msg);
+    const bls12_381_g16_pk_t *pk = &zk.pk.bls12_381;
+    zkp_bp_vk vk;
+    zkp_bp_vk_from_g16_pk(&vk, pk);
+    zkp_bp_params_src src = {&vk,          pk->h, pk->domain_size - 1,
+                             pk->c,        pk->n_vars - pk->n_public - 1,
+                             pk->a,        pk->b1,
+                             pk->b2,       pk->n_vars};
+    size_t len = 0;
+    ASSERT_MSG(zkp_bp_params_size(&src, &len, &d) == ZKPIPE_OK, "%s", d.msg);
+    uint8_t *buf = malloc(len);
+    ASSERT(buf);
+    ASSERT_MSG(zkp_bp_params_encode(buf, len, &src, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_write_file_atomic(path, buf, len, &d) == ZKPIPE_OK, "%s", d.msg);
+    free(buf);
+    zkp_zkey_free(&zk);
+    free(zbytes);
+}
+
+static void temp_dir_(char *dir, size_t len, const char *name) {
+    const char *base = getenv("TMPDIR");
+    snprintf(dir, len, "%s/%s_XXXXXX", base && *base ? base : "/tmp", name);
+    ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+}
+
+/* A PoRep key's file is checked to be the one registered before any work
+ * on it: replaced under its name, or changed in place with its stamp put
+ * back, the load fails with FILE_CHANGED, not with what counting the
+ * circuit against the file's section lengths would find (SIZE_MISMATCH:
+ * these parameters are no PoRep circuit's, so the unchanged file gets
+ * that). */
+TEST_CASE(engine_porep_key_file_checked_before_decoding) {
+    char dir[512], path[600];
+    temp_dir_(dir, sizeof dir, "zkp_engine_porep");
+    snprintf(path, sizeof path, "%s/p.params", dir);
+    write_small_params_(path, 4);
+    zkpipe_engine *e = engine_(256 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, path, 5, 0)); /* StackedDrg2KiBV1_1 */
+    ASSERT_EQ_STATUS(zkpipe_engine_load_key(e, key), ZKPIPE_ERR_SIZE_MISMATCH);
+
+    /* Another file at the path. */
+    write_small_params_(path, 5);
+    ASSERT_EQ_STATUS(zkpipe_engine_load_key(e, key), ZKPIPE_ERR_FILE_CHANGED);
+
+    /* Registered again; then its verifying key changed in place (alpha_g1
+     * takes beta_g1's bytes, still a point) with size and mtime put back:
+     * the stamp cannot tell, the header digest does. */
+    uint32_t again;
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &again, path, 5, 0));
+    ASSERT_EQ_U64(again, key);
+    ASSERT_EQ_STATUS(zkpipe_engine_load_key(e, key), ZKPIPE_ERR_SIZE_MISMATCH);
+    struct stat sb;
+    ASSERT(stat(path, &sb) == 0);
+    int fd = open(path, O_RDWR);
+    ASSERT(fd >= 0);
+    uint8_t beta[ZKP_BP_G1_BYTES];
+    ASSERT(pread(fd, beta, sizeof beta, ZKP_BP_G1_BYTES) == (ssize_t)sizeof beta);
+    ASSERT(pwrite(fd, beta, sizeof beta, 0) == (ssize_t)sizeof beta);
+    struct timespec ts[2] = {sb.st_atim, sb.st_mtim};
+    ASSERT(futimens(fd, ts) == 0);
+    ASSERT(close(fd) == 0);
+    char msg[512];
+    ASSERT_OK(zkpipe_engine_check_key_file(e, key, msg, sizeof msg));
+    ASSERT_EQ_STATUS(zkpipe_engine_load_key(e, key), ZKPIPE_ERR_FILE_CHANGED);
+
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT(s.keys[0].tier != ZKPIPE_KEY_HOT);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, 0);
+    ASSERT_EQ_U64(s.mem_live[mem_category_("key_file")], 0);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    ASSERT(unlink(path) == 0 && rmdir(dir) == 0);
 }
