@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "filecoin/c1.h"
 #include "formats/bellperson.h"
 #include "formats/binfile.h"
 #include "formats/snarkjs_json.h"
@@ -22,6 +23,7 @@
 #include "synthetic/synthetic.h"
 #include "util/fileio.h"
 #include "zkpipe/engine.h"
+#include "filecoin_support.h"
 #include "test.h"
 
 #define MIB ((uint64_t)1 << 20)
@@ -915,5 +917,58 @@ TEST_CASE(engine_porep_key_file_checked_before_decoding) {
     ASSERT_EQ_U64(s.budget_reserved_bytes, 0);
     ASSERT_EQ_U64(s.mem_live[mem_category_("key_file")], 0);
     ASSERT_OK(zkpipe_engine_destroy(&e));
+    ASSERT(unlink(path) == 0 && rmdir(dir) == 0);
+}
+
+/* The C1 a PoRep job parses at submit is charged to "request", within the
+ * budget, for as long as the job holds it, and no longer. The engine is
+ * paused, so the job stays queued (its key, no PoRep circuit's, is never
+ * loaded). */
+TEST_CASE(engine_porep_c1_charged_while_its_job_holds_it) {
+    char dir[512], path[600];
+    temp_dir_(dir, sizeof dir, "zkp_engine_c1");
+    snprintf(path, sizeof path, "%s/p.params", dir);
+    write_small_params_(path, 4);
+    const zkp_fil_c1 *c1 = test_sealed_2kib();
+    uint8_t *text = NULL;
+    size_t len = 0;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_c1_write(c1, &text, &len, NULL, ZKP_MEM_AUX, &d) == ZKPIPE_OK, "%s", d.msg);
+
+    zkpipe_engine *e = engine_(256 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, path, 5, 0));
+    ASSERT_OK(zkpipe_engine_set_paused(e, 1));
+    const unsigned request = mem_category_("request");
+    zkpipe_job_request req = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0, text, len};
+    uint64_t id = 0;
+    ASSERT_OK(zkpipe_engine_submit(e, &id, &req));
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    /* The parsed form is smaller than its text: one arena chunk here. */
+    ASSERT_MSG(s.mem_live[request] > 0 && s.mem_live[request] <= len + 4 * MIB, "%llu of %zu",
+               (unsigned long long)s.mem_live[request], len);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, s.mem_live[request]);
+    ASSERT(s.tracked_bytes <= s.budget_total_bytes);
+
+    /* A second job holds its own. */
+    uint64_t id2 = 0;
+    ASSERT_OK(zkpipe_engine_submit(e, &id2, &req));
+    uint64_t one = s.mem_live[request];
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.mem_live[request], 2 * one);
+
+    ASSERT_OK(zkpipe_engine_cancel(e, id));
+    ASSERT_OK(zkpipe_engine_cancel(e, id2));
+    zkpipe_job_result r = await_(e, id);
+    ASSERT_EQ_STATUS(r.status, ZKPIPE_ERR_CANCELLED);
+    zkpipe_job_result_clear(&r);
+    r = await_(e, id2);
+    zkpipe_job_result_clear(&r);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.mem_live[request], 0);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, 0);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    zkp_free(NULL, text, len, ZKP_MEM_AUX);
     ASSERT(unlink(path) == 0 && rmdir(dir) == 0);
 }
