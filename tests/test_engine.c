@@ -972,3 +972,42 @@ TEST_CASE(engine_porep_c1_charged_while_its_job_holds_it) {
     zkp_free(NULL, text, len, ZKP_MEM_AUX);
     ASSERT(unlink(path) == 0 && rmdir(dir) == 0);
 }
+
+/* A 2 KiB PoRep key loaded under a budget that holds it with little room
+ * (its decoded sections, dense copies, coefficients and circuit take 2.5 of
+ * the 3.1 GiB): tracked bytes never pass the budget (the tracker's own
+ * peak: exact, not sampled), the file's pages are charged while they are
+ * read and no longer (key_file's peak is one section, h: 2^22 points of 96
+ * bytes), the blank partition's matrices were charged to the key's
+ * reservation while it loaded (csr peaks above the compiled circuit that
+ * stays), and no allocation was refused. The parameters take minutes to
+ * make, so the case runs when ZKPIPE_TEST_POREP_PARAMS names them
+ * (`zkpipe setup dev --filecoin porep --sector-size 2KiB --out DIR`). */
+TEST_CASE(engine_porep_key_load_within_budget_slow) {
+    const char *params = getenv("ZKPIPE_TEST_POREP_PARAMS");
+    if (!params || !*params)
+        test_skip("set ZKPIPE_TEST_POREP_PARAMS to 2 KiB PoRep parameters (setup dev)");
+    zkpipe_engine *e = engine_(3200 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, params, 5, 0));
+    ASSERT_OK(zkpipe_engine_load_key(e, key));
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_INT(s.keys[0].tier, ZKPIPE_KEY_HOT);
+    ASSERT_MSG(s.tracked_peak_bytes <= s.budget_total_bytes, "%llu MiB tracked, budget %llu MiB",
+               (unsigned long long)(s.tracked_peak_bytes / MIB),
+               (unsigned long long)(s.budget_total_bytes / MIB));
+    const unsigned key_file = mem_category_("key_file"), csr = mem_category_("csr");
+    ASSERT_EQ_U64(s.mem_live[key_file], 0);
+    ASSERT_MSG(s.mem_peak[key_file] <= (384 + 1) * MIB, "%llu MiB of the file at once",
+               (unsigned long long)(s.mem_peak[key_file] / MIB));
+    ASSERT_MSG(s.mem_peak[csr] > s.mem_live[csr], "csr: peak %llu MiB, live %llu MiB",
+               (unsigned long long)(s.mem_peak[csr] / MIB),
+               (unsigned long long)(s.mem_live[csr] / MIB));
+    ASSERT_EQ_U64(s.reservation_refusals, 0);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, s.keys[0].resident_bytes);
+    ASSERT_OK(zkpipe_engine_evict_key(e, key));
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.budget_reserved_bytes, 0);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+}
