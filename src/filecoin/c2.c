@@ -34,25 +34,34 @@ static void csr_drop_(zkp_cs_csr **r) {
     *r = NULL;
 }
 
-/* The blank partition of p recorded in mode what; with counts (the figures
- * of a count of the same partition), its matrices come from alloc. */
+/* What a count of a system says its matrices take: rows (with the input
+ * constraints) and entries per matrix. */
+typedef struct {
+    uint64_t rows, nnz[3];
+} matrix_sizes_;
+
+static void sizes_of_(matrix_sizes_ *z, const zkp_cs_csr *counts) {
+    z->rows = counts->n_rows;
+    for (int m = 0; m < 3; m++) z->nnz[m] = zkp_cs_csr_nnz(counts, m);
+}
+
+/* The blank partition of p recorded in mode what; with sizes (from a count
+ * of the same partition), its matrices come from alloc. */
 static zkpipe_status blank_(zkp_cs_csr **out, const zkp_fil_seal_proof *p, unsigned what,
-                            const zkp_cs_csr *counts, const zkp_allocator *alloc,
+                            const matrix_sizes_ *sizes, const zkp_allocator *alloc,
                             zkp_diag *diag) {
     *out = calloc(1, sizeof **out);
     if (!*out) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "out of memory");
     zkp_cs_csr_init(*out, what);
     zkpipe_status st = ZKPIPE_OK;
-    if (counts) {
-        uint64_t nnz[3];
-        for (int m = 0; m < 3; m++) nnz[m] = zkp_cs_csr_nnz(counts, m);
+    if (sizes) {
         st = zkp_cs_csr_matrices_from(*out, alloc ? alloc : zkp_default_allocator(),
-                                      ZKP_MEM_CSR, counts->n_rows, nnz);
+                                      ZKP_MEM_CSR, sizes->rows, sizes->nnz);
         if (st != ZKPIPE_OK)
             zkp_diag_fail(diag, st, "the %s circuit's matrices (%llu rows, %llu + %llu + %llu "
-                          "entries) do not fit", p->name, (unsigned long long)counts->n_rows,
-                          (unsigned long long)nnz[0], (unsigned long long)nnz[1],
-                          (unsigned long long)nnz[2]);
+                          "entries) do not fit", p->name, (unsigned long long)sizes->rows,
+                          (unsigned long long)sizes->nnz[0], (unsigned long long)sizes->nnz[1],
+                          (unsigned long long)sizes->nnz[2]);
     }
     zkp_fil_porep_shape shape;
     zkp_fil_porep_shape_of(&shape, p);
@@ -81,9 +90,11 @@ zkpipe_status zkp_fil_c2_blank_matrices(zkp_cs_csr **out, const zkp_fil_seal_pro
     zkp_cs_csr *counts = NULL;
     *out = NULL;
     zkpipe_status st = blank_(&counts, p, ZKP_CSR_COUNTS, NULL, NULL, diag);
-    if (st == ZKPIPE_OK) st = blank_(out, p, ZKP_CSR_MATRICES, counts, alloc, diag);
+    if (st != ZKPIPE_OK) return st;
+    matrix_sizes_ z;
+    sizes_of_(&z, counts);
     csr_drop_(&counts);
-    return st;
+    return blank_(out, p, ZKP_CSR_MATRICES, &z, alloc, diag);
 }
 
 void zkp_fil_c2_blank_free(zkp_cs_csr **r) { csr_drop_(r); }
@@ -121,11 +132,13 @@ zkpipe_status zkp_fil_c2_key_make(zkp_fil_c2_key *k, const zkp_fil_c2_options *o
     zkpipe_status st = blank_(&counts, p, ZKP_CSR_COUNTS, NULL, NULL, diag);
     if (st == ZKPIPE_OK) st = zkp_bp_params_fit(&k->params, counts, diag);
     if (st != ZKPIPE_OK) goto done;
+    matrix_sizes_ z;
+    sizes_of_(&z, counts);
+    csr_drop_(&counts); /* its bitmaps are the C library's: gone before the matrices come */
     k->seconds_check = now_() - t;
 
     t = now_();
-    if ((st = blank_(&r, p, ZKP_CSR_MATRICES, counts, opt->alloc, diag)) != ZKPIPE_OK) goto done;
-    csr_drop_(&counts);
+    if ((st = blank_(&r, p, ZKP_CSR_MATRICES, &z, opt->alloc, diag)) != ZKPIPE_OK) goto done;
     k->rows = r->n_rows;
     k->seconds_shape = now_() - t;
 
