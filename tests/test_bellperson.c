@@ -526,8 +526,8 @@ static void pages_discharge_(void *ctx, size_t off, size_t len) {
 }
 
 /* A section is decoded with its pages of the file paid for: one charge of
- * whole pages covering it before it is read, one discharge of the same
- * span after, never two sections at once; a charge that fails stops the
+ * whole pages covering it before it is read, the same span discharged
+ * after (in one piece here: the file is small), never two sections at once; a charge that fails stops the
  * decode with its status, nothing decoded, and is discharged all the
  * same. */
 TEST_CASE(bellperson_params_sections_decoded_with_their_pages_paid_for) {

@@ -294,11 +294,14 @@ static zkpipe_status porep_pages_charge_(void *ctx, const zkp_mapped_file *mf, s
     return ZKPIPE_OK;
 }
 
+/* A piece of the span is gone: what was charged for it goes too (after a
+ * charge that failed part way, less was charged than the span holds). */
 static void porep_pages_discharge_(void *ctx, size_t off, size_t len) {
-    (void)off, (void)len;
+    (void)off;
     porep_pages_ *pp = ctx;
-    ENG_IGNORE(zkp_mem_discharge_external(pp->res, pp->charged, ZKP_MEM_KEY_FILE));
-    pp->charged = 0;
+    uint64_t n = len < pp->charged ? len : pp->charged;
+    ENG_IGNORE(zkp_mem_discharge_external(pp->res, n, ZKP_MEM_KEY_FILE));
+    pp->charged -= n;
 }
 
 /* A PoRep key (filecoin/c2.h) into d. The file is opened and checked to be

@@ -24,6 +24,10 @@
  * every thread soon after. */
 #define BP_DECODE_BATCH 256
 
+/* A decoded section's pages of the file leave the resident set this many
+ * bytes at a time (bp_release_pages). */
+#define BP_RELEASE_STEP ((size_t)8 << 20)
+
 static uint32_t bp_be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
@@ -393,8 +397,17 @@ static void bp_section_span(const zkp_bp_params *p, zkp_bp_section s, size_t *of
  * too: the mapping is read-only, so a later read of them faults them back
  * in from the page cache, and the span charged (opt.pages) is then all
  * that was resident. */
-static void bp_release_pages(const zkp_bp_params *p, size_t off, size_t len) {
-    if (len) (void)madvise((uint8_t *)p->file.map_base + off, len, MADV_DONTNEED);
+static void bp_release_pages(const zkp_bp_params *p, size_t off, size_t len,
+                             const zkp_bp_file_pages *pages) {
+    /* In steps, each discharged as soon as it is gone: dropping a section
+     * of hundreds of MB takes tens of milliseconds, and RSS falls through
+     * them while a discharge of the whole span would wait for the end. */
+    for (size_t done = 0; done < len;) {
+        size_t n = len - done < BP_RELEASE_STEP ? len - done : BP_RELEASE_STEP;
+        (void)madvise((uint8_t *)p->file.map_base + off + done, n, MADV_DONTNEED);
+        if (pages) pages->discharge(pages->ctx, off + done, n);
+        done += n;
+    }
 }
 
 void zkp_bp_params_drop_pages(zkp_bp_params *p) {
@@ -422,8 +435,7 @@ static zkpipe_status bp_decode(zkp_bp_params *p, zkp_bp_section s, void *out,
         zkpipe_status st = pages->charge(pages->ctx, &p->file, span_off, span_len);
         if (st != ZKPIPE_OK) {
             /* charge may have read part of the span in before it failed. */
-            bp_release_pages(p, span_off, span_len);
-            pages->discharge(pages->ctx, span_off, span_len);
+            bp_release_pages(p, span_off, span_len, pages);
             return zkp_diag_fail(diag, st, "%s: section %s: its %zu bytes of the file cannot be "
                                  "read in: %s", p->name, zkp_bp_section_name(s), span_len,
                                  zkpipe_strerror(st));
@@ -448,8 +460,7 @@ static zkpipe_status bp_decode(zkp_bp_params *p, zkp_bp_section s, void *out,
                            zkp_bp_section_name(s), bad, job.n, (size_t)(at - p->data),
                            bp_why(st, at, p->sec[s].elem));
     }
-    bp_release_pages(p, span_off, span_len);
-    if (pages) pages->discharge(pages->ctx, span_off, span_len);
+    bp_release_pages(p, span_off, span_len, pages);
     return st;
 }
 

@@ -124,10 +124,12 @@ const char *zkp_bp_section_name(zkp_bp_section s);
  * it (the engine: the key's reservation). charge gets the section's span of
  * the mapping, whole pages (offset and len from the start of the file),
  * before any of its points is read, and may read them in itself; a failure
- * stops the decode with its status. discharge gets the same span after its
- * pages have left the process's resident set again (MADV_DONTNEED: the page
- * cache keeps them), whether the decode succeeded or not. So at most one
- * section of the file is resident at a time, and always paid for. */
+ * stops the decode with its status. discharge gets the same span back in
+ * pieces, in order, each once its pages have left the process's resident
+ * set again (MADV_DONTNEED: the page cache keeps them), whether the decode
+ * succeeded or not (or the charge failed: it may have read some in). So at
+ * most one section of the file is resident at a time, and always paid
+ * for. */
 typedef struct {
     zkpipe_status (*charge)(void *ctx, const zkp_mapped_file *file, size_t offset, size_t len);
     void (*discharge)(void *ctx, size_t offset, size_t len);

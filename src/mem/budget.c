@@ -392,7 +392,8 @@ zkpipe_status zkp_mem_charge_external(zkp_mem_reservation *r, uint64_t bytes,
         return ZKPIPE_ERR_RESERVATION_EXCEEDED;
     }
     zkp_mem_pool_make_room(r->budget->pool, bytes);
-    zkpipe_status st = zkp_mem_tracker_charge(zkp_mem_pool_tracker(r->budget->pool), cat, bytes);
+    zkp_mem_tracker *t = zkp_mem_pool_tracker(r->budget->pool);
+    zkpipe_status st = zkp_mem_tracker_charge_more(t, cat, bytes);
     if (st != ZKPIPE_OK) atomic_fetch_add_explicit(&r->available, bytes, memory_order_relaxed);
     return st;
 }
@@ -401,7 +402,8 @@ zkpipe_status zkp_mem_discharge_external(zkp_mem_reservation *r, uint64_t bytes,
                                          zkp_mem_category cat) {
     if (!r || !zkp_mem_category_is_buffer(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     if (bytes == 0) return ZKPIPE_OK;
-    zkpipe_status st = zkp_mem_tracker_discharge(zkp_mem_pool_tracker(r->budget->pool), cat, bytes);
+    zkpipe_status st =
+        zkp_mem_tracker_discharge_less(zkp_mem_pool_tracker(r->budget->pool), cat, bytes);
     if (st != ZKPIPE_OK) return st; /* never charged: the books stay as they are */
     uint64_t available =
         atomic_fetch_add_explicit(&r->available, bytes, memory_order_relaxed) + bytes;
