@@ -527,9 +527,9 @@ static void pages_discharge_(void *ctx, size_t off, size_t len) {
 
 /* A section is decoded with its pages of the file paid for: one charge of
  * whole pages covering it before it is read, the same span discharged
- * after (in one piece here: the file is small), never two sections at once; a charge that fails stops the
- * decode with its status, nothing decoded, and is discharged all the
- * same. */
+ * after (in one piece here: the file is small), never two sections at
+ * once; a charge that fails stops the decode with its status, nothing
+ * decoded, and is discharged all the same. */
 TEST_CASE(bellperson_params_sections_decoded_with_their_pages_paid_for) {
     synth_key *k = synth_key_make(6);
     zkp_bp_vk vk;

@@ -127,7 +127,8 @@ static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
  * whole pages, no more than left. */
 static uint64_t key_map_window_(uint64_t basis, uint64_t left) {
     uint64_t w = basis / 32;
-    w = w < KEY_MAP_WINDOW_MIN ? KEY_MAP_WINDOW_MIN : w > KEY_MAP_WINDOW_MAX ? KEY_MAP_WINDOW_MAX : w;
+    if (w < KEY_MAP_WINDOW_MIN) w = KEY_MAP_WINDOW_MIN;
+    if (w > KEY_MAP_WINDOW_MAX) w = KEY_MAP_WINDOW_MAX;
     w = (w + PAGE - 1) / PAGE * PAGE;
     return w < left ? w : left;
 }
