@@ -128,6 +128,8 @@ zkpipe_status zkp_fil_c2_key_make(zkp_fil_c2_key *k, const zkp_fil_c2_options *o
      * count also sizes the matrices recorded next, so they are allocated
      * once, at their size, from the caller's allocator. */
     zkp_cs_csr *counts = NULL, *r = NULL;
+    zkp_bp_key_circuit kc;
+    memset(&kc, 0, sizeof kc);
     double t = now_();
     zkpipe_status st = blank_(&counts, p, ZKP_CSR_COUNTS, NULL, NULL, diag);
     if (st == ZKPIPE_OK) st = zkp_bp_params_fit(&k->params, counts, diag);
@@ -137,9 +139,18 @@ zkpipe_status zkp_fil_c2_key_make(zkp_fil_c2_key *k, const zkp_fil_c2_options *o
     csr_drop_(&counts); /* its bitmaps are the C library's: gone before the matrices come */
     k->seconds_check = now_() - t;
 
+    /* The matrices are needed only for the coefficients and the columns
+     * in use: those are taken from them, and they go, before the sections
+     * are decoded (616 MiB off the key's peak at 2 KiB). */
     t = now_();
     if ((st = blank_(&r, p, ZKP_CSR_MATRICES, &z, opt->alloc, diag)) != ZKPIPE_OK) goto done;
     k->rows = r->n_rows;
+    st = zkp_bp_key_circuit_init(&kc, r, opt->alloc, diag);
+    csr_drop_(&r);
+    if (st != ZKPIPE_OK) {
+        zkp_diag_prefix(diag, k->params.name);
+        goto done;
+    }
     k->seconds_shape = now_() - t;
 
     t = now_();
@@ -153,7 +164,7 @@ zkpipe_status zkp_fil_c2_key_make(zkp_fil_c2_key *k, const zkp_fil_c2_options *o
     k->seconds_decode = now_() - t;
 
     t = now_();
-    st = zkp_bp_key_init(&k->key, r, &k->params.vk, sec, count, opt->alloc, diag);
+    st = zkp_bp_key_init_from(&k->key, &kc, &k->params.vk, sec, count, opt->alloc, diag);
     if (st != ZKPIPE_OK) {
         zkp_diag_prefix(diag, k->params.name);
         goto done;
@@ -166,6 +177,7 @@ zkpipe_status zkp_fil_c2_key_make(zkp_fil_c2_key *k, const zkp_fil_c2_options *o
 done:
     csr_drop_(&counts);
     csr_drop_(&r);
+    zkp_bp_key_circuit_free(&kc);
     if (st != ZKPIPE_OK) zkp_fil_c2_key_free(k);
     return st;
 }

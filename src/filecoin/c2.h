@@ -11,12 +11,13 @@
  *      lengths are checked against it (setup/bp_key.h), so a file of
  *      another circuit is refused before anything big is decoded;
  *   2. the blank circuit's matrices are recorded (into memory from the
- *      caller's allocator, sized by the count), every section of the file
- *      decoded one after the other (each point checked: curve, subgroup;
- *      a section's pages of the file leave the resident set once it is
- *      decoded, and the caller may pay for them while they are in:
- *      zkp_fil_c2_options.pages), and zkpipe's prover key made from both;
- *      the matrices are freed then: the key holds its own coefficients.
+ *      caller's allocator, sized by the count), the key's coefficients and
+ *      the columns in use taken from them, and the matrices freed; then
+ *      every section of the file is decoded, one after the other (each
+ *      point checked: curve, subgroup; a section's pages of the file leave
+ *      the resident set once it is decoded, and the caller may pay for
+ *      them while they are in: zkp_fil_c2_options.pages), and zkpipe's
+ *      prover key made (setup/bp_key.h).
  * Then each partition is synthesized with its witness from the C1
  * (zkp_fil_c2_synthesize: the CSR's witness-only mode, no matrices, the
  * values written straight into the witness vector the prover takes), proved
