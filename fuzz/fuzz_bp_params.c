@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     zkp_bp_params p;
     zkp_diag d;
-    zkp_bp_params_options opt = {NULL, 2, 0};
+    zkp_bp_params_options opt = {NULL, 2, 0, NULL};
     zkpipe_status st = zkp_bp_params_parse(&p, data, size, "fuzz", &opt, &d);
     if (st != ZKPIPE_OK) {
         CHECK(strncmp(d.msg, "fuzz", 4) == 0);

@@ -372,9 +372,11 @@ static zkpipe_status prove_then_verify(const synth_key *k, unsigned log_n, const
  * (identity columns left out of a, b_g1, b_g2), every decoded point equals
  * the key's, the decoded sections are charged as key memory and given back,
  * and a proof made with the key verifies under the loaded verifying key. */
-TEST_CASE(bellperson_params_write_load_round_trip) {
-    const unsigned log_n = 6;
-    synth_key *k = synth_key_make(log_n);
+/* A temporary directory, a budget with one 32 MiB reservation, and the
+ * .params and .vk files of k (2^6 rows) written there from *src (made from
+ * k with its H query converted into hq). */
+static params_rig *params_rig_open(const synth_key *k, zkp_bp_vk *vk, zkp_bp_params_src *src,
+                                   bls12_381_g1_affine_t hq[63]) {
     params_rig *rig = calloc(1, sizeof *rig); /* the hook runs after the case returns */
     ASSERT(rig);
     snprintf(rig->dir, sizeof rig->dir, "/tmp/zkp_bp_XXXXXX");
@@ -393,14 +395,24 @@ TEST_CASE(bellperson_params_write_load_round_trip) {
     ASSERT_OK(zkp_mem_reserve(rig->budget, 32 << 20, ZKP_MEM_PRIO_NORMAL, &rig->r));
     const zkp_allocator *al = NULL;
     ASSERT_OK(zkp_mem_reservation_allocator(rig->r, &al));
+    ASSERT_EQ_U64(k->pk->domain_size, 64); /* hq holds domain − 1 points */
+    ASSERT_MSG(zkp_bp_params_src_from_g16_pk(src, vk, hq, k->pk, 2, al, &d) == ZKPIPE_OK, "%s",
+               d.msg);
+    ASSERT_MSG(zkp_bp_params_write(rig->params, src, al, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_bp_vk_write(rig->vk, vk, &d) == ZKPIPE_OK, "%s", d.msg);
+    return rig;
+}
 
+TEST_CASE(bellperson_params_write_load_round_trip) {
+    const unsigned log_n = 6;
+    synth_key *k = synth_key_make(log_n);
     zkp_bp_vk vk;
     zkp_bp_params_src src;
     bls12_381_g1_affine_t hq[63]; /* (1 << log_n) - 1 */
-    ASSERT_MSG(zkp_bp_params_src_from_g16_pk(&src, &vk, hq, k->pk, 2, al, &d) == ZKPIPE_OK, "%s",
-               d.msg);
-    ASSERT_MSG(zkp_bp_params_write(rig->params, &src, al, &d) == ZKPIPE_OK, "%s", d.msg);
-    ASSERT_MSG(zkp_bp_vk_write(rig->vk, &vk, &d) == ZKPIPE_OK, "%s", d.msg);
+    params_rig *rig = params_rig_open(k, &vk, &src, hq);
+    zkp_diag d = {{0}};
+    const zkp_allocator *al = NULL;
+    ASSERT_OK(zkp_mem_reservation_allocator(rig->r, &al));
 
     /* Which variables have a zero column, counted on the key. */
     const uint32_t n_vars = k->pk->n_vars;
@@ -415,7 +427,7 @@ TEST_CASE(bellperson_params_write_load_round_trip) {
     ASSERT(n_b < n_vars);
 
     zkp_bp_params p;
-    zkp_bp_params_options po = {al, 2, 0};
+    zkp_bp_params_options po = {al, 2, 0, NULL};
     ASSERT_MSG(zkp_bp_params_load(&p, rig->params, &po, &d) == ZKPIPE_OK, "%s", d.msg);
     const uint32_t want[ZKP_BP_SECTION_COUNT] = {(1u << log_n) - 1, n_vars - 3, n_a, n_b, n_b};
     uint64_t size = 868 + 96 * 3;
@@ -488,13 +500,91 @@ TEST_CASE(bellperson_params_write_load_round_trip) {
 
 /* Parses bytes from a heap copy of exactly their length (so a read past the
  * end is an AddressSanitizer failure) and decodes every section. */
+/* What a zkp_bp_file_pages saw: each call in order, and whether a charge
+ * is to fail. */
+typedef struct {
+    size_t off[16], len[16];
+    int charge[16];
+    unsigned n, outstanding, max_outstanding;
+    int refuse;
+} pages_log;
+
+static zkpipe_status pages_charge_(void *ctx, const zkp_mapped_file *mf, size_t off, size_t len) {
+    pages_log *pl = ctx;
+    ASSERT(mf != NULL && mf->map_base != NULL && off + len <= mf->map_len);
+    ASSERT(pl->n < 16);
+    pl->off[pl->n] = off, pl->len[pl->n] = len, pl->charge[pl->n] = 1, pl->n++;
+    if (++pl->outstanding > pl->max_outstanding) pl->max_outstanding = pl->outstanding;
+    return pl->refuse ? ZKPIPE_ERR_NO_MEMORY : ZKPIPE_OK;
+}
+
+static void pages_discharge_(void *ctx, size_t off, size_t len) {
+    pages_log *pl = ctx;
+    ASSERT(pl->n < 16 && pl->outstanding > 0);
+    pl->off[pl->n] = off, pl->len[pl->n] = len, pl->charge[pl->n] = 0, pl->n++;
+    pl->outstanding--;
+}
+
+/* A section is decoded with its pages of the file paid for: one charge of
+ * whole pages covering it before it is read, the same span discharged
+ * after (in one piece here: the file is small), never two sections at
+ * once; a charge that fails stops the decode with its status, nothing
+ * decoded, and is discharged all the same. */
+TEST_CASE(bellperson_params_sections_decoded_with_their_pages_paid_for) {
+    synth_key *k = synth_key_make(6);
+    zkp_bp_vk vk;
+    zkp_bp_params_src src;
+    bls12_381_g1_affine_t hq[63];
+    params_rig *rig = params_rig_open(k, &vk, &src, hq);
+    pages_log pl;
+    memset(&pl, 0, sizeof pl);
+    const zkp_bp_file_pages pages = {pages_charge_, pages_discharge_, &pl};
+    zkp_bp_params p;
+    zkp_bp_params_options po = {NULL, 2, 1, &pages};
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_bp_params_load(&p, rig->params, &po, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_EQ_U64(pl.n, 0); /* the header alone is read at load */
+    unsigned calls = 0;
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
+        const void *pts;
+        ASSERT_MSG(zkp_bp_params_section(&p, (zkp_bp_section)s, &pts, &d) == ZKPIPE_OK, "%s",
+                   d.msg);
+        if (p.sec[s].count == 0) continue;
+        ASSERT_EQ_U64(pl.n, calls + 2);
+        ASSERT(pl.charge[calls] && !pl.charge[calls + 1]);
+        size_t off = pl.off[calls], len = pl.len[calls];
+        ASSERT_EQ_U64(pl.off[calls + 1], off);
+        ASSERT_EQ_U64(pl.len[calls + 1], len);
+        ASSERT_EQ_U64(off % 4096, 0);
+        ASSERT(off <= p.sec[s].offset);
+        uint64_t end = p.sec[s].offset + (uint64_t)p.sec[s].count * p.sec[s].elem;
+        ASSERT(off + len >= end && off + len - end < 4096 + 4096 && off + len <= p.file.map_len);
+        ASSERT(p.sec[s].offset - off < 4096);
+        calls += 2;
+    }
+    ASSERT_EQ_U64(pl.max_outstanding, 1);
+    ASSERT_EQ_U64(pl.outstanding, 0);
+    zkp_bp_params_free(&p);
+
+    memset(&pl, 0, sizeof pl);
+    pl.refuse = 1;
+    ASSERT_MSG(zkp_bp_params_load(&p, rig->params, &po, &d) == ZKPIPE_OK, "%s", d.msg);
+    const void *pts = &pl;
+    ASSERT_EQ_STATUS(zkp_bp_params_section(&p, ZKP_BP_L, &pts, &d), ZKPIPE_ERR_NO_MEMORY);
+    ASSERT(pts == NULL && p.points[ZKP_BP_L] == NULL);
+    ASSERT(strstr(d.msg, "section l") != NULL);
+    ASSERT_EQ_U64(pl.n, 2);
+    ASSERT_EQ_U64(pl.outstanding, 0);
+    zkp_bp_params_free(&p);
+}
+
 static zkpipe_status parse_all_checking(const uint8_t *bytes, size_t len, unsigned nthreads,
                                         int curve_only, zkp_diag *d) {
     uint8_t *copy = malloc(len ? len : 1);
     ASSERT(copy);
     memcpy(copy, bytes, len);
     zkp_bp_params p;
-    zkp_bp_params_options po = {NULL, nthreads, curve_only};
+    zkp_bp_params_options po = {NULL, nthreads, curve_only, NULL};
     zkpipe_status st = zkp_bp_params_parse(&p, copy, len, "t.params", &po, d);
     for (int s = 0; st == ZKPIPE_OK && s < ZKP_BP_SECTION_COUNT; s++) {
         const void *pts;

@@ -14,11 +14,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "filecoin/c1.h"
+#include "formats/bellperson.h"
 #include "formats/binfile.h"
 #include "formats/snarkjs_json.h"
+#include "formats/zkey.h"
 #include "groth16/groth16.h"
+#include "synthetic/synthetic.h"
 #include "util/fileio.h"
 #include "zkpipe/engine.h"
+#include "filecoin_support.h"
 #include "test.h"
 
 #define MIB ((uint64_t)1 << 20)
@@ -825,4 +830,184 @@ TEST_CASE(engine_porep_inputs_must_match_their_key) {
     ASSERT_OK(zkpipe_engine_destroy(&e));
     free(zkey);
     free(wtns);
+}
+
+/* bellperson parameters of a synthetic BLS12-381 key of 2^log_n rows at
+ * path (written atomically: a new inode each time): a file the engine
+ * registers as a PoRep key (registration reads its header only) but can
+ * make no key of, its section lengths being no PoRep circuit's. Only the
+ * first domain − 1 points of the key's H query are carried, as points. */
+static void write_small_params_(const char *path, unsigned log_n) {
+    zkp_synthetic_params sp = {ZKPIPE_CURVE_BLS12_381, log_n, 0x5eedull + log_n, 1};
+    zkp_diag d = {{0}};
+    uint8_t *zbytes = NULL;
+    size_t zlen = 0;
+    ASSERT_MSG(zkp_synthetic_zkey(&sp, &zbytes, &zlen, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_zkey zk;
+    zkp_zkey_options ko = {NULL, 2, 0};
+    ASSERT_MSG(zkp_zkey_parse(&zk, zbytes, zlen, "synthetic", &ko, &d) == ZKPIPE_OK, "%s", d.msg);
+    const bls12_381_g16_pk_t *pk = &zk.pk.bls12_381;
+    zkp_bp_vk vk;
+    zkp_bp_vk_from_g16_pk(&vk, pk);
+    zkp_bp_params_src src = {&vk,          pk->h, pk->domain_size - 1,
+                             pk->c,        pk->n_vars - pk->n_public - 1,
+                             pk->a,        pk->b1,
+                             pk->b2,       pk->n_vars};
+    size_t len = 0;
+    ASSERT_MSG(zkp_bp_params_size(&src, &len, &d) == ZKPIPE_OK, "%s", d.msg);
+    uint8_t *buf = malloc(len);
+    ASSERT(buf);
+    ASSERT_MSG(zkp_bp_params_encode(buf, len, &src, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_write_file_atomic(path, buf, len, &d) == ZKPIPE_OK, "%s", d.msg);
+    free(buf);
+    zkp_zkey_free(&zk);
+    free(zbytes);
+}
+
+static void temp_dir_(char *dir, size_t len, const char *name) {
+    const char *base = getenv("TMPDIR");
+    snprintf(dir, len, "%s/%s_XXXXXX", base && *base ? base : "/tmp", name);
+    ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+}
+
+/* A PoRep key's file is checked to be the one registered before any work
+ * on it: replaced under its name, or changed in place with its stamp put
+ * back, the load fails with FILE_CHANGED, not with what counting the
+ * circuit against the file's section lengths would find (SIZE_MISMATCH:
+ * these parameters are no PoRep circuit's, so the unchanged file gets
+ * that). */
+TEST_CASE(engine_porep_key_file_checked_before_decoding) {
+    char dir[512], path[600];
+    temp_dir_(dir, sizeof dir, "zkp_engine_porep");
+    snprintf(path, sizeof path, "%s/p.params", dir);
+    write_small_params_(path, 4);
+    zkpipe_engine *e = engine_(256 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, path, 5, 0)); /* StackedDrg2KiBV1_1 */
+    ASSERT_EQ_STATUS(zkpipe_engine_load_key(e, key), ZKPIPE_ERR_SIZE_MISMATCH);
+
+    /* Another file at the path. */
+    write_small_params_(path, 5);
+    ASSERT_EQ_STATUS(zkpipe_engine_load_key(e, key), ZKPIPE_ERR_FILE_CHANGED);
+
+    /* Registered again; then its verifying key changed in place (alpha_g1
+     * takes beta_g1's bytes, still a point) with size and mtime put back:
+     * the stamp cannot tell, the header digest does. */
+    uint32_t again;
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &again, path, 5, 0));
+    ASSERT_EQ_U64(again, key);
+    ASSERT_EQ_STATUS(zkpipe_engine_load_key(e, key), ZKPIPE_ERR_SIZE_MISMATCH);
+    struct stat sb;
+    ASSERT(stat(path, &sb) == 0);
+    int fd = open(path, O_RDWR);
+    ASSERT(fd >= 0);
+    uint8_t beta[ZKP_BP_G1_BYTES];
+    ASSERT(pread(fd, beta, sizeof beta, ZKP_BP_G1_BYTES) == (ssize_t)sizeof beta);
+    ASSERT(pwrite(fd, beta, sizeof beta, 0) == (ssize_t)sizeof beta);
+    struct timespec ts[2] = {sb.st_atim, sb.st_mtim};
+    ASSERT(futimens(fd, ts) == 0);
+    ASSERT(close(fd) == 0);
+    char msg[512];
+    ASSERT_OK(zkpipe_engine_check_key_file(e, key, msg, sizeof msg));
+    ASSERT_EQ_STATUS(zkpipe_engine_load_key(e, key), ZKPIPE_ERR_FILE_CHANGED);
+
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT(s.keys[0].tier != ZKPIPE_KEY_HOT);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, 0);
+    ASSERT_EQ_U64(s.mem_live[mem_category_("key_file")], 0);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    ASSERT(unlink(path) == 0 && rmdir(dir) == 0);
+}
+
+/* The C1 a PoRep job parses at submit is charged to "request", within the
+ * budget, for as long as the job holds it, and no longer. The engine is
+ * paused, so the job stays queued (its key, no PoRep circuit's, is never
+ * loaded). */
+TEST_CASE(engine_porep_c1_charged_while_its_job_holds_it) {
+    char dir[512], path[600];
+    temp_dir_(dir, sizeof dir, "zkp_engine_c1");
+    snprintf(path, sizeof path, "%s/p.params", dir);
+    write_small_params_(path, 4);
+    const zkp_fil_c1 *c1 = test_sealed_2kib();
+    uint8_t *text = NULL;
+    size_t len = 0;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_c1_write(c1, &text, &len, NULL, ZKP_MEM_AUX, &d) == ZKPIPE_OK, "%s", d.msg);
+
+    zkpipe_engine *e = engine_(256 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, path, 5, 0));
+    ASSERT_OK(zkpipe_engine_set_paused(e, 1));
+    const unsigned request = mem_category_("request");
+    zkpipe_job_request req = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0, text, len};
+    uint64_t id = 0;
+    ASSERT_OK(zkpipe_engine_submit(e, &id, &req));
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    /* The parsed form is smaller than its text: one arena chunk here. */
+    ASSERT_MSG(s.mem_live[request] > 0 && s.mem_live[request] <= len + 4 * MIB, "%llu of %zu",
+               (unsigned long long)s.mem_live[request], len);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, s.mem_live[request]);
+    ASSERT(s.tracked_bytes <= s.budget_total_bytes);
+
+    /* A second job holds its own. */
+    uint64_t id2 = 0;
+    ASSERT_OK(zkpipe_engine_submit(e, &id2, &req));
+    uint64_t one = s.mem_live[request];
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.mem_live[request], 2 * one);
+
+    ASSERT_OK(zkpipe_engine_cancel(e, id));
+    ASSERT_OK(zkpipe_engine_cancel(e, id2));
+    zkpipe_job_result r = await_(e, id);
+    ASSERT_EQ_STATUS(r.status, ZKPIPE_ERR_CANCELLED);
+    zkpipe_job_result_clear(&r);
+    r = await_(e, id2);
+    zkpipe_job_result_clear(&r);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.mem_live[request], 0);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, 0);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    zkp_free(NULL, text, len, ZKP_MEM_AUX);
+    ASSERT(unlink(path) == 0 && rmdir(dir) == 0);
+}
+
+/* A 2 KiB PoRep key loaded under a budget that holds it with little room
+ * (its decoded sections, dense copies, coefficients and circuit take 2.5 of
+ * the 3.1 GiB): tracked bytes never pass the budget (the tracker's own
+ * peak: exact, not sampled), the file's pages are charged while they are
+ * read and no longer (key_file's peak is one section, h: 2^22 points of 96
+ * bytes), the blank partition's matrices were charged to the key's
+ * reservation while it loaded (csr peaks above the compiled circuit that
+ * stays), and no allocation was refused. The parameters take minutes to
+ * make, so the case runs when ZKPIPE_TEST_POREP_PARAMS names them
+ * (`zkpipe setup dev --filecoin porep --sector-size 2KiB --out DIR`). */
+TEST_CASE(engine_porep_key_load_within_budget_slow) {
+    const char *params = getenv("ZKPIPE_TEST_POREP_PARAMS");
+    if (!params || !*params)
+        test_skip("set ZKPIPE_TEST_POREP_PARAMS to 2 KiB PoRep parameters (setup dev)");
+    zkpipe_engine *e = engine_(3200 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, params, 5, 0));
+    ASSERT_OK(zkpipe_engine_load_key(e, key));
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_INT(s.keys[0].tier, ZKPIPE_KEY_HOT);
+    ASSERT_MSG(s.tracked_peak_bytes <= s.budget_total_bytes, "%llu MiB tracked, budget %llu MiB",
+               (unsigned long long)(s.tracked_peak_bytes / MIB),
+               (unsigned long long)(s.budget_total_bytes / MIB));
+    const unsigned key_file = mem_category_("key_file"), csr = mem_category_("csr");
+    ASSERT_EQ_U64(s.mem_live[key_file], 0);
+    ASSERT_MSG(s.mem_peak[key_file] <= (384 + 1) * MIB, "%llu MiB of the file at once",
+               (unsigned long long)(s.mem_peak[key_file] / MIB));
+    ASSERT_MSG(s.mem_peak[csr] > s.mem_live[csr], "csr: peak %llu MiB, live %llu MiB",
+               (unsigned long long)(s.mem_peak[csr] / MIB),
+               (unsigned long long)(s.mem_live[csr] / MIB));
+    ASSERT_EQ_U64(s.reservation_refusals, 0);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, s.keys[0].resident_bytes);
+    ASSERT_OK(zkpipe_engine_evict_key(e, key));
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.budget_reserved_bytes, 0);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
 }

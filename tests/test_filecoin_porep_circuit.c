@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/c2.h"
 #include "filecoin/porep.h"
 #include "filecoin/porep_circuit.h"
 #include "filecoin/public_inputs.h"
@@ -188,4 +189,46 @@ TEST_CASE(filecoin_porep_circuit_sealed_2kib_satisfied_slow) {
     row->b[0] ^= 1;
     ASSERT(!csr_satisfied_(c1, 0));
     row->b[0] ^= 1;
+}
+
+static void *blank_alloc_(void *ctx, size_t bytes, zkp_mem_category cat) {
+    uint64_t *live = ctx;
+    ASSERT_EQ_INT(cat, ZKP_MEM_CSR);
+    *live += bytes;
+    return aligned_alloc(ZKP_ALLOC_ALIGN, (bytes + ZKP_ALLOC_ALIGN - 1) / ZKP_ALLOC_ALIGN *
+                                              ZKP_ALLOC_ALIGN);
+}
+
+static void blank_free_(void *ctx, void *p, size_t bytes, zkp_mem_category cat) {
+    uint64_t *live = ctx;
+    ASSERT_EQ_INT(cat, ZKP_MEM_CSR);
+    *live -= bytes;
+    free(p);
+}
+
+/* The blank 2 KiB partition's matrices, which a PoRep key records while it
+ * loads, come from the caller's allocator (the engine's: the key's
+ * reservation) under "csr", all of them, at the counted size; none from the
+ * C library's heap. */
+TEST_CASE(filecoin_porep_blank_matrices_from_the_callers_allocator) {
+    const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_name("StackedDrg2KiBV1_1", 18);
+    ASSERT(p != NULL);
+    uint64_t live = 0;
+    zkp_allocator al = {blank_alloc_, blank_free_, &live};
+    zkp_cs_csr *r = NULL;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_c2_blank_matrices(&r, p, &al, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_EQ_U64(r->n_rows, 2687961);
+    uint64_t want = 0;
+    for (int m = 0; m < 3; m++) {
+        ASSERT_EQ_U64(r->m[m].rows_cap, r->n_rows + 1);
+        ASSERT_EQ_U64(r->m[m].cap, r->m[m].nnz ? r->m[m].nnz : 1);
+        want += (r->n_rows + 1) * sizeof(uint64_t) +
+                r->m[m].cap * (sizeof(uint32_t) + sizeof(bls12_381_fr_t));
+    }
+    ASSERT_EQ_U64(live, want);
+    printf("  blank 2 KiB matrices: %.1f MiB from the allocator\n", (double)live / (1 << 20));
+    zkp_fil_c2_blank_free(&r);
+    ASSERT(r == NULL);
+    ASSERT_EQ_U64(live, 0);
 }

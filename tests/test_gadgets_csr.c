@@ -67,6 +67,102 @@ static void small_circuit_(zkp_cs *cs, int vx, int vy) {
     zkp_pack_into_inputs(cs, bits, 2); /* (x + 2y) * ONE = input 1 */
 }
 
+/* An allocator that counts what it hands out, for the matrices. */
+typedef struct {
+    zkp_allocator al;
+    uint64_t live, allocs, frees;
+    zkp_mem_category cat;
+} counting_alloc_;
+
+static void *counting_alloc_fn_(void *ctx, size_t bytes, zkp_mem_category cat) {
+    counting_alloc_ *c = ctx;
+    ASSERT_EQ_INT(cat, c->cat);
+    c->live += bytes;
+    c->allocs++;
+    return aligned_alloc(ZKP_ALLOC_ALIGN, (bytes + ZKP_ALLOC_ALIGN - 1) / ZKP_ALLOC_ALIGN *
+                                              ZKP_ALLOC_ALIGN);
+}
+
+static void counting_free_fn_(void *ctx, void *p, size_t bytes, zkp_mem_category cat) {
+    counting_alloc_ *c = ctx;
+    ASSERT_EQ_INT(cat, c->cat);
+    ASSERT(c->live >= bytes);
+    c->live -= bytes;
+    c->frees++;
+    free(p);
+}
+
+static void counting_init_(counting_alloc_ *c, zkp_mem_category cat) {
+    memset(c, 0, sizeof *c);
+    c->al.alloc = counting_alloc_fn_;
+    c->al.free = counting_free_fn_;
+    c->al.ctx = c;
+    c->cat = cat;
+}
+
+static void same_matrices_(const zkp_cs_csr *x, const zkp_cs_csr *y) {
+    ASSERT_EQ_U64(x->n_rows, y->n_rows);
+    for (int m = 0; m < 3; m++) {
+        ASSERT_EQ_U64(x->m[m].nnz, y->m[m].nnz);
+        ASSERT(!memcmp(x->m[m].row_ptr, y->m[m].row_ptr, (x->n_rows + 1) * sizeof(uint64_t)));
+        ASSERT(!memcmp(x->m[m].col, y->m[m].col, x->m[m].nnz * sizeof(uint32_t)));
+        ASSERT(!memcmp(x->m[m].val, y->m[m].val, x->m[m].nnz * sizeof(fr_t)));
+    }
+}
+
+/* Matrices from a caller's allocator, sized by a count of the same system:
+ * one allocation per array at exactly the counted size and no growth, the
+ * rows the heap's recording gives, every byte back at free; announced too
+ * small, they still grow, through the allocator. */
+TEST_CASE(gadgets_csr_matrices_from_an_allocator) {
+    zkp_cs_csr *count = new_csr_(ZKP_CSR_COUNTS), *heap = new_csr_(ZKP_CSR_MATRICES);
+    small_circuit_(&count->cs, 1, 0);
+    small_circuit_(&heap->cs, 1, 0);
+    ASSERT_OK(zkp_cs_csr_finish(count));
+    ASSERT_OK(zkp_cs_csr_finish(heap));
+    uint64_t nnz[3], want = 0;
+    for (int m = 0; m < 3; m++) {
+        nnz[m] = zkp_cs_csr_nnz(count, m);
+        want += (count->n_rows + 1) * sizeof(uint64_t) +
+                (nnz[m] ? nnz[m] : 1) * (sizeof(uint32_t) + sizeof(fr_t));
+    }
+    counting_alloc_ ca;
+    counting_init_(&ca, ZKP_MEM_CSR);
+    zkp_cs_csr r;
+    zkp_cs_csr_init(&r, ZKP_CSR_MATRICES);
+    ASSERT_OK(zkp_cs_csr_matrices_from(&r, &ca.al, ZKP_MEM_CSR, count->n_rows, nnz));
+    ASSERT_EQ_U64(ca.allocs, 9);
+    ASSERT_EQ_U64(ca.live, want);
+    ASSERT_EQ_STATUS(zkp_cs_csr_matrices_from(&r, &ca.al, ZKP_MEM_CSR, count->n_rows, nnz),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    small_circuit_(&r.cs, 1, 0);
+    ASSERT_OK(zkp_cs_csr_finish(&r));
+    ASSERT_EQ_U64(ca.allocs, 9);
+    ASSERT_EQ_U64(ca.live, want);
+    same_matrices_(&r, heap);
+    zkp_cs_csr_free(&r);
+    ASSERT_EQ_U64(ca.live, 0);
+    ASSERT_EQ_U64(ca.frees, 9);
+
+    const uint64_t one[3] = {1, 1, 1};
+    zkp_cs_csr_init(&r, ZKP_CSR_MATRICES);
+    ASSERT_OK(zkp_cs_csr_matrices_from(&r, &ca.al, ZKP_MEM_CSR, 1, one));
+    small_circuit_(&r.cs, 1, 0);
+    ASSERT_OK(zkp_cs_csr_finish(&r));
+    ASSERT(ca.allocs > 18);
+    same_matrices_(&r, heap);
+    zkp_cs_csr_free(&r);
+    ASSERT_EQ_U64(ca.live, 0);
+    ASSERT_EQ_U64(ca.frees, ca.allocs);
+
+    /* Counts and witness modes have no matrices to place. */
+    zkp_cs_csr w;
+    zkp_cs_csr_init(&w, ZKP_CSR_WITNESS);
+    ASSERT_EQ_STATUS(zkp_cs_csr_matrices_from(&w, &ca.al, ZKP_MEM_CSR, 1, one),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    zkp_cs_csr_free(&w);
+}
+
 TEST_CASE(gadgets_csr_merges_like_bellpepper) {
     zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
     small_circuit_(&r->cs, 1, 1);

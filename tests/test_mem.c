@@ -571,6 +571,56 @@ TEST_CASE(mem_pool_new_mappings_retire_idle_bytes) {
     rig_close(rig);
 }
 
+/* Memory the pool does not hold (a mapped file's pages) charged to a
+ * reservation: it takes the reservation's remainder as a buffer would, so
+ * the two together never pass it; it is tracked under its category; idle
+ * regions make room for it first, as for a new mapping, so tracked bytes
+ * stay within the budget; and the reservation cannot be released while it
+ * is charged. */
+TEST_CASE(mem_external_charge_is_held_by_its_reservation) {
+    mem_rig *rig = rig_open(16 * MIB);
+    zkp_mem_reservation *r = NULL;
+    void *a;
+    ASSERT_OK(zkp_mem_reserve(rig->budget, 16 * MIB, ZKP_MEM_PRIO_NORMAL, &r));
+    ASSERT_OK(zkp_mem_alloc(r, 8 * MIB, ZKP_MEM_KEY, &a));
+    ASSERT_OK(zkp_mem_free(r, a, 8 * MIB, ZKP_MEM_KEY));
+    ASSERT_EQ_U64(pool_stats(rig->pool).idle_bytes, 8 * MIB);
+
+    ASSERT_OK(zkp_mem_charge_external(r, 10 * MIB, ZKP_MEM_KEY_FILE));
+    ASSERT_EQ_U64(category(rig->tracker, ZKP_MEM_KEY_FILE).live_bytes, 10 * MIB);
+    zkp_mem_pool_stats ps = pool_stats(rig->pool);
+    ASSERT_EQ_U64(ps.idle_bytes, 0); /* made room: 8 MiB idle + 10 MiB would pass 16 */
+    ASSERT_EQ_U64(ps.mapped_bytes, 0);
+    zkp_mem_snapshot snap;
+    ASSERT_OK(zkp_mem_tracker_snapshot(rig->tracker, &snap));
+    ASSERT_EQ_U64(snap.total_live_bytes, 10 * MIB);
+
+    zkp_mem_reservation_info ri;
+    ASSERT_OK(zkp_mem_reservation_info_get(r, &ri));
+    ASSERT_EQ_U64(ri.allocated_bytes, 10 * MIB);
+    ASSERT_EQ_STATUS(zkp_mem_alloc(r, 8 * MIB, ZKP_MEM_KEY, &a), ZKPIPE_ERR_RESERVATION_EXCEEDED);
+    ASSERT_EQ_STATUS(zkp_mem_charge_external(r, 7 * MIB, ZKP_MEM_KEY_FILE),
+                     ZKPIPE_ERR_RESERVATION_EXCEEDED);
+    ASSERT_EQ_U64(category(rig->tracker, ZKP_MEM_KEY_FILE).live_bytes, 10 * MIB);
+    ASSERT_EQ_STATUS(zkp_mem_release(&r), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(zkp_mem_charge_external(r, MIB, ZKP_MEM_POOL_IDLE),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+
+    /* Given back in pieces other than those charged. */
+    ASSERT_OK(zkp_mem_discharge_external(r, 4 * MIB, ZKP_MEM_KEY_FILE));
+    ASSERT_OK(zkp_mem_discharge_external(r, 4 * MIB, ZKP_MEM_KEY_FILE));
+    ASSERT_OK(zkp_mem_charge_external(r, 3 * MIB, ZKP_MEM_KEY_FILE));
+    ASSERT_OK(zkp_mem_discharge_external(r, 5 * MIB, ZKP_MEM_KEY_FILE));
+    ASSERT_EQ_U64(category(rig->tracker, ZKP_MEM_KEY_FILE).live_bytes, 0);
+    ASSERT_EQ_U64(category(rig->tracker, ZKP_MEM_KEY_FILE).live_count, 0);
+    /* More than was charged: refused, the books unchanged. */
+    ASSERT(zkp_mem_discharge_external(r, MIB, ZKP_MEM_KEY_FILE) != ZKPIPE_OK);
+    ASSERT_OK(zkp_mem_reservation_info_get(r, &ri));
+    ASSERT_EQ_U64(ri.allocated_bytes, 0);
+    ASSERT_OK(zkp_mem_release(&r));
+    rig_close(rig);
+}
+
 TEST_CASE(mem_pool_idle_cap_and_decay) {
     zkp_mem_pool_config cfg = pool_config(8 * MIB, 0);
     mem_rig *rig = rig_open_with(256 * MIB, &cfg);

@@ -92,7 +92,7 @@ static zkp_bp_params *write_and_load_(const zkp_dev_params *dp, const tmp_files 
     ASSERT_MSG(zkp_bp_vk_write(f->vk, &dp->vk, &d) == ZKPIPE_OK, "%s", d.msg);
     zkp_bp_params *bp = calloc(1, sizeof *bp);
     ASSERT(bp);
-    zkp_bp_params_options po = {NULL, 2, 0};
+    zkp_bp_params_options po = {NULL, 2, 0, NULL};
     ASSERT_MSG(zkp_bp_params_load(bp, f->params, &po, &d) == ZKPIPE_OK, "%s", d.msg);
     test_defer(params_free_, bp);
     return bp;

@@ -169,7 +169,7 @@ static void print_fit_(const zkp_bp_params *p, const char *size) {
 static int params_inspect_(const char *path, int check, int fit, unsigned nthreads) {
     zkp_diag d = {{0}};
     zkp_bp_params p;
-    zkp_bp_params_options opt = {NULL, nthreads, 0};
+    zkp_bp_params_options opt = {NULL, nthreads, 0, NULL};
     zkpipe_status st = zkp_bp_params_load(&p, path, &opt, &d);
     if (st != ZKPIPE_OK) return cli_fail("filecoin", st, &d, CLI_BAD_INPUT);
     printf("file: %s\nfile bytes: %zu\npublic inputs: %u (ic points: %u)\n"

@@ -220,6 +220,7 @@ static void free_job_(eng_job *j) {
         zkp_fil_c1_free(j->c1);
         free(j->c1);
     }
+    ENG_IGNORE(zkp_mem_release(&j->c1_res)); /* after the C1 it paid for */
     free(j->parts);
     free(j->request_id);
     free(j);
@@ -655,19 +656,46 @@ static eng_job *find_job_locked_(zkpipe_engine *e, uint64_t id) {
     return NULL;
 }
 
-/* A PoRep job's partitions from its C1 (j->c1 set, n_parts counted). */
-static zkpipe_status porep_inputs_(eng_job *j, const eng_key *k, const zkpipe_job_request *req) {
-    j->c1 = calloc(1, sizeof *j->c1);
-    if (!j->c1) return ZKPIPE_ERR_NO_MEMORY;
+/* A PoRep job's partitions from its C1 (j->c1 set, n_parts counted).
+ *
+ * The parsed C1 is the job's for as long as the job lives (every partition
+ * is synthesized from it), so it is allocated from a reservation of its own
+ * and charged as "request", like the daemon's request buffers. Its size is
+ * known only once parsed: the reservation is the text's length first (the
+ * parsed form holds each value in fewer bytes than its decimal digits: 11.5
+ * MB from a 37.5 MB C1 at 32 GiB), plus a chunk of the parser's arena, and
+ * what the C1 did not take goes back at once. A document the reservation
+ * cannot hold is refused (ZKPIPE_ERR_NO_MEMORY), never held uncharged. It
+ * waits at CRITICAL priority: the text is in memory already, and the
+ * accounting should not queue behind partitions. */
+#define C1_ARENA_SLACK ((uint64_t)2 << 20)
+static zkpipe_status porep_inputs_(zkpipe_engine *e, eng_job *j, const eng_key *k,
+                                   const zkpipe_job_request *req) {
     zkp_diag d;
     d.msg[0] = 0;
-    zkpipe_status st = zkp_fil_c1_parse(j->c1, (const char *)req->porep_c1, req->porep_c1_len,
-                                        "C1", NULL, ZKP_MEM_REQUEST, &d);
+    zkp_mem_budget_stats bs;
+    (void)zkp_mem_budget_stats_get(e->budget, &bs);
+    size_t est_sz;
+    if (zkp_mem_charge_size(req->porep_c1_len, &est_sz) != ZKPIPE_OK) return ZKPIPE_ERR_NO_MEMORY;
+    uint64_t est = (uint64_t)est_sz + C1_ARENA_SLACK + ((uint64_t)4 << 10);
+    if (est > bs.total_bytes) est = bs.total_bytes;
+    zkpipe_status st = eng_reserve(e, est, ZKPIPE_PRIORITY_CRITICAL, k, 0, &j->c1_res, &d);
+    if (st != ZKPIPE_OK) return st;
+    const zkp_allocator *al;
+    (void)zkp_mem_reservation_allocator(j->c1_res, &al);
+    j->c1 = calloc(1, sizeof *j->c1);
+    if (!j->c1) return ZKPIPE_ERR_NO_MEMORY;
+    st = zkp_fil_c1_parse(j->c1, (const char *)req->porep_c1, req->porep_c1_len, "C1", al,
+                          ZKP_MEM_REQUEST, &d);
     if (st != ZKPIPE_OK) {
         free(j->c1);
         j->c1 = NULL;
         return st;
     }
+    zkp_mem_reservation_info ri;
+    (void)zkp_mem_reservation_info_get(j->c1_res, &ri);
+    if (ri.reserved_bytes > ri.allocated_bytes)
+        ENG_IGNORE(zkp_mem_release_part(j->c1_res, ri.reserved_bytes - ri.allocated_bytes));
     if (zkp_fil_c2_check_c1(k->seal, j->c1, &d) != ZKPIPE_OK || j->c1->vanilla_proofs.n == 0)
         return ZKPIPE_ERR_INVALID_ARGUMENT;
     j->n_parts = j->c1->vanilla_proofs.n;
@@ -691,7 +719,7 @@ zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
     if (!k || k->kind != (porep ? ENG_KEY_POREP : ENG_KEY_ZKEY)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     eng_job *j = calloc(1, sizeof *j);
     if (!j) return ZKPIPE_ERR_NO_MEMORY;
-    zkpipe_status st = porep ? porep_inputs_(j, k, req) : ZKPIPE_OK;
+    zkpipe_status st = porep ? porep_inputs_(e, j, k, req) : ZKPIPE_OK;
     if (st != ZKPIPE_OK) {
         free_job_(j);
         return st;

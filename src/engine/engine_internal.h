@@ -161,6 +161,7 @@ struct eng_job {
     eng_part *parts;
     zkpipe_witness *witnesses; /* the request's, paths copied (NULL for a PoRep job) */
     zkp_fil_c1 *c1;            /* a PoRep job's parsed C1: one partition per vanilla proof */
+    zkp_mem_reservation *c1_res; /* what c1 is allocated from, charged as "request" */
     size_t next_admit;  /* index of the next partition to admit */
     size_t in_flight;   /* admitted and not settled */
     size_t n_done;

@@ -2,10 +2,11 @@
  * evicted least recently used first when admission needs room.
  *
  * A hot key holds one reservation of the budget covering:
- *   - the mapped file (charged to the tracker under "key_file" by hand, a
- *     window at a time as it is read in: the mapping does not come from the
- *     pool), kept as unallocated remainder of the reservation, so the budget
- *     counts it;
+ *   - a zkey's mapped file (charged to the tracker under "key_file" by
+ *     hand, a window at a time as it is read in: the mapping does not come
+ *     from the pool), kept as unallocated remainder of the reservation, so
+ *     the budget counts it; a PoRep key's file only while it loads, a
+ *     section at a time, charged to the reservation itself (porep_pages_);
  *   - the copies the zkey loader makes (coefficients, unaligned point
  *     sections), allocated from the reservation under "key";
  *   - the compiled circuit (CSR), allocated from the reservation under "csr".
@@ -122,16 +123,21 @@ static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
 #define KEY_MAP_WINDOW_MIN ((uint64_t)256 << 10)
 #define KEY_MAP_WINDOW_MAX ((uint64_t)64 << 20)
 
+/* The next window: a thirty-second of basis, clamped to the bounds above,
+ * whole pages, no more than left. */
+static uint64_t key_map_window_(uint64_t basis, uint64_t left) {
+    uint64_t w = basis / 32;
+    if (w < KEY_MAP_WINDOW_MIN) w = KEY_MAP_WINDOW_MIN;
+    if (w > KEY_MAP_WINDOW_MAX) w = KEY_MAP_WINDOW_MAX;
+    w = (w + PAGE - 1) / PAGE * PAGE;
+    return w < left ? w : left;
+}
+
 static void key_map_charged_(zkpipe_engine *e, zkp_mapped_file *mf, uint64_t *charged) {
     *charged = 0;
     uint64_t off = 0, len = (uint64_t)mf->map_len;
     while (off < len) {
-        uint64_t w = *charged / 32;
-        w = w < KEY_MAP_WINDOW_MIN   ? KEY_MAP_WINDOW_MIN
-            : w > KEY_MAP_WINDOW_MAX ? KEY_MAP_WINDOW_MAX
-                                     : w;
-        w = (w + PAGE - 1) / PAGE * PAGE;
-        if (w > len - off) w = len - off;
+        uint64_t w = key_map_window_(*charged, len - off);
         uint64_t c = (w + PAGE - 1) / PAGE * PAGE;
         if (zkp_mem_tracker_charge(e->tracker, ZKP_MEM_KEY_FILE, c) == ZKPIPE_OK) *charged += c;
         zkp_mapped_file_populate(mf, (size_t)off, (size_t)w);
@@ -253,33 +259,90 @@ static zkpipe_status key_compile_(eng_key *k, key_data_ *d, const zkp_g16_pk *pk
     return ZKPIPE_OK;
 }
 
-/* A PoRep key (filecoin/c2.h) into d: the file is charged as mapped while
- * it is read, and discharged once the key is made and the file unmapped;
- * the decoded sections, the key and its circuit come from the
- * reservation. The file loaded must be the one registered. */
+/* The pages of a PoRep parameter file, paid for by the key's reservation
+ * one section at a time (formats/bellperson.h: zkp_bp_file_pages).
+ *
+ * Why sections, and why through the reservation: the file is as big as the
+ * decoded sections (1.1 GB at 2 KiB, 47 GB at 32 GiB), and charging all of
+ * it to key_file before the first page was read, beside the decoded
+ * sections charged to the reservation, counted the file twice over: 3,623
+ * MiB tracked against a 3,200 MiB budget at 2 KiB, while RSS stayed far
+ * below. Now a section's span is charged to the reservation (under
+ * key_file) a window at a time just before the window is read in, decoded,
+ * dropped from the resident set (MADV_DONTNEED; the page cache keeps it)
+ * and discharged. So tracked bytes follow what is resident, at most one
+ * section of the file is, and the reservation, which never over-commits,
+ * holds the file's pages and the decoded points together: tracked bytes
+ * cannot pass the budget. Reading with pread into budgeted buffers would
+ * do the same with a copy; the mapping needs none. */
+typedef struct {
+    zkp_mem_reservation *res;
+    uint64_t charged;
+} porep_pages_;
+
+static zkpipe_status porep_pages_charge_(void *ctx, const zkp_mapped_file *mf, size_t off,
+                                         size_t len) {
+    porep_pages_ *pp = ctx;
+    uint64_t done = 0;
+    while (done < len) {
+        uint64_t w = key_map_window_(len, len - done);
+        zkpipe_status st = zkp_mem_charge_external(pp->res, w, ZKP_MEM_KEY_FILE);
+        if (st != ZKPIPE_OK) return ZKPIPE_ERR_NO_MEMORY;
+        pp->charged += w;
+        zkp_mapped_file_populate(mf, off + (size_t)done, (size_t)w);
+        done += w;
+    }
+    return ZKPIPE_OK;
+}
+
+/* A piece of the span is gone: what was charged for it goes too (after a
+ * charge that failed part way, less was charged than the span holds). */
+static void porep_pages_discharge_(void *ctx, size_t off, size_t len) {
+    (void)off;
+    porep_pages_ *pp = ctx;
+    uint64_t n = len < pp->charged ? len : pp->charged;
+    ENG_IGNORE(zkp_mem_discharge_external(pp->res, n, ZKP_MEM_KEY_FILE));
+    pp->charged -= n;
+}
+
+/* A PoRep key (filecoin/c2.h) into d. The file is opened and checked to be
+ * the one registered (the stamp of the descriptor that mapped it, then the
+ * header digest) before anything is counted or decoded; then made, its
+ * pages paid for a section at a time as above; the blank circuit's
+ * matrices, the decoded sections, the key and its circuit come from the
+ * reservation. */
 static zkpipe_status porep_load_(zkpipe_engine *e, eng_key *k, key_data_ *d,
                                  const zkp_allocator *al, uint64_t *keep, zkp_diag *diag) {
     pthread_mutex_lock(&e->lk);
     zkp_file_stamp want = k->stamp;
     uint64_t want_digest = k->header_digest;
     pthread_mutex_unlock(&e->lk);
-    uint64_t map = (k->file_bytes + PAGE - 1) / PAGE * PAGE;
-    if (zkp_mem_tracker_charge(e->tracker, ZKP_MEM_KEY_FILE, map) == ZKPIPE_OK) d->map_charge = map;
+    porep_pages_ pp = {d->res, 0};
+    const zkp_bp_file_pages pages = {porep_pages_charge_, porep_pages_discharge_, &pp};
     zkp_fil_c2_options o = {.nthreads = e->device_threads,
                             .alloc = al,
-                            .check_subgroups = k->check_subgroups};
-    zkpipe_status st = zkp_fil_c2_key_load(&d->c2, k->seal, k->path, &o, diag);
-    if (st != ZKPIPE_OK) return st;
+                            .check_subgroups = k->check_subgroups,
+                            .pages = &pages};
+    zkpipe_status st = zkp_fil_c2_key_open(&d->c2, k->seal, k->path, &o, diag);
+    if (st != ZKPIPE_OK) {
+        /* A file that no longer parses may simply be another file now. */
+        zkp_file_stamp now;
+        if (zkp_file_stamp_of(k->path, &now, NULL) == ZKPIPE_OK &&
+            !zkp_file_stamp_same(&now, &want))
+            return file_changed_(diag, k->path, &want, &now, NULL);
+        return st;
+    }
     if (!zkp_file_stamp_same(&d->c2.params.file.stamp, &want))
         return file_changed_(diag, k->path, &want, &d->c2.params.file.stamp, NULL);
     if (zkp_bp_params_header_digest(&d->c2.params) != want_digest)
         return file_changed_(diag, k->path, &want, &d->c2.params.file.stamp,
                              "its verifying key or section lengths differ");
+    /* The header's pages, read by the checks above, leave too: from here on
+     * only charged pages of the file are resident. */
+    zkp_bp_params_drop_pages(&d->c2.params);
+    if ((st = zkp_fil_c2_key_make(&d->c2, &o, diag)) != ZKPIPE_OK) return st;
     zkp_bp_params_unmap(&d->c2.params);
-    if (d->map_charge) {
-        ENG_IGNORE(zkp_mem_tracker_discharge(e->tracker, ZKP_MEM_KEY_FILE, d->map_charge));
-        d->map_charge = 0;
-    }
+    d->c2.params.opt.pages = NULL; /* it points at this frame */
     zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
     pk.u.bls12_381 = d->c2.key.pk;
     return key_compile_(k, d, &pk, al, keep, diag);

@@ -8,7 +8,10 @@
 
 /* ---- The arena: chunks from the caller's allocator, freed all at once. */
 
-#define ARENA_CHUNK ((size_t)1 << 20)
+/* 2 MiB: one of the engine's pool classes exactly (docs/MEMORY.md), so a
+ * chunk charged to a budget is charged what it holds; a 1 MiB chunk and
+ * its header were charged 2 MiB. */
+#define ARENA_CHUNK ((size_t)2 << 20)
 
 typedef struct arena_chunk {
     struct arena_chunk *next;

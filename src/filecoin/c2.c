@@ -34,15 +34,38 @@ static void csr_drop_(zkp_cs_csr **r) {
     *r = NULL;
 }
 
-/* The blank partition of p recorded in mode what. */
+/* What a count of a system says its matrices take: rows (with the input
+ * constraints) and entries per matrix. */
+typedef struct {
+    uint64_t rows, nnz[3];
+} matrix_sizes_;
+
+static void sizes_of_(matrix_sizes_ *z, const zkp_cs_csr *counts) {
+    z->rows = counts->n_rows;
+    for (int m = 0; m < 3; m++) z->nnz[m] = zkp_cs_csr_nnz(counts, m);
+}
+
+/* The blank partition of p recorded in mode what; with sizes (from a count
+ * of the same partition), its matrices come from alloc. */
 static zkpipe_status blank_(zkp_cs_csr **out, const zkp_fil_seal_proof *p, unsigned what,
+                            const matrix_sizes_ *sizes, const zkp_allocator *alloc,
                             zkp_diag *diag) {
     *out = calloc(1, sizeof **out);
     if (!*out) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "out of memory");
     zkp_cs_csr_init(*out, what);
+    zkpipe_status st = ZKPIPE_OK;
+    if (sizes) {
+        st = zkp_cs_csr_matrices_from(*out, alloc ? alloc : zkp_default_allocator(),
+                                      ZKP_MEM_CSR, sizes->rows, sizes->nnz);
+        if (st != ZKPIPE_OK)
+            zkp_diag_fail(diag, st, "the %s circuit's matrices (%llu rows, %llu + %llu + %llu "
+                          "entries) do not fit", p->name, (unsigned long long)sizes->rows,
+                          (unsigned long long)sizes->nnz[0], (unsigned long long)sizes->nnz[1],
+                          (unsigned long long)sizes->nnz[2]);
+    }
     zkp_fil_porep_shape shape;
     zkp_fil_porep_shape_of(&shape, p);
-    zkpipe_status st = zkp_fil_porep_circuit_blank(&(*out)->cs, &shape, diag);
+    if (st == ZKPIPE_OK) st = zkp_fil_porep_circuit_blank(&(*out)->cs, &shape, diag);
     if (st == ZKPIPE_OK) st = zkp_cs_csr_finish(*out);
     if (st != ZKPIPE_OK) {
         csr_drop_(out);
@@ -56,11 +79,25 @@ static zkpipe_status blank_(zkp_cs_csr **out, const zkp_fil_seal_proof *p, unsig
 zkpipe_status zkp_fil_params_fit(const zkp_bp_params *params, const zkp_fil_seal_proof *p,
                                  zkp_diag *diag) {
     zkp_cs_csr *r = NULL;
-    zkpipe_status st = blank_(&r, p, ZKP_CSR_COUNTS, diag);
+    zkpipe_status st = blank_(&r, p, ZKP_CSR_COUNTS, NULL, NULL, diag);
     if (st == ZKPIPE_OK) st = zkp_bp_params_fit(params, r, diag);
     csr_drop_(&r);
     return st;
 }
+
+zkpipe_status zkp_fil_c2_blank_matrices(zkp_cs_csr **out, const zkp_fil_seal_proof *p,
+                                        const zkp_allocator *alloc, zkp_diag *diag) {
+    zkp_cs_csr *counts = NULL;
+    *out = NULL;
+    zkpipe_status st = blank_(&counts, p, ZKP_CSR_COUNTS, NULL, NULL, diag);
+    if (st != ZKPIPE_OK) return st;
+    matrix_sizes_ z;
+    sizes_of_(&z, counts);
+    csr_drop_(&counts);
+    return blank_(out, p, ZKP_CSR_MATRICES, &z, alloc, diag);
+}
+
+void zkp_fil_c2_blank_free(zkp_cs_csr **r) { csr_drop_(r); }
 
 void zkp_fil_c2_key_free(zkp_fil_c2_key *k) {
     if (!k) return;
@@ -69,26 +106,51 @@ void zkp_fil_c2_key_free(zkp_fil_c2_key *k) {
     memset(k, 0, sizeof *k);
 }
 
-zkpipe_status zkp_fil_c2_key_load(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p,
+static const zkp_fil_c2_options c2_defaults_ = {0, NULL, 0, NULL};
+
+zkpipe_status zkp_fil_c2_key_open(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p,
                                   const char *params_path, const zkp_fil_c2_options *opt,
                                   zkp_diag *diag) {
-    static const zkp_fil_c2_options defaults = {0, NULL, 0};
-    if (!opt) opt = &defaults;
+    if (!opt) opt = &c2_defaults_;
     memset(k, 0, sizeof *k);
     k->proof = p;
-    zkp_bp_params_options po = {opt->alloc, opt->nthreads, !opt->check_subgroups};
+    zkp_bp_params_options po = {opt->alloc, opt->nthreads, !opt->check_subgroups, opt->pages};
     zkpipe_status st = zkp_bp_params_load(&k->params, params_path, &po, diag);
-    if (st != ZKPIPE_OK) return st;
+    if (st != ZKPIPE_OK) memset(k, 0, sizeof *k);
+    return st;
+}
 
-    /* The lengths first, from counts: a wrong file costs no decoding. */
-    zkp_cs_csr *r = NULL;
+zkpipe_status zkp_fil_c2_key_make(zkp_fil_c2_key *k, const zkp_fil_c2_options *opt,
+                                  zkp_diag *diag) {
+    if (!opt) opt = &c2_defaults_;
+    const zkp_fil_seal_proof *p = k->proof;
+    /* The lengths first, from counts: a wrong file costs no decoding. The
+     * count also sizes the matrices recorded next, so they are allocated
+     * once, at their size, from the caller's allocator. */
+    zkp_cs_csr *counts = NULL, *r = NULL;
+    zkp_bp_key_circuit kc;
+    memset(&kc, 0, sizeof kc);
     double t = now_();
-    if ((st = zkp_fil_params_fit(&k->params, p, diag)) != ZKPIPE_OK) goto done;
+    zkpipe_status st = blank_(&counts, p, ZKP_CSR_COUNTS, NULL, NULL, diag);
+    if (st == ZKPIPE_OK) st = zkp_bp_params_fit(&k->params, counts, diag);
+    if (st != ZKPIPE_OK) goto done;
+    matrix_sizes_ z;
+    sizes_of_(&z, counts);
+    csr_drop_(&counts); /* its bitmaps are the C library's: gone before the matrices come */
     k->seconds_check = now_() - t;
 
+    /* The matrices are needed only for the coefficients and the columns
+     * in use: those are taken from them, and they go, before the sections
+     * are decoded (616 MiB off the key's peak at 2 KiB). */
     t = now_();
-    if ((st = blank_(&r, p, ZKP_CSR_MATRICES, diag)) != ZKPIPE_OK) goto done;
+    if ((st = blank_(&r, p, ZKP_CSR_MATRICES, &z, opt->alloc, diag)) != ZKPIPE_OK) goto done;
     k->rows = r->n_rows;
+    st = zkp_bp_key_circuit_init(&kc, r, opt->alloc, diag);
+    csr_drop_(&r);
+    if (st != ZKPIPE_OK) {
+        zkp_diag_prefix(diag, k->params.name);
+        goto done;
+    }
     k->seconds_shape = now_() - t;
 
     t = now_();
@@ -102,9 +164,9 @@ zkpipe_status zkp_fil_c2_key_load(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p
     k->seconds_decode = now_() - t;
 
     t = now_();
-    st = zkp_bp_key_init(&k->key, r, &k->params.vk, sec, count, opt->alloc, diag);
+    st = zkp_bp_key_init_from(&k->key, &kc, &k->params.vk, sec, count, opt->alloc, diag);
     if (st != ZKPIPE_OK) {
-        zkp_diag_prefix(diag, params_path);
+        zkp_diag_prefix(diag, k->params.name);
         goto done;
     }
     /* The key's dense copies replace the file's filtered sections. */
@@ -113,9 +175,18 @@ zkpipe_status zkp_fil_c2_key_load(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p
     if (k->key.b_g2) zkp_bp_params_drop_section(&k->params, ZKP_BP_B_G2);
     k->seconds_key = now_() - t;
 done:
+    csr_drop_(&counts);
     csr_drop_(&r);
+    zkp_bp_key_circuit_free(&kc);
     if (st != ZKPIPE_OK) zkp_fil_c2_key_free(k);
     return st;
+}
+
+zkpipe_status zkp_fil_c2_key_load(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p,
+                                  const char *params_path, const zkp_fil_c2_options *opt,
+                                  zkp_diag *diag) {
+    zkpipe_status st = zkp_fil_c2_key_open(k, p, params_path, opt, diag);
+    return st == ZKPIPE_OK ? zkp_fil_c2_key_make(k, opt, diag) : st;
 }
 
 static void prefix_partition_(zkp_diag *diag, unsigned k) {

@@ -2,15 +2,22 @@
  * bellperson's parameters of the PoRep circuit (Filecoin's published
  * files, or `zkpipe setup dev --filecoin porep`).
  *
- * A key is made once per parameter file (zkp_fil_c2_key_load):
+ * A key is made once per parameter file (zkp_fil_c2_key_load, or its two
+ * steps: zkp_fil_c2_key_open maps the file and reads its header, so the
+ * caller can check which file it got before any work; zkp_fil_c2_key_make
+ * does the rest):
  *   1. the blank partition circuit of the proof's shape is synthesized
  *      into the CSR back end's count-only mode, and the file's section
  *      lengths are checked against it (setup/bp_key.h), so a file of
  *      another circuit is refused before anything big is decoded;
- *   2. the blank circuit's matrices are recorded, every section of the
- *      file decoded (each point checked: curve, subgroup), and zkpipe's
- *      prover key made from both; the matrices are freed then: the key
- *      holds its own coefficients.
+ *   2. the blank circuit's matrices are recorded (into memory from the
+ *      caller's allocator, sized by the count), the key's coefficients and
+ *      the columns in use taken from them, and the matrices freed; then
+ *      every section of the file is decoded, one after the other (each
+ *      point checked: curve, subgroup; a section's pages of the file leave
+ *      the resident set once it is decoded, and the caller may pay for
+ *      them while they are in: zkp_fil_c2_options.pages), and zkpipe's
+ *      prover key made (setup/bp_key.h).
  * Then each partition is synthesized with its witness from the C1
  * (zkp_fil_c2_synthesize: the CSR's witness-only mode, no matrices, the
  * values written straight into the witness vector the prover takes), proved
@@ -29,6 +36,7 @@
 #include "filecoin/registry.h"
 #include "formats/bellperson.h"
 #include "formats/filecoin_params.h"
+#include "gadgets/csr.h"
 #include "groth16/groth16.h"
 #include "setup/bp_key.h"
 #include "util/alloc.h"
@@ -54,6 +62,9 @@ typedef struct {
      * loading time; every proof is verified before it is returned either
      * way, so a bad point costs an error, never a wrong proof. */
     int check_subgroups;
+    /* Who pays for the file's pages while each section is decoded
+     * (formats/bellperson.h); NULL: nobody. */
+    const zkp_bp_file_pages *pages;
 } zkp_fil_c2_options;
 
 typedef struct {
@@ -64,13 +75,40 @@ typedef struct {
     double seconds_check, seconds_shape, seconds_decode, seconds_key;
 } zkp_fil_c2_key;
 
-/* Loads params_path as the parameters of p's PoRep circuit. On failure *k
- * is left empty and the status is the loader's (ERR_IO, a parse or point
- * error naming the file), ZKPIPE_ERR_SIZE_MISMATCH (the file is another
- * circuit's: the message lists the lengths), or ZKPIPE_ERR_NO_MEMORY. */
+/* Loads params_path as the parameters of p's PoRep circuit: open, then
+ * make. On failure *k is left empty and the status is the loader's (ERR_IO,
+ * a parse or point error naming the file), ZKPIPE_ERR_SIZE_MISMATCH (the
+ * file is another circuit's: the message lists the lengths), or
+ * ZKPIPE_ERR_NO_MEMORY. */
 ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_key_load(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p,
                                                   const char *params_path,
                                                   const zkp_fil_c2_options *opt, zkp_diag *diag);
+
+/* The first step of zkp_fil_c2_key_load: maps params_path and reads its
+ * verifying key and section headers only (zkp_bp_params_load), so the
+ * caller can check the file it got (k->params.file.stamp,
+ * zkp_bp_params_header_digest) before anything is counted or decoded. Free
+ * with zkp_fil_c2_key_free; on failure *k is left empty. opt (may be NULL)
+ * must be the one make gets. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_key_open(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p,
+                                                  const char *params_path,
+                                                  const zkp_fil_c2_options *opt, zkp_diag *diag);
+
+/* The second step: the key of an opened file (steps 1 and 2 above). On
+ * failure the key is freed (*k left empty), with zkp_fil_c2_key_load's
+ * statuses. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_key_make(zkp_fil_c2_key *k, const zkp_fil_c2_options *opt,
+                                                  zkp_diag *diag);
+
+/* The blank partition of p with its matrices, as step 2 records them: a
+ * count first, then the matrices in memory from alloc (NULL: the default)
+ * under ZKP_MEM_CSR, allocated once at the counted size. Free with
+ * zkp_fil_c2_blank_free. ZKPIPE_ERR_NO_MEMORY, or synthesis's failure. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_blank_matrices(zkp_cs_csr **out,
+                                                        const zkp_fil_seal_proof *p,
+                                                        const zkp_allocator *alloc,
+                                                        zkp_diag *diag);
+void zkp_fil_c2_blank_free(zkp_cs_csr **r);
 
 void zkp_fil_c2_key_free(zkp_fil_c2_key *k);
 

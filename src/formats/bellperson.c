@@ -24,6 +24,10 @@
  * every thread soon after. */
 #define BP_DECODE_BATCH 256
 
+/* A decoded section's pages of the file leave the resident set this many
+ * bytes at a time (bp_release_pages). */
+#define BP_RELEASE_STEP ((size_t)8 << 20)
+
 static uint32_t bp_be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
@@ -370,19 +374,45 @@ static void bp_decode_unit(void *ctx, unsigned tid, size_t unit) {
     }
 }
 
+/* The whole pages of the mapping that section s touches, from the start of
+ * the file; 0 bytes when the bytes are the caller's, not a mapping. */
+static void bp_section_span(const zkp_bp_params *p, zkp_bp_section s, size_t *off, size_t *len) {
+    *off = *len = 0;
+    long page = sysconf(_SC_PAGESIZE);
+    if (!p->file.map_base || page <= 0 || p->sec[s].count == 0) return;
+    size_t ps = (size_t)page;
+    size_t lo = (size_t)p->sec[s].offset;
+    size_t hi = lo + (size_t)p->sec[s].count * p->sec[s].elem;
+    lo = lo / ps * ps;
+    hi = (hi + ps - 1) / ps * ps;
+    if (hi > p->file.map_len) hi = p->file.map_len;
+    *off = lo;
+    *len = hi > lo ? hi - lo : 0;
+}
+
 /* Once a section's points are decoded (or checked), its pages of the file
  * are no longer needed: they leave this process's resident set, so RSS
  * counts the decoded copy once, as the tracker does (the page cache keeps
- * them for the next reader). Only pages wholly inside the section go. */
-static void bp_release_pages(const zkp_bp_params *p, zkp_bp_section s) {
-    if (!p->file.map_base) return; /* the caller's bytes, not our mapping */
-    long page = sysconf(_SC_PAGESIZE);
-    if (page <= 0) return;
-    uintptr_t lo = (uintptr_t)(p->data + p->sec[s].offset);
-    uintptr_t hi = lo + (uintptr_t)p->sec[s].count * p->sec[s].elem;
-    lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-    hi &= ~((uintptr_t)page - 1);
-    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+ * them for the next reader). The pages it shares with its neighbours go
+ * too: the mapping is read-only, so a later read of them faults them back
+ * in from the page cache, and the span charged (opt.pages) is then all
+ * that was resident. */
+static void bp_release_pages(const zkp_bp_params *p, size_t off, size_t len,
+                             const zkp_bp_file_pages *pages) {
+    /* In steps, each discharged as soon as it is gone: dropping a section
+     * of hundreds of MB takes tens of milliseconds, and RSS falls through
+     * them while a discharge of the whole span would wait for the end. */
+    for (size_t done = 0; done < len;) {
+        size_t n = len - done < BP_RELEASE_STEP ? len - done : BP_RELEASE_STEP;
+        (void)madvise((uint8_t *)p->file.map_base + off + done, n, MADV_DONTNEED);
+        if (pages) pages->discharge(pages->ctx, off + done, n);
+        done += n;
+    }
+}
+
+void zkp_bp_params_drop_pages(zkp_bp_params *p) {
+    if (p->file.map_base && p->file.map_len)
+        (void)madvise(p->file.map_base, p->file.map_len, MADV_DONTNEED);
 }
 
 /* Decodes (out != NULL) or checks the points of section s. */
@@ -398,6 +428,19 @@ static zkpipe_status bp_decode(zkp_bp_params *p, zkp_bp_section s, void *out,
     size_t units = (job.n + BP_DECODE_BATCH - 1) / BP_DECODE_BATCH;
     unsigned threads = p->opt.nthreads;
     if (threads > ZKP_PARALLEL_MAX_THREADS) threads = ZKP_PARALLEL_MAX_THREADS;
+    size_t span_off, span_len;
+    bp_section_span(p, s, &span_off, &span_len);
+    const zkp_bp_file_pages *pages = span_len ? p->opt.pages : NULL;
+    if (pages) {
+        zkpipe_status st = pages->charge(pages->ctx, &p->file, span_off, span_len);
+        if (st != ZKPIPE_OK) {
+            /* charge may have read part of the span in before it failed. */
+            bp_release_pages(p, span_off, span_len, pages);
+            return zkp_diag_fail(diag, st, "%s: section %s: its %zu bytes of the file cannot be "
+                                 "read in: %s", p->name, zkp_bp_section_name(s), span_len,
+                                 zkpipe_strerror(st));
+        }
+    }
     double t0 = bp_now();
     zkp_parallel_for(threads, units, bp_decode_unit, &job);
     if (stats) {
@@ -405,19 +448,20 @@ static zkpipe_status bp_decode(zkp_bp_params *p, zkp_bp_section s, void *out,
         stats->seconds = bp_now() - t0;
     }
     size_t bad = atomic_load(&job.first_bad);
-    if (bad == SIZE_MAX) {
-        bp_release_pages(p, s);
-        return ZKPIPE_OK;
+    zkpipe_status st = ZKPIPE_OK;
+    if (bad != SIZE_MAX) {
+        /* The workers keep only the index; the status is cheap to
+         * recompute, while the section's pages are still paid for. */
+        const uint8_t *at = job.in + bad * p->sec[s].elem;
+        bls12_381_g2_affine_t tmp;
+        st = job.g2 ? bp_g2_read(&tmp, at, 0, job.subgroup)
+                    : bp_g1_read((bls12_381_g1_affine_t *)(void *)&tmp, at, 0, job.subgroup);
+        st = zkp_diag_fail(diag, st, "%s: section %s: point %zu of %zu (byte %zu): %s", p->name,
+                           zkp_bp_section_name(s), bad, job.n, (size_t)(at - p->data),
+                           bp_why(st, at, p->sec[s].elem));
     }
-    /* The workers keep only the index; the status is cheap to recompute. */
-    const uint8_t *at = job.in + bad * p->sec[s].elem;
-    bls12_381_g2_affine_t tmp;
-    zkpipe_status st =
-        job.g2 ? bp_g2_read(&tmp, at, 0, job.subgroup)
-               : bp_g1_read((bls12_381_g1_affine_t *)(void *)&tmp, at, 0, job.subgroup);
-    return zkp_diag_fail(diag, st, "%s: section %s: point %zu of %zu (byte %zu): %s", p->name,
-                         zkp_bp_section_name(s), bad, job.n, (size_t)(at - p->data),
-                         bp_why(st, at, p->sec[s].elem));
+    bp_release_pages(p, span_off, span_len, pages);
+    return st;
 }
 
 size_t zkp_bp_params_section_bytes(const zkp_bp_params *p, zkp_bp_section s) {

@@ -120,6 +120,22 @@ typedef enum {
 /* "h", "l", "a", "b_g1", "b_g2". */
 const char *zkp_bp_section_name(zkp_bp_section s);
 
+/* Who pays for the pages of a mapped file while a section is decoded from
+ * it (the engine: the key's reservation). charge gets the section's span of
+ * the mapping, whole pages (offset and len from the start of the file),
+ * before any of its points is read, and may read them in itself; a failure
+ * stops the decode with its status. discharge gets the same span back in
+ * pieces, in order, each once its pages have left the process's resident
+ * set again (MADV_DONTNEED: the page cache keeps them), whether the decode
+ * succeeded or not (or the charge failed: it may have read some in). So at
+ * most one section of the file is resident at a time, and always paid
+ * for. */
+typedef struct {
+    zkpipe_status (*charge)(void *ctx, const zkp_mapped_file *file, size_t offset, size_t len);
+    void (*discharge)(void *ctx, size_t offset, size_t len);
+    void *ctx;
+} zkp_bp_file_pages;
+
 typedef struct {
     const zkp_allocator *alloc; /* decoded sections and ic; NULL = the default */
     unsigned nthreads;          /* decoding; 0 = every online CPU */
@@ -129,6 +145,9 @@ typedef struct {
      * published digests, or made here), by a prover that verifies what it
      * proves (filecoin/c2.h). The verifying key is always checked whole. */
     int curve_only;
+    /* NULL: nobody is told; a decoded section's pages still leave the
+     * resident set. Used only for a file zkp_bp_params_load mapped. */
+    const zkp_bp_file_pages *pages;
 } zkp_bp_params_options;
 
 /* The time one section's decoding took (every point decoded and checked). */
@@ -168,6 +187,11 @@ ZKP_WARN_UNUSED zkpipe_status zkp_bp_params_parse(zkp_bp_params *p, const uint8_
 /* Maps path and parses it; the mapping lives until zkp_bp_params_free. */
 ZKP_WARN_UNUSED zkpipe_status zkp_bp_params_load(zkp_bp_params *p, const char *path,
                                                  const zkp_bp_params_options *opt, zkp_diag *diag);
+
+/* Drops every page of the mapping from the process's resident set (the
+ * page cache keeps them; a later read faults them back in): what parsing
+ * the header read, before sections are decoded under opt.pages. */
+void zkp_bp_params_drop_pages(zkp_bp_params *p);
 
 /* A digest of what identifies a parameter file cheaply: its size, the
  * verifying key's bytes and every section's length (util/fnv.h). The

@@ -34,12 +34,37 @@ static void sort_terms_(zkp_lc_term *t, size_t n) {
     }
 }
 
+/* zkp_cs_grow for a matrix array: from r's allocator when it has one. */
+static int grow_(const zkp_cs_csr *r, void **p, size_t *cap, size_t need, size_t elem) {
+    if (!r->alloc) return zkp_cs_grow(p, cap, need, elem);
+    if (need <= *cap) return 1;
+    size_t ncap = *cap ? *cap : 64;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2 / elem) return 0;
+        ncap *= 2;
+    }
+    void *q = zkp_alloc(r->alloc, ncap * elem, r->cat);
+    if (!q) return 0;
+    if (*cap) memcpy(q, *p, *cap * elem);
+    zkp_free(r->alloc, *p, *cap * elem, r->cat);
+    *p = q;
+    *cap = ncap;
+    return 1;
+}
+
+static void release_(const zkp_cs_csr *r, void *p, size_t bytes) {
+    if (r->alloc)
+        zkp_free(r->alloc, p, bytes, r->cat);
+    else
+        free(p);
+}
+
 /* Appends one entry to the current (last) row of matrix m. */
-static int push_entry_(zkp_csr_matrix *mat, zkp_var var, const fr_t *coeff) {
+static int push_entry_(const zkp_cs_csr *r, zkp_csr_matrix *mat, zkp_var var, const fr_t *coeff) {
     size_t cap = mat->cap;
-    if (!zkp_cs_grow((void **)&mat->col, &cap, mat->nnz + 1, sizeof *mat->col)) return 0;
+    if (!grow_(r, (void **)&mat->col, &cap, mat->nnz + 1, sizeof *mat->col)) return 0;
     cap = mat->cap;
-    if (!zkp_cs_grow((void **)&mat->val, &cap, mat->nnz + 1, sizeof *mat->val)) return 0;
+    if (!grow_(r, (void **)&mat->val, &cap, mat->nnz + 1, sizeof *mat->val)) return 0;
     mat->cap = cap;
     mat->col[mat->nnz] = var;
     mat->val[mat->nnz] = *coeff;
@@ -48,8 +73,8 @@ static int push_entry_(zkp_csr_matrix *mat, zkp_var var, const fr_t *coeff) {
 }
 
 /* Closes row `row` of matrix m. */
-static int end_row_(zkp_csr_matrix *mat, uint64_t row) {
-    if (!zkp_cs_grow((void **)&mat->row_ptr, &mat->rows_cap, (size_t)row + 2, sizeof *mat->row_ptr))
+static int end_row_(const zkp_cs_csr *r, zkp_csr_matrix *mat, uint64_t row) {
+    if (!grow_(r, (void **)&mat->row_ptr, &mat->rows_cap, (size_t)row + 2, sizeof *mat->row_ptr))
         return 0;
     mat->row_ptr[0] = 0;
     mat->row_ptr[row + 1] = mat->nnz;
@@ -76,7 +101,7 @@ static int mark_used_(zkp_cs_csr *r, int m, zkp_var v) {
 
 /* One entry of matrix m: stored, or counted. */
 static int add_entry_(zkp_cs_csr *r, int m, zkp_var var, const fr_t *coeff) {
-    if (r->what & ZKP_CSR_MATRICES) return push_entry_(&r->m[m], var, coeff);
+    if (r->what & ZKP_CSR_MATRICES) return push_entry_(r, &r->m[m], var, coeff);
     r->count[m]++;
     return m == ZKP_CSR_C || mark_used_(r, m, var);
 }
@@ -117,7 +142,7 @@ static zkpipe_status csr_enforce_(void *ctx, uint64_t index, const zkp_lc *a, co
     const zkp_lc *abc[3] = {a, b, c};
     for (int m = 0; m < 3; m++) {
         if (!append_lc_(r, m, abc[m])) return ZKPIPE_ERR_NO_MEMORY;
-        if ((r->what & ZKP_CSR_MATRICES) && !end_row_(&r->m[m], index))
+        if ((r->what & ZKP_CSR_MATRICES) && !end_row_(r, &r->m[m], index))
             return ZKPIPE_ERR_NO_MEMORY;
     }
     return ZKPIPE_OK;
@@ -132,11 +157,48 @@ void zkp_cs_csr_init(zkp_cs_csr *r, unsigned what) {
     zkp_cs_init(&r->cs, &csr_backend_, r);
 }
 
+zkpipe_status zkp_cs_csr_matrices_from(zkp_cs_csr *r, const zkp_allocator *alloc,
+                                       zkp_mem_category cat, uint64_t rows,
+                                       const uint64_t nnz[3]) {
+    if (!(r->what & ZKP_CSR_MATRICES) || r->alloc || r->cs.num_constraints || !alloc)
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    for (int m = 0; m < 3; m++)
+        if (r->m[m].rows_cap || r->m[m].cap) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (rows >= SIZE_MAX / sizeof(uint64_t) - 1) return ZKPIPE_ERR_NO_MEMORY;
+    r->alloc = alloc;
+    r->cat = cat;
+    for (int m = 0; m < 3; m++) {
+        zkp_csr_matrix *mat = &r->m[m];
+        size_t n = nnz[m] ? (size_t)nnz[m] : 1;
+        if (nnz[m] >= SIZE_MAX / sizeof *mat->val) goto oom;
+        /* Exactly what was announced: grow_ would round up to a power of
+         * two, up to twice the bytes. */
+        mat->row_ptr = zkp_alloc(alloc, ((size_t)rows + 1) * sizeof *mat->row_ptr, cat);
+        if (!mat->row_ptr) goto oom;
+        mat->rows_cap = (size_t)rows + 1;
+        mat->col = zkp_alloc(alloc, n * sizeof *mat->col, cat);
+        mat->val = zkp_alloc(alloc, n * sizeof *mat->val, cat);
+        if (!mat->col || !mat->val) goto oom;
+        mat->cap = n;
+    }
+    return ZKPIPE_OK;
+oom:
+    for (int m = 0; m < 3; m++) {
+        zkp_csr_matrix *mat = &r->m[m];
+        zkp_free(alloc, mat->row_ptr, mat->rows_cap * sizeof *mat->row_ptr, cat);
+        zkp_free(alloc, mat->col, (nnz[m] ? (size_t)nnz[m] : 1) * sizeof *mat->col, cat);
+        zkp_free(alloc, mat->val, (nnz[m] ? (size_t)nnz[m] : 1) * sizeof *mat->val, cat);
+        memset(mat, 0, sizeof *mat);
+    }
+    r->alloc = NULL;
+    return ZKPIPE_ERR_NO_MEMORY;
+}
+
 void zkp_cs_csr_free(zkp_cs_csr *r) {
     for (int m = 0; m < 3; m++) {
-        free(r->m[m].row_ptr);
-        free(r->m[m].col);
-        free(r->m[m].val);
+        release_(r, r->m[m].row_ptr, r->m[m].rows_cap * sizeof *r->m[m].row_ptr);
+        release_(r, r->m[m].col, r->m[m].cap * sizeof *r->m[m].col);
+        release_(r, r->m[m].val, r->m[m].cap * sizeof *r->m[m].val);
     }
     free(r->inputs);
     free(r->aux);
@@ -177,10 +239,10 @@ zkpipe_status zkp_cs_csr_finish(zkp_cs_csr *r) {
         /* A = input_i, B = C = 0; ONE is always there, so every matrix
          * ends up with row pointers even for a circuit with no constraint */
         for (uint64_t i = 0; i < n_in; i++, rows++) {
-            if (!push_entry_(&r->m[ZKP_CSR_A], (zkp_var)i | ZKP_VAR_INPUT_BIT, &one))
+            if (!push_entry_(r, &r->m[ZKP_CSR_A], (zkp_var)i | ZKP_VAR_INPUT_BIT, &one))
                 return ZKPIPE_ERR_NO_MEMORY;
             for (int m = 0; m < 3; m++)
-                if (!end_row_(&r->m[m], rows)) return ZKPIPE_ERR_NO_MEMORY;
+                if (!end_row_(r, &r->m[m], rows)) return ZKPIPE_ERR_NO_MEMORY;
         }
         for (int m = 0; m < 3; m++) {
             zkp_csr_matrix *mat = &r->m[m];

@@ -38,6 +38,7 @@
 
 #include "gadgets/cs.h"
 #include "groth16/bls12_381_groth16.h"
+#include "util/alloc.h"
 
 enum { ZKP_CSR_MATRICES = 1, ZKP_CSR_WITNESS = 2, ZKP_CSR_COUNTS = 4 };
 enum { ZKP_CSR_A = 0, ZKP_CSR_B = 1, ZKP_CSR_C = 2 };
@@ -72,6 +73,10 @@ typedef struct {
     /* zkp_cs_csr_witness_into: the caller's witness vector and its shape */
     bls12_381_fr_t *into;
     uint32_t into_inputs, into_aux;
+    /* zkp_cs_csr_matrices_from: where the matrices come from (NULL: the C
+     * library's heap) */
+    const zkp_allocator *alloc;
+    zkp_mem_category cat;
 } zkp_cs_csr;
 
 /* The zkp_cs inside points back at r: init it where it will stay. */
@@ -89,6 +94,19 @@ void zkp_cs_csr_init(zkp_cs_csr *r, unsigned what);
  * witness in memory it took from its budget, once. */
 ZKP_WARN_UNUSED zkpipe_status zkp_cs_csr_witness_into(zkp_cs_csr *r, uint64_t *w,
                                                       uint32_t n_inputs, uint32_t n_aux);
+/* For the matrices mode, before synthesis: the matrices come from alloc
+ * under cat instead of the C library's heap, sized for rows rows (with the
+ * input constraints) and nnz[m] entries of matrix m, which a count of the
+ * same system gives (n_rows and zkp_cs_csr_nnz after a ZKP_CSR_COUNTS
+ * finish). So a caller whose allocator charges a budget pays for the
+ * matrices before they fill, and nothing is copied while they grow. A
+ * system larger than announced still grows, through alloc (a copy, then
+ * the old buffer freed). ZKPIPE_ERR_NO_MEMORY (nothing kept), or
+ * ZKPIPE_ERR_INVALID_ARGUMENT without matrices or once a constraint is
+ * recorded. */
+ZKP_WARN_UNUSED zkpipe_status zkp_cs_csr_matrices_from(zkp_cs_csr *r, const zkp_allocator *alloc,
+                                                       zkp_mem_category cat, uint64_t rows,
+                                                       const uint64_t nnz[3]);
 void zkp_cs_csr_free(zkp_cs_csr *r);
 
 /* Appends the input constraints and numbers the columns. Returns the

@@ -415,6 +415,35 @@ zkpipe_status zkp_mem_free(zkp_mem_reservation *r, void *p, size_t bytes, zkp_me
     return st;
 }
 
+zkpipe_status zkp_mem_charge_external(zkp_mem_reservation *r, uint64_t bytes,
+                                      zkp_mem_category cat) {
+    if (!r || !zkp_mem_category_is_buffer(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (bytes == 0) return ZKPIPE_OK;
+    if (!take_if_available(&r->available, bytes)) {
+        atomic_fetch_add_explicit(&r->refused, 1, memory_order_relaxed);
+        return ZKPIPE_ERR_RESERVATION_EXCEEDED;
+    }
+    zkp_mem_pool_make_room(r->budget->pool, bytes);
+    zkp_mem_tracker *t = zkp_mem_pool_tracker(r->budget->pool);
+    zkpipe_status st = zkp_mem_tracker_charge_more(t, cat, bytes);
+    if (st != ZKPIPE_OK) atomic_fetch_add_explicit(&r->available, bytes, memory_order_relaxed);
+    return st;
+}
+
+zkpipe_status zkp_mem_discharge_external(zkp_mem_reservation *r, uint64_t bytes,
+                                         zkp_mem_category cat) {
+    if (!r || !zkp_mem_category_is_buffer(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (bytes == 0) return ZKPIPE_OK;
+    zkpipe_status st =
+        zkp_mem_tracker_discharge_less(zkp_mem_pool_tracker(r->budget->pool), cat, bytes);
+    if (st != ZKPIPE_OK) return st; /* never charged: the books stay as they are */
+    uint64_t available =
+        atomic_fetch_add_explicit(&r->available, bytes, memory_order_relaxed) + bytes;
+    ZKP_VERIFY_CHECK(available <= load(&r->reserved));
+    (void)available;
+    return ZKPIPE_OK;
+}
+
 zkpipe_status zkp_mem_reservation_allocator(zkp_mem_reservation *r, const zkp_allocator **out) {
     if (!r || !out) return ZKPIPE_ERR_INVALID_ARGUMENT;
     *out = &r->view;

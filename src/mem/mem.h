@@ -89,6 +89,12 @@ ZKP_WARN_UNUSED zkpipe_status zkp_mem_tracker_charge_more(zkp_mem_tracker *t,
  * no longer balance, which is a bug in the caller. */
 ZKP_WARN_UNUSED zkpipe_status zkp_mem_tracker_discharge(zkp_mem_tracker *t, zkp_mem_category cat,
                                                         uint64_t bytes);
+/* Removes bytes from cat, its count unchanged: the inverse of
+ * charge_more, for memory that comes and goes in pieces of any size.
+ * ZKPIPE_ERR_INVALID_ARGUMENT, nothing changed, when cat holds fewer. */
+ZKP_WARN_UNUSED zkpipe_status zkp_mem_tracker_discharge_less(zkp_mem_tracker *t,
+                                                             zkp_mem_category cat,
+                                                             uint64_t bytes);
 /* Lock-free: only atomic loads, so a status request or the sampler never
  * waits behind allocation work. */
 zkpipe_status zkp_mem_tracker_snapshot(const zkp_mem_tracker *t, zkp_mem_snapshot *out);
@@ -353,6 +359,21 @@ ZKP_WARN_UNUSED zkpipe_status zkp_mem_alloc(zkp_mem_reservation *r, size_t bytes
 /* Frees a buffer from zkp_mem_alloc(r, bytes, cat); its charge returns to
  * r, not to the budget. p NULL is a no-op. */
 zkpipe_status zkp_mem_free(zkp_mem_reservation *r, void *p, size_t bytes, zkp_mem_category cat);
+
+/* Memory that does not come from the pool but is resident on r's behalf:
+ * the pages of a mapped file while they are read. zkp_mem_charge_external
+ * takes bytes from r's unallocated remainder, as an allocation would, makes
+ * room for them under the pool's exchange rule (idle regions worth bytes
+ * are unmapped first, waiting for the trimmer), and charges them to the
+ * tracker under cat; call it before the pages become resident.
+ * ZKPIPE_ERR_RESERVATION_EXCEEDED (counted as refused; nothing charged)
+ * when r's remainder is short. zkp_mem_discharge_external gives bytes back
+ * to r and the tracker once the pages are gone, in pieces of any size (the
+ * tracker counts no buffers for them). Until then r cannot be released. */
+ZKP_WARN_UNUSED zkpipe_status zkp_mem_charge_external(zkp_mem_reservation *r, uint64_t bytes,
+                                                      zkp_mem_category cat);
+zkpipe_status zkp_mem_discharge_external(zkp_mem_reservation *r, uint64_t bytes,
+                                         zkp_mem_category cat);
 
 /* A zkp_allocator whose alloc and free are zkp_mem_alloc and zkp_mem_free
  * on r, for the prover's options and the parsers. Valid until r is

@@ -28,6 +28,16 @@ static inline int zkp_mem_category_is_buffer(zkp_mem_category cat) {
     return (unsigned)cat < (unsigned)ZKP_MEM_CATEGORY_COUNT && cat != ZKP_MEM_POOL_IDLE;
 }
 
+/* Memory that is not the pool's (a mapped file's pages) about to become
+ * resident under a reservation obeys the pool's exchange rule too: idle
+ * regions worth bytes are unmapped first (mem.h: zkp_mem_charge_external),
+ * so mapped plus external bytes stay within the peak of what reservations
+ * hold. Waits for the trimmer. */
+struct zkp_mem_pool;
+struct zkp_mem_tracker;
+void zkp_mem_pool_make_room(struct zkp_mem_pool *pool, uint64_t bytes);
+struct zkp_mem_tracker *zkp_mem_pool_tracker(const struct zkp_mem_pool *pool);
+
 #define ZKP_NS_PER_MS 1000000ull
 #define ZKP_NS_PER_S 1000000000ull
 

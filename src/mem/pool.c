@@ -381,6 +381,28 @@ static void charge_step(zkp_mem_pool *pool, zkp_mem_category cat, uint64_t bytes
 }
 
 /* A region of the class for a buffer of category cat, charged to it. */
+/* The exchange rule (mu held): retires idle regions worth bytes (all of
+ * them if there are fewer) and waits until everything retired so far is
+ * unmapped, not just those: regions the idle cap retired a moment ago are
+ * still resident too. */
+static void make_room_locked(zkp_mem_pool *pool, uint64_t bytes) {
+    for (uint64_t retired = 0; retired < bytes && pool->oldest_idle;)
+        retired += retire(pool, pool->oldest_idle);
+    uint64_t ticket = pool->retired_ticket;
+    if (pool->unmapped_ticket < ticket) {
+        pthread_cond_signal(&pool->trimmer_wake);
+        while (pool->unmapped_ticket < ticket) pthread_cond_wait(&pool->unmapped, &pool->mu);
+    }
+}
+
+void zkp_mem_pool_make_room(zkp_mem_pool *pool, uint64_t bytes) {
+    pthread_mutex_lock(&pool->mu);
+    make_room_locked(pool, bytes);
+    pthread_mutex_unlock(&pool->mu);
+}
+
+zkp_mem_tracker *zkp_mem_pool_tracker(const zkp_mem_pool *pool) { return pool->tracker; }
+
 static void *take_region(zkp_mem_pool *pool, size_t class_size, unsigned class_index,
                          zkp_mem_category cat) {
     pthread_mutex_lock(&pool->mu);
@@ -396,15 +418,7 @@ static void *take_region(zkp_mem_pool *pool, size_t class_size, unsigned class_i
         books_charge(pool, cat, class_size);
         return base;
     }
-    for (uint64_t retired = 0; retired < class_size && pool->oldest_idle;)
-        retired += retire(pool, pool->oldest_idle);
-    /* Everything retired so far must be gone, not just ours: regions the
-     * idle cap retired a moment ago are still resident too. */
-    uint64_t ticket = pool->retired_ticket;
-    if (pool->unmapped_ticket < ticket) {
-        pthread_cond_signal(&pool->trimmer_wake);
-        while (pool->unmapped_ticket < ticket) pthread_cond_wait(&pool->unmapped, &pool->mu);
-    }
+    make_room_locked(pool, class_size);
     /* Counted as mapped before the call, so the peak is an upper bound even
      * while mmap runs without the lock. */
     pool->mapped_bytes += class_size;

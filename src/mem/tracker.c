@@ -88,17 +88,28 @@ zkpipe_status zkp_mem_tracker_charge_more(zkp_mem_tracker *t, zkp_mem_category c
     return ZKPIPE_OK;
 }
 
-zkpipe_status zkp_mem_tracker_discharge(zkp_mem_tracker *t, zkp_mem_category cat, uint64_t bytes) {
+/* Removes bytes from cat, and one buffer when buffers is 1. */
+static zkpipe_status discharge_(zkp_mem_tracker *t, zkp_mem_category cat, uint64_t bytes,
+                                uint64_t buffers) {
     if (!t || !category_valid(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     zkp_mem_counter *c = &t->cat[cat];
-    if (!subtract_if_enough(&c->live_count, 1)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (!subtract_if_enough(&c->live_count, buffers)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     if (!subtract_if_enough(&c->live_bytes, bytes)) {
-        atomic_fetch_add_explicit(&c->live_count, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&c->live_count, buffers, memory_order_relaxed);
         return ZKPIPE_ERR_INVALID_ARGUMENT;
     }
     /* The category's bytes are part of the total, so the total has them. */
     atomic_fetch_sub_explicit(&t->total_live_bytes, bytes, memory_order_relaxed);
     return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_mem_tracker_discharge(zkp_mem_tracker *t, zkp_mem_category cat, uint64_t bytes) {
+    return discharge_(t, cat, bytes, 1);
+}
+
+zkpipe_status zkp_mem_tracker_discharge_less(zkp_mem_tracker *t, zkp_mem_category cat,
+                                             uint64_t bytes) {
+    return discharge_(t, cat, bytes, 0);
 }
 
 zkpipe_status zkp_mem_tracker_snapshot(const zkp_mem_tracker *t, zkp_mem_snapshot *out) {

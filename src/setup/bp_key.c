@@ -147,12 +147,18 @@ static zkpipe_status dense_(const void **dense, void **copy, const void *sec, si
     return ZKPIPE_OK;
 }
 
-zkpipe_status zkp_bp_key_init(zkp_bp_key *k, const zkp_cs_csr *r, const zkp_bp_vk *vk,
-                              const void *const sec[ZKP_BP_SECTION_COUNT],
-                              const size_t count[ZKP_BP_SECTION_COUNT],
-                              const zkp_allocator *alloc, zkp_diag *diag) {
-    memset(k, 0, sizeof *k);
-    k->alloc = alloc;
+void zkp_bp_key_circuit_free(zkp_bp_key_circuit *c) {
+    if (!c) return;
+    zkp_free(c->alloc, c->coefs, c->n_coefs * sizeof *c->coefs, ZKP_MEM_KEY);
+    free(c->used_a);
+    free(c->used_b);
+    memset(c, 0, sizeof *c);
+}
+
+zkpipe_status zkp_bp_key_circuit_init(zkp_bp_key_circuit *c, const zkp_cs_csr *r,
+                                      const zkp_allocator *alloc, zkp_diag *diag) {
+    memset(c, 0, sizeof *c);
+    c->alloc = alloc;
     if (!r || !r->finished || !(r->what & ZKP_CSR_MATRICES))
         return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
                              "the circuit is not finished or was recorded without its matrices");
@@ -161,57 +167,77 @@ zkpipe_status zkp_bp_key_init(zkp_bp_key *k, const zkp_cs_csr *r, const zkp_bp_v
         return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
                              "%llu rows and %llu variables exceed a key's 2^31 and 2^32",
                              (unsigned long long)r->n_rows, (unsigned long long)r->n_cols);
-    size_t n = (size_t)1 << log_n, n_cols = r->n_cols, n_in = (size_t)r->cs.num_inputs;
-    if (vk->n_ic != n_in || count[ZKP_BP_H] != n - 1 || count[ZKP_BP_L] != r->cs.num_aux ||
-        count[ZKP_BP_B_G1] != count[ZKP_BP_B_G2])
-        return zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
-                             "ic, h, l, b_g1 and b_g2 have %u, %zu, %zu, %zu and %zu points; the "
-                             "circuit needs %zu, %zu, %llu and b_g1 as long as b_g2",
-                             vk->n_ic, count[ZKP_BP_H], count[ZKP_BP_L], count[ZKP_BP_B_G1],
-                             count[ZKP_BP_B_G2], n_in, n - 1, (unsigned long long)r->cs.num_aux);
+    c->log_n = log_n;
+    c->n_cols = r->n_cols;
+    c->n_in = (size_t)r->cs.num_inputs;
+    c->n_aux = (size_t)r->cs.num_aux;
     zkp_csr_density den;
     zkpipe_status st = zkp_cs_csr_density(r, &den);
     if (st != ZKPIPE_OK) return zkp_diag_fail(diag, st, "the circuit's densities");
-    uint64_t *used_a = used_columns_(r, ZKP_CSR_A), *used_b = used_columns_(r, ZKP_CSR_B);
-    const void *a = NULL, *b1 = NULL, *b2 = NULL;
-    void *copy;
-    k->n_cols = n_cols;
-    if (!used_a || !used_b) {
+    c->n_used_a = (size_t)(den.a_input + den.a_aux);
+    c->n_used_b = (size_t)(den.b_input + den.b_aux);
+    c->used_a = used_columns_(r, ZKP_CSR_A);
+    c->used_b = used_columns_(r, ZKP_CSR_B);
+    if (!c->used_a || !c->used_b) {
         st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate the column bitmaps");
         goto done;
     }
-    size_t na = (size_t)(den.a_input + den.a_aux), nb = (size_t)(den.b_input + den.b_aux);
-    if ((st = dense_(&a, &copy, sec[ZKP_BP_A], count[ZKP_BP_A], used_a, na, n_cols, sizeof(g1_t),
-                     "a", alloc, diag)) != ZKPIPE_OK)
-        goto done;
-    k->a = copy;
-    if ((st = dense_(&b1, &copy, sec[ZKP_BP_B_G1], count[ZKP_BP_B_G1], used_b, nb, n_cols,
-                     sizeof(g1_t), "b_g1", alloc, diag)) != ZKPIPE_OK)
-        goto done;
-    k->b_g1 = copy;
-    if ((st = dense_(&b2, &copy, sec[ZKP_BP_B_G2], count[ZKP_BP_B_G2], used_b, nb, n_cols,
-                     sizeof(g2_t), "b_g2", alloc, diag)) != ZKPIPE_OK)
-        goto done;
-    k->b_g2 = copy;
-
     size_t n_coefs = zkp_bp_key_coefs(r, log_n, NULL);
-    k->coefs = n_coefs ? zkp_alloc(alloc, n_coefs * sizeof *k->coefs, ZKP_MEM_KEY) : NULL;
-    if (n_coefs && !k->coefs) {
+    c->coefs = n_coefs ? zkp_alloc(alloc, n_coefs * sizeof *c->coefs, ZKP_MEM_KEY) : NULL;
+    if (n_coefs && !c->coefs) {
         st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu coefficients",
                            n_coefs);
         goto done;
     }
-    k->pk.n_coefs = n_coefs;
-    if (zkp_bp_key_coefs(r, log_n, k->coefs) != n_coefs) {
+    c->n_coefs = n_coefs;
+    if (zkp_bp_key_coefs(r, log_n, c->coefs) != n_coefs)
         st = zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
                            "the circuit's coefficients do not fit a key");
+done:
+    if (st != ZKPIPE_OK) zkp_bp_key_circuit_free(c);
+    return st;
+}
+
+zkpipe_status zkp_bp_key_init_from(zkp_bp_key *k, zkp_bp_key_circuit *c, const zkp_bp_vk *vk,
+                                   const void *const sec[ZKP_BP_SECTION_COUNT],
+                                   const size_t count[ZKP_BP_SECTION_COUNT],
+                                   const zkp_allocator *alloc, zkp_diag *diag) {
+    memset(k, 0, sizeof *k);
+    k->alloc = alloc;
+    size_t n = (size_t)1 << c->log_n, n_cols = c->n_cols, n_in = c->n_in;
+    if (vk->n_ic != n_in || count[ZKP_BP_H] != n - 1 || count[ZKP_BP_L] != c->n_aux ||
+        count[ZKP_BP_B_G1] != count[ZKP_BP_B_G2])
+        return zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
+                             "ic, h, l, b_g1 and b_g2 have %u, %zu, %zu, %zu and %zu points; the "
+                             "circuit needs %zu, %zu, %zu and b_g1 as long as b_g2",
+                             vk->n_ic, count[ZKP_BP_H], count[ZKP_BP_L], count[ZKP_BP_B_G1],
+                             count[ZKP_BP_B_G2], n_in, n - 1, c->n_aux);
+    const void *a = NULL, *b1 = NULL, *b2 = NULL;
+    void *copy;
+    k->n_cols = n_cols;
+    zkpipe_status st;
+    if ((st = dense_(&a, &copy, sec[ZKP_BP_A], count[ZKP_BP_A], c->used_a, c->n_used_a, n_cols,
+                     sizeof(g1_t), "a", alloc, diag)) != ZKPIPE_OK)
         goto done;
-    }
+    k->a = copy;
+    if ((st = dense_(&b1, &copy, sec[ZKP_BP_B_G1], count[ZKP_BP_B_G1], c->used_b, c->n_used_b,
+                     n_cols, sizeof(g1_t), "b_g1", alloc, diag)) != ZKPIPE_OK)
+        goto done;
+    k->b_g1 = copy;
+    if ((st = dense_(&b2, &copy, sec[ZKP_BP_B_G2], count[ZKP_BP_B_G2], c->used_b, c->n_used_b,
+                     n_cols, sizeof(g2_t), "b_g2", alloc, diag)) != ZKPIPE_OK)
+        goto done;
+    k->b_g2 = copy;
+    /* The coefficients move into the key (they are its allocator's). */
+    k->coefs = c->coefs;
+    k->pk.n_coefs = c->n_coefs;
+    c->coefs = NULL;
+    c->n_coefs = 0;
     bls12_381_g16_pk_t *pk = &k->pk;
     pk->n_vars = (uint32_t)n_cols;
     pk->n_public = (uint32_t)(n_in - 1);
     pk->domain_size = (uint32_t)n;
-    pk->log_domain = log_n;
+    pk->log_domain = c->log_n;
     pk->alpha1 = vk->alpha_g1;
     pk->beta1 = vk->beta_g1;
     pk->delta1 = vk->delta_g1;
@@ -227,8 +253,19 @@ zkpipe_status zkp_bp_key_init(zkp_bp_key *k, const zkp_cs_csr *r, const zkp_bp_v
     pk->h = sec[ZKP_BP_H];
     pk->h_coefficients = 1;
 done:
-    free(used_a);
-    free(used_b);
     if (st != ZKPIPE_OK) zkp_bp_key_free(k);
+    return st;
+}
+
+zkpipe_status zkp_bp_key_init(zkp_bp_key *k, const zkp_cs_csr *r, const zkp_bp_vk *vk,
+                              const void *const sec[ZKP_BP_SECTION_COUNT],
+                              const size_t count[ZKP_BP_SECTION_COUNT],
+                              const zkp_allocator *alloc, zkp_diag *diag) {
+    zkp_bp_key_circuit c;
+    memset(k, 0, sizeof *k);
+    zkpipe_status st = zkp_bp_key_circuit_init(&c, r, alloc, diag);
+    if (st != ZKPIPE_OK) return st;
+    st = zkp_bp_key_init_from(k, &c, vk, sec, count, alloc, diag);
+    zkp_bp_key_circuit_free(&c);
     return st;
 }

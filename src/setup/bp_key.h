@@ -87,6 +87,36 @@ ZKP_WARN_UNUSED zkpipe_status zkp_bp_key_init(zkp_bp_key *k, const zkp_cs_csr *r
                                               const size_t count[ZKP_BP_SECTION_COUNT],
                                               const zkp_allocator *alloc, zkp_diag *diag);
 
+/* zkp_bp_key_init in two steps, for a caller that wants r's matrices gone
+ * before the file's sections are decoded (filecoin/c2.h: the matrices of a
+ * PoRep partition are hundreds of MB to GB):
+ *   1. zkp_bp_key_circuit_init: what the key takes from r (its domain and
+ *      shape, the columns A and B use, the coefficients, from alloc under
+ *      ZKP_MEM_KEY); r may go then. INVALID_ARGUMENT, OUT_OF_RANGE or
+ *      NO_MEMORY as zkp_bp_key_init; on failure *c is left empty.
+ *   2. zkp_bp_key_init_from: the key of c and the sections, as
+ *      zkp_bp_key_init (SIZE_MISMATCH, NO_MEMORY); on success the key takes
+ *      c's coefficients. Free c after either way. */
+typedef struct {
+    unsigned log_n;
+    size_t n_cols, n_in, n_aux;
+    uint64_t *used_a, *used_b; /* one bit per column with an entry in A, in B */
+    size_t n_used_a, n_used_b;
+    bls12_381_g16_coef_t *coefs;
+    size_t n_coefs;
+    const zkp_allocator *alloc;
+} zkp_bp_key_circuit;
+
+ZKP_WARN_UNUSED zkpipe_status zkp_bp_key_circuit_init(zkp_bp_key_circuit *c, const zkp_cs_csr *r,
+                                                      const zkp_allocator *alloc,
+                                                      zkp_diag *diag);
+ZKP_WARN_UNUSED zkpipe_status zkp_bp_key_init_from(zkp_bp_key *k, zkp_bp_key_circuit *c,
+                                                   const zkp_bp_vk *vk,
+                                                   const void *const sec[ZKP_BP_SECTION_COUNT],
+                                                   const size_t count[ZKP_BP_SECTION_COUNT],
+                                                   const zkp_allocator *alloc, zkp_diag *diag);
+void zkp_bp_key_circuit_free(zkp_bp_key_circuit *c);
+
 /* Frees what the key made; *k is left empty. Accepts an empty one. */
 void zkp_bp_key_free(zkp_bp_key *k);
 
