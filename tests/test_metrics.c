@@ -683,7 +683,8 @@ static const char *const FAMILIES[] = {
     "key_tier",          "key_resident_bytes",     "key_loads_total",
     "key_evictions_total", "jobs_live",            "uptime_seconds",
     "draining",          "device_info",            "gpu_memory_total_bytes",
-    "gpu_memory_free_bytes", "gpu_memory_bytes",   "gpu_busy_seconds_total",
+    "gpu_memory_budget_bytes", "gpu_memory_free_bytes", "gpu_memory_bytes",
+    "gpu_busy_seconds_total",
     "gpu_transfer_bytes_total", "request_payload_bytes",
 };
 
