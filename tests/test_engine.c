@@ -99,7 +99,7 @@ static key_sizes sizes_of_(const char *zkey) {
 
 static uint64_t submit_(zkpipe_engine *e, uint32_t key, const zkpipe_witness *w, size_t n,
                         zkpipe_priority prio, const char *rid, int json) {
-    zkpipe_job_request r = {key, w, n, prio, rid, json, NULL, 0};
+    zkpipe_job_request r = {key, w, n, prio, rid, json, NULL, 0, NULL};
     uint64_t id = 0;
     ASSERT_OK(zkpipe_engine_submit(e, &id, &r));
     ASSERT(id != 0);
@@ -728,7 +728,7 @@ TEST_CASE(engine_key_bound_to_its_file) {
                    strstr(msg, "register it again"),
                "%s", msg);
     zkpipe_witness pwv[1] = {{pw, NULL, 0}}, mwv[1] = {{mw, NULL, 0}};
-    zkpipe_job_request req = {key, pwv, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0, NULL, 0};
+    zkpipe_job_request req = {key, pwv, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0, NULL, 0, NULL};
     uint64_t id = 0;
     ASSERT_EQ_STATUS(zkpipe_engine_submit(e, &id, &req), ZKPIPE_ERR_FILE_CHANGED);
     zkpipe_engine_status s;
@@ -811,11 +811,11 @@ TEST_CASE(engine_porep_inputs_must_match_their_key) {
     static const char c1[] = "{}";
     zkpipe_witness w = {wtns, NULL, 0};
     zkpipe_job_request both = {key, &w, 1, ZKPIPE_PRIORITY_NORMAL, NULL, 0,
-                               (const uint8_t *)c1, sizeof c1 - 1};
+                               (const uint8_t *)c1, sizeof c1 - 1, NULL};
     zkpipe_job_request c1_for_zkey = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0,
-                                      (const uint8_t *)c1, sizeof c1 - 1};
+                                      (const uint8_t *)c1, sizeof c1 - 1, NULL};
     zkpipe_job_request empty_c1 = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0,
-                                   (const uint8_t *)c1, 0};
+                                   (const uint8_t *)c1, 0, NULL};
     uint64_t id = 0;
     ASSERT_EQ_STATUS(zkpipe_engine_submit(e, &id, &both), ZKPIPE_ERR_INVALID_ARGUMENT);
     ASSERT_EQ_STATUS(zkpipe_engine_submit(e, &id, &c1_for_zkey), ZKPIPE_ERR_INVALID_ARGUMENT);
@@ -920,10 +920,10 @@ TEST_CASE(engine_porep_key_file_checked_before_decoding) {
     ASSERT(unlink(path) == 0 && rmdir(dir) == 0);
 }
 
-/* The C1 a PoRep job parses at submit is charged to "request", within the
- * budget, for as long as the job holds it, and no longer. The engine is
- * paused, so the job stays queued (its key, no PoRep circuit's, is never
- * loaded). */
+/* The C1 a PoRep job parses at submit, or that was parsed ahead of it, is
+ * charged to "request", within the budget, for as long as the job holds
+ * it, and no longer. The engine is paused, so the jobs stay queued (their
+ * key, no PoRep circuit's, is never loaded). */
 TEST_CASE(engine_porep_c1_charged_while_its_job_holds_it) {
     char dir[512], path[600];
     temp_dir_(dir, sizeof dir, "zkp_engine_c1");
@@ -940,7 +940,7 @@ TEST_CASE(engine_porep_c1_charged_while_its_job_holds_it) {
     ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, path, 5, 0));
     ASSERT_OK(zkpipe_engine_set_paused(e, 1));
     const unsigned request = mem_category_("request");
-    zkpipe_job_request req = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0, text, len};
+    zkpipe_job_request req = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0, text, len, NULL};
     uint64_t id = 0;
     ASSERT_OK(zkpipe_engine_submit(e, &id, &req));
     zkpipe_engine_status s;
@@ -958,13 +958,50 @@ TEST_CASE(engine_porep_c1_charged_while_its_job_holds_it) {
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     ASSERT_EQ_U64(s.mem_live[request], 2 * one);
 
-    ASSERT_OK(zkpipe_engine_cancel(e, id));
-    ASSERT_OK(zkpipe_engine_cancel(e, id2));
-    zkpipe_job_result r = await_(e, id);
-    ASSERT_EQ_STATUS(r.status, ZKPIPE_ERR_CANCELLED);
-    zkpipe_job_result_clear(&r);
-    r = await_(e, id2);
-    zkpipe_job_result_clear(&r);
+    /* Parsed ahead of the submit (as the daemon does, outside its lock):
+     * charged from the parse on, the job's once submitted; inputs parsed
+     * for another key, or given beside a C1 text, are refused and freed. */
+    zkpipe_porep_inputs *in = NULL;
+    ASSERT_OK(zkpipe_engine_porep_inputs_parse(e, key, text, len, &in));
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.mem_live[request], 3 * one);
+    uint64_t id3 = 0;
+    zkpipe_job_request ahead = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0, NULL, 0, in};
+    ASSERT_OK(zkpipe_engine_submit(e, &id3, &ahead));
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.mem_live[request], 3 * one);
+    ASSERT_OK(zkpipe_engine_porep_inputs_parse(e, key, text, len, &in));
+    zkpipe_job_request other = {key + 1, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0, NULL, 0, in};
+    uint64_t none = 0;
+    ASSERT_EQ_STATUS(zkpipe_engine_submit(e, &none, &other), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_OK(zkpipe_engine_porep_inputs_parse(e, key, text, len, &in));
+    zkpipe_job_request twice = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0, text, len, in};
+    ASSERT_EQ_STATUS(zkpipe_engine_submit(e, &none, &twice), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_U64(none, 0);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.mem_live[request], 3 * one);
+    /* A parse for a key that is not a PoRep key, and a C1 that does not
+     * parse, leave nothing behind. */
+    ASSERT_EQ_STATUS(zkpipe_engine_porep_inputs_parse(e, key + 1, text, len, &in),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT(in == NULL);
+    ASSERT(zkpipe_engine_porep_inputs_parse(e, key, text, len / 2, &in) != ZKPIPE_OK);
+    ASSERT(in == NULL);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.mem_live[request], 3 * one);
+    ASSERT_OK(zkpipe_engine_porep_inputs_parse(e, key, text, len, &in));
+    zkpipe_porep_inputs_free(&in);
+    ASSERT(in == NULL);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.mem_live[request], 3 * one);
+
+    const uint64_t ids[3] = {id, id2, id3};
+    for (int i = 0; i < 3; i++) ASSERT_OK(zkpipe_engine_cancel(e, ids[i]));
+    for (int i = 0; i < 3; i++) {
+        zkpipe_job_result r = await_(e, ids[i]);
+        ASSERT_EQ_STATUS(r.status, ZKPIPE_ERR_CANCELLED);
+        zkpipe_job_result_clear(&r);
+    }
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     ASSERT_EQ_U64(s.mem_live[request], 0);
     ASSERT_EQ_U64(s.budget_reserved_bytes, 0);

@@ -113,7 +113,8 @@ static void run_jobs_(zkpipe_engine *e, uint32_t key, const char *wtns, unsigned
     ASSERT(wv != NULL && ids != NULL);
     for (unsigned i = 0; i < per_job; i++) wv[i].path = wtns;
     for (unsigned j = 0; j < jobs; j++) {
-        zkpipe_job_request r = {key, wv, per_job, (zkpipe_priority)(j % 4), NULL, 0, NULL, 0};
+        zkpipe_job_request r = {key, wv, per_job, (zkpipe_priority)(j % 4), NULL, 0, NULL, 0,
+                                NULL};
         ASSERT_OK(zkpipe_engine_submit(e, &ids[j], &r));
     }
     for (unsigned j = 0; j < jobs; j++) {
@@ -334,7 +335,7 @@ TEST_CASE(engine_rss_equals_baseline_plus_tracked) {
     for (int i = 0; i < 4; i++) wv[i] = (zkpipe_witness){wtns[i], NULL, 0};
     /* Warm-up: one job loads the key and starts every worker. */
     uint64_t id;
-    zkpipe_job_request req = {key, wv, 4, ZKPIPE_PRIORITY_NORMAL, NULL, 0, NULL, 0};
+    zkpipe_job_request req = {key, wv, 4, ZKPIPE_PRIORITY_NORMAL, NULL, 0, NULL, 0, NULL};
     ASSERT_OK(zkpipe_engine_submit(e, &id, &req));
     zkpipe_job_result r;
     ASSERT_OK(zkpipe_engine_await(e, id, 300000, &r));

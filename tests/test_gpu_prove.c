@@ -274,7 +274,7 @@ TEST_CASE(gpu_engine_proves_on_the_gpu) {
     uint32_t key;
     ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
     zkpipe_witness w[4] = {{wtns, NULL, 0}, {wtns, NULL, 0}, {wtns, NULL, 0}, {wtns, NULL, 0}};
-    zkpipe_job_request r = {key, w, 4, ZKPIPE_PRIORITY_NORMAL, NULL, 1, NULL, 0};
+    zkpipe_job_request r = {key, w, 4, ZKPIPE_PRIORITY_NORMAL, NULL, 1, NULL, 0, NULL};
     uint64_t id = 0;
     ASSERT_OK(zkpipe_engine_submit(e, &id, &r));
     zkpipe_job_result res;

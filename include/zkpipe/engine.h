@@ -121,6 +121,10 @@ ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_register_porep_key(
 ZKPIPE_API zkpipe_status zkpipe_engine_check_key_file(zkpipe_engine *e, uint32_t key_id, char *msg,
                                                       size_t msg_len);
 
+/* A PoRep job's C1, parsed and checked against its key ahead of the submit
+ * (zkpipe_engine_porep_inputs_parse). */
+typedef struct zkpipe_porep_inputs zkpipe_porep_inputs;
+
 /* One partition's witness: a .wtns file path, or .wtns bytes in memory
  * (data/len, used when path is NULL). The bytes are borrowed: they must stay
  * valid until the job is final (await reported it) or the engine is
@@ -152,11 +156,32 @@ typedef struct {
      * parse, is refused at submit (ERR_INVALID_ARGUMENT, ERR_PARSE). */
     const uint8_t *porep_c1;
     size_t porep_c1_len;
+    /* Instead of porep_c1: the C1 parsed ahead by
+     * zkpipe_engine_porep_inputs_parse for this key_id. The submit takes it
+     * over whatever it returns (the caller frees it only if it never
+     * submits it). */
+    zkpipe_porep_inputs *porep_inputs;
 } zkpipe_job_request;
+
+/* Parses a PoRep job's C1 and checks it against the circuit of key key_id,
+ * as zkpipe_engine_submit does with porep_c1, but ahead of it: the parsed
+ * form is charged to the budget ("request") from here on, and a submit
+ * given it as porep_inputs takes it over. For a service with a lock of its
+ * own around its submits: the parse takes about a second at 32 GiB and may
+ * wait for memory, which belongs outside that lock; the submit is then
+ * quick. c1 is borrowed until the call returns. The statuses of the
+ * submit's C1 checks (ERR_INVALID_ARGUMENT, ERR_PARSE, ERR_NO_MEMORY). */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_porep_inputs_parse(
+    zkpipe_engine *e, uint32_t key_id, const uint8_t *c1, size_t c1_len,
+    zkpipe_porep_inputs **out);
+
+/* Frees inputs that no submit took, and gives their memory back to the
+ * budget; sets *in to NULL. Accepts NULL and *in == NULL. */
+ZKPIPE_API void zkpipe_porep_inputs_free(zkpipe_porep_inputs **in);
 
 /* Queues a job; *job_id identifies it. ERR_INVALID_ARGUMENT for an unknown
  * key, no witnesses, or inputs of another kind than the key's (witnesses
- * for a PoRep key, a C1 for a zkey). */
+ * for a PoRep key, a C1 for a zkey, inputs parsed for another key). */
 ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
                                                                  const zkpipe_job_request *req);
 

@@ -457,7 +457,8 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
     for (unsigned j = 0; j < jobs; j++) {
         size_t k = j % nkeys;
         zkpipe_job_request r = {keys[k].id, wv + k * parts, parts,
-                                (zkpipe_priority)(prio == 4 ? (int)(j % 4) : prio), NULL, 0, NULL, 0};
+                                (zkpipe_priority)(prio == 4 ? (int)(j % 4) : prio), NULL, 0, NULL, 0,
+                                NULL};
         if ((st = zkpipe_engine_submit(e, &ids[j], &r)) != ZKPIPE_OK) {
             fprintf(stderr, "zkpipe bench: submit: %s\n", zkpipe_status_name(st));
             return CLI_INVALID;

@@ -669,46 +669,107 @@ static eng_job *find_job_locked_(zkpipe_engine *e, uint64_t id) {
  * waits at CRITICAL priority: the text is in memory already, and the
  * accounting should not queue behind partitions. */
 #define C1_ARENA_SLACK ((uint64_t)2 << 20)
-static zkpipe_status porep_inputs_(zkpipe_engine *e, eng_job *j, const eng_key *k,
-                                   const zkpipe_job_request *req) {
+
+struct zkpipe_porep_inputs {
+    uint32_t key_id;
+    zkp_fil_c1 *c1;
+    zkp_mem_reservation *res; /* what c1 is allocated from */
+};
+
+void zkpipe_porep_inputs_free(zkpipe_porep_inputs **in) {
+    if (!in || !*in) return;
+    zkpipe_porep_inputs *p = *in;
+    if (p->c1) {
+        zkp_fil_c1_free(p->c1);
+        free(p->c1);
+    }
+    ENG_IGNORE(zkp_mem_release(&p->res)); /* after the C1 it paid for */
+    free(p);
+    *in = NULL;
+}
+
+static zkpipe_status porep_parse_(zkpipe_engine *e, const eng_key *k, const uint8_t *text,
+                                  size_t len, zkpipe_porep_inputs *in) {
     zkp_diag d;
     d.msg[0] = 0;
     zkp_mem_budget_stats bs;
     (void)zkp_mem_budget_stats_get(e->budget, &bs);
     size_t est_sz;
-    if (zkp_mem_charge_size(req->porep_c1_len, &est_sz) != ZKPIPE_OK) return ZKPIPE_ERR_NO_MEMORY;
+    if (zkp_mem_charge_size(len, &est_sz) != ZKPIPE_OK) return ZKPIPE_ERR_NO_MEMORY;
     uint64_t est = (uint64_t)est_sz + C1_ARENA_SLACK + ((uint64_t)4 << 10);
     if (est > bs.total_bytes) est = bs.total_bytes;
-    zkpipe_status st = eng_reserve(e, est, ZKPIPE_PRIORITY_CRITICAL, k, 0, &j->c1_res, &d);
+    zkpipe_status st = eng_reserve(e, est, ZKPIPE_PRIORITY_CRITICAL, k, 0, &in->res, &d);
     if (st != ZKPIPE_OK) return st;
     const zkp_allocator *al;
-    (void)zkp_mem_reservation_allocator(j->c1_res, &al);
-    j->c1 = calloc(1, sizeof *j->c1);
-    if (!j->c1) return ZKPIPE_ERR_NO_MEMORY;
-    st = zkp_fil_c1_parse(j->c1, (const char *)req->porep_c1, req->porep_c1_len, "C1", al,
-                          ZKP_MEM_REQUEST, &d);
+    (void)zkp_mem_reservation_allocator(in->res, &al);
+    in->c1 = calloc(1, sizeof *in->c1);
+    if (!in->c1) return ZKPIPE_ERR_NO_MEMORY;
+    st = zkp_fil_c1_parse(in->c1, (const char *)text, len, "C1", al, ZKP_MEM_REQUEST, &d);
     if (st != ZKPIPE_OK) {
-        free(j->c1);
-        j->c1 = NULL;
+        free(in->c1);
+        in->c1 = NULL;
         return st;
     }
     zkp_mem_reservation_info ri;
-    (void)zkp_mem_reservation_info_get(j->c1_res, &ri);
+    (void)zkp_mem_reservation_info_get(in->res, &ri);
     if (ri.reserved_bytes > ri.allocated_bytes)
-        ENG_IGNORE(zkp_mem_release_part(j->c1_res, ri.reserved_bytes - ri.allocated_bytes));
-    if (zkp_fil_c2_check_c1(k->seal, j->c1, &d) != ZKPIPE_OK || j->c1->vanilla_proofs.n == 0)
+        ENG_IGNORE(zkp_mem_release_part(in->res, ri.reserved_bytes - ri.allocated_bytes));
+    if (zkp_fil_c2_check_c1(k->seal, in->c1, &d) != ZKPIPE_OK || in->c1->vanilla_proofs.n == 0)
         return ZKPIPE_ERR_INVALID_ARGUMENT;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_porep_inputs_parse(zkpipe_engine *e, uint32_t key_id,
+                                               const uint8_t *c1, size_t c1_len,
+                                               zkpipe_porep_inputs **out) {
+    if (!out) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!e || !c1 || !c1_len) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&e->lk);
+    eng_key *k = find_key_locked_(e, key_id);
+    pthread_mutex_unlock(&e->lk);
+    if (!k || k->kind != ENG_KEY_POREP) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    zkpipe_porep_inputs *in = calloc(1, sizeof *in);
+    if (!in) return ZKPIPE_ERR_NO_MEMORY;
+    in->key_id = key_id;
+    zkpipe_status st = porep_parse_(e, k, c1, c1_len, in);
+    if (st != ZKPIPE_OK) {
+        zkpipe_porep_inputs_free(&in);
+        return st;
+    }
+    *out = in;
+    return ZKPIPE_OK;
+}
+
+/* A PoRep job's partitions from its C1: taken over from *in (parsed ahead),
+ * or parsed here from req->porep_c1. */
+static zkpipe_status porep_inputs_(zkpipe_engine *e, eng_job *j, const eng_key *k,
+                                   const zkpipe_job_request *req, zkpipe_porep_inputs **in) {
+    if (!*in) {
+        *in = calloc(1, sizeof **in);
+        if (!*in) return ZKPIPE_ERR_NO_MEMORY;
+        zkpipe_status st = porep_parse_(e, k, req->porep_c1, req->porep_c1_len, *in);
+        if (st != ZKPIPE_OK) return st;
+    }
+    j->c1 = (*in)->c1;
+    j->c1_res = (*in)->res;
+    (*in)->c1 = NULL;
+    (*in)->res = NULL;
+    zkpipe_porep_inputs_free(in);
     j->n_parts = j->c1->vanilla_proofs.n;
     return ZKPIPE_OK;
 }
 
-zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
-                                   const zkpipe_job_request *req) {
+/* zkpipe_engine_submit; *in is the request's parsed C1, set to NULL once
+ * taken (the caller frees what is left). */
+static zkpipe_status submit_(zkpipe_engine *e, uint64_t *job_id, const zkpipe_job_request *req,
+                             zkpipe_porep_inputs **in) {
     if (!e || !job_id || !req || req->priority < ZKPIPE_PRIORITY_LOW ||
         req->priority > ZKPIPE_PRIORITY_CRITICAL)
         return ZKPIPE_ERR_INVALID_ARGUMENT;
-    int porep = req->porep_c1 != NULL;
-    if (porep ? req->witnesses || req->n_witnesses || !req->porep_c1_len
+    int porep = req->porep_c1 != NULL || *in != NULL;
+    if (porep ? req->witnesses || req->n_witnesses ||
+                    (*in ? req->porep_c1 || (*in)->key_id != req->key_id : !req->porep_c1_len)
               : !req->witnesses || !req->n_witnesses)
         return ZKPIPE_ERR_INVALID_ARGUMENT;
     for (size_t i = 0; !porep && i < req->n_witnesses; i++)
@@ -719,7 +780,7 @@ zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
     if (!k || k->kind != (porep ? ENG_KEY_POREP : ENG_KEY_ZKEY)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     eng_job *j = calloc(1, sizeof *j);
     if (!j) return ZKPIPE_ERR_NO_MEMORY;
-    zkpipe_status st = porep ? porep_inputs_(e, j, k, req) : ZKPIPE_OK;
+    zkpipe_status st = porep ? porep_inputs_(e, j, k, req, in) : ZKPIPE_OK;
     if (st != ZKPIPE_OK) {
         free_job_(j);
         return st;
@@ -784,6 +845,14 @@ zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
     wake_dispatcher_locked_(e);
     pthread_mutex_unlock(&e->lk);
     return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_submit(zkpipe_engine *e, uint64_t *job_id,
+                                   const zkpipe_job_request *req) {
+    zkpipe_porep_inputs *in = req ? req->porep_inputs : NULL;
+    zkpipe_status st = submit_(e, job_id, req, &in);
+    zkpipe_porep_inputs_free(&in); /* taken over, whatever the outcome */
+    return st;
 }
 
 zkpipe_status zkpipe_engine_cancel(zkpipe_engine *e, uint64_t job_id) {

@@ -412,6 +412,24 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
             return c;
         }
     }
+    /* A C1 is parsed here, outside the daemon's lock: at 32 GiB the parse
+     * takes about a second, and its memory may have to wait for partitions
+     * to finish, while every other call needs the lock. */
+    zkpipe_porep_inputs *c1_parsed = NULL;
+    if (c1) {
+        zkpipe_status st = zkpipe_engine_porep_inputs_parse(d->engine, key_id, (const uint8_t *)c1,
+                                                            c1_len, &c1_parsed);
+        zkp_free(NULL, c1, c1_len, ZKP_MEM_REQUEST);
+        if (st != ZKPIPE_OK) {
+            snprintf(msg, msg_len, "the engine refused the C1: %s%s", zkpipe_strerror(st),
+                     st == ZKPIPE_ERR_INVALID_ARGUMENT
+                         ? " (a C1 of another sector size than registered_proof's?)"
+                         : "");
+            if (r->payload_free) r->payload_free(r->payload);
+            return st == ZKPIPE_ERR_NO_MEMORY ? ZKP_RPC_RESOURCE_EXHAUSTED
+                                              : ZKP_RPC_INVALID_ARGUMENT;
+        }
+    }
     if (key_id) {
         zkpipe_engine_status st;
         if (zkpipe_engine_get_status(d->engine, &st) == ZKPIPE_OK)
@@ -424,7 +442,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     if (!j || (rid && !rid_copy)) {
         free(j);
         free(rid_copy);
-        zkp_free(NULL, c1, c1_len, ZKP_MEM_REQUEST);
+        zkpipe_porep_inputs_free(&c1_parsed);
         if (r->payload_free) r->payload_free(r->payload);
         snprintf(msg, msg_len, "out of memory");
         return ZKP_RPC_RESOURCE_EXHAUSTED;
@@ -450,6 +468,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
             pthread_mutex_unlock(&d->lk);
             free(j);
             free(rid_copy);
+            zkpipe_porep_inputs_free(&c1_parsed);
             if (r->payload_free) r->payload_free(r->payload);
             *out = o;
             return ZKP_RPC_OK;
@@ -478,31 +497,27 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     j->owners = r->owned_by_call ? 1 : 0;
     d->n_live++;
     if (key_id) {
-        /* A PoRep job's C1 is parsed by the engine as it takes the job:
-         * the request's bytes are not needed after. */
+        /* A PoRep job's parsed C1 goes to the engine with the job (taken
+         * whatever the submit returns): the request's bytes are not needed
+         * after. */
+        int porep = c1_parsed != NULL;
         zkpipe_job_request req = {.key_id = key_id,
-                                  .witnesses = c1 ? NULL : r->witnesses,
-                                  .n_witnesses = c1 ? 0 : r->n_witnesses,
+                                  .witnesses = porep ? NULL : r->witnesses,
+                                  .n_witnesses = porep ? 0 : r->n_witnesses,
                                   .priority = r->priority,
-                                  .want_json = !c1,
-                                  .porep_c1 = (const uint8_t *)c1,
-                                  .porep_c1_len = c1_len};
+                                  .want_json = !porep,
+                                  .porep_inputs = c1_parsed};
+        c1_parsed = NULL;
         zkpipe_status st = zkpipe_engine_submit(d->engine, &j->engine_id, &req);
         if (st != ZKPIPE_OK) {
             d->n_live--;
             d->payload_bytes -= j->payload_bytes;
-            if (c1)
-                snprintf(msg, msg_len, "the engine refused the C1: %s%s", zkpipe_strerror(st),
-                         st == ZKPIPE_ERR_INVALID_ARGUMENT
-                             ? " (a C1 of another sector size than registered_proof's?)"
-                             : "");
-            else
-                snprintf(msg, msg_len, "the engine refused the job: %s", zkpipe_strerror(st));
+            snprintf(msg, msg_len, "the engine refused the job: %s", zkpipe_strerror(st));
             code = ZKP_RPC_INVALID_ARGUMENT;
             j->request_id = NULL;
             goto refuse;
         }
-        if (c1) dropped = payload_take_locked_(d, j);
+        if (porep) dropped = payload_take_locked_(d, j);
     } else {
         /* Kinds zkpipe has no circuits for; the job exists, so a client's
          * await sees a clear failure rather than a transport error. */
@@ -519,7 +534,6 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     d->jobs = j;
     d->n_jobs++;
     pthread_mutex_unlock(&d->lk);
-    zkp_free(NULL, c1, c1_len, ZKP_MEM_REQUEST);
     payload_free_(dropped);
     if (j->final) zkp_metrics_job_done(d->metrics, "", srv_kind_name(j->kind), j->outcome, NULL);
     *out = j;
@@ -527,7 +541,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
 
 refuse:
     pthread_mutex_unlock(&d->lk);
-    zkp_free(NULL, c1, c1_len, ZKP_MEM_REQUEST);
+    zkpipe_porep_inputs_free(&c1_parsed);
     free(j);
     free(rid_copy);
     if (r->payload_free) r->payload_free(r->payload);
