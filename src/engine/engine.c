@@ -656,7 +656,7 @@ static eng_job *find_job_locked_(zkpipe_engine *e, uint64_t id) {
     return NULL;
 }
 
-/* A PoRep job's partitions from its C1 (j->c1 set, n_parts counted).
+/* A PoRep job's C1, parsed (porep_parse_) at submit or ahead of it.
  *
  * The parsed C1 is the job's for as long as the job lives (every partition
  * is synthesized from it), so it is allocated from a reservation of its own
