@@ -78,6 +78,10 @@ int cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, co
 int cli_opt_named(const char *cmd, int argc, char **argv, int *i, char *name, size_t cap,
                   const char *what, const char **value);
 
+/* Makes the --out directory dir when it is missing (its parent must
+ * exist). Returns CLI_OK, or prints why and returns CLI_CANNOT_WRITE. */
+int cli_make_out_dir(const char *cmd, const char *dir);
+
 /* Opens the outputs out_paths[0..n_out) into outs (zkp_output_open),
  * before any work, and refuses any that is one of the inputs
  * in_paths[0..n_in) (by device and inode: every spelling of a file) or the

@@ -12,11 +12,9 @@
  *       reads a C1 JSON and runs the vanilla verifier: exit 0 when every
  *       proof holds, 1 naming the first member that does not, 3 when the
  *       file is not a C1. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "filecoin/seal.h"
@@ -169,11 +167,8 @@ static int seal_(int argc, char **argv) {
         return CLI_USAGE;
     }
     /* The directory is made when missing (its parent must exist). */
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "zkpipe filecoin seal: --out %s: cannot make the directory: %s\n", out,
-                strerror(errno));
-        return CLI_CANNOT_WRITE;
-    }
+    code = cli_make_out_dir("filecoin seal", out);
+    if (code != CLI_OK) return code;
     zkp_output outs[2];
     const char *out_paths[2] = {replica_path, c1_path};
     code = cli_outputs_open("filecoin seal", outs, out_paths, 2, &data_path, 1);

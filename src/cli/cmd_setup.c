@@ -1,11 +1,9 @@
 /* zkpipe setup dev: INSECURE development parameters (setup/dev_params.h)
  * for a circuit the gadgets layer can synthesize, in bellperson's layout:
  * SHA-256 of N bytes, or a Filecoin PoRep partition. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -182,14 +180,11 @@ int cli_setup(int argc, char **argv) {
     /* The directory is made when missing (its parent must exist), as
      * `filecoin seal --out` makes its own; the outputs are checked before
      * the work. */
-    if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "zkpipe setup: --out %s: cannot make the directory: %s\n", out_dir,
-                strerror(errno));
-        return CLI_CANNOT_WRITE;
-    }
+    int code = cli_make_out_dir("setup", out_dir);
+    if (code != CLI_OK) return code;
     zkp_output outs[2];
     const char *out_paths[2] = {params_path, vk_path};
-    int code = cli_outputs_open("setup", outs, out_paths, 2, NULL, 0);
+    code = cli_outputs_open("setup", outs, out_paths, 2, NULL, 0);
     if (code != CLI_OK) return code;
     cli_outputs_close(outs, 2);
 

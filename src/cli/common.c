@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli/cli.h"
@@ -102,6 +103,13 @@ int cli_opt_named(const char *cmd, int argc, char **argv, int *i, char *name, si
     memcpy(name, a, n);
     name[n] = '\0';
     return cli_opt(cmd, argc, argv, i, name, what, value) == 1 ? 1 : -1;
+}
+
+int cli_make_out_dir(const char *cmd, const char *dir) {
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return CLI_OK;
+    fprintf(stderr, "zkpipe %s: --out %s: cannot make the directory: %s\n", cmd, dir,
+            strerror(errno));
+    return CLI_CANNOT_WRITE;
 }
 
 int cli_outputs_open(const char *cmd, zkp_output *outs, const char *const *out_paths,

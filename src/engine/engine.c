@@ -743,12 +743,11 @@ zkpipe_status zkpipe_engine_porep_inputs_parse(zkpipe_engine *e, uint32_t key_id
 
 /* A PoRep job's partitions from its C1: taken over from *in (parsed ahead),
  * or parsed here from req->porep_c1. */
-static zkpipe_status porep_inputs_(zkpipe_engine *e, eng_job *j, const eng_key *k,
-                                   const zkpipe_job_request *req, zkpipe_porep_inputs **in) {
+static zkpipe_status porep_inputs_(zkpipe_engine *e, eng_job *j, const zkpipe_job_request *req,
+                                   zkpipe_porep_inputs **in) {
     if (!*in) {
-        *in = calloc(1, sizeof **in);
-        if (!*in) return ZKPIPE_ERR_NO_MEMORY;
-        zkpipe_status st = porep_parse_(e, k, req->porep_c1, req->porep_c1_len, *in);
+        zkpipe_status st = zkpipe_engine_porep_inputs_parse(e, req->key_id, req->porep_c1,
+                                                            req->porep_c1_len, in);
         if (st != ZKPIPE_OK) return st;
     }
     j->c1 = (*in)->c1;
@@ -780,7 +779,7 @@ static zkpipe_status submit_(zkpipe_engine *e, uint64_t *job_id, const zkpipe_jo
     if (!k || k->kind != (porep ? ENG_KEY_POREP : ENG_KEY_ZKEY)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     eng_job *j = calloc(1, sizeof *j);
     if (!j) return ZKPIPE_ERR_NO_MEMORY;
-    zkpipe_status st = porep ? porep_inputs_(e, j, k, req, in) : ZKPIPE_OK;
+    zkpipe_status st = porep ? porep_inputs_(e, j, req, in) : ZKPIPE_OK;
     if (st != ZKPIPE_OK) {
         free_job_(j);
         return st;

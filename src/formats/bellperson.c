@@ -39,6 +39,8 @@ static void bp_put_be32(uint8_t *p, uint32_t v) {
     p[3] = (uint8_t)v;
 }
 
+void zkp_bp_put_count(uint8_t out[ZKP_BP_COUNT_BYTES], uint32_t count) { bp_put_be32(out, count); }
+
 static double bp_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -120,6 +120,11 @@ typedef enum {
 /* "h", "l", "a", "b_g1", "b_g2". */
 const char *zkp_bp_section_name(zkp_bp_section s);
 
+/* What opens each section of a .params file: its point count, a big-endian
+ * u32; for a writer that makes the file a section at a time. */
+#define ZKP_BP_COUNT_BYTES 4
+void zkp_bp_put_count(uint8_t out[ZKP_BP_COUNT_BYTES], uint32_t count);
+
 /* Who pays for the pages of a mapped file while a section is decoded from
  * it (the engine: the key's reservation). charge gets the section's span of
  * the mapping, whole pages (offset and len from the start of the file),

@@ -617,8 +617,8 @@ static zkpipe_status write_params_(void *ctx, int fd, const char *path, zkp_diag
     for (int s = 0; s < ZKP_BP_SECTION_COUNT && st == ZKPIPE_OK; s++) {
         const int sec = file_order_[s];
         const size_t count = f->counts[s], elem = sec == SEC_B2 ? ZKP_BP_G2_BYTES : ZKP_BP_G1_BYTES;
-        uint8_t len[4] = {(uint8_t)(count >> 24), (uint8_t)(count >> 16), (uint8_t)(count >> 8),
-                          (uint8_t)count};
+        uint8_t len[ZKP_BP_COUNT_BYTES];
+        zkp_bp_put_count(len, (uint32_t)count);
         st = zkp_write_fd(fd, len, sizeof len, path, diag);
         for (size_t first = 0; first < count && st == ZKPIPE_OK; first += DEV_CHUNK) {
             chunk_job j = {c, sec, first, count - first < DEV_CHUNK ? count - first : DEV_CHUNK,
@@ -679,19 +679,13 @@ zkpipe_status zkp_dev_params_make_files(const zkp_cs_csr *r, const zkp_dev_param
         st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
         goto done;
     }
-    /* b_g2 has b_g1's columns: share the map (release_ frees it once). */
+    /* b_g2 has b_g1's columns: share the map (release_ frees it once).
+     * prepare_ bounds the domain by 2^31 and the variables by 2^32 - 1, so
+     * every count fits bellperson's u32. */
     size_t counts[ZKP_BP_SECTION_COUNT] = {(size_t)c->n - 1, (size_t)r->cs.num_aux,
                                            c->map_len[SEC_A], c->map_len[SEC_B1],
                                            c->map_len[SEC_B1]};
-    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) {
-        if (counts[s] > UINT32_MAX) {
-            st = zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
-                               "dev params: section %s: %zu points; bellperson's length is a u32",
-                               zkp_bp_section_name((zkp_bp_section)s), counts[s]);
-            goto done;
-        }
-        c->total += counts[s];
-    }
+    for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++) c->total += counts[s];
     if ((st = tables_and_vk_(c, counts[0] + counts[1] + counts[2] + counts[3], counts[4], &vk,
                              diag)) != ZKPIPE_OK)
         goto done;

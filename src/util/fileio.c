@@ -511,7 +511,8 @@ static zkpipe_status stage_file_(zkp_output *o, zkp_output_writer write, void *c
     }
     if (what) {
         unlink(tmp);
-        if (*what) st = zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s: %s %s: %s", o->path, what, tmp, strerror(e));
+        if (*what)
+            st = zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s: %s %s: %s", o->path, what, tmp, strerror(e));
         free(tmp);
         return st;
     }
@@ -547,7 +548,8 @@ zkpipe_status zkp_output_stage(zkp_output *o, const void *data, size_t len, zkp_
 zkpipe_status zkp_output_stage_stream(zkp_output *o, zkp_output_writer write, void *ctx,
                                       zkp_diag *d) {
     if (o == NULL || o->target == NULL || write == NULL)
-        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "zkp_output_stage_stream: bad argument");
+        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "zkp_output_stage_stream: bad argument");
     unstage_(o);
     if (o->kind == ZKP_OUTPUT_DIRECT)
         return zkp_diag_fail(d, ZKPIPE_ERR_UNSUPPORTED,
@@ -565,10 +567,9 @@ static zkpipe_status write_direct_(const zkp_output *o, zkp_diag *d) {
     } while (fd < 0 && errno == EINTR);
     if (fd < 0)
         return zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s: cannot open: %s", o->path, strerror(errno));
-    int rc = write_all(fd, o->data, o->len), e = errno;
+    zkpipe_status st = zkp_write_fd(fd, o->data, o->len, o->path, d);
     close(fd);
-    if (rc != 0) return zkp_diag_fail(d, ZKPIPE_ERR_IO, "%s: cannot write: %s", o->path, strerror(e));
-    return ZKPIPE_OK;
+    return st;
 }
 
 /* How an output that existed is put back if a later one fails: from a hard
