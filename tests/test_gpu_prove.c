@@ -163,9 +163,29 @@ TEST_CASE(gpu_prove_matches_cpu_on_synthetic_keys) {
     zkp_g16_backend_close(be);
 }
 
+/* The points of a dense section of elem-byte points whose column is used
+ * (used: a point of the section that is not the identity), in order, as
+ * bellperson's generator writes them; *n receives their count. */
+static void *compact_(const void *dense, size_t n_cols, size_t elem,
+                      int (*used)(const void *pt), size_t *n) {
+    uint8_t *out = malloc(n_cols * elem + 1);
+    ASSERT(out);
+    *n = 0;
+    for (size_t j = 0; j < n_cols; j++) {
+        const uint8_t *pt = (const uint8_t *)dense + j * elem;
+        if (used(pt)) memcpy(out + (*n)++ * elem, pt, elem);
+    }
+    return out;
+}
+
+static int g1_used_(const void *pt) { return !bls12_381_g1_affine_is_infinity(pt); }
+static int g2_used_(const void *pt) { return !bls12_381_g2_affine_is_infinity(pt); }
+
 /* A key made from bellperson's parameters (setup/bp_key.h): its H query in
  * the coefficient basis, so the device interpolates h back from the coset
- * after the H step. SHA-256 of 64 bytes, a domain of 2^16. */
+ * after the H step. SHA-256 of 64 bytes, a domain of 2^16. Its a, b_g1 and
+ * b_g2 sections both dense and as bellperson writes them (the used columns
+ * only, which the GPU gathers the witness for), resident and streamed. */
 TEST_CASE(gpu_prove_matches_cpu_on_a_bellperson_key) {
     zkp_g16_backend *be = open_gpu_backend_();
     zkp_cs_csr *r = calloc(1, sizeof *r);
@@ -178,23 +198,44 @@ TEST_CASE(gpu_prove_matches_cpu_on_a_bellperson_key) {
     zkp_dev_params_options o = {.seed = seed};
     zkp_diag d = {{0}};
     ASSERT_MSG(zkp_dev_params_generate(&dp, r, &o, &d) == ZKPIPE_OK, "%s", d.msg);
-    /* the dense sections, borrowed */
-    size_t cols = (size_t)r->n_cols;
-    const void *sec[ZKP_BP_SECTION_COUNT] = {dp.h, dp.l, dp.a, dp.b_g1, dp.b_g2};
-    size_t count[ZKP_BP_SECTION_COUNT] = {dp.domain_size - 1, (size_t)dp.num_aux, cols, cols, cols};
-    zkp_bp_key k;
-    ASSERT_MSG(zkp_bp_key_init(&k, r, &dp.vk, sec, count, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-    zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
-    pk.u.bls12_381 = k.pk;
+    size_t cols = (size_t)r->n_cols, n_a, n_b, n_b2;
+    void *a = compact_(dp.a, cols, sizeof dp.a[0], g1_used_, &n_a);
+    void *b1 = compact_(dp.b_g1, cols, sizeof dp.b_g1[0], g1_used_, &n_b);
+    void *b2 = compact_(dp.b_g2, cols, sizeof dp.b_g2[0], g2_used_, &n_b2);
+    ASSERT_EQ_U64(n_b, n_b2);
+    ASSERT(n_b < cols); /* the sparse form differs from the dense one */
     zkp_g16_vk vk;
     zkp_bp_vk_to_g16(&vk, &dp.vk);
     uint64_t *w = malloc(cols * 32);
     ASSERT(w);
     zkp_cs_csr_witness(r, w);
-    check_same_proof_pk_(be, &pk, &vk, w, cols * 32, (size_t)r->cs.num_inputs - 1, 0,
-                         "bellperson key, SHA-256 of 64 bytes");
+    for (int sparse = 0; sparse < 2; sparse++)
+        for (int streamed = 0; streamed < 2; streamed++) {
+            const void *sec[ZKP_BP_SECTION_COUNT] = {dp.h, dp.l, dp.a, dp.b_g1, dp.b_g2};
+            size_t count[ZKP_BP_SECTION_COUNT] = {dp.domain_size - 1, (size_t)dp.num_aux, cols,
+                                                  cols, cols};
+            if (sparse) {
+                sec[ZKP_BP_A] = a, sec[ZKP_BP_B_G1] = b1, sec[ZKP_BP_B_G2] = b2;
+                count[ZKP_BP_A] = n_a, count[ZKP_BP_B_G1] = n_b, count[ZKP_BP_B_G2] = n_b;
+            }
+            zkp_bp_key k;
+            ASSERT_MSG(zkp_bp_key_init(&k, r, &dp.vk, sec, count, NULL, &d) == ZKPIPE_OK, "%s",
+                       d.msg);
+            ASSERT_EQ_INT(k.pk.b_cols != NULL, sparse);
+            zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
+            pk.u.bls12_381 = k.pk;
+            zkp_g16_backend_set_streaming(be, streamed ? 1 : 0, streamed ? 1000 : 0);
+            char what[96];
+            snprintf(what, sizeof what, "bellperson key, %s sections%s, SHA-256 of 64 bytes",
+                     sparse ? "sparse" : "dense", streamed ? ", streamed" : "");
+            check_same_proof_pk_(be, &pk, &vk, w, cols * 32, (size_t)r->cs.num_inputs - 1,
+                                 streamed ? ZKP_G16_SET_COUNT : 0, what);
+            zkp_bp_key_free(&k);
+        }
     free(w);
-    zkp_bp_key_free(&k);
+    free(a);
+    free(b1);
+    free(b2);
     zkp_dev_params_free(&dp);
     zkp_cs_csr_free(r);
     free(r);

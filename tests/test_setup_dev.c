@@ -111,9 +111,11 @@ static void xor_chain_(zkp_cs *cs, uint8_t byte) {
 }
 
 /* Proves the recorded circuit r with key and checks the proof against the
- * verifying key vk: it verifies for r's inputs and not for changed ones. */
-static void prove_and_verify_(const zkp_cs_csr *r, const bls12_381_g16_pk_t *key,
-                              const zkp_bp_vk *vk) {
+ * verifying key vk: it verifies for r's inputs and not for changed ones.
+ * With fixed_rs (test_fixed_rs), the proof goes to *out too. */
+static void prove_and_verify_rs_(const zkp_cs_csr *r, const bls12_381_g16_pk_t *key,
+                                 const zkp_bp_vk *vk, const uint64_t *fixed_rs,
+                                 zkp_g16_proof *out) {
     zkp_diag d = {{0}};
     zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
     pk.u.bls12_381 = *key;
@@ -126,7 +128,7 @@ static void prove_and_verify_(const zkp_cs_csr *r, const bls12_381_g16_pk_t *key
     ASSERT(in.values);
     test_defer(free, in.values);
     memcpy(in.values, (uint64_t *)wit.ptr + 4, n_pub * 32);
-    zkp_g16_prove_opts opts = {.nthreads = 2};
+    zkp_g16_prove_opts opts = {.nthreads = 2, .test_fixed_rs = fixed_rs};
     zkp_g16_pending *p = NULL;
     ASSERT_MSG(zkp_g16_prove_start(&p, &pk, &wit, &opts, &d) == ZKPIPE_OK, "%s", d.msg);
     zkp_g16_proof proof;
@@ -136,6 +138,12 @@ static void prove_and_verify_(const zkp_cs_csr *r, const bls12_381_g16_pk_t *key
     ASSERT_MSG(zkp_g16_verify(&gvk, &in, &proof, &d) == ZKPIPE_OK, "%s", d.msg);
     in.values[0] ^= 1;
     ASSERT_EQ_STATUS(zkp_g16_verify(&gvk, &in, &proof, &d), ZKPIPE_ERR_PROOF_INVALID);
+    if (out) *out = proof;
+}
+
+static void prove_and_verify_(const zkp_cs_csr *r, const bls12_381_g16_pk_t *key,
+                              const zkp_bp_vk *vk) {
+    prove_and_verify_rs_(r, key, vk, NULL, NULL);
 }
 
 static void bp_key_free_(void *p) {
@@ -155,8 +163,12 @@ static void sections_(zkp_bp_params *bp, const void *sec[ZKP_BP_SECTION_COUNT],
 }
 
 /* The prover key made from the decoded sections of bp (setup/bp_key.h)
- * proves r, the proof verifying under bp's verifying key. */
-static void prove_with_file_key_(const zkp_cs_csr *r, zkp_bp_params *bp) {
+ * proves r, the proof verifying under bp's verifying key and equal, for
+ * the same r and s, to the proof of the dense key it was written from:
+ * the file's a and b sections are as long as the used columns, and the
+ * key lists those columns rather than expanding the sections. */
+static void prove_with_file_key_(const zkp_cs_csr *r, zkp_bp_params *bp,
+                                 const bls12_381_g16_pk_t *dense) {
     zkp_diag d = {{0}};
     ASSERT_MSG(zkp_bp_params_fit(bp, r, &d) == ZKPIPE_OK, "%s", d.msg);
     const void *sec[ZKP_BP_SECTION_COUNT];
@@ -168,7 +180,16 @@ static void prove_with_file_key_(const zkp_cs_csr *r, zkp_bp_params *bp) {
     ASSERT_MSG(zkp_bp_key_init(k, r, &bp->vk, sec, count, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
     ASSERT(k->pk.h_coefficients);
     ASSERT_EQ_U64(bls12_381_g16_h_len(&k->pk), k->pk.domain_size - 1);
-    prove_and_verify_(r, &k->pk, &bp->vk);
+    ASSERT_EQ_U64(bls12_381_g16_a_count(&k->pk), count[ZKP_BP_A]);
+    ASSERT_EQ_U64(bls12_381_g16_b_count(&k->pk), count[ZKP_BP_B_G1]);
+    ASSERT(count[ZKP_BP_B_G1] < r->n_cols && k->pk.b_cols != NULL);
+    for (size_t i = 1; i < k->pk.b_len; i++) ASSERT(k->pk.b_cols[i - 1] < k->pk.b_cols[i]);
+    const uint64_t rs[8] = {3, 0, 0, 0, 5, 0, 0, 0};
+    zkp_g16_proof sparse, full;
+    prove_and_verify_rs_(r, &k->pk, &bp->vk, rs, &sparse);
+    prove_and_verify_rs_(r, dense, &bp->vk, rs, &full);
+    ASSERT_MSG(memcmp(&sparse, &full, sizeof sparse) == 0,
+               "the key with column lists proves otherwise than the dense key");
 }
 
 /* The small circuit end to end: the file's sections as long as the
@@ -223,7 +244,7 @@ TEST_CASE(setup_dev_params_small_circuit) {
     /* the key in snarkjs's form, and the one made from the file's
      * sections: H in bellperson's coefficient basis, a and b expanded */
     prove_and_verify_(r, &dp->pk, &bp->vk);
-    prove_with_file_key_(r, bp);
+    prove_with_file_key_(r, bp, &dp->pk);
 
     /* the same seed gives the same bytes, also from the files made a chunk
      * at a time (zkp_dev_params_make_files: its own writer, a and b made
@@ -316,7 +337,7 @@ TEST_CASE(setup_dev_params_sha256_64_bytes_slow) {
     ASSERT_EQ_U64(bp->sec[ZKP_BP_B_G1].count, den.b_input + den.b_aux);
     ASSERT_EQ_U64(bp->sec[ZKP_BP_B_G2].count, den.b_input + den.b_aux);
     prove_and_verify_(r, &dp->pk, &bp->vk);
-    prove_with_file_key_(r, bp);
+    prove_with_file_key_(r, bp, &dp->pk);
 }
 
 /* Parameters of one circuit do not fit another: the section lengths are
@@ -358,7 +379,7 @@ TEST_CASE(setup_bp_key_refuses_another_circuits_params) {
     ASSERT_EQ_STATUS(zkp_bp_key_init(&k, r, &bp->vk, sec, count, NULL, &d),
                      ZKPIPE_ERR_SIZE_MISMATCH);
     ASSERT_MSG(strstr(d.msg, "section a") != NULL, "%s", d.msg);
-    ASSERT(k.coefs == NULL && k.a == NULL);
+    ASSERT(k.coefs == NULL && k.a_cols == NULL);
     /* and a key needs the matrices */
     count[ZKP_BP_A]++;
     ASSERT_EQ_STATUS(zkp_bp_key_init(&k, counted, &bp->vk, sec, count, NULL, &d),

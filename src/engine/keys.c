@@ -40,22 +40,27 @@ static uint64_t charge_(uint64_t bytes) {
  *   prove_start:   witness + abc + NTT tables + MSM scratch (the peak)
  *   finalize:      witness + MSM scratch
  * The reservation is witness + abc + ntt + scratch; after prove_start
- * everything but witness + scratch goes back. Both halves take scratch of
- * one size (G_g16_msm_scratch_bytes), so the pool hands finalize the region
- * prove_start gave back. */
-static void part_estimate_(eng_key *k, unsigned threads) {
+ * everything but witness + scratch goes back. On the CPU both halves take
+ * scratch of one size (G_g16_msm_scratch_bytes), so the pool hands
+ * finalize the region prove_start gave back. On GPUs the NTTs and the G1
+ * MSMs take device memory only: no tables, and scratch for a B2 MSM left
+ * to the CPU alone (G_g16_b2_scratch_bytes), which at 32 GiB is 2 GB
+ * where the CPU's is 12. */
+static void part_estimate_(eng_key *k, unsigned threads, int gpu) {
     size_t n = k->domain, nv = k->n_vars;
     unsigned log_n = 0;
     while (((size_t)1 << log_n) < n) log_n++;
     size_t ntt = 0, scratch = 0;
     switch (k->curve) {
     case ZKPIPE_CURVE_BN254:
-        ntt = bn254_fr_ntt_domain_bytes(log_n);
-        scratch = bn254_g16_msm_scratch_bytes(n, nv, threads);
+        ntt = gpu ? 0 : bn254_fr_ntt_domain_bytes(log_n);
+        scratch = gpu ? bn254_g16_b2_scratch_bytes(&k->pk.u.bn254, threads)
+                      : bn254_g16_msm_scratch_bytes(&k->pk.u.bn254, threads);
         break;
     case ZKPIPE_CURVE_BLS12_381:
-        ntt = bls12_381_fr_ntt_domain_bytes(log_n);
-        scratch = bls12_381_g16_msm_scratch_bytes(n, nv, threads);
+        ntt = gpu ? 0 : bls12_381_fr_ntt_domain_bytes(log_n);
+        scratch = gpu ? bls12_381_g16_b2_scratch_bytes(&k->pk.u.bls12_381, threads)
+                      : bls12_381_g16_msm_scratch_bytes(&k->pk.u.bls12_381, threads);
         break;
     }
     k->c_witness = charge_((uint64_t)nv * 32);
@@ -224,7 +229,7 @@ static void key_publish_(zkpipe_engine *e, eng_key *k, key_data_ *d, uint64_t ke
     }
     k->domain = k->pk.curve == ZKPIPE_CURVE_BN254 ? k->pk.u.bn254.domain_size
                                                    : k->pk.u.bls12_381.domain_size;
-    part_estimate_(k, e->device_threads);
+    part_estimate_(k, e->device_threads, zkp_g16_backend_is_gpu(e->backends[0]));
     k->tier = ZKPIPE_KEY_HOT;
     k->loads++;
     k->last_use = ++e->lru_clock;
@@ -252,6 +257,10 @@ static zkpipe_status key_compile_(eng_key *k, key_data_ *d, const zkp_g16_pk *pk
     zkpipe_status st = zkp_circuit_build(&d->circuit, pk, al, diag);
     if (st != ZKPIPE_OK) return st;
     d->circuit_built = 1;
+    /* A PoRep key's coefficients are its own copy, and synthesis reads the
+     * compiled circuit: they go (21 GB at 32 GiB). A zkey's stay, as its
+     * file's mapping holds most of them. */
+    if (k->kind == ENG_KEY_POREP) zkp_bp_key_drop_coefs(&d->c2.key);
     (void)zkp_mem_reservation_info_get(d->res, &ri);
     *keep = ri.allocated_bytes + d->map_charge;
     if (ri.reserved_bytes > *keep)

@@ -169,10 +169,6 @@ zkpipe_status zkp_fil_c2_key_make(zkp_fil_c2_key *k, const zkp_fil_c2_options *o
         zkp_diag_prefix(diag, k->params.name);
         goto done;
     }
-    /* The key's dense copies replace the file's filtered sections. */
-    if (k->key.a) zkp_bp_params_drop_section(&k->params, ZKP_BP_A);
-    if (k->key.b_g1) zkp_bp_params_drop_section(&k->params, ZKP_BP_B_G1);
-    if (k->key.b_g2) zkp_bp_params_drop_section(&k->params, ZKP_BP_B_G2);
     k->seconds_key = now_() - t;
 done:
     csr_drop_(&counts);

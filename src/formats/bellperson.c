@@ -786,6 +786,10 @@ zkpipe_status zkp_bp_params_src_from_g16_pk(zkp_bp_params_src *src, zkp_bp_vk *v
                                             unsigned nthreads, const zkp_allocator *alloc,
                                             zkp_diag *diag) {
     memset(src, 0, sizeof *src);
+    if (pk->a_cols || pk->b_cols)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "the key keeps only its used columns of A and B; the .params "
+                             "writer takes one point per variable");
     zkpipe_status st = zkp_bp_h_from_g16_pk(h, pk, nthreads, alloc, diag);
     if (st != ZKPIPE_OK) return st;
     zkp_bp_vk_from_g16_pk(vk, pk);

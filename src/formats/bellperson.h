@@ -274,7 +274,8 @@ ZKP_WARN_UNUSED zkpipe_status zkp_bp_h_from_g16_pk(bls12_381_g1_affine_t *out,
 /* The .params source of a zkpipe key: its verifying key (*vk, borrowing
  * pk's ic), h from zkp_bp_h_from_g16_pk into h (pk->domain_size − 1
  * points, the caller's), l from the L query of the private signals, a, b_g1
- * and b_g2 from the key's dense queries. */
+ * and b_g2 from the key's dense queries (a key with column lists, groth16.h,
+ * is refused: ZKPIPE_ERR_INVALID_ARGUMENT). */
 ZKP_WARN_UNUSED zkpipe_status zkp_bp_params_src_from_g16_pk(zkp_bp_params_src *src, zkp_bp_vk *vk,
                                                             bls12_381_g1_affine_t *h,
                                                             const bls12_381_g16_pk_t *pk,

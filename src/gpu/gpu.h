@@ -141,6 +141,17 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_buf_upload_async(zkp_gpu_buf *dst, size_t 
                                                        const void *src, size_t bytes,
                                                        zkp_diag *diag);
 
+/* *out = a new device buffer (category SCALARS) of n scalars of 32 bytes,
+ * scalar i being scalar cols[i] of src: the witness values of the
+ * variables a sparse key's base set lists (groth16.h: a_cols). cols is a
+ * device buffer of at least n 32-bit indices; an index past src's scalars
+ * gives zero rather than a read outside it. The gather runs on the
+ * compute stream after src's upload, so the MSMs queued next read it in
+ * order. */
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_gather_scalars(zkp_gpu_buf **out, const zkp_gpu_buf *src,
+                                                     const zkp_gpu_buf *cols, size_t n,
+                                                     zkp_diag *diag);
+
 /* ---- The NTT, per scalar field F in {bn254_fr, bls12_381_fr} ----
  *
  * F_gpu_ntt(g, a, log_n, kind, root, shift, diag): in place on the

@@ -331,6 +331,53 @@ zkpipe_status zkp_gpu_buf_upload_async(zkp_gpu_buf *b, size_t offset, const void
 
 } /* extern "C" */
 
+namespace {
+
+/* One 32-byte scalar a thread, as two 16-byte words. */
+__global__ void gather_kernel(uint4 *out, const uint4 *src, size_t n_src, const uint32_t *cols,
+                              size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    size_t j = cols[i];
+    uint4 zero = make_uint4(0, 0, 0, 0);
+    out[2 * i] = j < n_src ? src[2 * j] : zero;
+    out[2 * i + 1] = j < n_src ? src[2 * j + 1] : zero;
+}
+
+} /* namespace */
+
+extern "C" {
+
+zkpipe_status zkp_gpu_gather_scalars(zkp_gpu_buf **out, const zkp_gpu_buf *src,
+                                     const zkp_gpu_buf *cols, size_t n, zkp_diag *diag) {
+    *out = nullptr;
+    if (cols->bytes / sizeof(uint32_t) < n)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE,
+                             "gathering %zu scalars through a list of %zu indices", n,
+                             cols->bytes / sizeof(uint32_t));
+    zkp_gpu *g = src->g;
+    zkp_gpu_buf *b;
+    zkpipe_status st = zkp_gpu_buf_alloc(g, &b, n ? n * 32 : 32, ZKP_GPU_MEM_SCALARS, diag);
+    if (st != ZKPIPE_OK) return st;
+    busy_scope busy(g);
+    if ((st = buf_ready_on(src, g->compute, diag)) == ZKPIPE_OK &&
+        (st = buf_ready_on(cols, g->compute, diag)) == ZKPIPE_OK && n) {
+        gather_kernel<<<blocks_for(n, 256), 256, 0, g->compute>>>(
+            (uint4 *)b->ptr, (const uint4 *)src->ptr, src->bytes / 32,
+            (const uint32_t *)cols->ptr, n);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) st = cuda_fail(diag, e, "launch of gather_kernel", __FILE__, __LINE__);
+    }
+    if (st != ZKPIPE_OK) {
+        zkp_gpu_buf_free(b);
+        return st;
+    }
+    *out = b;
+    return ZKPIPE_OK;
+}
+
+} /* extern "C" */
+
 /* ---- The arithmetic on the host and on the device, for the tests ---- */
 
 namespace {

@@ -81,6 +81,12 @@ zkpipe_status zkp_gpu_buf_download(void *dst, const zkp_gpu_buf *src, size_t off
     (void)dst, (void)offset, (void)src, (void)bytes;
     return NO_CUDA_(diag);
 }
+zkpipe_status zkp_gpu_gather_scalars(zkp_gpu_buf **out, const zkp_gpu_buf *src,
+                                     const zkp_gpu_buf *cols, size_t n, zkp_diag *diag) {
+    (void)src, (void)cols, (void)n;
+    *out = NULL;
+    return NO_CUDA_(diag);
+}
 
 #define NTT_NONE_(F)                                                                          \
     zkpipe_status F##_gpu_ntt(zkp_gpu *g, uint64_t *a, unsigned log_n, int kind,              \

@@ -72,8 +72,8 @@ static void base_set(const zkp_g16_pk *pk, zkp_g16_base_set set, const void **pt
     do {                                                                          \
         const C##_g16_pk_t *q = &pk->u.C;                                         \
         switch (set) {                                                            \
-        case ZKP_G16_SET_A: *pts = q->a, *n = q->n_vars; break;                   \
-        case ZKP_G16_SET_B1: *pts = q->b1, *n = q->n_vars; break;                 \
+        case ZKP_G16_SET_A: *pts = q->a, *n = C##_g16_a_count(q); break;          \
+        case ZKP_G16_SET_B1: *pts = q->b1, *n = C##_g16_b_count(q); break;        \
         case ZKP_G16_SET_L: *pts = q->c, *n = q->n_vars - q->n_public - 1; break; \
         default: *pts = q->h, *n = C##_g16_h_len(q); break;                       \
         }                                                                         \
@@ -85,6 +85,22 @@ static void base_set(const zkp_g16_pk *pk, zkp_g16_base_set set, const void **pt
 #undef BASE_SET_
 }
 
+/* The column list of A (b = 0) or of B (b = 1) of a sparse key; NULL and 0
+ * for a dense one. */
+static void key_cols(const zkp_g16_pk *pk, int b, const uint32_t **cols, size_t *n) {
+#define KEY_COLS_(C)                                                             \
+    do {                                                                         \
+        const C##_g16_pk_t *q = &pk->u.C;                                        \
+        *cols = b ? q->b_cols : q->a_cols;                                       \
+        *n = !*cols ? 0 : b ? q->b_len : q->a_len;                               \
+    } while (0)
+    if (pk->curve == ZKPIPE_CURVE_BN254)
+        KEY_COLS_(bn254);
+    else
+        KEY_COLS_(bls12_381);
+#undef KEY_COLS_
+}
+
 static const char *const set_names[ZKP_G16_SET_COUNT] = {"A", "B1", "L", "H"};
 
 static void cuda_key_unload(zkp_g16_rkey *k) {
@@ -94,6 +110,30 @@ static void cuda_key_unload(zkp_g16_rkey *k) {
     }
     zkp_gpu_bases_free(k->b2);
     k->b2 = NULL;
+    for (int i = 0; i < 2; i++) {
+        zkp_gpu_buf_free(k->cols[i]);
+        k->cols[i] = NULL;
+    }
+}
+
+/* A sparse key's column lists go to the device first: every A, B1 and B2
+ * MSM gathers the witness through them. */
+static zkpipe_status cuda_cols_upload(zkp_g16_rkey *k, zkp_diag *diag) {
+    for (int b = 0; b < 2; b++) {
+        const uint32_t *cols;
+        size_t n;
+        key_cols(k->pk, b, &cols, &n);
+        if (!cols) continue;
+        size_t bytes = n * sizeof *cols;
+        zkpipe_status st = zkp_gpu_buf_alloc(k->be->gpu, &k->cols[b], bytes ? bytes : 4,
+                                             ZKP_GPU_MEM_BASES, diag);
+        if (st == ZKPIPE_OK && bytes) st = zkp_gpu_buf_upload(k->cols[b], 0, cols, bytes, diag);
+        if (st != ZKPIPE_OK) {
+            zkp_diag_prefix(diag, b ? "uploading the key's B columns" : "uploading the key's A columns");
+            return st;
+        }
+    }
+    return ZKPIPE_OK;
 }
 
 /* A G1 point's bytes in host memory, per curve. */
@@ -130,6 +170,11 @@ static int fits_budget(zkp_gpu *g, uint64_t bytes, uint64_t work) {
 
 static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *diag) {
     const zkp_g16_backend *be = k->be;
+    zkpipe_status cst = cuda_cols_upload(k, diag);
+    if (cst != ZKPIPE_OK) {
+        cuda_key_unload(k);
+        return cst;
+    }
     for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
         const void *pts;
         size_t n;
@@ -158,18 +203,16 @@ static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
         }
     }
     const zkp_g16_pk *pk = k->pk;
-    size_t g2_bytes = pk->curve == ZKPIPE_CURVE_BN254 ? sizeof(bn254_g2_affine_t)
-                                                      : sizeof(bls12_381_g2_affine_t);
-    size_t n_vars = pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.n_vars : pk->u.bls12_381.n_vars;
-    if (be->g2_on_cpu || (be->resident_limit && n_vars > be->resident_limit / g2_bytes) ||
-        !fits_budget(be->gpu, (uint64_t)n_vars * g2_bytes, work))
+    int bn = pk->curve == ZKPIPE_CURVE_BN254;
+    size_t g2_bytes = bn ? sizeof(bn254_g2_affine_t) : sizeof(bls12_381_g2_affine_t);
+    size_t n_b2 = bn ? bn254_g16_b_count(&pk->u.bn254) : bls12_381_g16_b_count(&pk->u.bls12_381);
+    if (be->g2_on_cpu || (be->resident_limit && n_b2 > be->resident_limit / g2_bytes) ||
+        !fits_budget(be->gpu, (uint64_t)n_b2 * g2_bytes, work))
         return ZKPIPE_OK;
     zkp_diag tried = {{0}};
     zkpipe_status st =
-        pk->curve == ZKPIPE_CURVE_BN254
-            ? bn254_g2_gpu_bases_upload(be->gpu, &k->b2, pk->u.bn254.b2, pk->u.bn254.n_vars, &tried)
-            : bls12_381_g2_gpu_bases_upload(be->gpu, &k->b2, pk->u.bls12_381.b2,
-                                            pk->u.bls12_381.n_vars, &tried);
+        bn ? bn254_g2_gpu_bases_upload(be->gpu, &k->b2, pk->u.bn254.b2, n_b2, &tried)
+           : bls12_381_g2_gpu_bases_upload(be->gpu, &k->b2, pk->u.bls12_381.b2, n_b2, &tried);
     /* No room for B2: its MSM stays on the CPU, in prove_finalize. */
     if (st == ZKPIPE_ERR_NO_MEMORY) return ZKPIPE_OK;
     if (st != ZKPIPE_OK) {
@@ -274,6 +317,26 @@ STREAMED_MSM_(bn254_g1)
 STREAMED_MSM_(bls12_381_g1)
 #undef STREAMED_MSM_
 
+/* The scalars of an MSM over a sparse key's A or B bases (b = 0, 1): the
+ * witness gathered through the key's column list into *gathered, which
+ * the caller frees, and the MSM runs over all of it. A dense key's MSM
+ * reads the witness as it lies. */
+static zkpipe_status gather_for(const zkp_g16_rkey *k, int b, const zkp_gpu_buf **scalars,
+                                zkp_gpu_buf **gathered, size_t *first, size_t *n,
+                                zkp_diag *diag) {
+    *gathered = NULL;
+    const uint32_t *cols;
+    size_t len;
+    key_cols(k->pk, b, &cols, &len);
+    if (!cols) return ZKPIPE_OK;
+    zkpipe_status st = zkp_gpu_gather_scalars(gathered, *scalars, k->cols[b], len, diag);
+    if (st != ZKPIPE_OK) return st;
+    *scalars = *gathered;
+    *first = 0;
+    *n = len;
+    return ZKPIPE_OK;
+}
+
 /* The scalars are on the device: the H values where the H step left them,
  * or the witness as witness_scalars uploaded it. */
 static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
@@ -285,18 +348,23 @@ static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_
     const void *pts = NULL;
     size_t count;
     if (!b) base_set(k->pk, set, &pts, &count);
-    zkpipe_status st;
-    if (k->pk->curve == ZKPIPE_CURVE_BN254) {
+    const zkp_gpu_buf *sc = s->dev;
+    zkp_gpu_buf *gathered = NULL;
+    zkpipe_status st = ZKPIPE_OK;
+    if (set == ZKP_G16_SET_A || set == ZKP_G16_SET_B1)
+        st = gather_for(k, set == ZKP_G16_SET_B1, &sc, &gathered, &first, &n, diag);
+    if (st == ZKPIPE_OK && k->pk->curve == ZKPIPE_CURVE_BN254) {
         bn254_g1_xyzz_t r;
-        st = b ? bn254_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag)
-               : bn254_g1_streamed_msm_(k->be, &r, pts, 0, s->dev, first, n, diag);
+        st = b ? bn254_g1_gpu_msm_dev(g, &r, b, 0, sc, first, n, diag)
+               : bn254_g1_streamed_msm_(k->be, &r, pts, 0, sc, first, n, diag);
         if (st == ZKPIPE_OK) bn254_g1_xyzz_to_jacobian(out, &r);
-    } else {
+    } else if (st == ZKPIPE_OK) {
         bls12_381_g1_xyzz_t r;
-        st = b ? bls12_381_g1_gpu_msm_dev(g, &r, b, 0, s->dev, first, n, diag)
-               : bls12_381_g1_streamed_msm_(k->be, &r, pts, 0, s->dev, first, n, diag);
+        st = b ? bls12_381_g1_gpu_msm_dev(g, &r, b, 0, sc, first, n, diag)
+               : bls12_381_g1_streamed_msm_(k->be, &r, pts, 0, sc, first, n, diag);
         if (st == ZKPIPE_OK) bls12_381_g1_xyzz_to_jacobian(out, &r);
     }
+    zkp_gpu_buf_free(gathered);
     if (st != ZKPIPE_OK) {
         char what[64];
         snprintf(what, sizeof what, "MSM %s on the GPU", set_names[set]);
@@ -308,17 +376,20 @@ static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_
 static zkpipe_status cuda_msm_g2(const zkp_g16_rkey *k, void *out, const zkp_g16_scalars *s,
                                  zkp_diag *diag) {
     zkp_gpu *g = k->be->gpu;
-    size_t n = zkp_gpu_bases_count(k->b2);
-    zkpipe_status st;
-    if (k->pk->curve == ZKPIPE_CURVE_BN254) {
+    size_t first = 0, n = zkp_gpu_bases_count(k->b2);
+    const zkp_gpu_buf *sc = s->dev;
+    zkp_gpu_buf *gathered = NULL;
+    zkpipe_status st = gather_for(k, 1, &sc, &gathered, &first, &n, diag);
+    if (st == ZKPIPE_OK && k->pk->curve == ZKPIPE_CURVE_BN254) {
         bn254_g2_xyzz_t r;
-        st = bn254_g2_gpu_msm_dev(g, &r, k->b2, 0, s->dev, 0, n, diag);
+        st = bn254_g2_gpu_msm_dev(g, &r, k->b2, 0, sc, first, n, diag);
         if (st == ZKPIPE_OK) bn254_g2_xyzz_to_jacobian(out, &r);
-    } else {
+    } else if (st == ZKPIPE_OK) {
         bls12_381_g2_xyzz_t r;
-        st = bls12_381_g2_gpu_msm_dev(g, &r, k->b2, 0, s->dev, 0, n, diag);
+        st = bls12_381_g2_gpu_msm_dev(g, &r, k->b2, 0, sc, first, n, diag);
         if (st == ZKPIPE_OK) bls12_381_g2_xyzz_to_jacobian(out, &r);
     }
+    zkp_gpu_buf_free(gathered);
     if (st != ZKPIPE_OK) zkp_diag_prefix(diag, "MSM B2 on the GPU");
     return st;
 }

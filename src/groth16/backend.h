@@ -107,6 +107,10 @@ struct zkp_g16_rkey {
     const zkp_g16_pk *pk; /* borrowed: must outlive the ready key */
     zkp_gpu_bases *bases[ZKP_G16_SET_COUNT];
     zkp_gpu_bases *b2; /* the B2 bases where the backend runs the B2 MSM, else NULL */
+    /* A sparse key's column lists of A and of B (B1 and B2) on the device,
+     * through which the witness is gathered before those MSMs; NULL for a
+     * dense key. */
+    zkp_gpu_buf *cols[2];
     unsigned streamed; /* bit s: G1 set s is streamed from the key at each MSM */
 };
 

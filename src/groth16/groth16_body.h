@@ -37,6 +37,7 @@ struct G16_T(pending_s) {
     G16_G1J a, b1, c; /* c already holds the L and H sums */
     G16_G2J b2;
     int b2_done; /* the backend ran the B2 MSM in prove_start (backend.h) */
+    int on_device; /* prove_start ran on a device: finalize's scratch is the B2 MSM's alone */
     zkp_g16_timings timings;
 };
 
@@ -191,6 +192,70 @@ zkpipe_status G16_FN(cpu_h_scalars)(const zkp_g16_rkey *k, zkp_g16_scalars *h, u
     return ZKPIPE_OK;
 }
 
+/* Bytes at the front of the MSM scratch for len gathered witness values,
+ * 64-byte aligned. */
+static size_t G16_FN(gather_bytes_)(size_t len) {
+    return (len * sizeof(G16_FRT) + 63) & ~(size_t)63;
+}
+
+size_t G16_FN(msm_scratch_bytes)(const G16_T(pk_t) *pk, unsigned nthreads) {
+    size_t n = pk->domain_size, n_vars = pk->n_vars;
+    size_t g1 = G1_(msm_scratch_bytes)(n > n_vars ? n : n_vars, nthreads);
+    size_t g2 = G2_(msm_scratch_bytes)(n_vars, nthreads);
+    size_t gather = pk->a_cols ? pk->a_len : 0;
+    if (pk->b_cols && pk->b_len > gather) gather = pk->b_len;
+    return (g1 > g2 ? g1 : g2) + G16_FN(gather_bytes_)(gather);
+}
+
+size_t G16_FN(b2_scratch_bytes)(const G16_T(pk_t) *pk, unsigned nthreads) {
+    size_t n = G16_FN(b_count)(pk);
+    return G2_(msm_scratch_bytes)(n, nthreads) + G16_FN(gather_bytes_)(pk->b_cols ? n : 0);
+}
+
+/* The witness values an MSM over a key's base set reads: the witness
+ * itself for a dense set (cols NULL), else the values of the listed
+ * variables, gathered into the front of the scratch (which the MSM is then
+ * given less of). */
+typedef struct {
+    const uint64_t *scalars;
+    size_t n;
+    void *scratch;
+    size_t scratch_bytes;
+} G16_T(msm_in_);
+
+typedef struct {
+    uint64_t *dst;
+    const uint64_t *src;
+    const uint32_t *cols;
+    size_t n;
+} G16_T(gather_ctx_);
+
+#define G16_GATHER_UNIT_ ((size_t)1 << 16)
+
+static void G16_FN(gather_unit_)(void *arg, unsigned tid, size_t unit) {
+    (void)tid;
+    G16_T(gather_ctx_) *x = arg;
+    size_t lo = unit * G16_GATHER_UNIT_, hi = lo + G16_GATHER_UNIT_;
+    if (hi > x->n) hi = x->n;
+    for (size_t i = lo; i < hi; i++) memcpy(x->dst + 4 * i, x->src + 4 * (size_t)x->cols[i], 32);
+}
+
+static G16_T(msm_in_) G16_FN(msm_input_)(const uint64_t *witness, size_t n,
+                                         const uint32_t *cols, size_t len, unsigned nthreads,
+                                         void *scratch, size_t scratch_bytes) {
+    G16_T(msm_in_) in = {witness, n, scratch, scratch_bytes};
+    if (!cols) return in;
+    size_t skip = G16_FN(gather_bytes_)(len);
+    G16_T(gather_ctx_) x = {scratch, witness, cols, len};
+    zkp_parallel_for(nthreads, (len + G16_GATHER_UNIT_ - 1) / G16_GATHER_UNIT_,
+                     G16_FN(gather_unit_), &x);
+    in.scalars = scratch;
+    in.n = len;
+    in.scratch = (unsigned char *)scratch + skip;
+    in.scratch_bytes = scratch_bytes - skip;
+    return in;
+}
+
 /* The CPU backend's G1 MSMs (backend.h): Pippenger over the H values, and
  * the 0/1/tail split over the witness, whose values are mostly 0 and 1. */
 zkpipe_status G16_FN(cpu_msm_g1)(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
@@ -203,11 +268,17 @@ zkpipe_status G16_FN(cpu_msm_g1)(const zkp_g16_rkey *k, void *out, zkp_g16_base_
         return G1_(msm_mt_var)(out, pk->h, scalars, n, w->nthreads, w->scratch, w->scratch_bytes);
     if (set != ZKP_G16_SET_A && set != ZKP_G16_SET_B1 && set != ZKP_G16_SET_L)
         return ZKPIPE_ERR_INVALID_ARGUMENT;
-    /* The L set is empty (NULL bases, n == 0) for a circuit without private signals. */
-    const G16_G1A *bases = set == ZKP_G16_SET_A ? pk->a : set == ZKP_G16_SET_B1 ? pk->b1 : pk->c;
     zkp_msm_stats stats;
-    return G1_(msm_split_var)(out, &stats, bases, scalars, n, w->nthreads, w->scratch,
-                              w->scratch_bytes);
+    if (set == ZKP_G16_SET_L) /* empty (NULL bases, n == 0) without private signals */
+        return G1_(msm_split_var)(out, &stats, pk->c, scalars, n, w->nthreads, w->scratch,
+                                  w->scratch_bytes);
+    /* A and B1 run over the whole witness (first 0, n n_vars). */
+    int is_a = set == ZKP_G16_SET_A;
+    G16_T(msm_in_) in = G16_FN(msm_input_)(scalars, n, is_a ? pk->a_cols : pk->b_cols,
+                                           is_a ? pk->a_len : pk->b_len, w->nthreads,
+                                           w->scratch, w->scratch_bytes);
+    return G1_(msm_split_var)(out, &stats, is_a ? pk->a : pk->b1, in.scalars, in.n, w->nthreads,
+                              in.scratch, in.scratch_bytes);
 }
 
 void G16_FN(pending_free)(G16_T(pending_t) *p) {
@@ -246,11 +317,6 @@ static zkpipe_status G16_FN(pending_new_)(G16_T(pending_t) **out, const G16_T(pk
     return ZKPIPE_OK;
 }
 
-size_t G16_FN(msm_scratch_bytes)(size_t domain_size, size_t n_vars, unsigned nthreads) {
-    size_t g1 = G1_(msm_scratch_bytes)(domain_size > n_vars ? domain_size : n_vars, nthreads);
-    size_t g2 = G2_(msm_scratch_bytes)(n_vars, nthreads);
-    return g1 > g2 ? g1 : g2;
-}
 
 /* From a, b, c on the domain: the H values on the coset, then the four G1
  * MSMs, on the backend of opts->rkey (the CPU without one). abc is
@@ -259,7 +325,7 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
                                              G16_T(clock_t) *ck, zkp_diag *diag) {
     const G16_T(pk_t) *pk = p->pk;
     const zkp_allocator *al = p->opts.alloc;
-    size_t n_vars = pk->n_vars, n = pk->domain_size;
+    size_t n_vars = pk->n_vars;
     const uint64_t *wl = ((const G16_FRT *)p->witness.ptr)[0].l;
     /* The CPU's ready key is made here: the key is where the CPU reads it. */
     zkp_g16_backend cpu_be = {.ops = &zkp_g16_cpu_ops, .name = "cpu", .g2_on_cpu = 1};
@@ -269,8 +335,9 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     const zkp_g16_rkey *rk = p->opts.rkey ? p->opts.rkey : &cpu_key;
     const zkp_g16_backend_ops *ops = rk->be->ops;
     int on_cpu = ops == &zkp_g16_cpu_ops;
+    p->on_device = !on_cpu;
     /* The GPU needs no MSM scratch in host memory. */
-    size_t scratch_bytes = on_cpu ? G16_FN(msm_scratch_bytes)(n, n_vars, p->nthreads) : 0;
+    size_t scratch_bytes = on_cpu ? G16_FN(msm_scratch_bytes)(pk, p->nthreads) : 0;
     void *scratch = scratch_bytes ? zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH) : NULL;
     zkp_g16_cpu_work work = {p->nthreads, scratch, scratch_bytes, al};
     zkp_g16_scalars hv = {NULL, NULL}, ws = {NULL, NULL};
@@ -424,8 +491,9 @@ zkpipe_status G16_FN(prove_finalize)(G16_T(proof_t) *proof, G16_T(pending_t) *p,
     const zkp_allocator *al = p->opts.alloc;
     G16_T(clock_t) ck = {&p->timings, &p->opts, -1, 0};
     /* The B2 MSM, unless the backend ran it in prove_start. */
-    size_t scratch_bytes =
-        p->b2_done ? 0 : G16_FN(msm_scratch_bytes)(pk->domain_size, pk->n_vars, p->nthreads);
+    size_t scratch_bytes = p->b2_done     ? 0
+                           : p->on_device ? G16_FN(b2_scratch_bytes)(pk, p->nthreads)
+                                          : G16_FN(msm_scratch_bytes)(pk, p->nthreads);
     void *scratch = zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH);
     zkpipe_status st = ZKPIPE_OK;
     if (scratch_bytes && !scratch) {
@@ -437,8 +505,11 @@ zkpipe_status G16_FN(prove_finalize)(G16_T(proof_t) *proof, G16_T(pending_t) *p,
     if (!p->b2_done) {
         if ((st = G16_FN(enter_)(&ck, ZKP_G16_MSM_B2, diag)) != ZKPIPE_OK) goto done;
         zkp_msm_stats stats;
-        st = G2_(msm_split_var)(&b2, &stats, pk->b2, ((const G16_FRT *)p->witness.ptr)[0].l,
-                                pk->n_vars, p->nthreads, scratch, scratch_bytes);
+        G16_T(msm_in_) in =
+            G16_FN(msm_input_)(((const G16_FRT *)p->witness.ptr)[0].l, pk->n_vars, pk->b_cols,
+                               pk->b_len, p->nthreads, scratch, scratch_bytes);
+        st = G2_(msm_split_var)(&b2, &stats, pk->b2, in.scalars, in.n, p->nthreads, in.scratch,
+                                in.scratch_bytes);
         if (st != ZKPIPE_OK) goto done;
     }
 
@@ -571,6 +642,7 @@ zkpipe_status G16_FN(verify)(const G16_T(vk_t) *vk, const uint64_t *pub, size_t 
 }
 
 #undef G16_H_UNIT_
+#undef G16_GATHER_UNIT_
 #undef G16_FN
 #undef G16_T
 #undef G16_G1A

@@ -51,9 +51,21 @@ typedef struct {
     const G16_G1A *ic;               /* n_public + 1 */
     const G16_T(coef_t) *coefs;      /* n_coefs entries of A and B */
     size_t n_coefs;
-    const G16_G1A *a;                /* n_vars: A_j(tau) */
-    const G16_G1A *b1;               /* n_vars: B_j(tau) in G1 */
-    const G16_G2A *b2;               /* n_vars: B_j(tau) in G2 */
+    const G16_G1A *a;                /* A_j(tau), per variable or per a_cols entry */
+    const G16_G1A *b1;               /* B_j(tau) in G1, per variable or per b_cols entry */
+    const G16_G2A *b2;               /* B_j(tau) in G2, likewise */
+    /* The columns of a (and of b1 and b2) when the key keeps only the
+     * variables whose column of A (of B) has an entry, as bellperson's
+     * .params files do: point i is variable a_cols[i] (ascending, < n_vars),
+     * a_len points in all. NULL: one point per variable, the identity where
+     * a column is empty (zkeys). A 32 GiB PoRep partition uses 33 M of its
+     * 130 M variables in B, so the sparse form saves 28 GB of G1 and G2
+     * points in host and device memory; the MSMs gather the witness values
+     * of the listed variables instead. */
+    const uint32_t *a_cols;
+    size_t a_len;
+    const uint32_t *b_cols;
+    size_t b_len;
     const G16_G1A *c;                /* n_vars - n_public - 1: the L query of the private signals */
     /* The H query, in one of two bases (groth16.h: H):
      *   h_coefficients = 0: domain_size points matched to the evaluations
@@ -63,6 +75,14 @@ typedef struct {
     const G16_G1A *h;
     int h_coefficients;
 } G16_T(pk_t);
+
+/* The points of a and of b1 (and b2): per variable, or as many as are listed. */
+static inline size_t G16_FN(a_count)(const G16_T(pk_t) *pk) {
+    return pk->a_cols ? pk->a_len : pk->n_vars;
+}
+static inline size_t G16_FN(b_count)(const G16_T(pk_t) *pk) {
+    return pk->b_cols ? pk->b_len : pk->n_vars;
+}
 
 /* The points of pk's H query. */
 static inline size_t G16_FN(h_len)(const G16_T(pk_t) *pk) {
@@ -109,12 +129,18 @@ ZKP_WARN_UNUSED zkpipe_status G16_FN(prove_start_abc)(G16_T(pending_t) **out, co
                                                       const zkp_g16_prove_opts *opts,
                                                       zkp_diag *diag);
 
-/* The MSM scratch both halves take from opts->alloc, in bytes, for a key
- * with this domain size and variable count, on nthreads threads: the larger
- * of what the G1 MSMs and the G2 MSM need. One size for both means one size
- * class, so a pool recycles the region prove_start gives back for
- * prove_finalize instead of exchanging two regions on every proof. */
-size_t G16_FN(msm_scratch_bytes)(size_t domain_size, size_t n_vars, unsigned nthreads);
+/* The MSM scratch both halves take from opts->alloc on the CPU, in bytes,
+ * for pk on nthreads threads: the larger of what the G1 MSMs and the G2 MSM
+ * need, plus room for the gathered witness values of a sparse key's
+ * longest column list. One size for both means one size class, so a pool
+ * recycles the region prove_start gives back for prove_finalize instead of
+ * exchanging two regions on every proof. */
+size_t G16_FN(msm_scratch_bytes)(const G16_T(pk_t) *pk, unsigned nthreads);
+
+/* The scratch prove_finalize takes after a prove_start on a device (a
+ * GPU), which needs none in host memory: the B2 MSM's alone, for a
+ * backend that left it to the CPU (0 is taken when it did not). */
+size_t G16_FN(b2_scratch_bytes)(const G16_T(pk_t) *pk, unsigned nthreads);
 
 /* The G2 MSM, fresh r and s from the OS CSPRNG, and the assembly. Always
  * consumes p (freed on every path). timings (optional) receives the time

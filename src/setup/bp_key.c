@@ -96,11 +96,17 @@ size_t zkp_bp_key_coefs(const zkp_cs_csr *r, unsigned log_n, bls12_381_g16_coef_
 void zkp_bp_key_free(zkp_bp_key *k) {
     if (!k) return;
     const zkp_allocator *a = k->alloc;
-    zkp_free(a, k->coefs, k->pk.n_coefs * sizeof *k->coefs, ZKP_MEM_KEY);
-    zkp_free(a, k->a, k->a ? k->n_cols * sizeof(g1_t) : 0, ZKP_MEM_KEY);
-    zkp_free(a, k->b_g1, k->b_g1 ? k->n_cols * sizeof(g1_t) : 0, ZKP_MEM_KEY);
-    zkp_free(a, k->b_g2, k->b_g2 ? k->n_cols * sizeof(g2_t) : 0, ZKP_MEM_KEY);
+    zkp_bp_key_drop_coefs(k);
+    zkp_free(a, k->a_cols, k->a_cols ? k->pk.a_len * sizeof *k->a_cols : 0, ZKP_MEM_KEY);
+    zkp_free(a, k->b_cols, k->b_cols ? k->pk.b_len * sizeof *k->b_cols : 0, ZKP_MEM_KEY);
     memset(k, 0, sizeof *k);
+}
+
+void zkp_bp_key_drop_coefs(zkp_bp_key *k) {
+    zkp_free(k->alloc, k->coefs, k->pk.n_coefs * sizeof *k->coefs, ZKP_MEM_KEY);
+    k->coefs = NULL;
+    k->pk.coefs = NULL;
+    k->pk.n_coefs = 0;
 }
 
 /* One bit per column of r with an entry in matrix m. */
@@ -112,38 +118,26 @@ static uint64_t *used_columns_(const zkp_cs_csr *r, int m) {
     return bits;
 }
 
-/* The dense form of a section of elem-byte points: borrowed when it is
- * dense already (count = n_cols), expanded over the used columns when it
- * is as long as they are. *copy receives the expansion (NULL: borrowed). */
-static zkpipe_status dense_(const void **dense, void **copy, const void *sec, size_t count,
-                            const uint64_t *used, size_t n_used, size_t n_cols, size_t elem,
-                            const char *name, const zkp_allocator *alloc, zkp_diag *diag) {
-    *copy = NULL;
-    if (count == n_cols) {
-        *dense = sec;
-        return ZKPIPE_OK;
-    }
+/* The column list of a section as long as the used columns (*cols, from
+ * alloc), or none (*cols NULL) for a section as long as the variables,
+ * which is dense already. */
+static zkpipe_status cols_(uint32_t **cols, size_t count, const uint64_t *used, size_t n_used,
+                           size_t n_cols, const char *name, const zkp_allocator *alloc,
+                           zkp_diag *diag) {
+    *cols = NULL;
+    if (count == n_cols) return ZKPIPE_OK;
     if (count != n_used)
         return zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
                              "section %s has %zu points; the circuit has %zu non-empty columns "
                              "and %zu variables",
                              name, count, n_used, n_cols);
-    uint8_t *out = n_cols ? zkp_alloc(alloc, n_cols * elem, ZKP_MEM_KEY) : NULL;
-    if (n_cols && !out)
-        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes for section %s",
-                             n_cols * elem, name);
-    const uint8_t *in = sec;
-    for (size_t j = 0, i = 0; j < n_cols; j++) {
-        uint8_t *dst = out + j * elem;
-        if (used[j / 64] >> (j % 64) & 1)
-            memcpy(dst, in + i++ * elem, elem);
-        else if (elem == sizeof(g1_t))
-            bls12_381_g1_affine_set_infinity((g1_t *)dst);
-        else
-            bls12_381_g2_affine_set_infinity((g2_t *)dst);
-    }
-    *dense = out;
-    *copy = out;
+    uint32_t *out = n_used ? zkp_alloc(alloc, n_used * sizeof *out, ZKP_MEM_KEY) : NULL;
+    if (n_used && !out)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
+                             "cannot allocate the %zu columns of section %s", n_used, name);
+    for (size_t j = 0, i = 0; j < n_cols; j++)
+        if (used[j / 64] >> (j % 64) & 1) out[i++] = (uint32_t)j;
+    *cols = out;
     return ZKPIPE_OK;
 }
 
@@ -212,22 +206,18 @@ zkpipe_status zkp_bp_key_init_from(zkp_bp_key *k, zkp_bp_key_circuit *c, const z
                              "circuit needs %zu, %zu, %zu and b_g1 as long as b_g2",
                              vk->n_ic, count[ZKP_BP_H], count[ZKP_BP_L], count[ZKP_BP_B_G1],
                              count[ZKP_BP_B_G2], n_in, n - 1, c->n_aux);
-    const void *a = NULL, *b1 = NULL, *b2 = NULL;
-    void *copy;
     k->n_cols = n_cols;
     zkpipe_status st;
-    if ((st = dense_(&a, &copy, sec[ZKP_BP_A], count[ZKP_BP_A], c->used_a, c->n_used_a, n_cols,
-                     sizeof(g1_t), "a", alloc, diag)) != ZKPIPE_OK)
+    if ((st = cols_(&k->a_cols, count[ZKP_BP_A], c->used_a, c->n_used_a, n_cols, "a", alloc,
+                    diag)) != ZKPIPE_OK)
         goto done;
-    k->a = copy;
-    if ((st = dense_(&b1, &copy, sec[ZKP_BP_B_G1], count[ZKP_BP_B_G1], c->used_b, c->n_used_b,
-                     n_cols, sizeof(g1_t), "b_g1", alloc, diag)) != ZKPIPE_OK)
+    k->pk.a_cols = k->a_cols;
+    k->pk.a_len = k->a_cols ? c->n_used_a : 0;
+    if ((st = cols_(&k->b_cols, count[ZKP_BP_B_G1], c->used_b, c->n_used_b, n_cols, "b_g1",
+                    alloc, diag)) != ZKPIPE_OK)
         goto done;
-    k->b_g1 = copy;
-    if ((st = dense_(&b2, &copy, sec[ZKP_BP_B_G2], count[ZKP_BP_B_G2], c->used_b, c->n_used_b,
-                     n_cols, sizeof(g2_t), "b_g2", alloc, diag)) != ZKPIPE_OK)
-        goto done;
-    k->b_g2 = copy;
+    k->pk.b_cols = k->b_cols;
+    k->pk.b_len = k->b_cols ? c->n_used_b : 0;
     /* The coefficients move into the key (they are its allocator's). */
     k->coefs = c->coefs;
     k->pk.n_coefs = c->n_coefs;
@@ -246,9 +236,9 @@ zkpipe_status zkp_bp_key_init_from(zkp_bp_key *k, zkp_bp_key_circuit *c, const z
     pk->delta2 = vk->delta_g2;
     pk->ic = vk->ic;
     pk->coefs = k->coefs;
-    pk->a = a;
-    pk->b1 = b1;
-    pk->b2 = b2;
+    pk->a = sec[ZKP_BP_A];
+    pk->b1 = sec[ZKP_BP_B_G1];
+    pk->b2 = sec[ZKP_BP_B_G2];
     pk->c = sec[ZKP_BP_L];
     pk->h = sec[ZKP_BP_H];
     pk->h_coefficients = 1;

@@ -11,9 +11,10 @@
  *     permutation of the domain.
  *   - the columns the a, b_g1 and b_g2 sections skip: bellperson's
  *     generator leaves out the points of empty columns, so those sections
- *     are as long as the A and B column densities; the key expands them to
- *     one point per variable, the identity where a column is empty, which
- *     adds nothing to an MSM.
+ *     are as long as the A and B column densities. The key keeps them so,
+ *     with the list of the columns they hold (groth16.h: a_cols, b_cols),
+ *     and the MSMs gather the witness values of those columns; at 32 GiB
+ *     that is 33 M points of B where the circuit has 130 M variables.
  *   - the H query stays in bellperson's coefficient basis (h_coefficients:
  *     the prover interpolates h back from its coset, groth16.h).
  *
@@ -63,20 +64,20 @@ size_t zkp_bp_key_coefs(const zkp_cs_csr *r, unsigned log_n, bls12_381_g16_coef_
 typedef struct {
     bls12_381_g16_pk_t pk; /* borrows the verifying key, the sections and the arrays below */
     bls12_381_g16_coef_t *coefs;
-    /* The dense copies of the a, b_g1 and b_g2 sections that the key made
-     * (NULL where a section was dense already and is borrowed). */
-    bls12_381_g1_affine_t *a, *b_g1;
-    bls12_381_g2_affine_t *b_g2;
+    /* The columns the a and the b_g1/b_g2 sections hold, in the key's
+     * pk.a_cols and pk.b_cols (NULL where a section was dense already). */
+    uint32_t *a_cols, *b_cols;
     size_t n_cols;
     const zkp_allocator *alloc;
 } zkp_bp_key;
 
 /* The key of the finished system r (with matrices) for the verifying key
  * vk and the five sections sec[s] of count[s] points (zkp_bp_section order;
- * the caller keeps them alive as long as the key). The a, b_g1 and b_g2
- * sections are taken either as bellperson writes them (as long as the
- * density, expanded into memory from alloc, ZKP_MEM_KEY) or dense (one
- * point per variable, borrowed). On failure *k is left empty and:
+ * the caller keeps them alive as long as the key: every section is
+ * borrowed). The a, b_g1 and b_g2 sections are taken either as bellperson
+ * writes them (as long as the density, with a column list from alloc,
+ * ZKP_MEM_KEY) or dense (one point per variable). On failure *k is left
+ * empty and:
  *   ZKPIPE_ERR_INVALID_ARGUMENT  r is not finished or has no matrices
  *   ZKPIPE_ERR_SIZE_MISMATCH     a length is not r's (the message says which)
  *   ZKPIPE_ERR_OUT_OF_RANGE      r has more rows or variables than a key numbers
@@ -119,5 +120,11 @@ void zkp_bp_key_circuit_free(zkp_bp_key_circuit *c);
 
 /* Frees what the key made; *k is left empty. Accepts an empty one. */
 void zkp_bp_key_free(zkp_bp_key *k);
+
+/* Frees the key's coefficients once a compiled circuit (circuit/) holds
+ * them: the engine synthesizes through that, and at 32 GiB the list takes
+ * 21 GB. prove_start, which synthesizes from the list, cannot take the key
+ * afterwards (prove_start_abc can). */
+void zkp_bp_key_drop_coefs(zkp_bp_key *k);
 
 #endif
