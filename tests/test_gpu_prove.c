@@ -122,20 +122,33 @@ TEST_CASE(gpu_prove_matches_cpu_on_fixtures) {
     zkp_g16_backend_close(be);
 }
 
-/* A synthetic key and witness of 2^log rows, parsed as the files are. */
-static void synthetic_key_(int bls, unsigned log, zkp_zkey *key, zkp_wtns *w) {
+/* A synthetic key and witness of 2^log rows, parsed as the files are;
+ * the parsed key and witness point into the files' bytes, kept with them. */
+typedef struct {
+    zkp_zkey key;
+    zkp_wtns w;
+    uint8_t *kb, *wb;
+} synthetic_;
+
+static void synthetic_key_(int bls, unsigned log, synthetic_ *s) {
     zkp_synthetic_params sp = {bls ? ZKPIPE_CURVE_BLS12_381 : ZKPIPE_CURVE_BN254, log, 7, 0};
-    uint8_t *kb = NULL, *wb = NULL;
     size_t kl = 0, wl = 0;
     zkp_diag d = {{0}};
-    ASSERT_MSG(zkp_synthetic_zkey(&sp, &kb, &kl, &d) == ZKPIPE_OK, "%s", d.msg);
-    ASSERT_MSG(zkp_synthetic_wtns(&sp, 3, &wb, &wl, &d) == ZKPIPE_OK, "%s", d.msg);
-    memset(key, 0, sizeof *key);
-    memset(w, 0, sizeof *w);
-    ASSERT_MSG(zkp_zkey_parse(key, kb, kl, "synthetic.zkey", NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-    ASSERT_MSG(zkp_wtns_parse(w, wb, wl, "synthetic.wtns", NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-    free(kb);
-    free(wb);
+    memset(s, 0, sizeof *s);
+    ASSERT_MSG(zkp_synthetic_zkey(&sp, &s->kb, &kl, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_synthetic_wtns(&sp, 3, &s->wb, &wl, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_zkey_parse(&s->key, s->kb, kl, "synthetic.zkey", NULL, &d) == ZKPIPE_OK, "%s",
+               d.msg);
+    ASSERT_MSG(zkp_wtns_parse(&s->w, s->wb, wl, "synthetic.wtns", NULL, &d) == ZKPIPE_OK, "%s",
+               d.msg);
+}
+
+static void synthetic_free_(synthetic_ *s) {
+    zkp_wtns_free(&s->w);
+    zkp_zkey_free(&s->key);
+    free(s->kb);
+    free(s->wb);
+    memset(s, 0, sizeof *s);
 }
 
 /* Synthetic keys of 2^5, 2^12 and 2^16 rows on both curves, each checked
@@ -144,14 +157,12 @@ static void synthetic_keys_(zkp_g16_backend *be, unsigned want_streamed) {
     static const unsigned logs[] = {5, 12, 16};
     for (int c = 0; c < 2; c++)
         for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
-            zkp_zkey key;
-            zkp_wtns w;
-            synthetic_key_(c, logs[i], &key, &w);
+            synthetic_ sk;
+            synthetic_key_(c, logs[i], &sk);
             char what[64];
             snprintf(what, sizeof what, "synthetic %s 2^%u", c ? "bls12_381" : "bn254", logs[i]);
-            check_same_proof_(be, &key, &w, want_streamed, what);
-            zkp_wtns_free(&w);
-            zkp_zkey_free(&key);
+            check_same_proof_(be, &sk.key, &sk.w, want_streamed, what);
+            synthetic_free_(&sk);
         }
 }
 
@@ -259,11 +270,10 @@ TEST_CASE(gpu_prove_streams_bases_that_do_not_fit) {
 TEST_CASE(gpu_prove_within_a_device_memory_budget) {
     zkp_g16_backend *be = open_gpu_backend_();
     zkp_gpu *g = zkp_g16_backend_gpu(be);
-    zkp_zkey key;
-    zkp_wtns w;
-    synthetic_key_(1, 16, &key, &w);
+    synthetic_ sk;
+    synthetic_key_(1, 16, &sk);
     zkp_g16_pk pk;
-    zkp_zkey_pk(&key, &pk);
+    zkp_zkey_pk(&sk.key, &pk);
     const bls12_381_g16_pk_t *q = &pk.u.bls12_381;
     uint64_t bases = (uint64_t)q->n_vars * (2 * sizeof(bls12_381_g1_affine_t) +
                                             sizeof(bls12_381_g2_affine_t)) +
@@ -272,7 +282,7 @@ TEST_CASE(gpu_prove_within_a_device_memory_budget) {
     uint64_t budget = zkp_g16_device_work_bytes(&pk) + bases / 2;
     zkp_gpu_set_memory_budget(g, budget);
     ASSERT_EQ_U64(zkp_gpu_memory_budget(g), budget);
-    check_same_proof_(be, &key, &w, SOME_STREAMED, "synthetic bls12_381 2^16 within a budget");
+    check_same_proof_(be, &sk.key, &sk.w, SOME_STREAMED, "synthetic bls12_381 2^16 within a budget");
     zkp_gpu_stats s;
     zkp_gpu_stats_get(g, &s);
     ASSERT_MSG(s.peak_total <= budget, "held %llu bytes against a budget of %llu",
@@ -283,8 +293,7 @@ TEST_CASE(gpu_prove_within_a_device_memory_budget) {
     ASSERT_EQ_INT(zkp_gpu_buf_alloc(g, &b, budget + 1, ZKP_GPU_MEM_SCRATCH, &d),
                   ZKPIPE_ERR_NO_MEMORY);
     ASSERT_MSG(strstr(d.msg, "budget") != NULL, "%s", d.msg);
-    zkp_wtns_free(&w);
-    zkp_zkey_free(&key);
+    synthetic_free_(&sk);
     zkp_g16_backend_close(be);
 }
 

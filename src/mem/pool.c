@@ -239,9 +239,20 @@ static void unmap_with_hook(const zkp_mem_pool *pool, void *base, size_t size) {
     (void)munmap(base, size);
 }
 
+/* An idle region goes a step at a time, each step discharged as soon as it
+ * is unmapped, so the books follow RSS down during the unmap instead of
+ * dropping at its end: a sample taken in between saw 12 GB of a 32 GiB
+ * PoRep partition's a, b, c gone from RSS and still tracked. */
+#define UNMAP_STEP ((size_t)64 << 20)
+
 static void unmap_region(zkp_mem_pool *pool, zkp_mem_region *r) {
-    unmap_with_hook(pool, r->base, r->size);
-    books_discharge(pool, ZKP_MEM_POOL_IDLE, r->size);
+    if (pool->cfg.region_unmapping && r->size >= pool->cfg.region_hook_min_bytes)
+        pool->cfg.region_unmapping(pool->cfg.region_hook_ctx, r->base, r->size);
+    for (size_t off = 0; off < r->size; off += UNMAP_STEP) {
+        size_t n = r->size - off < UNMAP_STEP ? r->size - off : UNMAP_STEP;
+        (void)munmap((char *)r->base + off, n);
+        books_discharge(pool, ZKP_MEM_POOL_IDLE, n);
+    }
     free(r);
 }
 
