@@ -282,7 +282,8 @@ TEST_CASE(gpu_prove_within_a_device_memory_budget) {
     uint64_t budget = zkp_g16_device_work_bytes(&pk) + bases / 2;
     zkp_gpu_set_memory_budget(g, budget);
     ASSERT_EQ_U64(zkp_gpu_memory_budget(g), budget);
-    check_same_proof_(be, &sk.key, &sk.w, SOME_STREAMED, "synthetic bls12_381 2^16 within a budget");
+    check_same_proof_(be, &sk.key, &sk.w, SOME_STREAMED,
+                      "synthetic bls12_381 2^16 within a budget");
     zkp_gpu_stats s;
     zkp_gpu_stats_get(g, &s);
     ASSERT_MSG(s.peak_total <= budget, "held %llu bytes against a budget of %llu",

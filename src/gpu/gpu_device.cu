@@ -366,7 +366,8 @@ zkpipe_status zkp_gpu_gather_scalars(zkp_gpu_buf **out, const zkp_gpu_buf *src,
             (uint4 *)b->ptr, (const uint4 *)src->ptr, src->bytes / 32,
             (const uint32_t *)cols->ptr, n);
         cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess) st = cuda_fail(diag, e, "launch of gather_kernel", __FILE__, __LINE__);
+        if (e != cudaSuccess)
+            st = cuda_fail(diag, e, "launch of gather_kernel", __FILE__, __LINE__);
     }
     if (st != ZKPIPE_OK) {
         zkp_gpu_buf_free(b);

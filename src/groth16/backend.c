@@ -129,7 +129,8 @@ static zkpipe_status cuda_cols_upload(zkp_g16_rkey *k, zkp_diag *diag) {
                                              ZKP_GPU_MEM_BASES, diag);
         if (st == ZKPIPE_OK && bytes) st = zkp_gpu_buf_upload(k->cols[b], 0, cols, bytes, diag);
         if (st != ZKPIPE_OK) {
-            zkp_diag_prefix(diag, b ? "uploading the key's B columns" : "uploading the key's A columns");
+            zkp_diag_prefix(diag, b ? "uploading the key's B columns"
+                                    : "uploading the key's A columns");
             return st;
         }
     }
@@ -170,11 +171,6 @@ static int fits_budget(zkp_gpu *g, uint64_t bytes, uint64_t work) {
 
 static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *diag) {
     const zkp_g16_backend *be = k->be;
-    zkpipe_status cst = cuda_cols_upload(k, diag);
-    if (cst != ZKPIPE_OK) {
-        cuda_key_unload(k);
-        return cst;
-    }
     for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
         const void *pts;
         size_t n;
@@ -228,8 +224,13 @@ static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
  * upload precomputes leave that working set free. */
 static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
     uint64_t work = zkp_g16_device_work_bytes(k->pk);
+    zkpipe_status st = cuda_cols_upload(k, diag);
+    if (st != ZKPIPE_OK) {
+        cuda_key_unload(k);
+        return st;
+    }
     zkp_gpu_set_upload_reserve(k->be->gpu, work);
-    zkpipe_status st = cuda_key_upload(k, work, diag);
+    st = cuda_key_upload(k, work, diag);
     zkp_gpu_set_upload_reserve(k->be->gpu, 0);
     return st;
 }
