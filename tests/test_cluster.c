@@ -935,6 +935,8 @@ TEST_CASE(cluster_retries_serialization_failures) {
                    " FOR EACH ROW EXECUTE FUNCTION conflict()");
 
     uint64_t before = zkp_queue_retries(q);
+    _Atomic uint64_t summed = 0; /* what a member's metrics add up over its connections */
+    zkp_queue_count_retries_into(q, &summed);
     int64_t id = enqueue_(q, "flaky-1", "bn254", 0, 1);
     ASSERT_EQ_U64(zkp_queue_retries(q) - before, 2);
     char row[128];
@@ -963,4 +965,6 @@ TEST_CASE(cluster_retries_serialization_failures) {
                    d.msg);
         ASSERT_EQ_U64(zkp_queue_retries(q) - before, retried[i]);
     }
+    ASSERT_EQ_U64(atomic_load(&summed), 2 + 5);
+    zkp_queue_count_retries_into(q, NULL);
 }

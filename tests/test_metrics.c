@@ -956,6 +956,53 @@ TEST_CASE(metrics_values_exact) {
     zkp_metrics_destroy(m);
 }
 
+/* A cluster member's families (queue.url set): every one present with the
+ * member's values, and none of them without cluster mode. */
+TEST_CASE(metrics_cluster_families) {
+    zkp_metrics *m = zkp_metrics_create();
+    ASSERT(m != NULL);
+    zkp_server_view view;
+    fill_view(&view);
+    char *text = zkp_metrics_prometheus(m, NULL, &view);
+    prom_doc d;
+    must_prom_parse(&d, text);
+    ASSERT(family_find(&d, "zkpipe_cluster_claims_total", strlen("zkpipe_cluster_claims_total")) ==
+           NULL);
+    prom_doc_free(&d);
+    free(text);
+
+    view.cluster_member = 1;
+    static const uint64_t depth[4] = {3, 5, 7, 11};
+    memcpy(view.cluster_depth, depth, sizeof depth);
+    view.cluster_enqueued = 13;
+    view.cluster_claims = 17;
+    view.cluster_completed = 19;
+    view.cluster_failed = 23;
+    view.cluster_refused_writes = 29;
+    view.cluster_lease_expiries = 31;
+    view.cluster_running = 37;
+    view.cluster_retries = 41;
+    text = zkp_metrics_prometheus(m, NULL, &view);
+    must_prom_parse(&d, text);
+    static const char *const prio[4] = {"low", "normal", "high", "critical"};
+    for (int i = 0; i < 4; i++)
+        ASSERT_EQ_U64(PROM_GET(&d, "zkpipe_cluster_queue_depth", NULL, 1, "priority", prio[i]),
+                      depth[i]);
+    ASSERT_EQ_U64(PROM_GET(&d, "zkpipe_cluster_jobs_enqueued_total", NULL, 0), 13);
+    ASSERT_EQ_U64(PROM_GET(&d, "zkpipe_cluster_claims_total", NULL, 0), 17);
+    ASSERT_EQ_U64(PROM_GET(&d, "zkpipe_cluster_results_total", NULL, 1, "outcome", "completed"),
+                  19);
+    ASSERT_EQ_U64(PROM_GET(&d, "zkpipe_cluster_results_total", NULL, 1, "outcome", "failed"), 23);
+    ASSERT_EQ_U64(PROM_GET(&d, "zkpipe_cluster_results_total", NULL, 1, "outcome", "refused"),
+                  29);
+    ASSERT_EQ_U64(PROM_GET(&d, "zkpipe_cluster_lease_expiries_total", NULL, 0), 31);
+    ASSERT_EQ_U64(PROM_GET(&d, "zkpipe_cluster_claims_running", NULL, 0), 37);
+    ASSERT_EQ_U64(PROM_GET(&d, "zkpipe_cluster_statement_retries_total", NULL, 0), 41);
+    prom_doc_free(&d);
+    free(text);
+    zkp_metrics_destroy(m);
+}
+
 TEST_CASE(metrics_label_sets_bounded) {
     zkp_metrics *m = zkp_metrics_create();
     ASSERT(m != NULL);

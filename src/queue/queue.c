@@ -128,6 +128,7 @@ static zkpipe_status run_(zkp_queue *q, const char *what, run_fn_ run, const voi
             return sql_fail_(d, what, q->conn, res);
         PQclear(res);
         q->retries++;
+        if (q->retries_sink) atomic_fetch_add(q->retries_sink, 1);
         backoff_(q, attempt);
     }
 }
@@ -161,6 +162,10 @@ zkpipe_status zkp_queue_simple(zkp_queue *q, const char *what, const char *sql, 
 }
 
 uint64_t zkp_queue_retries(const zkp_queue *q) { return q ? q->retries : 0; }
+
+void zkp_queue_count_retries_into(zkp_queue *q, _Atomic uint64_t *counter) {
+    q->retries_sink = counter;
+}
 
 /* A binary integer column of 2, 4 or 8 bytes, big-endian. */
 int zkp_queue_get_int(const PGresult *res, int row, int col, int64_t *out) {

@@ -28,6 +28,7 @@
 #ifndef ZKP_QUEUE_QUEUE_H
 #define ZKP_QUEUE_QUEUE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +64,11 @@ void zkp_queue_close(zkp_queue *q);
  * transaction is retried up to 5 times, 4 ms apart and doubling, before
  * its error is returned. */
 uint64_t zkp_queue_retries(const zkp_queue *q);
+
+/* From now on each of q's retries also adds one to *counter (atomically),
+ * so that a caller holding many connections sums them in one place; NULL
+ * stops it. */
+void zkp_queue_count_retries_into(zkp_queue *q, _Atomic uint64_t *counter);
 
 /* The newest schema version this build knows. */
 unsigned zkp_queue_schema_latest(void);

@@ -3,6 +3,7 @@
 #define ZKP_QUEUE_QUEUE_INTERNAL_H
 
 #include <libpq-fe.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "queue/queue.h"
@@ -12,6 +13,7 @@ struct zkp_queue {
     int listening; /* LISTEN zkpipe_job_done was issued (zkp_queue_wait) */
     int listening_queued; /* LISTEN zkpipe_job_queued (zkp_queue_notifications) */
     uint64_t retries;     /* statements run again after a serialization failure */
+    _Atomic uint64_t *retries_sink; /* zkp_queue_count_retries_into; NULL: none */
     uint64_t jitter;      /* the retries' backoff jitter */
 };
 

@@ -70,6 +70,7 @@ struct srv_cluster {
     uint64_t next_request_seq;
 
     _Atomic uint64_t enqueued, claims, completed, failed, refused, expiries, reaped_failed;
+    _Atomic uint64_t retries; /* statements the connections ran again (zkp_queue_retries) */
     _Atomic uint64_t depth[4];
 };
 
@@ -329,7 +330,10 @@ static zkp_queue *conn_get_(srv_cluster *c, zkp_diag *d) {
     pthread_mutex_lock(&c->lk);
     zkp_queue *q = c->n_idle ? c->idle[--c->n_idle] : NULL;
     pthread_mutex_unlock(&c->lk);
-    if (!q && zkp_queue_connect(&q, c->url, d) != ZKPIPE_OK) return NULL;
+    if (!q) {
+        if (zkp_queue_connect(&q, c->url, d) != ZKPIPE_OK) return NULL;
+        zkp_queue_count_retries_into(q, &c->retries);
+    }
     return q;
 }
 
@@ -1182,6 +1186,7 @@ void srv_cluster_get_stats(zkp_daemon *d, srv_cluster_stats *out) {
     out->refused_writes = atomic_load(&c->refused);
     out->lease_expiries = atomic_load(&c->expiries);
     out->reaped_failed = atomic_load(&c->reaped_failed);
+    out->retries = atomic_load(&c->retries);
     for (int i = 0; i < 4; i++) out->depth[i] = atomic_load(&c->depth[i]);
     pthread_mutex_lock(&c->lk);
     out->running = c->running;

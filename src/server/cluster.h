@@ -55,6 +55,7 @@ zkp_rpc_code srv_cluster_cancel_id(zkp_daemon *d, const char *id_text, int *was_
 typedef struct {
     int member; /* 1 in cluster mode */
     uint64_t enqueued, claims, completed, failed, refused_writes, lease_expiries, reaped_failed;
+    uint64_t retries; /* statements run again after a serialization failure or deadlock */
     uint64_t running; /* claims running now */
     uint64_t depth[4]; /* queued jobs by priority (LOW..CRITICAL), as last read */
 } srv_cluster_stats;

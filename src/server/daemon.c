@@ -905,6 +905,7 @@ int srv_metrics_source(void *ctx, zkpipe_engine_status *st, zkp_server_view *vie
     view->cluster_failed = cs.failed;
     view->cluster_refused_writes = cs.refused_writes;
     view->cluster_lease_expiries = cs.lease_expiries;
+    view->cluster_retries = cs.retries;
     view->cluster_running = cs.running;
     return 0;
 }

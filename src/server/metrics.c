@@ -742,6 +742,11 @@ char *zkp_metrics_prometheus(zkp_metrics *m, const zkpipe_engine_status *st,
                     fmt_u64(buf, r.view.cluster_lease_expiries));
         prom_gauge_u64(&b, "cluster_claims_running", "Claims running on this member now.",
                        r.view.cluster_running);
+        prom_family(&b, "cluster_statement_retries_total", "counter",
+                    "Statements this member ran again after a serialization failure or a "
+                    "deadlock (SQLSTATE 40001, 40P01).");
+        prom_sample(&b, "cluster_statement_retries_total", NULL, 0,
+                    fmt_u64(buf, r.view.cluster_retries));
     }
 
     counters_free(&c);

@@ -56,6 +56,7 @@ typedef struct {
     uint64_t cluster_enqueued, cluster_claims, cluster_completed, cluster_failed;
     uint64_t cluster_refused_writes; /* results refused: the lease was taken over or cancelled */
     uint64_t cluster_lease_expiries; /* expired leases this member's reaper ended */
+    uint64_t cluster_retries;        /* statements run again (SQLSTATE 40001, 40P01) */
     uint64_t cluster_running;        /* claims running here now */
 } zkp_server_view;
 
@@ -81,7 +82,8 @@ typedef struct {
  *   cluster_queue_depth{priority}           gauge    (cluster mode only, as are
  *   cluster_jobs_enqueued_total, cluster_claims_total,  the rest)
  *   cluster_results_total{outcome} (completed, failed, refused),
- *   cluster_lease_expiries_total, cluster_claims_running
+ *   cluster_lease_expiries_total, cluster_claims_running,
+ *   cluster_statement_retries_total
  * Returns a malloc'd NUL-terminated string, NULL when out of memory. */
 char *zkp_metrics_prometheus(zkp_metrics *m, const zkpipe_engine_status *st,
                              const zkp_server_view *view);
