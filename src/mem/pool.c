@@ -251,7 +251,12 @@ static void unmap_region(zkp_mem_pool *pool, zkp_mem_region *r) {
     for (size_t off = 0; off < r->size; off += UNMAP_STEP) {
         size_t n = r->size - off < UNMAP_STEP ? r->size - off : UNMAP_STEP;
         (void)munmap((char *)r->base + off, n);
-        books_discharge(pool, ZKP_MEM_POOL_IDLE, n);
+        /* The region is one buffer of the books: the last step ends it. */
+        zkpipe_status st = off + n == r->size
+                               ? zkp_mem_tracker_discharge(pool->tracker, ZKP_MEM_POOL_IDLE, n)
+                               : zkp_mem_tracker_discharge_less(pool->tracker, ZKP_MEM_POOL_IDLE, n);
+        ZKP_VERIFY_CHECK(st == ZKPIPE_OK);
+        (void)st;
     }
     free(r);
 }
