@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/c1.h"
 #include "formats/bellperson.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
@@ -18,6 +19,7 @@
 #include "setup/dev_params.h"
 #include "synthetic/synthetic.h"
 #include "zkpipe/engine.h"
+#include "filecoin_support.h"
 
 static const char *const fixtures[] = {"poseidon_small_bn128", "merkle_small_bn128",
                                        "poseidon_small_bls12381", "merkle_small_bls12381"};
@@ -346,6 +348,84 @@ TEST_CASE(gpu_engine_proves_on_the_gpu) {
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     ASSERT_EQ_U64(s.devices[0].vram_tracked_bytes, 0);
     ASSERT_OK(zkpipe_engine_destroy(&e));
+}
+
+/* One C1 job of key through e: every partition proved and verified. */
+static void prove_c1_(zkpipe_engine *e, uint32_t key, const uint8_t *c1, size_t len) {
+    zkpipe_job_request r = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0, c1, len, NULL};
+    uint64_t id = 0;
+    ASSERT_OK(zkpipe_engine_submit(e, &id, &r));
+    zkpipe_job_result res;
+    ASSERT_OK(zkpipe_engine_await(e, id, 600000, &res));
+    ASSERT_MSG(res.status == ZKPIPE_OK, "%s", res.error);
+    ASSERT(res.n_partitions > 0);
+    for (size_t i = 0; i < res.n_partitions; i++) ASSERT(res.partitions[i].verified);
+    zkpipe_job_result_clear(&res);
+}
+
+/* A PoRep key on a GPU engine: once the GPU holds its five point sets, the
+ * host copy goes and its share of the budget with it (at least the
+ * decoded sections' bytes), proofs still verify from the device's copy,
+ * and an evicted key loads again from its file. The 2 KiB parameters take
+ * minutes to make, so the case runs when ZKPIPE_TEST_POREP_PARAMS names
+ * them (the .params file `zkpipe setup dev --filecoin porep --sector-size
+ * 2KiB` writes). */
+TEST_CASE(gpu_engine_frees_a_porep_keys_host_points) {
+    zkp_gpu_close(test_gpu_open());
+    const char *params = getenv("ZKPIPE_TEST_POREP_PARAMS");
+    if (!params || !*params)
+        test_skip("set ZKPIPE_TEST_POREP_PARAMS to 2 KiB PoRep parameters (setup dev)");
+    const char *path = params;
+    /* The sections' decoded size, from the file's headers. */
+    zkp_bp_params bp;
+    zkp_bp_params_options po = {.curve_only = 1};
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_bp_params_load(&bp, path, &po, &d) == ZKPIPE_OK, "%s", d.msg);
+    uint64_t points = 0;
+    for (int sec = 0; sec < ZKP_BP_SECTION_COUNT; sec++)
+        points += zkp_bp_params_section_bytes(&bp, (zkp_bp_section)sec);
+    zkp_bp_params_free(&bp);
+
+    const zkp_fil_c1 *c1 = test_sealed_2kib();
+    uint8_t *text = NULL;
+    size_t len = 0;
+    ASSERT_MSG(zkp_fil_c1_write(c1, &text, &len, NULL, ZKP_MEM_AUX, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkpipe_engine_config cfg;
+    ASSERT_OK(zkpipe_engine_config_default(&cfg));
+    cfg.budget_bytes = (uint64_t)3200 << 20;
+    cfg.device = "cuda";
+    cfg.rss_period_ms = 50;
+    char err[256] = "";
+    zkpipe_engine *e = NULL;
+    zkpipe_status st = zkpipe_engine_create(&e, &cfg, err, sizeof err);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s", err);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, path, 5, 0)); /* StackedDrg2KiBV1_1 */
+    ASSERT_OK(zkpipe_engine_load_key(e, key));
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    uint64_t loaded = s.keys[0].resident_bytes;
+    ASSERT(loaded > points);
+
+    prove_c1_(e, key, text, len);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    uint64_t after = s.keys[0].resident_bytes;
+    printf("  key in host memory: %.1f MiB loaded, %.1f MiB once on the GPU (points %.1f MiB)\n",
+           (double)loaded / (1 << 20), (double)after / (1 << 20), (double)points / (1 << 20));
+    ASSERT_MSG(loaded - after >= points, "%llu bytes freed, the points take %llu",
+               (unsigned long long)(loaded - after), (unsigned long long)points);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, after);
+    ASSERT_EQ_U64(s.keys[0].loads, 1);
+
+    /* From the device's copy alone; then loaded again after an eviction. */
+    prove_c1_(e, key, text, len);
+    ASSERT_OK(zkpipe_engine_evict_key(e, key));
+    prove_c1_(e, key, text, len);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.keys[0].loads, 2);
+    ASSERT_EQ_U64(s.keys[0].resident_bytes, after);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    zkp_free(NULL, text, len, ZKP_MEM_AUX);
 }
 
 TEST_CASE(gpu_refusals_without_a_gpu_are_clear) {

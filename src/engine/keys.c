@@ -98,6 +98,7 @@ static void key_take_locked_(eng_key *k, key_data_ *d) {
     k->res = NULL;
     k->map_charge = 0;
     k->resident_bytes = 0;
+    k->host_dropped = 0;
 }
 
 static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
@@ -237,6 +238,16 @@ static void key_publish_(zkpipe_engine *e, eng_key *k, key_data_ *d, uint64_t ke
     pthread_mutex_unlock(&e->lk);
 }
 
+/* Gives back what of a key's reservation is neither allocated nor its
+ * file's mapping; returns what stays reserved. */
+static uint64_t key_trim_reservation_(zkp_mem_reservation *res, uint64_t map_charge) {
+    zkp_mem_reservation_info ri;
+    (void)zkp_mem_reservation_info_get(res, &ri);
+    uint64_t keep = ri.allocated_bytes + map_charge;
+    if (ri.reserved_bytes > keep) ENG_IGNORE(zkp_mem_release_part(res, ri.reserved_bytes - keep));
+    return keep;
+}
+
 /* Compiles the circuit of pk into d from its reservation, after checking
  * that the reservation holds it, and gives back what the key did not use;
  * *keep gets what stays reserved. */
@@ -261,10 +272,7 @@ static zkpipe_status key_compile_(eng_key *k, key_data_ *d, const zkp_g16_pk *pk
      * compiled circuit: they go (21 GB at 32 GiB). A zkey's stay, as its
      * file's mapping holds most of them. */
     if (k->kind == ENG_KEY_POREP) zkp_bp_key_drop_coefs(&d->c2.key);
-    (void)zkp_mem_reservation_info_get(d->res, &ri);
-    *keep = ri.allocated_bytes + d->map_charge;
-    if (ri.reserved_bytes > *keep)
-        ENG_IGNORE(zkp_mem_release_part(d->res, ri.reserved_bytes - *keep));
+    *keep = key_trim_reservation_(d->res, d->map_charge);
     return ZKPIPE_OK;
 }
 
@@ -478,21 +486,64 @@ int eng_key_evict_lru(zkpipe_engine *e, const eng_key *except) {
     return 1;
 }
 
+/* A key whose host copy of some sets is gone cannot make its device copy
+ * again: it goes whole, if idle, and loads again from its file when next
+ * needed; a running one keeps its copy. */
 size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key *except) {
-    size_t n = 0;
+    size_t n = 0, n_evicted = 0;
     pthread_mutex_lock(&e->lk);
-    size_t cap = e->n_keys;
-    zkp_g16_rkey **drop = calloc(cap ? cap : 1, sizeof *drop);
-    for (size_t i = 0; drop && i < e->n_keys; i++) {
+    size_t cap = e->n_keys ? e->n_keys : 1;
+    zkp_g16_rkey **drop = calloc(cap, sizeof *drop);
+    key_data_ *evicted = calloc(cap, sizeof *evicted);
+    for (size_t i = 0; drop && evicted && i < e->n_keys; i++) {
         eng_key *k = e->keys[i];
         if (k == except || !k->rkeys[dev]) continue;
+        if (k->host_dropped) {
+            if (key_idle_locked_(k)) key_evict_locked_(e, k, &evicted[n_evicted++]);
+            continue;
+        }
         drop[n++] = k->rkeys[dev];
         k->rkeys[dev] = NULL;
     }
     pthread_mutex_unlock(&e->lk);
     for (size_t i = 0; i < n; i++) zkp_g16_rkey_free(drop[i]);
+    for (size_t i = 0; i < n_evicted; i++) key_data_free_(e, &evicted[i]);
     free(drop);
-    return n;
+    free(evicted);
+    return n + n_evicted;
+}
+
+/* Why a GPU engine frees a PoRep key's points from host memory: the GPUs
+ * hold them resident, where the MSMs read them, and the host copy served
+ * only to upload them. At 32 GiB it is 47 GB of the key's 68, room for
+ * three more partitions in a 110 GiB budget. The file cannot be decoded
+ * again in part (the key unmapped it), so a key that must be made ready
+ * again is loaded again whole (eng_key_drop_device_copies). A set still
+ * read from the host (streamed, or B2 on the CPU) stays, and so does every
+ * set while a device has yet to make the key ready. A zkey's points lie
+ * mostly in its file's mapping and are small: they stay. */
+void eng_key_release_host_points(zkpipe_engine *e, eng_key *k) {
+    if (k->kind != ENG_KEY_POREP) return;
+    pthread_mutex_lock(&e->lk);
+    unsigned needed = 0;
+    for (unsigned d = 0; d < e->cfg.devices; d++)
+        needed |= k->rkeys[d] ? zkp_g16_rkey_host_sets(k->rkeys[d]) : ZKP_G16_SETS_ALL;
+    unsigned drop = ZKP_G16_SETS_ALL & ~needed & ~k->host_dropped;
+    if (!drop || k->tier != ZKPIPE_KEY_HOT) {
+        pthread_mutex_unlock(&e->lk);
+        return;
+    }
+    zkp_fil_c2_key_drop_points(&k->c2, drop);
+    bls12_381_g16_pk_t *pk = &k->pk.u.bls12_381;
+    const bls12_381_g16_pk_t *now = &k->c2.key.pk;
+    pk->a = now->a;
+    pk->b1 = now->b1;
+    pk->b2 = now->b2;
+    pk->c = now->c;
+    pk->h = now->h;
+    k->host_dropped |= drop;
+    k->resident_bytes = key_trim_reservation_(k->res, k->map_charge);
+    pthread_mutex_unlock(&e->lk);
 }
 
 zkpipe_status eng_key_evict(zkpipe_engine *e, eng_key *k) {

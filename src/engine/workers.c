@@ -159,6 +159,36 @@ static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
     return ZKPIPE_OK;
 }
 
+/* The key's first partition on GPU dev makes its bases resident there
+ * (dev's lock held); once every device has them, the host copy of what
+ * none reads from the host goes. */
+static zkpipe_status ready_key_(zkpipe_engine *e, unsigned dev, eng_key *k, zkp_diag *d) {
+    zkp_g16_backend *be = e->backends[dev];
+    zkp_g16_rkey *rk = NULL;
+    zkpipe_status st = zkp_g16_rkey_load(&rk, be, &k->pk, d);
+    /* GPU memory is short: the other keys' copies on this device go (they
+     * come back when their keys next run here), then one retry. */
+    if (st == ZKPIPE_ERR_NO_MEMORY && eng_key_drop_device_copies(e, dev, k) > 0)
+        st = zkp_g16_rkey_load(&rk, be, &k->pk, d);
+    /* Some of its bases would stream at every proof: resident copies pay
+     * once, so the other keys' copies go first, then one retry. */
+    if (st == ZKPIPE_OK && zkp_g16_rkey_streamed_sets(rk) > 0 &&
+        eng_key_drop_device_copies(e, dev, k) > 0) {
+        zkp_g16_rkey_free(rk);
+        rk = NULL;
+        st = zkp_g16_rkey_load(&rk, be, &k->pk, d);
+    }
+    if (st != ZKPIPE_OK) {
+        zkp_diag_prefix(d, zkp_g16_backend_name(be));
+        return st;
+    }
+    pthread_mutex_lock(&e->lk);
+    k->rkeys[dev] = rk;
+    pthread_mutex_unlock(&e->lk);
+    eng_key_release_host_points(e, k);
+    return ZKPIPE_OK;
+}
+
 static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_diag *d) {
     if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before prove_start");
     eng_key *k = p->job->key;
@@ -171,24 +201,8 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
     pthread_mutex_unlock(&e->lk);
     double t0 = eng_now();
     zkpipe_status st = ZKPIPE_OK;
-    /* The key's first partition on this GPU makes its bases resident. */
     zkp_g16_backend *be = e->backends[w->device];
-    if (zkp_g16_backend_is_gpu(be) && !k->rkeys[w->device]) {
-        st = zkp_g16_rkey_load(&k->rkeys[w->device], be, &k->pk, d);
-        /* GPU memory is short: the other keys' copies on this device go
-         * (they come back when their keys next run here), then one retry. */
-        if (st == ZKPIPE_ERR_NO_MEMORY && eng_key_drop_device_copies(e, w->device, k) > 0)
-            st = zkp_g16_rkey_load(&k->rkeys[w->device], be, &k->pk, d);
-        /* Some of its bases would stream at every proof: resident copies
-         * pay once, so the other keys' copies go first, then one retry. */
-        if (st == ZKPIPE_OK && zkp_g16_rkey_streamed_sets(k->rkeys[w->device]) > 0 &&
-            eng_key_drop_device_copies(e, w->device, k) > 0) {
-            zkp_g16_rkey_free(k->rkeys[w->device]);
-            k->rkeys[w->device] = NULL;
-            st = zkp_g16_rkey_load(&k->rkeys[w->device], be, &k->pk, d);
-        }
-        if (st != ZKPIPE_OK) zkp_diag_prefix(d, zkp_g16_backend_name(be));
-    }
+    if (zkp_g16_backend_is_gpu(be) && !k->rkeys[w->device]) st = ready_key_(e, w->device, k, d);
     zkp_g16_prove_opts o = {.nthreads = e->device_threads,
                             .alloc = p->alloc,
                             .cancel = &p->job->cancel,

@@ -106,6 +106,30 @@ void zkp_fil_c2_key_free(zkp_fil_c2_key *k) {
     memset(k, 0, sizeof *k);
 }
 
+uint64_t zkp_fil_c2_key_drop_points(zkp_fil_c2_key *k, unsigned sets) {
+    static const struct {
+        unsigned bit;
+        zkp_bp_section sec;
+    } map[] = {{1u << ZKP_G16_SET_A, ZKP_BP_A},   {1u << ZKP_G16_SET_B1, ZKP_BP_B_G1},
+               {1u << ZKP_G16_SET_L, ZKP_BP_L},   {1u << ZKP_G16_SET_H, ZKP_BP_H},
+               {ZKP_G16_SETS_B2, ZKP_BP_B_G2}};
+    bls12_381_g16_pk_t *pk = &k->key.pk;
+    uint64_t freed = 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        if (!(sets & map[i].bit) || !k->params.points[map[i].sec]) continue;
+        freed += zkp_bp_params_section_bytes(&k->params, map[i].sec);
+        zkp_bp_params_drop_section(&k->params, map[i].sec);
+        switch (map[i].sec) {
+        case ZKP_BP_A: pk->a = NULL; break;
+        case ZKP_BP_B_G1: pk->b1 = NULL; break;
+        case ZKP_BP_L: pk->c = NULL; break;
+        case ZKP_BP_H: pk->h = NULL; break;
+        default: pk->b2 = NULL; break;
+        }
+    }
+    return freed;
+}
+
 static const zkp_fil_c2_options c2_defaults_ = {0, NULL, 0, NULL};
 
 zkpipe_status zkp_fil_c2_key_open(zkp_fil_c2_key *k, const zkp_fil_seal_proof *p,

@@ -112,6 +112,15 @@ void zkp_fil_c2_blank_free(zkp_cs_csr **r);
 
 void zkp_fil_c2_key_free(zkp_fil_c2_key *k);
 
+/* Frees the decoded points of the key's sets named in sets (bits of
+ * ZKP_G16_SETS_*, groth16_common.h) and clears the key's pointers to them;
+ * returns the bytes freed. For sets a device holds for good (the engine,
+ * once every GPU has them resident): at 32 GiB the five sets are 47 GB of
+ * host memory. The file is unmapped by then, so the key cannot decode them
+ * again: a prover that needs them (on the CPU, or to upload them anew)
+ * needs the key loaded again, and says so (groth16/backend.c). */
+uint64_t zkp_fil_c2_key_drop_points(zkp_fil_c2_key *k, unsigned sets);
+
 /* A partition's proof is made by the engine (zkpipe/engine.h: a PoRep key
  * and a C1 job), which runs these as its synthesis stage and checks each
  * proof against these public inputs.

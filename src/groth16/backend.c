@@ -169,12 +169,24 @@ static int fits_budget(zkp_gpu *g, uint64_t bytes, uint64_t work) {
     return s.live_total + work + bytes <= budget;
 }
 
+/* A key whose host copy of a set was freed once every device held it
+ * (zkp_g16_rkey_host_sets) cannot be made ready from it again. */
+static zkpipe_status points_gone(const char *set, zkp_diag *diag) {
+    return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                         "the key's %s points are no longer in host memory; load the key again",
+                         set);
+}
+
 static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *diag) {
     const zkp_g16_backend *be = k->be;
     for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
         const void *pts;
         size_t n;
         base_set(k->pk, (zkp_g16_base_set)i, &pts, &n);
+        if (n && !pts) {
+            cuda_key_unload(k);
+            return points_gone(set_names[i], diag);
+        }
         if ((be->resident_limit && n > be->resident_limit / g1_point_bytes(k->pk)) ||
             !fits_budget(be->gpu, (uint64_t)n * g1_point_bytes(k->pk), work)) {
             k->streamed |= 1u << i;
@@ -202,6 +214,11 @@ static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
     int bn = pk->curve == ZKPIPE_CURVE_BN254;
     size_t g2_bytes = bn ? sizeof(bn254_g2_affine_t) : sizeof(bls12_381_g2_affine_t);
     size_t n_b2 = bn ? bn254_g16_b_count(&pk->u.bn254) : bls12_381_g16_b_count(&pk->u.bls12_381);
+    const void *b2 = bn ? (const void *)pk->u.bn254.b2 : (const void *)pk->u.bls12_381.b2;
+    if (n_b2 && !b2) {
+        cuda_key_unload(k);
+        return points_gone("B2", diag);
+    }
     if (be->g2_on_cpu || (be->resident_limit && n_b2 > be->resident_limit / g2_bytes) ||
         !fits_budget(be->gpu, (uint64_t)n_b2 * g2_bytes, work))
         return ZKPIPE_OK;
@@ -474,6 +491,11 @@ void zkp_g16_backend_set_g2_on_cpu(zkp_g16_backend *be, int on) { be->g2_on_cpu 
 void zkp_g16_backend_set_streaming(zkp_g16_backend *be, size_t resident_limit, size_t chunk) {
     be->resident_limit = resident_limit;
     be->stream_chunk = chunk;
+}
+
+unsigned zkp_g16_rkey_host_sets(const zkp_g16_rkey *k) {
+    if (!k->be->gpu) return ZKP_G16_SETS_ALL;
+    return k->streamed | (k->b2 ? 0u : ZKP_G16_SETS_B2);
 }
 
 unsigned zkp_g16_rkey_streamed_sets(const zkp_g16_rkey *k) {

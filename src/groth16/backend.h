@@ -151,6 +151,14 @@ uint64_t zkp_g16_device_work_bytes(const zkp_g16_pk *pk);
  * CPU). */
 unsigned zkp_g16_rkey_streamed_sets(const zkp_g16_rkey *k);
 
+/* The point sets (ZKP_G16_SETS_*) k reads from the key in host memory at
+ * each proof: every set on the CPU; on a GPU the streamed sets, and B2
+ * when its MSM is left to the CPU. A set that is in none of a key's ready
+ * keys' masks, with a ready key on every device that proves it, is needed
+ * in host memory only to make it ready again (the engine frees it then:
+ * engine/keys.c). */
+unsigned zkp_g16_rkey_host_sets(const zkp_g16_rkey *k);
+
 /* The CPU's table, which prove_start uses when opts->rkey is NULL. */
 extern const zkp_g16_backend_ops zkp_g16_cpu_ops;
 

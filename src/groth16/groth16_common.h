@@ -46,6 +46,11 @@ typedef enum {
     ZKP_G16_SET_COUNT
 } zkp_g16_base_set;
 
+/* Sets of a key's point sets as bits: bit s for G1 set s, and one more for
+ * the B2 bases (G2). */
+#define ZKP_G16_SETS_B2 (1u << ZKP_G16_SET_COUNT)
+#define ZKP_G16_SETS_ALL ((ZKP_G16_SETS_B2 << 1) - 1)
+
 /* A key made ready for a backend (groth16/backend.h). */
 typedef struct zkp_g16_rkey zkp_g16_rkey;
 
