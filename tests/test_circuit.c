@@ -120,3 +120,73 @@ TEST_CASE(circuit_synthesis_matches_r1cs_and_proves) {
         zkp_zkey_free(&key);
     }
 }
+
+/* A key of coefficients alone, drawn from `distinct` random values (raw
+ * form, reduced), over rows rows and cols variables; the compiled
+ * circuit's a, b, c against the sums taken entry by entry from the list.
+ * Up to ZKP_CIRCUIT_DICT_MAX distinct values the circuit keeps a table of
+ * them and an index per entry, past it the values themselves: both must
+ * give the same a, b and c. */
+static void check_coefs_(size_t distinct, int want_dict) {
+    enum { ROWS = 1024, COLS = 700 };
+    size_t n_coefs = 2 * ROWS * 3 + distinct; /* every value used at least once */
+    bls12_381_fr_t *vals = malloc(distinct * sizeof *vals);
+    bls12_381_g16_coef_t *coefs = malloc(n_coefs * sizeof *coefs);
+    uint64_t *w = malloc((size_t)COLS * 32);
+    ASSERT(vals && coefs && w);
+    for (size_t i = 0; i < distinct; i++) {
+        test_rng_bytes(vals[i].l, 32);
+        vals[i].l[3] &= 0x0fffffffffffffffu; /* below r */
+    }
+    for (size_t k = 0; k < n_coefs; k++) {
+        coefs[k].matrix = (uint32_t)(test_rng_u64() & 1);
+        coefs[k].constraint = (uint32_t)(test_rng_u64() % ROWS);
+        coefs[k].signal = (uint32_t)(test_rng_u64() % COLS);
+        coefs[k].value = vals[k < distinct ? k : test_rng_u64() % distinct];
+    }
+    for (size_t j = 0; j < COLS; j++) {
+        test_rng_bytes(w + 4 * j, 32);
+        w[4 * j + 3] &= 0x0fffffffffffffffu;
+    }
+    zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
+    pk.u.bls12_381.n_vars = COLS;
+    pk.u.bls12_381.domain_size = ROWS;
+    pk.u.bls12_381.coefs = coefs;
+    pk.u.bls12_381.n_coefs = n_coefs;
+    zkp_circuit c;
+    zkp_diag d = {{0}};
+    ASSERT_OK(zkp_circuit_build(&c, &pk, NULL, &d));
+    const bls12_381_csr_t *csr = &c.u.bls12_381;
+    ASSERT_EQ_INT(csr->dict != NULL, want_dict);
+    ASSERT_EQ_U64(csr->n_dict, want_dict ? distinct : 0);
+    ASSERT_EQ_U64(zkp_circuit_bytes(&pk), csr->mem_bytes);
+    bls12_381_fr_t *abc = malloc(zkp_circuit_abc_bytes(&c)), want[2 * ROWS];
+    ASSERT(abc);
+    zkp_circuit_synthesize(&c, w, abc, 2);
+    memset(want, 0, sizeof want);
+    for (size_t k = 0; k < n_coefs; k++) {
+        bls12_381_fr_t t, wv;
+        memcpy(wv.l, w + 4 * (size_t)coefs[k].signal, 32);
+        bls12_381_fr_mul(&t, &coefs[k].value, &wv);
+        bls12_381_fr_t *acc = &want[coefs[k].matrix * ROWS + coefs[k].constraint];
+        bls12_381_fr_add(acc, acc, &t);
+    }
+    for (size_t i = 0; i < ROWS; i++) {
+        ASSERT_MSG(bls12_381_fr_eq(&abc[i], &want[i]), "a differs at row %zu", i);
+        ASSERT_MSG(bls12_381_fr_eq(&abc[ROWS + i], &want[ROWS + i]), "b differs at row %zu", i);
+        bls12_381_fr_t ab;
+        bls12_381_fr_mul(&ab, &want[i], &want[ROWS + i]);
+        ASSERT_MSG(bls12_381_fr_eq(&abc[2 * ROWS + i], &ab), "c differs at row %zu", i);
+    }
+    free(abc);
+    zkp_circuit_free(&c);
+    free(w);
+    free(coefs);
+    free(vals);
+}
+
+TEST_CASE(circuit_values_by_table_or_in_full) {
+    check_coefs_(3, 1);
+    check_coefs_(ZKP_CIRCUIT_DICT_MAX, 1);
+    check_coefs_(ZKP_CIRCUIT_DICT_MAX + 1, 0);
+}

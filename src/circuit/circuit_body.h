@@ -1,4 +1,5 @@
 /* Generic pre-compiled circuit: the code. See circuit_impl.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/parallel.h"
@@ -18,14 +19,23 @@
 #define CIR_PREFETCH 16
 
 /* The layout of the one allocation: per matrix the row pointers, columns,
- * values and density words, each 64-byte aligned. With csr NULL it only
- * counts; the count is overflow-checked since keys come from files. */
-static size_t CIR_FN(layout_)(CIR_T *csr, unsigned char *mem, const CIR_PK *pk, const size_t nnz[2]) {
+ * values (or their indices when n_dict > 0) and density words, then the
+ * dictionary, each 64-byte aligned. With csr NULL it only counts; the
+ * count is overflow-checked since keys come from files. */
+static size_t CIR_FN(layout_)(CIR_T *csr, unsigned char *mem, const CIR_PK *pk, const size_t nnz[2],
+                              size_t n_dict) {
     size_t at = 0, words = ((size_t)pk->n_vars + 63) / 64;
-    for (unsigned m = 0; m < 2; m++) {
-        size_t parts[4] = {((size_t)pk->domain_size + 1) * sizeof(uint64_t),
-                           (nnz[m] + CIR_PREFETCH) * sizeof(uint32_t), nnz[m] * sizeof(CIR_FRT),
-                           words * sizeof(uint64_t)};
+    size_t value_bytes = n_dict ? sizeof(uint16_t) : sizeof(CIR_FRT);
+    for (unsigned m = 0; m < 3; m++) {
+        size_t parts[4] = {0, 0, 0, 0};
+        if (m < 2) {
+            parts[0] = ((size_t)pk->domain_size + 1) * sizeof(uint64_t);
+            parts[1] = (nnz[m] + CIR_PREFETCH) * sizeof(uint32_t);
+            parts[2] = nnz[m] * value_bytes;
+            parts[3] = words * sizeof(uint64_t);
+        } else {
+            parts[0] = n_dict * sizeof(CIR_FRT);
+        }
         void *ptrs[4];
         for (unsigned k = 0; k < 4; k++) {
             ptrs[k] = mem ? mem + at : NULL;
@@ -34,12 +44,16 @@ static size_t CIR_FN(layout_)(CIR_T *csr, unsigned char *mem, const CIR_PK *pk, 
                 zkp_add_overflow(at, rounded & ~(size_t)63, &at))
                 return 0;
         }
-        if (csr) {
-            csr->row_ptr[m] = ptrs[0];
-            csr->col[m] = ptrs[1];
-            csr->val[m] = ptrs[2];
-            csr->density[m] = ptrs[3];
+        if (!csr) continue;
+        if (m == 2) {
+            csr->dict = n_dict ? ptrs[0] : NULL;
+            continue;
         }
+        csr->row_ptr[m] = ptrs[0];
+        csr->col[m] = ptrs[1];
+        csr->val[m] = n_dict ? NULL : ptrs[2];
+        csr->vidx[m] = n_dict ? ptrs[2] : NULL;
+        csr->density[m] = ptrs[3];
     }
     return at;
 }
@@ -49,10 +63,66 @@ static void CIR_FN(count_)(const CIR_PK *pk, size_t nnz[2]) {
     for (size_t k = 0; k < pk->n_coefs; k++) nnz[pk->coefs[k].matrix != 0]++;
 }
 
+/* The distinct coefficient values, found with an open-addressed hash table
+ * of twice the dictionary's room (small: it lives in malloc memory while
+ * the key compiles). */
+#define CIR_DICT_SLOTS (2 * ZKP_CIRCUIT_DICT_MAX)
+typedef struct {
+    uint32_t *slot; /* 1 + the value's index, or 0 for an empty slot */
+    CIR_FRT *vals;
+    size_t n;
+} CIR_FN(dict_);
+
+static size_t CIR_FN(dict_hash_)(const CIR_FRT *v) {
+    uint64_t h = v->l[0] ^ (v->l[1] * 0x9e3779b97f4a7c15u) ^ (v->l[2] * 0xc2b2ae3d27d4eb4fu) ^
+                 (v->l[3] * 0x165667b19e3779f9u);
+    h *= 0xff51afd7ed558ccdu;
+    return (size_t)(h >> 32) & (CIR_DICT_SLOTS - 1);
+}
+
+/* v's index, added when new (add); -1 once the dictionary is full. */
+static long CIR_FN(dict_find_)(CIR_FN(dict_) *d, const CIR_FRT *v, int add) {
+    for (size_t i = CIR_FN(dict_hash_)(v);; i = (i + 1) & (CIR_DICT_SLOTS - 1)) {
+        uint32_t s = d->slot[i];
+        if (s == 0) {
+            if (!add || d->n == ZKP_CIRCUIT_DICT_MAX) return -1;
+            d->vals[d->n] = *v;
+            d->slot[i] = (uint32_t)++d->n;
+            return (long)d->n - 1;
+        }
+        if (CIR_F(eq)(&d->vals[s - 1], v)) return (long)s - 1;
+    }
+}
+
+/* The dictionary of pk's values in d, or d->n = 0 when there are more than
+ * it holds. ZKPIPE_ERR_NO_MEMORY when its table could not be allocated. */
+static zkpipe_status CIR_FN(dict_build_)(CIR_FN(dict_) *d, const CIR_PK *pk) {
+    d->n = 0;
+    d->slot = calloc(CIR_DICT_SLOTS, sizeof *d->slot);
+    d->vals = malloc(ZKP_CIRCUIT_DICT_MAX * sizeof *d->vals);
+    if (!d->slot || !d->vals) return ZKPIPE_ERR_NO_MEMORY;
+    for (size_t k = 0; k < pk->n_coefs; k++)
+        if (CIR_FN(dict_find_)(d, &pk->coefs[k].value, 1) < 0) {
+            d->n = 0;
+            break;
+        }
+    return ZKPIPE_OK;
+}
+
+static void CIR_FN(dict_free_)(CIR_FN(dict_) *d) {
+    free(d->slot);
+    free(d->vals);
+    memset(d, 0, sizeof *d);
+}
+
 size_t CIR_FN(bytes)(const CIR_PK *pk) {
     size_t nnz[2];
     CIR_FN(count_)(pk, nnz);
-    return CIR_FN(layout_)(NULL, NULL, pk, nnz);
+    CIR_FN(dict_) d;
+    if (CIR_FN(dict_build_)(&d, pk) != ZKPIPE_OK) d.n = 0;
+    size_t n_dict = d.n;
+    CIR_FN(dict_free_)(&d);
+    return CIR_FN(layout_)(NULL, NULL, pk, nnz, n_dict);
 }
 
 zkpipe_status CIR_FN(build)(CIR_T *csr, const CIR_PK *pk, const zkp_allocator *alloc,
@@ -60,18 +130,28 @@ zkpipe_status CIR_FN(build)(CIR_T *csr, const CIR_PK *pk, const zkp_allocator *a
     memset(csr, 0, sizeof *csr);
     size_t nnz[2];
     CIR_FN(count_)(pk, nnz);
-    size_t bytes = CIR_FN(layout_)(NULL, NULL, pk, nnz);
-    if (bytes == 0)
-        return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "the key is too large to compile");
-    unsigned char *mem = zkp_alloc(alloc, bytes, ZKP_MEM_CSR);
-    if (!mem)
+    CIR_FN(dict_) d;
+    if (CIR_FN(dict_build_)(&d, pk) != ZKPIPE_OK) {
+        CIR_FN(dict_free_)(&d);
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
+                             "cannot allocate the table of the circuit's coefficients");
+    }
+    size_t bytes = CIR_FN(layout_)(NULL, NULL, pk, nnz, d.n);
+    unsigned char *mem = bytes ? zkp_alloc(alloc, bytes, ZKP_MEM_CSR) : NULL;
+    if (!mem) {
+        CIR_FN(dict_free_)(&d);
+        if (bytes == 0)
+            return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "the key is too large to compile");
         return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes for the circuit",
                              bytes);
-    CIR_FN(layout_)(csr, mem, pk, nnz);
+    }
+    CIR_FN(layout_)(csr, mem, pk, nnz, d.n);
     csr->n_rows = pk->domain_size;
     csr->n_cols = pk->n_vars;
     csr->nnz[0] = nnz[0];
     csr->nnz[1] = nnz[1];
+    csr->n_dict = d.n;
+    if (d.n) memcpy(csr->dict, d.vals, d.n * sizeof *csr->dict);
     csr->mem = mem;
     csr->mem_bytes = bytes;
     csr->alloc = alloc;
@@ -95,13 +175,17 @@ zkpipe_status CIR_FN(build)(CIR_T *csr, const CIR_PK *pk, const zkp_allocator *a
         unsigned m = e->matrix != 0;
         uint64_t at = csr->row_ptr[m][e->constraint]++;
         csr->col[m][at] = e->signal;
-        csr->val[m][at] = e->value;
+        if (d.n)
+            csr->vidx[m][at] = (uint16_t)CIR_FN(dict_find_)(&d, &e->value, 0);
+        else
+            csr->val[m][at] = e->value;
         csr->density[m][e->signal / 64] |= (uint64_t)1 << (e->signal % 64);
     }
     for (unsigned m = 0; m < 2; m++) {
         memmove(csr->row_ptr[m] + 1, csr->row_ptr[m], (size_t)csr->n_rows * sizeof(uint64_t));
         csr->row_ptr[m][0] = 0;
     }
+    CIR_FN(dict_free_)(&d);
     return ZKPIPE_OK;
 }
 
@@ -114,10 +198,22 @@ void CIR_FN(free)(CIR_T *csr) {
 static void CIR_FN(row_dot_)(CIR_FRT *out, const CIR_T *csr, unsigned m, size_t i, const CIR_FRT *w) {
     CIR_FRT acc, t;
     CIR_F(set_zero)(&acc);
-    for (uint64_t k = csr->row_ptr[m][i]; k < csr->row_ptr[m][i + 1]; k++) {
-        __builtin_prefetch(&w[csr->col[m][k + CIR_PREFETCH]]);
-        CIR_F(mul)(&t, &csr->val[m][k], &w[csr->col[m][k]]);
-        CIR_F(add)(&acc, &acc, &t);
+    const uint32_t *col = csr->col[m];
+    uint64_t lo = csr->row_ptr[m][i], hi = csr->row_ptr[m][i + 1];
+    if (csr->dict) {
+        const uint16_t *vidx = csr->vidx[m];
+        for (uint64_t k = lo; k < hi; k++) {
+            __builtin_prefetch(&w[col[k + CIR_PREFETCH]]);
+            CIR_F(mul)(&t, &csr->dict[vidx[k]], &w[col[k]]);
+            CIR_F(add)(&acc, &acc, &t);
+        }
+    } else {
+        const CIR_FRT *val = csr->val[m];
+        for (uint64_t k = lo; k < hi; k++) {
+            __builtin_prefetch(&w[col[k + CIR_PREFETCH]]);
+            CIR_F(mul)(&t, &val[k], &w[col[k]]);
+            CIR_F(add)(&acc, &acc, &t);
+        }
     }
     *out = acc;
 }
@@ -155,6 +251,7 @@ void CIR_FN(synthesize)(const CIR_T *csr, const uint64_t *w, CIR_FRT *abc, unsig
 }
 
 #undef CIR_PREFETCH
+#undef CIR_DICT_SLOTS
 #undef CIR_FN
 #undef CIR_T
 #undef CIR_PK

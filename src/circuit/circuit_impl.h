@@ -18,12 +18,27 @@
 #define CIR_PK ZKP_CAT(CIR_CURVE, _g16_pk_t)
 #define CIR_FRT ZKP_CAT(CIR_FR, _t)
 
+#ifndef ZKP_CIRCUIT_DICT_MAX
+/* Distinct coefficient values up to which entries name their value by a
+ * 16-bit index into a table (CIR_T's dict). */
+#define ZKP_CIRCUIT_DICT_MAX 65536u
+#endif
+
 /* A and B in compressed sparse rows. Row i of matrix m holds the entries
- * row_ptr[m][i] .. row_ptr[m][i + 1] - 1 of col[m] and val[m]. Values keep
- * the key's raw form (coefficient·R²), so that one Montgomery product with
- * a canonical witness value gives the product in Montgomery form, as in
- * the prover's own synthesis. Everything lives in one allocation (category
- * csr) of CIR_FN(bytes) bytes. */
+ * row_ptr[m][i] .. row_ptr[m][i + 1] - 1 of col[m] and of the values.
+ * Values keep the key's raw form (coefficient·R²), so that one Montgomery
+ * product with a canonical witness value gives the product in Montgomery
+ * form, as in the prover's own synthesis.
+ *
+ * Circuits use few distinct coefficients: ±1, powers of two for packing,
+ * hash constants. With at most ZKP_CIRCUIT_DICT_MAX of them, entry k's
+ * value is dict[vidx[m][k]] and val is NULL: 6 bytes an entry instead of
+ * 36, which at 32 GiB (440 M entries) is 2.6 GB instead of 15.8, and what
+ * synthesis streams through per partition shrinks likewise. Otherwise
+ * val[m][k] holds it and vidx and dict are NULL.
+ *
+ * Everything lives in one allocation (category csr) of CIR_FN(bytes)
+ * bytes. */
 typedef struct {
     uint32_t n_rows; /* the key's domain size */
     uint32_t n_cols; /* the key's variable count */
@@ -31,6 +46,9 @@ typedef struct {
     uint64_t *row_ptr[2];
     uint32_t *col[2];
     CIR_FRT *val[2];
+    uint16_t *vidx[2];
+    CIR_FRT *dict;
+    size_t n_dict;
     /* Bit j of density[m] is set when column j of matrix m has an entry: the
      * variables whose A (or B) query matters. A key property, so it is
      * computed once here rather than per witness. */
@@ -41,7 +59,8 @@ typedef struct {
 } CIR_T;
 
 /* Bytes CIR_FN(build) allocates for pk, so the caller can reserve them
- * first; 0 if pk is too large to compile. */
+ * first (a pass over the coefficients to count the distinct values); 0 if
+ * pk is too large to compile. */
 size_t CIR_FN(bytes)(const CIR_PK *pk);
 
 /* Compiles the key's coefficient list (counting sort by row, stable, so the
