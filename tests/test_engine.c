@@ -1048,3 +1048,37 @@ TEST_CASE(engine_porep_key_load_within_budget_slow) {
     ASSERT_EQ_U64(s.budget_reserved_bytes, 0);
     ASSERT_OK(zkpipe_engine_destroy(&e));
 }
+
+/* A PoRep job sent to a cold key: the key loads beside the job's own C1,
+ * which holds part of the budget and cannot give it back before the job
+ * runs. The load's estimate (four times the file) is capped at what is
+ * free then, not at the whole budget, which could never be granted: the
+ * job used to fail with "do not fit the budget" under the budget in which
+ * an explicit load succeeds. Slow like the case above, for the same
+ * reason. */
+TEST_CASE(engine_porep_cold_key_loads_beside_its_jobs_c1_slow) {
+    const char *params = getenv("ZKPIPE_TEST_POREP_PARAMS");
+    if (!params || !*params)
+        test_skip("set ZKPIPE_TEST_POREP_PARAMS to 2 KiB PoRep parameters (setup dev)");
+    const zkp_fil_c1 *c1 = test_sealed_2kib();
+    uint8_t *text = NULL;
+    size_t len = 0;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_c1_write(c1, &text, &len, NULL, ZKP_MEM_AUX, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkpipe_engine *e = engine_(3200 * MIB, 1, 1);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, params, 5, 0));
+    zkpipe_job_request req = {key, NULL, 0, ZKPIPE_PRIORITY_NORMAL, NULL, 0, text, len, NULL};
+    uint64_t id = 0;
+    ASSERT_OK(zkpipe_engine_submit(e, &id, &req));
+    zkpipe_job_result r;
+    ASSERT_OK(zkpipe_engine_await(e, id, 600000, &r));
+    ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
+    ASSERT(r.n_partitions == 1 && r.partitions[0].verified);
+    zkpipe_job_result_clear(&r);
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT(s.tracked_peak_bytes <= s.budget_total_bytes);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    zkp_free(NULL, text, len, ZKP_MEM_AUX);
+}

@@ -365,12 +365,24 @@ static zkpipe_status porep_load_(zkpipe_engine *e, eng_key *k, key_data_ *d,
     return key_compile_(k, d, &pk, al, keep, diag);
 }
 
+static int hopeless_locked_(zkpipe_engine *e, const eng_key *except);
+
 static zkpipe_status key_load_(zkpipe_engine *e, eng_key *k, zkpipe_priority prio,
                                int interruptible, zkp_diag *diag) {
     zkp_mem_budget_stats bs;
     (void)zkp_mem_budget_stats_get(e->budget, &bs);
     uint64_t est = 4 * k->file_bytes + ((uint64_t)2 << 20);
     if (est > bs.total_bytes) est = bs.total_bytes;
+    /* The estimate is an upper bound. While nothing runs and no other key
+     * is loaded, what others hold of the budget (the requests of queued
+     * jobs, among them the C1 of the job that needs this key) cannot come
+     * back, so the load takes what is free instead of waiting for ever;
+     * if the key does not fit in that, its load says what it needed. */
+    pthread_mutex_lock(&e->lk);
+    int hopeless = hopeless_locked_(e, k);
+    pthread_mutex_unlock(&e->lk);
+    uint64_t free_now = bs.total_bytes > bs.reserved_bytes ? bs.total_bytes - bs.reserved_bytes : 0;
+    if (hopeless && free_now > 0 && est > free_now) est = free_now;
     key_data_ d;
     memset(&d, 0, sizeof d);
     zkpipe_status st = eng_reserve(e, est, prio, k, interruptible, &d.res, diag);
