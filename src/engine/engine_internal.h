@@ -118,7 +118,7 @@ struct eng_key {
      * set and cleared under the engine's lock. */
     zkp_g16_rkey *rkeys[ZKPIPE_ENGINE_STATUS_MAX_DEVICES];
     /* The point sets (ZKP_G16_SETS_*) whose host copy was freed because
-     * every device holds them (eng_key_release_host_points); such a key's
+     * every device holds them (eng_key_settle_on_devices); such a key's
      * device copies go only with the whole key. */
     unsigned host_dropped;
 };
@@ -255,10 +255,11 @@ int eng_key_evict_lru(zkpipe_engine *e, const eng_key *except);
  * bases fit; the caller holds dev's lock, under which alone those copies
  * are used. Returns how many were freed. */
 size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key *except);
-/* Frees k's host copy of the point sets that every device holds and no
- * device reads from the host, and gives their share of the budget back
- * (PoRep keys on GPUs only; see keys.c). Lock NOT held. */
-void eng_key_release_host_points(zkpipe_engine *e, eng_key *k);
+/* Once every GPU holds k ready: a partition's estimate without the B2
+ * MSM's scratch when every GPU runs it, and a PoRep key's host copy of the
+ * point sets that no device reads from the host freed, their share of the
+ * budget given back (see keys.c). Lock NOT held. */
+void eng_key_settle_on_devices(zkpipe_engine *e, eng_key *k);
 /* Evicts k if idle (lock NOT held). */
 zkpipe_status eng_key_evict(zkpipe_engine *e, eng_key *k);
 /* The identity of the key file at path now: its stamp and header digest

@@ -525,36 +525,49 @@ size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key 
     return n + n_evicted;
 }
 
-/* Why a GPU engine frees a PoRep key's points from host memory: the GPUs
- * hold them resident, where the MSMs read them, and the host copy served
- * only to upload them. At 32 GiB it is 47 GB of the key's 68, room for
- * three more partitions in a 110 GiB budget. The file cannot be decoded
- * again in part (the key unmapped it), so a key that must be made ready
- * again is loaded again whole (eng_key_drop_device_copies). A set still
- * read from the host (streamed, or B2 on the CPU) stays, and so does every
- * set while a device has yet to make the key ready. A zkey's points lie
- * mostly in its file's mapping and are small: they stay. */
-void eng_key_release_host_points(zkpipe_engine *e, eng_key *k) {
-    if (k->kind != ENG_KEY_POREP) return;
+/* What a key needs in host memory once every GPU has made it ready.
+ *
+ * The B2 MSM: when every GPU runs it, prove_finalize takes no scratch, so
+ * a partition's reservation leaves the estimate's scratch out (1.5 GiB a
+ * PoRep partition at 32 GiB). Partitions admitted before keep what they
+ * reserved; what they give back after prove_start is the same either way.
+ *
+ * The points, of a PoRep key: the GPUs hold them resident, where the MSMs
+ * read them, and the host copy served only to upload them. At 32 GiB they
+ * are 47 GB of the key's 68, room for three more partitions in a 110 GiB
+ * budget. The file cannot be decoded again in part (the key unmapped it),
+ * so a key that must be made ready again is loaded again whole
+ * (eng_key_drop_device_copies). A set still read from the host (streamed,
+ * or B2 on the CPU) stays, and so does every set while a device has yet to
+ * make the key ready. A zkey's points lie mostly in its file's mapping and
+ * are small: they stay. */
+void eng_key_settle_on_devices(zkpipe_engine *e, eng_key *k) {
     pthread_mutex_lock(&e->lk);
     unsigned needed = 0;
     for (unsigned d = 0; d < e->cfg.devices; d++)
         needed |= k->rkeys[d] ? zkp_g16_rkey_host_sets(k->rkeys[d]) : ZKP_G16_SETS_ALL;
-    unsigned drop = ZKP_G16_SETS_ALL & ~needed & ~k->host_dropped;
-    if (!drop || k->tier != ZKPIPE_KEY_HOT) {
+    if (k->tier != ZKPIPE_KEY_HOT) {
         pthread_mutex_unlock(&e->lk);
         return;
     }
-    zkp_fil_c2_key_drop_points(&k->c2, drop);
-    bls12_381_g16_pk_t *pk = &k->pk.u.bls12_381;
-    const bls12_381_g16_pk_t *now = &k->c2.key.pk;
-    pk->a = now->a;
-    pk->b1 = now->b1;
-    pk->b2 = now->b2;
-    pk->c = now->c;
-    pk->h = now->h;
-    k->host_dropped |= drop;
-    k->resident_bytes = key_trim_reservation_(k->res, k->map_charge);
+    if (!(needed & ZKP_G16_SETS_B2) && k->c_scratch) {
+        k->part_bytes -= k->c_scratch;
+        k->part_after_start -= k->c_scratch;
+        k->c_scratch = 0;
+    }
+    unsigned drop = ZKP_G16_SETS_ALL & ~needed & ~k->host_dropped;
+    if (k->kind == ENG_KEY_POREP && drop) {
+        zkp_fil_c2_key_drop_points(&k->c2, drop);
+        bls12_381_g16_pk_t *pk = &k->pk.u.bls12_381;
+        const bls12_381_g16_pk_t *now = &k->c2.key.pk;
+        pk->a = now->a;
+        pk->b1 = now->b1;
+        pk->b2 = now->b2;
+        pk->c = now->c;
+        pk->h = now->h;
+        k->host_dropped |= drop;
+        k->resident_bytes = key_trim_reservation_(k->res, k->map_charge);
+    }
     pthread_mutex_unlock(&e->lk);
 }
 

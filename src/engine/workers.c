@@ -160,8 +160,8 @@ static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
 }
 
 /* The key's first partition on GPU dev makes its bases resident there
- * (dev's lock held); once every device has them, the host copy of what
- * none reads from the host goes. */
+ * (dev's lock held); once every device has them, what the host no longer
+ * needs goes (eng_key_settle_on_devices). */
 static zkpipe_status ready_key_(zkpipe_engine *e, unsigned dev, eng_key *k, zkp_diag *d) {
     zkp_g16_backend *be = e->backends[dev];
     zkp_g16_rkey *rk = NULL;
@@ -185,7 +185,7 @@ static zkpipe_status ready_key_(zkpipe_engine *e, unsigned dev, eng_key *k, zkp_
     pthread_mutex_lock(&e->lk);
     k->rkeys[dev] = rk;
     pthread_mutex_unlock(&e->lk);
-    eng_key_release_host_points(e, k);
+    eng_key_settle_on_devices(e, k);
     return ZKPIPE_OK;
 }
 
@@ -212,9 +212,10 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
     pthread_mutex_unlock(&e->dev_lock[w->device]);
     p->times.device = eng_now() - t0;
     if (st != ZKPIPE_OK) return st;
-    /* a, b, c and the NTT tables are gone: their share goes back now. */
-    if (k->part_bytes > k->part_after_start)
-        ENG_IGNORE(zkp_mem_release_part(p->res, k->part_bytes - k->part_after_start));
+    /* a, b, c and the NTT tables are gone: their share goes back now (the
+     * difference between part_bytes and part_after_start, which the key's
+     * later estimates keep). */
+    if (k->c_abc + k->c_ntt) ENG_IGNORE(zkp_mem_release_part(p->res, k->c_abc + k->c_ntt));
     return ZKPIPE_OK;
 }
 
