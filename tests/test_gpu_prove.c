@@ -365,7 +365,8 @@ static void prove_c1_(zkpipe_engine *e, uint32_t key, const uint8_t *c1, size_t 
 
 /* A PoRep key on a GPU engine: once the GPU holds its five point sets, the
  * host copy goes and its share of the budget with it (at least the
- * decoded sections' bytes), proofs still verify from the device's copy,
+ * decoded sections' bytes), a partition's reservation leaves out the B2
+ * MSM's scratch, proofs still verify from the device's copy,
  * and an evicted key loads again from its file. The 2 KiB parameters take
  * minutes to make, so the case runs when ZKPIPE_TEST_POREP_PARAMS names
  * them (the .params file `zkpipe setup dev --filecoin porep --sector-size
@@ -404,7 +405,7 @@ TEST_CASE(gpu_engine_frees_a_porep_keys_host_points) {
     ASSERT_OK(zkpipe_engine_load_key(e, key));
     zkpipe_engine_status s;
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
-    uint64_t loaded = s.keys[0].resident_bytes;
+    uint64_t loaded = s.keys[0].resident_bytes, part = s.keys[0].partition_bytes;
     ASSERT(loaded > points);
 
     prove_c1_(e, key, text, len);
@@ -416,6 +417,9 @@ TEST_CASE(gpu_engine_frees_a_porep_keys_host_points) {
                (unsigned long long)(loaded - after), (unsigned long long)points);
     ASSERT_EQ_U64(s.budget_reserved_bytes, after);
     ASSERT_EQ_U64(s.keys[0].loads, 1);
+    /* B2 runs on the GPU: a partition reserves no finalize scratch. */
+    ASSERT_MSG(s.keys[0].partition_bytes < part, "a partition reserves %llu bytes, was %llu",
+               (unsigned long long)s.keys[0].partition_bytes, (unsigned long long)part);
 
     /* From the device's copy alone; then loaded again after an eviction. */
     prove_c1_(e, key, text, len);
