@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "circuit/circuit.h"
 #include "filecoin/c1.h"
 #include "formats/bellperson.h"
 #include "formats/wtns.h"
@@ -15,6 +16,7 @@
 #include "gadgets_support.h"
 #include "gpu_support.h"
 #include "groth16/backend.h"
+#include "ntt/ntt.h"
 #include "setup/bp_key.h"
 #include "setup/dev_params.h"
 #include "synthetic/synthetic.h"
@@ -174,6 +176,188 @@ TEST_CASE(gpu_prove_matches_cpu_on_synthetic_keys) {
     zkp_g16_backend *be = open_gpu_backend_();
     synthetic_keys_(be, 0);
     zkp_g16_backend_close(be);
+}
+
+/* The GPU's proof with a, b and c made on the device, from pk's compiled
+ * circuit resident there and the witness, equals the CPU's proof from the
+ * key's coefficient list (r and s fixed), and verifies. want_dict: the
+ * circuit names its values through its table (circuit_impl.h), or keeps
+ * them in full: the device reads either. */
+static void check_abc_on_device_(zkp_g16_backend *be, const zkp_g16_pk *pk, const zkp_g16_vk *vk,
+                                 const uint64_t *values, size_t bytes, size_t n_public,
+                                 int want_dict, const char *what) {
+    static const uint64_t rs[8] = {0x1234567, 0, 0, 1, 0x89abcdef, 7, 0, 2};
+    zkp_diag d = {{0}};
+    zkp_circuit c;
+    ASSERT_MSG(zkp_circuit_build(&c, pk, NULL, &d) == ZKPIPE_OK, "%s: %s", what, d.msg);
+    const void *dict = c.curve == ZKPIPE_CURVE_BN254 ? (const void *)c.u.bn254.dict
+                                                     : (const void *)c.u.bls12_381.dict;
+    ASSERT_EQ_INT(dict != NULL, want_dict);
+    zkp_g16_rkey *rk = NULL;
+    ASSERT_MSG(zkp_g16_rkey_load(&rk, be, pk, &d) == ZKPIPE_OK, "%s: %s", what, d.msg);
+    zkp_gpu_csr_src src;
+    zkp_circuit_gpu_src(&c, &src);
+    ASSERT_MSG(zkp_g16_rkey_attach_circuit(rk, &src, &d) == ZKPIPE_OK, "%s: %s", what, d.msg);
+    zkp_g16_proof cpu, gpu;
+    memset(&cpu, 0, sizeof cpu);
+    memset(&gpu, 0, sizeof gpu);
+    prove_fixed_(&cpu, pk, values, bytes, NULL);
+    zkp_buffer wb = {malloc(bytes), bytes, ZKP_MEM_WITNESS, NULL}, abc = {NULL, 0, ZKP_MEM_ABC, NULL};
+    ASSERT(wb.ptr);
+    memcpy(wb.ptr, values, bytes);
+    zkp_g16_prove_opts o = {.nthreads = 2, .rkey = rk, .test_fixed_rs = rs};
+    zkp_g16_pending *p = NULL;
+    zkpipe_status st = zkp_g16_prove_start_abc(&p, pk, &wb, &abc, &o, &d);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s: prove_start: %s", what, d.msg);
+    st = zkp_g16_prove_finalize(&gpu, p, NULL, &d);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s: prove_finalize: %s", what, d.msg);
+    ASSERT_MSG(memcmp(&cpu, &gpu, sizeof cpu) == 0,
+               "%s: the proof from a, b, c made on the GPU differs from the CPU's", what);
+    zkp_g16_public pub = {pk->curve, n_public, malloc(32 * n_public + 1)};
+    ASSERT(pub.values);
+    memcpy(pub.values, values + 4, 32 * n_public);
+    ASSERT_MSG(zkp_g16_verify(vk, &pub, &gpu, &d) == ZKPIPE_OK, "%s: %s", what, d.msg);
+    zkp_g16_public_release(&pub);
+    /* Without a circuit on the device, an empty abc is refused. */
+    zkp_g16_rkey *bare = NULL;
+    ASSERT_MSG(zkp_g16_rkey_load(&bare, be, pk, &d) == ZKPIPE_OK, "%s: %s", what, d.msg);
+    zkp_buffer wb2 = {malloc(bytes), bytes, ZKP_MEM_WITNESS, NULL};
+    ASSERT(wb2.ptr);
+    memcpy(wb2.ptr, values, bytes);
+    o.rkey = bare;
+    ASSERT_EQ_STATUS(zkp_g16_prove_start_abc(&p, pk, &wb2, &abc, &o, &d), ZKPIPE_ERR_SIZE_MISMATCH);
+    ASSERT(p == NULL && wb2.ptr == NULL);
+    zkp_g16_rkey_free(bare);
+    zkp_g16_rkey_free(rk);
+    zkp_circuit_free(&c);
+    printf("  %s: a, b, c made on the GPU (%s): identical proofs, verified\n", what,
+           want_dict ? "values by table" : "values in full");
+}
+
+/* Whole proofs with a, b and c made on the device, on the fixtures and on
+ * synthetic keys of 2^12 and 2^16 rows, both curves (their circuits have
+ * few distinct coefficients: values by table; the case below covers
+ * values in full). */
+TEST_CASE(gpu_prove_makes_abc_from_the_circuit) {
+    zkp_g16_backend *be = open_gpu_backend_();
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        char path[512];
+        zkp_diag d = {{0}};
+        zkp_zkey key = {0};
+        zkp_wtns w = {0};
+        fixture_path_(path, sizeof path, fixtures[i], "circuit.zkey");
+        ASSERT_MSG(zkp_zkey_load(&key, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+        fixture_path_(path, sizeof path, fixtures[i], "witness.wtns");
+        ASSERT_MSG(zkp_wtns_load(&w, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+        zkp_g16_pk pk;
+        zkp_zkey_pk(&key, &pk);
+        zkp_g16_vk vk;
+        zkp_zkey_vk(&key, &vk);
+        check_abc_on_device_(be, &pk, &vk, w.values, w.values_bytes, zkp_zkey_n_public(&key), 1,
+                             fixtures[i]);
+        zkp_wtns_free(&w);
+        zkp_zkey_free(&key);
+    }
+    static const unsigned logs[] = {12, 16};
+    for (int c = 0; c < 2; c++)
+        for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+            synthetic_ sk;
+            synthetic_key_(c, logs[i], &sk);
+            char what[64];
+            snprintf(what, sizeof what, "synthetic %s 2^%u", c ? "bls12_381" : "bn254", logs[i]);
+            zkp_g16_pk pk;
+            zkp_zkey_pk(&sk.key, &pk);
+            zkp_g16_vk vk;
+            zkp_zkey_vk(&sk.key, &vk);
+            check_abc_on_device_(be, &pk, &vk, sk.w.values, sk.w.values_bytes,
+                                 zkp_zkey_n_public(&sk.key), 1, what);
+            synthetic_free_(&sk);
+        }
+    zkp_g16_backend_close(be);
+}
+
+/* The H values from a, b, c made on the device (the circuit resident
+ * there and the witness) against those from a, b, c made on the host by
+ * circuit/ and uploaded, for a circuit of random coefficients: few
+ * distinct (values by table) and more than the table holds (values in
+ * full). Both go through the same NTTs, so this isolates the device's
+ * a, b and c. */
+TEST_CASE(gpu_abc_from_the_circuit_matches_the_host) {
+    enum { LOG = 12, ROWS = 1 << LOG, COLS = 3000 };
+    zkp_gpu *g = test_gpu_open();
+    bls12_381_fr_t root, shift, five;
+    bls12_381_fr_set_u64(&five, 5);
+    bls12_381_fr_set_u64(&shift, 7);
+    ASSERT_OK(bls12_381_fr_ntt_root_from_generator(&root, &five, LOG));
+    for (int full = 0; full < 2; full++) {
+        size_t distinct = full ? ZKP_CIRCUIT_DICT_MAX + 1 : 5, n_coefs = 6 * ROWS + distinct;
+        bls12_381_fr_t *vals = malloc(distinct * sizeof *vals);
+        bls12_381_g16_coef_t *coefs = malloc(n_coefs * sizeof *coefs);
+        uint64_t *w = malloc((size_t)COLS * 32), *abc = malloc((size_t)3 * ROWS * 32);
+        uint64_t *h_host = malloc((size_t)ROWS * 32), *h_dev = malloc((size_t)ROWS * 32);
+        ASSERT(vals && coefs && w && abc && h_host && h_dev);
+        for (size_t i = 0; i < distinct; i++) {
+            test_rng_bytes(vals[i].l, 32);
+            vals[i].l[3] &= 0x0fffffffffffffffu;
+        }
+        for (size_t k = 0; k < n_coefs; k++) {
+            coefs[k].matrix = (uint32_t)(test_rng_u64() & 1);
+            coefs[k].constraint = (uint32_t)(test_rng_u64() % ROWS);
+            coefs[k].signal = (uint32_t)(test_rng_u64() % COLS);
+            coefs[k].value = vals[k < distinct ? k : test_rng_u64() % distinct];
+        }
+        for (size_t j = 0; j < COLS; j++) {
+            test_rng_bytes(w + 4 * j, 32);
+            w[4 * j + 3] &= 0x0fffffffffffffffu;
+        }
+        zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
+        pk.u.bls12_381.n_vars = COLS;
+        pk.u.bls12_381.domain_size = ROWS;
+        pk.u.bls12_381.log_domain = LOG;
+        pk.u.bls12_381.coefs = coefs;
+        pk.u.bls12_381.n_coefs = n_coefs;
+        zkp_circuit c;
+        zkp_diag d = {{0}};
+        ASSERT_OK(zkp_circuit_build(&c, &pk, NULL, &d));
+        ASSERT_EQ_INT(c.u.bls12_381.dict == NULL, full);
+        zkp_circuit_synthesize(&c, w, abc, 2);
+        zkp_gpu_buf *h1 = NULL, *h2 = NULL, *wd = NULL;
+        zkp_gpu_csr *dc = NULL;
+        zkp_gpu_csr_src src;
+        zkp_circuit_gpu_src(&c, &src);
+        ASSERT_MSG(bls12_381_fr_gpu_h_evals(g, &h1, abc, LOG, root.l, shift.l, &d) == ZKPIPE_OK,
+                   "%s", d.msg);
+        ASSERT_OK(zkp_gpu_buf_alloc(g, &wd, (size_t)COLS * 32, ZKP_GPU_MEM_SCALARS, &d));
+        ASSERT_OK(zkp_gpu_buf_upload_async(wd, 0, w, (size_t)COLS * 32, &d));
+        ASSERT_MSG(zkp_gpu_csr_upload(g, &dc, &src, &d) == ZKPIPE_OK, "%s", d.msg);
+        ASSERT_MSG(bls12_381_fr_gpu_h_evals_csr(g, &h2, dc, wd, LOG, root.l, shift.l, &d) ==
+                       ZKPIPE_OK,
+                   "%s", d.msg);
+        ASSERT_OK(zkp_gpu_buf_download(h_host, h1, 0, (size_t)ROWS * 32, &d));
+        ASSERT_OK(zkp_gpu_buf_download(h_dev, h2, 0, (size_t)ROWS * 32, &d));
+        for (size_t i = 0; i < ROWS; i++)
+            ASSERT_MSG(!memcmp(h_host + 4 * i, h_dev + 4 * i, 32), "values %s: h differs at %zu",
+                       full ? "in full" : "by table", i);
+        /* A circuit of another domain is refused. */
+        zkp_gpu_buf *h3 = NULL;
+        ASSERT_EQ_STATUS(bls12_381_fr_gpu_h_evals_csr(g, &h3, dc, wd, LOG + 1, root.l, shift.l, &d),
+                         ZKPIPE_ERR_INVALID_ARGUMENT);
+        ASSERT(h3 == NULL);
+        printf("  values %s (%zu distinct): the device's a, b, c give the host's h\n",
+               full ? "in full" : "by table", distinct);
+        zkp_gpu_csr_free(dc);
+        zkp_gpu_buf_free(h1);
+        zkp_gpu_buf_free(h2);
+        zkp_gpu_buf_free(wd);
+        zkp_circuit_free(&c);
+        free(h_dev);
+        free(h_host);
+        free(abc);
+        free(w);
+        free(coefs);
+        free(vals);
+    }
+    zkp_gpu_close(g);
 }
 
 /* The points of a dense section of elem-byte points whose column is used
@@ -417,9 +601,13 @@ TEST_CASE(gpu_engine_frees_a_porep_keys_host_points) {
                (unsigned long long)(loaded - after), (unsigned long long)points);
     ASSERT_EQ_U64(s.budget_reserved_bytes, after);
     ASSERT_EQ_U64(s.keys[0].loads, 1);
-    /* B2 runs on the GPU: a partition reserves no finalize scratch. */
-    ASSERT_MSG(s.keys[0].partition_bytes < part, "a partition reserves %llu bytes, was %llu",
-               (unsigned long long)s.keys[0].partition_bytes, (unsigned long long)part);
+    /* B2 runs on the GPU, and a, b, c are made there: a partition
+     * reserves no finalize scratch and no a, b, c (three domains of 2^22
+     * scalars). */
+    uint64_t abc_bytes = (uint64_t)3 * 32 << 22;
+    ASSERT_MSG(s.keys[0].partition_bytes + abc_bytes < part,
+               "a partition reserves %llu bytes, was %llu", (unsigned long long)s.keys[0].partition_bytes,
+               (unsigned long long)part);
 
     /* From the device's copy alone; then loaded again after an eviction. */
     prove_c1_(e, key, text, len);
@@ -428,6 +616,18 @@ TEST_CASE(gpu_engine_frees_a_porep_keys_host_points) {
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     ASSERT_EQ_U64(s.keys[0].loads, 2);
     ASSERT_EQ_U64(s.keys[0].resident_bytes, after);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+
+    /* engine.abc_on_host: a, b, c stay the synthesis worker's. */
+    cfg.abc_on_host = 1;
+    st = zkpipe_engine_create(&e, &cfg, err, sizeof err);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s", err);
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, path, 5, 0));
+    prove_c1_(e, key, text, len);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_MSG(s.keys[0].partition_bytes > abc_bytes && s.keys[0].partition_bytes < part,
+               "a partition reserves %llu bytes, was %llu", (unsigned long long)s.keys[0].partition_bytes,
+               (unsigned long long)part);
     ASSERT_OK(zkpipe_engine_destroy(&e));
     zkp_free(NULL, text, len, ZKP_MEM_AUX);
 }

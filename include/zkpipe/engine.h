@@ -65,6 +65,12 @@ typedef struct {
      * resident are streamed, and a partition's scratch that does not fit
      * fails that partition alone. 0: the whole device. */
     uint64_t vram_budget_bytes;
+    /* 1: a partition's a, b and c are made in host memory by its synthesis
+     * worker even on GPUs. 0 (the default): on GPUs they are made on the
+     * device from the witness, through the key's compiled circuit made
+     * resident beside its bases, when it fits there; a partition then
+     * takes its witness alone in host memory. */
+    int abc_on_host;
 } zkpipe_engine_config;
 
 /* The defaults above (verify = 1, everything else 0 / NULL). */

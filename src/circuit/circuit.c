@@ -53,3 +53,30 @@ size_t zkp_circuit_abc_bytes(const zkp_circuit *c) {
     size_t rows = c->curve == ZKPIPE_CURVE_BN254 ? c->u.bn254.n_rows : c->u.bls12_381.n_rows;
     return 3 * rows * 32;
 }
+
+#define GPU_SRC_(csr, out)                                                  \
+    do {                                                                    \
+        (out)->n_rows = (csr)->n_rows;                                      \
+        for (int m = 0; m < 2; m++) {                                       \
+            (out)->nnz[m] = (csr)->nnz[m];                                  \
+            (out)->row_ptr[m] = (csr)->row_ptr[m];                          \
+            (out)->col[m] = (csr)->col[m];                                  \
+            (out)->vidx[m] = (csr)->vidx[m];                                \
+            (out)->val[m] = (csr)->val[m];                                  \
+        }                                                                   \
+        (out)->dict = (csr)->dict;                                          \
+        (out)->n_dict = (csr)->n_dict;                                      \
+    } while (0)
+
+void zkp_circuit_gpu_src(const zkp_circuit *c, zkp_gpu_csr_src *out) {
+    memset(out, 0, sizeof *out);
+    switch (c->curve) {
+    case ZKPIPE_CURVE_BN254:
+        GPU_SRC_(&c->u.bn254, out);
+        break;
+    case ZKPIPE_CURVE_BLS12_381:
+        GPU_SRC_(&c->u.bls12_381, out);
+        break;
+    }
+}
+#undef GPU_SRC_

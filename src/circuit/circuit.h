@@ -20,6 +20,7 @@
 
 #include "circuit/bls12_381_circuit.h"
 #include "circuit/bn254_circuit.h"
+#include "gpu/gpu.h"
 #include "groth16/groth16.h"
 
 typedef struct {
@@ -38,5 +39,7 @@ void zkp_circuit_free(zkp_circuit *c);
 void zkp_circuit_synthesize(const zkp_circuit *c, const uint64_t *w, void *abc, unsigned nthreads);
 /* Bytes of the a, b, c buffer synthesis fills. */
 size_t zkp_circuit_abc_bytes(const zkp_circuit *c);
+/* c's arrays as a GPU takes them (gpu/gpu.h), borrowed from c. */
+void zkp_circuit_gpu_src(const zkp_circuit *c, zkp_gpu_csr_src *out);
 
 #endif

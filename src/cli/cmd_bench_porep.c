@@ -65,6 +65,8 @@ static const char porep_usage[] =
     "  --finalize-workers N  finalize + verify workers (default 1)\n"
     "  --budget SIZE       memory budget, e.g. 110GiB (default: detect)\n"
     "  --vram-budget SIZE  device memory the engine may take on each GPU (default: all)\n"
+    "  --abc-on WHERE      host or device (default): where a GPU engine makes a partition's\n"
+    "                      a, b and c (the device: from the witness, the circuit resident there)\n"
     "  --json FILE         write the summary as one JSON object (- for stdout)\n"
     "  --timeline F.csv    write the RSS / tracked-bytes timeline, and F.svg drawing it;\n"
     "                      also F.stages.csv and F.stages.svg: partitions waiting for\n"
@@ -261,6 +263,10 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         } else if (!strcmp(name, "--vram-budget")) {
             if (cli_parse_size(v, &o->cfg.vram_budget_bytes) || !o->cfg.vram_budget_bytes)
                 goto usage;
+        } else if (!strcmp(name, "--abc-on")) {
+            if (!strcmp(v, "host")) o->cfg.abc_on_host = 1;
+            else if (!strcmp(v, "device")) o->cfg.abc_on_host = 0;
+            else goto usage;
         } else if (!strcmp(name, "--seed")) {
             if (parse_hex32_(v, o->seed)) goto usage;
         } else if (!strcmp(name, "--sectors")) num = &o->sectors;

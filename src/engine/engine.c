@@ -145,10 +145,11 @@ static void *dispatcher_main_(void *arg) {
         double t0 = eng_now();
         zkpipe_status st = eng_key_ensure_hot_ex(e, k, prio, 1, &d);
         double key_s = was_hot ? 0 : eng_now() - t0;
-        uint64_t bytes = 0;
+        uint64_t bytes = 0, start_share = 0;
         if (st == ZKPIPE_OK) {
             pthread_mutex_lock(&e->lk);
             bytes = k->part_bytes;
+            start_share = k->c_abc + k->c_ntt;
             pthread_mutex_unlock(&e->lk);
             st = eng_reserve(e, bytes, prio, k, 1, &res, &d);
         }
@@ -180,6 +181,7 @@ static void *dispatcher_main_(void *arg) {
         }
         eng_part *p = &j->parts[j->next_admit++];
         p->res = res;
+        p->start_share = start_share;
         (void)zkp_mem_reservation_allocator(res, &p->alloc);
         p->admit_seq = ++e->admit_seq;
         p->times.key_load = key_s;

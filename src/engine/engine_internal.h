@@ -121,6 +121,10 @@ struct eng_key {
      * every device holds them (eng_key_settle_on_devices); such a key's
      * device copies go only with the whole key. */
     unsigned host_dropped;
+    /* Every GPU makes a partition's a, b and c from its witness, through
+     * the compiled circuit resident there (eng_key_settle_on_devices): its
+     * synthesis makes the witness alone. */
+    int abc_on_device;
 };
 
 typedef enum {
@@ -142,6 +146,10 @@ struct eng_part {
     eng_part_state state;
     eng_part *next; /* queue link */
     zkp_mem_reservation *res;
+    /* What of res goes back once prove_start is done: a, b, c and the NTT
+     * tables, as the key's estimate had them when the partition was
+     * admitted. */
+    uint64_t start_share;
     const zkp_allocator *alloc; /* res's allocator view */
     zkp_buffer witness;
     zkp_buffer abc;

@@ -99,6 +99,7 @@ static void key_take_locked_(eng_key *k, key_data_ *d) {
     k->map_charge = 0;
     k->resident_bytes = 0;
     k->host_dropped = 0;
+    k->abc_on_device = 0;
 }
 
 static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
@@ -532,6 +533,11 @@ size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key 
  * PoRep partition at 32 GiB). Partitions admitted before keep what they
  * reserved; what they give back after prove_start is the same either way.
  *
+ * a, b and c: when every GPU holds the compiled circuit (workers.c puts it
+ * beside the bases unless engine.abc_on_host), they are made there from
+ * the witness, and a partition's reservation leaves them out (12 GiB of a
+ * 32 GiB PoRep partition's 16); synthesis makes the witness alone.
+ *
  * The points, of a PoRep key: the GPUs hold them resident, where the MSMs
  * read them, and the host copy served only to upload them. At 32 GiB they
  * are 47 GB of the key's 68, room for three more partitions in a 110 GiB
@@ -554,6 +560,13 @@ void eng_key_settle_on_devices(zkpipe_engine *e, eng_key *k) {
         k->part_bytes -= k->c_scratch;
         k->part_after_start -= k->c_scratch;
         k->c_scratch = 0;
+    }
+    int circuits = 1;
+    for (unsigned d = 0; d < e->cfg.devices; d++) circuits &= k->rkeys[d] && k->rkeys[d]->csr;
+    if (circuits && !k->abc_on_device) {
+        k->abc_on_device = 1;
+        k->part_bytes -= k->c_abc;
+        k->c_abc = 0;
     }
     unsigned drop = ZKP_G16_SETS_ALL & ~needed & ~k->host_dropped;
     if (k->kind == ENG_KEY_POREP && drop) {

@@ -147,6 +147,11 @@ static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
     zkpipe_status st = k->kind == ENG_KEY_POREP ? porep_witness_(p, d) : wtns_witness_(p, d);
     if (st != ZKPIPE_OK) return st;
     if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled during synthesis");
+    /* The GPUs make a, b and c from the witness. */
+    pthread_mutex_lock(&e->lk);
+    int on_device = k->abc_on_device;
+    pthread_mutex_unlock(&e->lk);
+    if (on_device) return ZKPIPE_OK;
     size_t abc_bytes = zkp_circuit_abc_bytes(&k->circuit);
     p->abc = (zkp_buffer){zkp_alloc(p->alloc, abc_bytes, ZKP_MEM_ABC), abc_bytes, ZKP_MEM_ABC,
                           p->alloc};
@@ -177,6 +182,15 @@ static zkpipe_status ready_key_(zkpipe_engine *e, unsigned dev, eng_key *k, zkp_
         zkp_g16_rkey_free(rk);
         rk = NULL;
         st = zkp_g16_rkey_load(&rk, be, &k->pk, d);
+    }
+    /* The compiled circuit goes beside the bases, so that a, b and c are
+     * made there; one that does not fit leaves them to the host. */
+    if (st == ZKPIPE_OK && !e->cfg.abc_on_host && k->circuit_built) {
+        zkp_gpu_csr_src src;
+        zkp_circuit_gpu_src(&k->circuit, &src);
+        st = zkp_g16_rkey_attach_circuit(rk, &src, d);
+        if (st == ZKPIPE_ERR_NO_MEMORY) st = ZKPIPE_OK;
+        if (st != ZKPIPE_OK) zkp_g16_rkey_free(rk);
     }
     if (st != ZKPIPE_OK) {
         zkp_diag_prefix(d, zkp_g16_backend_name(be));
@@ -212,10 +226,8 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
     pthread_mutex_unlock(&e->dev_lock[w->device]);
     p->times.device = eng_now() - t0;
     if (st != ZKPIPE_OK) return st;
-    /* a, b, c and the NTT tables are gone: their share goes back now (the
-     * difference between part_bytes and part_after_start, which the key's
-     * later estimates keep). */
-    if (k->c_abc + k->c_ntt) ENG_IGNORE(zkp_mem_release_part(p->res, k->c_abc + k->c_ntt));
+    /* a, b, c and the NTT tables are gone: their share goes back now. */
+    if (p->start_share) ENG_IGNORE(zkp_mem_release_part(p->res, p->start_share));
     return ZKPIPE_OK;
 }
 

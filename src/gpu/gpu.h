@@ -152,6 +152,34 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_gather_scalars(zkp_gpu_buf **out, const zk
                                                      const zkp_gpu_buf *cols, size_t n,
                                                      zkp_diag *diag);
 
+/* ---- A compiled circuit resident on the device ----
+ *
+ * The A and B matrices in the compressed rows of circuit/circuit_impl.h,
+ * copied to device memory once per key (category BASES: what a key keeps
+ * resident), so that a partition's a, b and c are made on the device from
+ * its witness (F_gpu_h_evals_csr) instead of in host memory, where they
+ * take three domains of scalars (12 GiB a 32 GiB PoRep partition). */
+typedef struct {
+    uint32_t n_rows;
+    size_t nnz[2];
+    const uint64_t *row_ptr[2]; /* n_rows + 1 offsets per matrix */
+    const uint32_t *col[2];     /* nnz[m] columns */
+    /* Entry k's value (32 bytes, raw: coefficient·R²) is dict[vidx[m][k]]
+     * when vidx is set, else val[m][k]. */
+    const uint16_t *vidx[2];
+    const void *val[2];
+    const void *dict;
+    size_t n_dict;
+} zkp_gpu_csr_src;
+
+typedef struct zkp_gpu_csr zkp_gpu_csr;
+
+/* The device memory zkp_gpu_csr_upload takes for src. */
+uint64_t zkp_gpu_csr_bytes(const zkp_gpu_csr_src *src);
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_csr_upload(zkp_gpu *g, zkp_gpu_csr **out,
+                                                 const zkp_gpu_csr_src *src, zkp_diag *diag);
+void zkp_gpu_csr_free(zkp_gpu_csr *c); /* NULL is a no-op */
+
 /* ---- The NTT, per scalar field F in {bn254_fr, bls12_381_fr} ----
  *
  * F_gpu_ntt(g, a, log_n, kind, root, shift, diag): in place on the
@@ -181,6 +209,20 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_gather_scalars(zkp_gpu_buf **out, const zk
 ZKP_GPU_NTT_DECLARE_(bn254_fr)
 ZKP_GPU_NTT_DECLARE_(bls12_381_fr)
 #undef ZKP_GPU_NTT_DECLARE_
+
+/* F_gpu_h_evals_csr(g, h, csr, witness, log_n, root, shift, diag):
+ * F_gpu_h_evals with a, b and c made on the device: a = A·w and b = B·w
+ * over csr's rows (2^log_n of them), c = a∘b, from the witness w on the
+ * device (canonical scalars, as the MSMs read it), each product of a raw
+ * value and a canonical scalar being the Montgomery form of their product,
+ * as on the CPU (circuit/circuit_body.h). */
+#define ZKP_GPU_H_CSR_DECLARE_(F)                                                                \
+    ZKP_WARN_UNUSED zkpipe_status F##_gpu_h_evals_csr(                                           \
+        zkp_gpu *g, zkp_gpu_buf **h, const zkp_gpu_csr *csr, const zkp_gpu_buf *witness,         \
+        unsigned log_n, const uint64_t *root, const uint64_t *shift, zkp_diag *diag);
+ZKP_GPU_H_CSR_DECLARE_(bn254_fr)
+ZKP_GPU_H_CSR_DECLARE_(bls12_381_fr)
+#undef ZKP_GPU_H_CSR_DECLARE_
 
 /* ---- The MSM over resident bases, per group G in {bn254_g1, bls12_381_g1,
  * bn254_g2, bls12_381_g2} ----

@@ -377,6 +377,71 @@ zkpipe_status zkp_gpu_gather_scalars(zkp_gpu_buf **out, const zkp_gpu_buf *src,
     return ZKPIPE_OK;
 }
 
+/* The device copy of one array of a compiled circuit, in a buffer of its
+ * own (at least 4 bytes, so an empty matrix has one). */
+static zkpipe_status csr_part_(zkp_gpu *g, zkp_gpu_buf **out, const void *src, size_t bytes,
+                               zkp_diag *diag) {
+    zkpipe_status st = zkp_gpu_buf_alloc(g, out, bytes ? bytes : 4, ZKP_GPU_MEM_BASES, diag);
+    if (st == ZKPIPE_OK && bytes) st = zkp_gpu_buf_upload(*out, 0, src, bytes, diag);
+    return st;
+}
+
+/* Each matrix's row offsets, columns and values, then the table. */
+static void csr_sizes_(const zkp_gpu_csr_src *src, size_t sizes[7]) {
+    for (int m = 0; m < 2; m++) {
+        sizes[3 * m] = ((size_t)src->n_rows + 1) * sizeof(uint64_t);
+        sizes[3 * m + 1] = src->nnz[m] * sizeof(uint32_t);
+        sizes[3 * m + 2] = src->nnz[m] * (src->vidx[0] ? sizeof(uint16_t) : 32);
+    }
+    sizes[6] = src->vidx[0] ? src->n_dict * 32 : 0;
+}
+
+uint64_t zkp_gpu_csr_bytes(const zkp_gpu_csr_src *src) {
+    size_t sizes[7];
+    csr_sizes_(src, sizes);
+    uint64_t total = 0;
+    for (size_t b : sizes) total += b ? b : 4;
+    return total;
+}
+
+zkpipe_status zkp_gpu_csr_upload(zkp_gpu *g, zkp_gpu_csr **out, const zkp_gpu_csr_src *src,
+                                 zkp_diag *diag) {
+    *out = nullptr;
+    zkp_gpu_csr *c = (zkp_gpu_csr *)calloc(1, sizeof *c);
+    if (!c) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate a device circuit");
+    c->g = g;
+    c->n_rows = src->n_rows;
+    size_t sizes[7];
+    csr_sizes_(src, sizes);
+    zkpipe_status st = ZKPIPE_OK;
+    for (int m = 0; m < 2 && st == ZKPIPE_OK; m++) {
+        const void *vals = src->vidx[0] ? (const void *)src->vidx[m] : src->val[m];
+        if ((st = csr_part_(g, &c->row_ptr[m], src->row_ptr[m], sizes[3 * m], diag)) ==
+                ZKPIPE_OK &&
+            (st = csr_part_(g, &c->col[m], src->col[m], sizes[3 * m + 1], diag)) == ZKPIPE_OK)
+            st = csr_part_(g, &c->vals[m], vals, sizes[3 * m + 2], diag);
+    }
+    if (st == ZKPIPE_OK && src->vidx[0]) st = csr_part_(g, &c->dict, src->dict, sizes[6], diag);
+    if (st != ZKPIPE_OK) {
+        zkp_diag_prefix(diag, "uploading the compiled circuit");
+        zkp_gpu_csr_free(c);
+        return st;
+    }
+    *out = c;
+    return ZKPIPE_OK;
+}
+
+void zkp_gpu_csr_free(zkp_gpu_csr *c) {
+    if (!c) return;
+    for (int m = 0; m < 2; m++) {
+        zkp_gpu_buf_free(c->row_ptr[m]);
+        zkp_gpu_buf_free(c->col[m]);
+        zkp_gpu_buf_free(c->vals[m]);
+    }
+    zkp_gpu_buf_free(c->dict);
+    free(c);
+}
+
 } /* extern "C" */
 
 /* ---- The arithmetic on the host and on the device, for the tests ---- */

@@ -35,6 +35,15 @@ struct zkp_gpu_buf {
     cudaEvent_t uploaded;
 };
 
+/* A compiled circuit on the device (gpu.h): per matrix the row offsets,
+ * the columns and the values (16-bit indices into dict, or the values
+ * themselves when dict is null). */
+struct zkp_gpu_csr {
+    zkp_gpu *g;
+    uint32_t n_rows;
+    zkp_gpu_buf *row_ptr[2], *col[2], *vals[2], *dict;
+};
+
 namespace zkp_cuda {
 
 /* The failure of one CUDA call as a status and a message naming it. The

@@ -81,6 +81,18 @@ zkpipe_status zkp_gpu_buf_download(void *dst, const zkp_gpu_buf *src, size_t off
     (void)dst, (void)offset, (void)src, (void)bytes;
     return NO_CUDA_(diag);
 }
+uint64_t zkp_gpu_csr_bytes(const zkp_gpu_csr_src *src) {
+    (void)src;
+    return 0;
+}
+zkpipe_status zkp_gpu_csr_upload(zkp_gpu *g, zkp_gpu_csr **out, const zkp_gpu_csr_src *src,
+                                 zkp_diag *diag) {
+    (void)g, (void)src;
+    *out = NULL;
+    return NO_CUDA_(diag);
+}
+void zkp_gpu_csr_free(zkp_gpu_csr *c) { (void)c; }
+
 zkpipe_status zkp_gpu_gather_scalars(zkp_gpu_buf **out, const zkp_gpu_buf *src,
                                      const zkp_gpu_buf *cols, size_t n, zkp_diag *diag) {
     (void)src, (void)cols, (void)n;
@@ -103,6 +115,14 @@ zkpipe_status zkp_gpu_gather_scalars(zkp_gpu_buf **out, const zkp_gpu_buf *src,
                                   unsigned log_n, const uint64_t *root, const uint64_t *shift, \
                                   zkp_diag *diag) {                                           \
         (void)g, (void)abc, (void)log_n, (void)root, (void)shift;                             \
+        *h = NULL;                                                                            \
+        return NO_CUDA_(diag);                                                                \
+    }                                                                                         \
+    zkpipe_status F##_gpu_h_evals_csr(zkp_gpu *g, zkp_gpu_buf **h, const zkp_gpu_csr *csr,    \
+                                      const zkp_gpu_buf *witness, unsigned log_n,             \
+                                      const uint64_t *root, const uint64_t *shift,            \
+                                      zkp_diag *diag) {                                       \
+        (void)g, (void)csr, (void)witness, (void)log_n, (void)root, (void)shift;              \
         *h = NULL;                                                                            \
         return NO_CUDA_(diag);                                                                \
     }

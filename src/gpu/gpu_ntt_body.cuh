@@ -432,6 +432,33 @@ __global__ void h_kernel(F *a, const F *b, const F *c, size_t n) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) st(a + i, (ld(a + i) * ld(b + i) - ld(c + i)).from_mont());
 }
+
+/* Row i of a matrix of a compiled circuit times the witness w (canonical
+ * scalars): the sum over the row's entries of the raw value (coefficient
+ * times R^2) times w at the entry's column, each Montgomery product being
+ * the Montgomery form of coefficient times w, as on the CPU. One thread a
+ * row: a PoRep row holds one to three entries, a few rows hundreds. With
+ * by_dict the values are 16-bit indices into dict (a table of a few
+ * thousand values, which the caches hold). */
+template <class F, bool by_dict>
+__global__ void spmv_kernel(F *out, const uint64_t *row_ptr, const uint32_t *col,
+                            const void *vals, const F *dict, const F *w, size_t n_rows) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n_rows) return;
+    F acc = F::zero();
+    for (uint64_t k = row_ptr[i], end = row_ptr[i + 1]; k < end; k++) {
+        F v = by_dict ? ld(dict + ((const uint16_t *)vals)[k]) : ld((const F *)vals + k);
+        acc = acc + v * ld(w + col[k]);
+    }
+    st(out + i, acc);
+}
+
+/* c_i = a_i b_i, the C row of a satisfied circuit, as on the CPU. */
+template <class F>
+__global__ void product_kernel(F *c, const F *a, const F *b, size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) st(c + i, ld(a + i) * ld(b + i));
+}
 #endif
 
 /* ---------------------------------------------------------------- host scalars */
@@ -731,18 +758,62 @@ static zkpipe_status gpu_ntt_dev(const char *fname, unsigned adicity, zkp_gpu *g
     return ntt_on_device<F>(g, (F *)a->ptr, log_n, kind, w, shift ? &gs : nullptr, diag);
 }
 
-/* The H values: a, b and c uploaded on the upload stream, each transformed
- * on the compute stream once its upload's event has fired, so b's and c's
- * uploads overlap the transforms of a (and c's those of b); then h over a's
- * buffer, which becomes *h. */
+/* Where a, b and c come from: host memory (host: a then b then c), or a
+ * compiled circuit on the device and the witness there. */
+struct abc_source {
+    const uint64_t *host;
+    const zkp_gpu_csr *csr;
+    const zkp_gpu_buf *witness;
+};
+
+/* a and b from the circuit and the witness into dev[0] and dev[1], and c
+ * into dev[2], on the compute stream. */
+template <class F>
+static zkpipe_status abc_on_device(zkp_gpu *g, F *const dev[3], const abc_source &src, size_t n,
+                                   zkp_diag *diag) {
+    const zkp_gpu_csr *c = src.csr;
+    zkpipe_status st = buf_ready_on(src.witness, g->compute, diag);
+    if (st != ZKPIPE_OK) return st;
+    const F *w = (const F *)src.witness->ptr, *dict = c->dict ? (const F *)c->dict->ptr : nullptr;
+    for (int m = 0; m < 2; m++) {
+        const uint64_t *rp = (const uint64_t *)c->row_ptr[m]->ptr;
+        const uint32_t *col = (const uint32_t *)c->col[m]->ptr;
+        if (dict)
+            spmv_kernel<F, true><<<blocks_for(n, 256), 256, 0, g->compute>>>(
+                dev[m], rp, col, c->vals[m]->ptr, dict, w, n);
+        else
+            spmv_kernel<F, false><<<blocks_for(n, 256), 256, 0, g->compute>>>(
+                dev[m], rp, col, c->vals[m]->ptr, nullptr, w, n);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return cuda_fail(diag, e, "launch of spmv_kernel", __FILE__, __LINE__);
+    }
+    product_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[2], dev[0], dev[1], n);
+    cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? ZKPIPE_OK
+                            : cuda_fail(diag, e, "launch of product_kernel", __FILE__, __LINE__);
+}
+
+/* The H values. From host memory, a, b and c are uploaded on the upload
+ * stream, each transformed on the compute stream once its upload's event
+ * has fired, so b's and c's uploads overlap the transforms of a (and c's
+ * those of b); from a circuit on the device, they are made there first.
+ * Then h over a's buffer, which becomes *h. */
 template <class F>
 static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g, zkp_gpu_buf **h,
-                                 const uint64_t *abc, unsigned log_n, const uint64_t *root,
+                                 const abc_source &src, unsigned log_n, const uint64_t *root,
                                  const uint64_t *shift, zkp_diag *diag) {
     if (h != nullptr) *h = nullptr;
-    if (g == nullptr || h == nullptr || abc == nullptr || shift == nullptr)
+    if (g == nullptr || h == nullptr || (src.host == nullptr && src.csr == nullptr) ||
+        shift == nullptr)
         return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
                              "%s: no context, output, input or coset shift", fname);
+    if (src.csr != nullptr &&
+        (src.witness == nullptr || src.csr->g != g || src.witness->g != g ||
+         (size_t)src.csr->n_rows != (size_t)1 << log_n))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "%s: the circuit or the witness is not this context's, or the "
+                             "circuit does not have 2^%u rows",
+                             fname, log_n);
     F w, gs;
     zkpipe_status st =
         check_args<F>(fname, log_n, adicity, ZKP_NTT_FORWARD_RN, root, shift, &w, &gs, diag);
@@ -780,11 +851,15 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
         if (st == ZKPIPE_OK) st = tables_launch(g, tf, (F *)tab + ti.total, diag);
         if (st != ZKPIPE_OK) goto done;
     }
+    if (src.csr != nullptr && (st = abc_on_device<F>(g, dev, src, n, diag)) != ZKPIPE_OK)
+        goto done;
     for (int i = 0; i < 3; i++) {
-        st = copy_h2d(g, dev[i], abc + i * n * (sizeof(F) / 8), bytes, g->upload, diag);
-        if (st != ZKPIPE_OK) goto done;
-        ZKP_CUDA_GOTO(diag, st, done, cudaEventRecord(ev[i], g->upload));
-        ZKP_CUDA_GOTO(diag, st, done, cudaStreamWaitEvent(g->compute, ev[i], 0));
+        if (src.csr == nullptr) {
+            st = copy_h2d(g, dev[i], src.host + i * n * (sizeof(F) / 8), bytes, g->upload, diag);
+            if (st != ZKPIPE_OK) goto done;
+            ZKP_CUDA_GOTO(diag, st, done, cudaEventRecord(ev[i], g->upload));
+            ZKP_CUDA_GOTO(diag, st, done, cudaStreamWaitEvent(g->compute, ev[i], 0));
+        }
         if (log_n > 0) {
             st = enqueue(g, dev[i], pi, ti, (const F *)tab, diag);
             if (st == ZKPIPE_OK) st = enqueue(g, dev[i], pf, tf, (const F *)tab + ti.total, diag);
@@ -890,8 +965,20 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     zkpipe_status F##_gpu_h_evals(zkp_gpu *g, zkp_gpu_buf **h, const uint64_t *abc,              \
                                   unsigned log_n, const uint64_t *root, const uint64_t *shift,   \
                                   zkp_diag *diag) {                                              \
-        return zkp_cuda::ntt::gpu_h_evals<T>(#F "_gpu_h_evals", A, g, h, abc, log_n, root, shift, \
+        zkp_cuda::ntt::abc_source src = {abc, nullptr, nullptr};                                 \
+        return zkp_cuda::ntt::gpu_h_evals<T>(#F "_gpu_h_evals", A, g, h, src, log_n, root, shift, \
                                              diag);                                              \
+    }                                                                                            \
+    zkpipe_status F##_gpu_h_evals_csr(zkp_gpu *g, zkp_gpu_buf **h, const zkp_gpu_csr *csr,       \
+                                      const zkp_gpu_buf *witness, unsigned log_n,                \
+                                      const uint64_t *root, const uint64_t *shift,               \
+                                      zkp_diag *diag) {                                          \
+        zkp_cuda::ntt::abc_source src = {nullptr, csr, witness};                                 \
+        if (csr == nullptr)                                                                      \
+            return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "%s: no circuit",            \
+                                 #F "_gpu_h_evals_csr");                                         \
+        return zkp_cuda::ntt::gpu_h_evals<T>(#F "_gpu_h_evals_csr", A, g, h, src, log_n, root,   \
+                                             shift, diag);                                       \
     }                                                                                            \
     /* The kernels' code run on the host, for the tests (not in gpu.h: a    \
      * build without CUDA has no such function, and the tests see that). */ \

@@ -114,6 +114,8 @@ static void cuda_key_unload(zkp_g16_rkey *k) {
         zkp_gpu_buf_free(k->cols[i]);
         k->cols[i] = NULL;
     }
+    zkp_gpu_csr_free(k->csr);
+    k->csr = NULL;
 }
 
 /* A sparse key's column lists go to the device first: every A, B1 and B2
@@ -252,6 +254,26 @@ static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
     return st;
 }
 
+/* A key in the coefficient basis takes h's coefficients (times Z): the
+ * evaluations interpolated back from the coset, on the device. */
+static zkpipe_status cuda_h_to_coefficients(const zkp_g16_rkey *k, zkp_g16_scalars *h,
+                                            const uint64_t *root, const uint64_t *shift,
+                                            zkp_diag *diag) {
+    const zkp_g16_pk *pk = k->pk;
+    int bn = pk->curve == ZKPIPE_CURVE_BN254;
+    if (!(bn ? pk->u.bn254.h_coefficients : pk->u.bls12_381.h_coefficients)) return ZKPIPE_OK;
+    unsigned log_n = bn ? pk->u.bn254.log_domain : pk->u.bls12_381.log_domain;
+    zkpipe_status st =
+        bn ? bn254_fr_gpu_ntt_dev(k->be->gpu, h->dev, log_n, ZKP_NTT_INVERSE, root, shift, diag)
+           : bls12_381_fr_gpu_ntt_dev(k->be->gpu, h->dev, log_n, ZKP_NTT_INVERSE, root, shift,
+                                      diag);
+    if (st != ZKPIPE_OK) {
+        zkp_gpu_buf_free(h->dev);
+        h->dev = NULL;
+    }
+    return st;
+}
+
 static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, uint64_t *abc,
                                     const uint64_t *root, const uint64_t *shift,
                                     const zkp_g16_cpu_work *w, zkp_diag *diag) {
@@ -264,18 +286,24 @@ static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, u
     zkpipe_status st =
         bn ? bn254_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, log_n, root, shift, diag)
            : bls12_381_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, log_n, root, shift, diag);
-    /* A key in the coefficient basis takes h's coefficients (times Z): the
-     * evaluations interpolated back from the coset, on the device. */
-    if (st != ZKPIPE_OK || !(bn ? pk->u.bn254.h_coefficients : pk->u.bls12_381.h_coefficients))
-        return st;
-    st = bn ? bn254_fr_gpu_ntt_dev(k->be->gpu, h->dev, log_n, ZKP_NTT_INVERSE, root, shift, diag)
-            : bls12_381_fr_gpu_ntt_dev(k->be->gpu, h->dev, log_n, ZKP_NTT_INVERSE, root, shift,
-                                       diag);
-    if (st != ZKPIPE_OK) {
-        zkp_gpu_buf_free(h->dev);
-        h->dev = NULL;
-    }
-    return st;
+    return st == ZKPIPE_OK ? cuda_h_to_coefficients(k, h, root, shift, diag) : st;
+}
+
+static zkpipe_status cuda_h_scalars_circuit(const zkp_g16_rkey *k, zkp_g16_scalars *h,
+                                            const zkp_g16_scalars *ws, const uint64_t *root,
+                                            const uint64_t *shift, zkp_diag *diag) {
+    h->host = NULL;
+    h->dev = NULL;
+    const zkp_g16_pk *pk = k->pk;
+    int bn = pk->curve == ZKPIPE_CURVE_BN254;
+    unsigned log_n = bn ? pk->u.bn254.log_domain : pk->u.bls12_381.log_domain;
+    zkpipe_status st =
+        bn ? bn254_fr_gpu_h_evals_csr(k->be->gpu, &h->dev, k->csr, ws->dev, log_n, root, shift,
+                                      diag)
+           : bls12_381_fr_gpu_h_evals_csr(k->be->gpu, &h->dev, k->csr, ws->dev, log_n, root,
+                                          shift, diag);
+    if (st != ZKPIPE_OK) zkp_diag_prefix(diag, "a, b and c from the circuit on the GPU");
+    return st == ZKPIPE_OK ? cuda_h_to_coefficients(k, h, root, shift, diag) : st;
 }
 
 /* One upload of the witness serves the A, B1, L and B2 MSMs; the copy
@@ -416,6 +444,7 @@ static const zkp_g16_backend_ops cuda_ops = {.kind = "cuda",
                                              .key_load = cuda_key_load,
                                              .key_unload = cuda_key_unload,
                                              .h_scalars = cuda_h_scalars,
+                                             .h_scalars_circuit = cuda_h_scalars_circuit,
                                              .witness_scalars = cuda_witness_scalars,
                                              .scalars_free = cuda_scalars_free,
                                              .msm_g1 = cuda_msm_g1,
@@ -491,6 +520,29 @@ void zkp_g16_backend_set_g2_on_cpu(zkp_g16_backend *be, int on) { be->g2_on_cpu 
 void zkp_g16_backend_set_streaming(zkp_g16_backend *be, size_t resident_limit, size_t chunk) {
     be->resident_limit = resident_limit;
     be->stream_chunk = chunk;
+}
+
+zkpipe_status zkp_g16_rkey_attach_circuit(zkp_g16_rkey *k, const zkp_gpu_csr_src *src,
+                                          zkp_diag *diag) {
+    if (!k->be->gpu)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_UNSUPPORTED, "the CPU takes a, b and c from the host");
+    const zkp_g16_pk *pk = k->pk;
+    uint32_t n = pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.domain_size
+                                                  : pk->u.bls12_381.domain_size;
+    if (src->n_rows != n)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
+                             "the circuit has %u rows; the key's domain is %u", src->n_rows, n);
+    if (!fits_budget(k->be->gpu, zkp_gpu_csr_bytes(src), zkp_g16_device_work_bytes(pk)))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
+                             "the circuit (%llu bytes) does not fit the device's budget beside a "
+                             "partition's working set",
+                             (unsigned long long)zkp_gpu_csr_bytes(src));
+    zkp_gpu_csr *c = NULL;
+    zkpipe_status st = zkp_gpu_csr_upload(k->be->gpu, &c, src, diag);
+    if (st != ZKPIPE_OK) return st;
+    zkp_gpu_csr_free(k->csr);
+    k->csr = c;
+    return ZKPIPE_OK;
 }
 
 unsigned zkp_g16_rkey_host_sets(const zkp_g16_rkey *k) {

@@ -77,6 +77,13 @@ typedef struct {
                                                uint64_t *abc, const uint64_t *root,
                                                const uint64_t *shift, const zkp_g16_cpu_work *w,
                                                zkp_diag *diag);
+    /* h_scalars with a, b and c made on the device from the witness ws
+     * (witness_scalars), through the key's circuit there (k->csr, set by
+     * zkp_g16_rkey_attach_circuit); NULL on the CPU. */
+    ZKP_WARN_UNUSED zkpipe_status (*h_scalars_circuit)(const zkp_g16_rkey *k, zkp_g16_scalars *h,
+                                                       const zkp_g16_scalars *ws,
+                                                       const uint64_t *root, const uint64_t *shift,
+                                                       zkp_diag *diag);
     /* witness: n canonical values in host memory, which must outlive *s. */
     ZKP_WARN_UNUSED zkpipe_status (*witness_scalars)(const zkp_g16_rkey *k, zkp_g16_scalars *s,
                                                      const uint64_t *witness, size_t n,
@@ -111,6 +118,10 @@ struct zkp_g16_rkey {
      * through which the witness is gathered before those MSMs; NULL for a
      * dense key. */
     zkp_gpu_buf *cols[2];
+    /* The key's compiled circuit on the device, where a, b and c are made
+     * from the witness (zkp_g16_rkey_attach_circuit); NULL: they come from
+     * the host. */
+    zkp_gpu_csr *csr;
     unsigned streamed; /* bit s: G1 set s is streamed from the key at each MSM */
 };
 
@@ -150,6 +161,17 @@ uint64_t zkp_g16_device_work_bytes(const zkp_g16_pk *pk);
 /* How many of k's G1 base sets are streamed rather than resident (0 on the
  * CPU). */
 unsigned zkp_g16_rkey_streamed_sets(const zkp_g16_rkey *k);
+
+/* Puts the key's compiled circuit (circuit/circuit.h, in gpu.h's terms)
+ * beside k's bases on its GPU, so that prove_start_abc makes a, b and c
+ * there from the witness when it is given no abc: a partition then takes
+ * its witness alone in host memory. ZKPIPE_ERR_UNSUPPORTED on the CPU;
+ * ZKPIPE_ERR_NO_MEMORY when it does not fit the device or its budget
+ * beside a partition's working set (k is left as it was); src's rows must
+ * be the key's domain (ZKPIPE_ERR_SIZE_MISMATCH). */
+ZKP_WARN_UNUSED zkpipe_status zkp_g16_rkey_attach_circuit(zkp_g16_rkey *k,
+                                                          const zkp_gpu_csr_src *src,
+                                                          zkp_diag *diag);
 
 /* The point sets (ZKP_G16_SETS_*) k reads from the key in host memory at
  * each proof: every set on the CPU; on a GPU the streamed sets, and B2

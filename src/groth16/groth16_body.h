@@ -357,15 +357,23 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     if ((st = G16_FN(snarkjs_root_)(&root, pk->log_domain)) != ZKPIPE_OK ||
         (st = G16_FN(coset_shift_)(&shift, pk->log_domain)) != ZKPIPE_OK)
         goto done;
-    st = ops->h_scalars(rk, &hv, (uint64_t *)abc->ptr, root.l, shift.l, &work, diag);
+    if (abc->ptr) {
+        st = ops->h_scalars(rk, &hv, (uint64_t *)abc->ptr, root.l, shift.l, &work, diag);
+    } else if (!rk->csr || !ops->h_scalars_circuit) {
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                           "prove_start: no a, b, c, and no circuit on the device to make them");
+    } else if ((st = ops->witness_scalars(rk, &ws, wl, n_vars, diag)) == ZKPIPE_OK) {
+        /* Made on the device from the witness, which goes there first. */
+        st = ops->h_scalars_circuit(rk, &hv, &ws, root.l, shift.l, diag);
+    }
     if (st != ZKPIPE_OK) goto done;
     /* A device holds its own copy of the H values: a, b and c go back now. */
     if (hv.dev) zkp_buffer_release(abc);
 
     /* The witness goes where the MSMs read it, once; a device's copy of it
      * is queued now and runs beside the H MSM. */
-    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_H, diag)) != ZKPIPE_OK ||
-        (st = ops->witness_scalars(rk, &ws, wl, n_vars, diag)) != ZKPIPE_OK)
+    if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_H, diag)) != ZKPIPE_OK) goto done;
+    if (!ws.host && !ws.dev && (st = ops->witness_scalars(rk, &ws, wl, n_vars, diag)) != ZKPIPE_OK)
         goto done;
     G16_G1J hsum;
     if ((st = ops->msm_g1(rk, &hsum, ZKP_G16_SET_H, &hv, 0, G16_FN(h_len)(pk), &work, diag)) !=
@@ -417,7 +425,10 @@ zkpipe_status G16_FN(prove_start_abc)(G16_T(pending_t) **out, const G16_T(pk_t) 
     }
     G16_T(pending_t) *p;
     zkpipe_status st = G16_FN(pending_new_)(&p, pk, witness, opts, diag);
-    if (st == ZKPIPE_OK && (!abc->ptr || abc->bytes != 3 * (size_t)pk->domain_size * sizeof(G16_FRT)))
+    /* No a, b, c at all: the ready key makes them on its device. */
+    int on_device = !abc->ptr && !abc->bytes && opts && opts->rkey && opts->rkey->csr;
+    if (st == ZKPIPE_OK && !on_device &&
+        (!abc->ptr || abc->bytes != 3 * (size_t)pk->domain_size * sizeof(G16_FRT)))
         st = zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
                            "a, b, c have %zu bytes; the key's domain needs %zu", abc->bytes,
                            3 * (size_t)pk->domain_size * sizeof(G16_FRT));

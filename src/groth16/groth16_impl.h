@@ -123,7 +123,10 @@ ZKP_WARN_UNUSED zkpipe_status G16_FN(prove_start)(G16_T(pending_t) **out, const 
  * synthesis stage, circuit/): abc holds 3·domain_size elements in
  * Montgomery form, a then b then c, c_i = a_i·b_i. Its ownership moves to
  * the prover like the witness's, and it is freed as soon as the H
- * polynomial no longer needs it, before the MSMs. */
+ * polynomial no longer needs it, before the MSMs. An empty abc (ptr NULL,
+ * bytes 0) is taken when opts->rkey holds the key's circuit on its device
+ * (backend.h: zkp_g16_rkey_attach_circuit): a, b and c are made there from
+ * the witness. */
 ZKP_WARN_UNUSED zkpipe_status G16_FN(prove_start_abc)(G16_T(pending_t) **out, const G16_T(pk_t) *pk,
                                                       zkp_buffer *witness, zkp_buffer *abc,
                                                       const zkp_g16_prove_opts *opts,

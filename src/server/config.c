@@ -105,6 +105,9 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
                                     (uint64_t)1 << 50,
                                     "device memory the engine may take on each GPU; 0 = the "
                                     "whole device"},
+    [ZKP_CFG_ENGINE_ABC_ON_HOST] = {"engine.abc_on_host", ZKP_CFG_BOOL, NULL, 0, 0, 1, 0, 0,
+                                    "make a partition's a, b and c in host memory even on GPUs "
+                                    "(by default they are made on the device from the witness)"},
 };
 
 static const char *const SECTIONS[] = {"server", "engine", "metrics", "queue", "filecoin"};

@@ -1029,6 +1029,7 @@ static zkpipe_status engine_config_(const zkp_config *c, zkpipe_engine_config *e
     ec->device = zkp_config_str(c, ZKP_CFG_ENGINE_DEVICE);
     ec->devices = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICES);
     ec->vram_budget_bytes = zkp_config_size(c, ZKP_CFG_ENGINE_VRAM_BUDGET);
+    ec->abc_on_host = zkp_config_bool(c, ZKP_CFG_ENGINE_ABC_ON_HOST);
     ec->device_workers = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICE_WORKERS);
     ec->device_threads = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICE_THREADS);
     ec->finalize_workers = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_FINALIZE_WORKERS);
