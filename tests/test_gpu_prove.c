@@ -194,10 +194,11 @@ static void check_abc_on_device_(zkp_g16_backend *be, const zkp_g16_pk *pk, cons
                                                      : (const void *)c.u.bls12_381.dict;
     ASSERT_EQ_INT(dict != NULL, want_dict);
     zkp_g16_rkey *rk = NULL;
-    ASSERT_MSG(zkp_g16_rkey_load(&rk, be, pk, &d) == ZKPIPE_OK, "%s: %s", what, d.msg);
     zkp_gpu_csr_src src;
     zkp_circuit_gpu_src(&c, &src);
-    ASSERT_MSG(zkp_g16_rkey_attach_circuit(rk, &src, &d) == ZKPIPE_OK, "%s: %s", what, d.msg);
+    ASSERT_MSG(zkp_g16_rkey_load_with_circuit(&rk, be, pk, &src, &d) == ZKPIPE_OK, "%s: %s", what,
+               d.msg);
+    ASSERT_MSG(rk->csr != NULL, "%s: the circuit did not go to the GPU", what);
     zkp_g16_proof cpu, gpu;
     memset(&cpu, 0, sizeof cpu);
     memset(&gpu, 0, sizeof gpu);

@@ -169,28 +169,26 @@ static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
  * needs goes (eng_key_settle_on_devices). */
 static zkpipe_status ready_key_(zkpipe_engine *e, unsigned dev, eng_key *k, zkp_diag *d) {
     zkp_g16_backend *be = e->backends[dev];
+    /* The compiled circuit goes too, so that a, b and c are made there. */
+    zkp_gpu_csr_src src;
+    const zkp_gpu_csr_src *circuit = NULL;
+    if (!e->cfg.abc_on_host && k->circuit_built) {
+        zkp_circuit_gpu_src(&k->circuit, &src);
+        circuit = &src;
+    }
     zkp_g16_rkey *rk = NULL;
-    zkpipe_status st = zkp_g16_rkey_load(&rk, be, &k->pk, d);
+    zkpipe_status st = zkp_g16_rkey_load_with_circuit(&rk, be, &k->pk, circuit, d);
     /* GPU memory is short: the other keys' copies on this device go (they
      * come back when their keys next run here), then one retry. */
     if (st == ZKPIPE_ERR_NO_MEMORY && eng_key_drop_device_copies(e, dev, k) > 0)
-        st = zkp_g16_rkey_load(&rk, be, &k->pk, d);
+        st = zkp_g16_rkey_load_with_circuit(&rk, be, &k->pk, circuit, d);
     /* Some of its bases would stream at every proof: resident copies pay
      * once, so the other keys' copies go first, then one retry. */
     if (st == ZKPIPE_OK && zkp_g16_rkey_streamed_sets(rk) > 0 &&
         eng_key_drop_device_copies(e, dev, k) > 0) {
         zkp_g16_rkey_free(rk);
         rk = NULL;
-        st = zkp_g16_rkey_load(&rk, be, &k->pk, d);
-    }
-    /* The compiled circuit goes beside the bases, so that a, b and c are
-     * made there; one that does not fit leaves them to the host. */
-    if (st == ZKPIPE_OK && !e->cfg.abc_on_host && k->circuit_built) {
-        zkp_gpu_csr_src src;
-        zkp_circuit_gpu_src(&k->circuit, &src);
-        st = zkp_g16_rkey_attach_circuit(rk, &src, d);
-        if (st == ZKPIPE_ERR_NO_MEMORY) st = ZKPIPE_OK;
-        if (st != ZKPIPE_OK) zkp_g16_rkey_free(rk);
+        st = zkp_g16_rkey_load_with_circuit(&rk, be, &k->pk, circuit, d);
     }
     if (st != ZKPIPE_OK) {
         zkp_diag_prefix(d, zkp_g16_backend_name(be));

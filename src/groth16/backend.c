@@ -238,12 +238,52 @@ static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
     return st;
 }
 
+/* The bytes of all of k's bases as uploaded, before precomputed copies. */
+static uint64_t bases_bytes(const zkp_g16_rkey *k) {
+    const zkp_g16_pk *pk = k->pk;
+    int bn = pk->curve == ZKPIPE_CURVE_BN254;
+    uint64_t total = 0;
+    for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
+        const void *pts;
+        size_t n;
+        base_set(pk, (zkp_g16_base_set)i, &pts, &n);
+        total += (uint64_t)n * g1_point_bytes(pk);
+    }
+    size_t n_b2 = bn ? bn254_g16_b_count(&pk->u.bn254) : bls12_381_g16_b_count(&pk->u.bls12_381);
+    return total + (uint64_t)n_b2 * (bn ? sizeof(bn254_g2_affine_t) : sizeof(bls12_381_g2_affine_t));
+}
+
+/* The circuit goes first, where it fits beside every base and a
+ * partition's working set (under the budget, or in what the device has
+ * free); one that does not is left out, and a, b and c come from the
+ * host. */
+static zkpipe_status cuda_csr_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *diag) {
+    const zkp_gpu_csr_src *src = k->csr_src;
+    k->csr_src = NULL;
+    if (!src) return ZKPIPE_OK;
+    const zkp_g16_pk *pk = k->pk;
+    uint32_t n = pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.domain_size
+                                                  : pk->u.bls12_381.domain_size;
+    if (src->n_rows != n)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
+                             "the circuit has %u rows; the key's domain is %u", src->n_rows, n);
+    uint64_t need = zkp_gpu_csr_bytes(src) + bases_bytes(k);
+    zkp_gpu_info info;
+    if (!fits_budget(k->be->gpu, need, work) ||
+        zkp_gpu_device_info(&info, zkp_gpu_ordinal(k->be->gpu), NULL) != ZKPIPE_OK ||
+        info.free_bytes < need + work)
+        return ZKPIPE_OK;
+    zkpipe_status st = zkp_gpu_csr_upload(k->be->gpu, &k->csr, src, diag);
+    return st == ZKPIPE_ERR_NO_MEMORY ? ZKPIPE_OK : st;
+}
+
 /* Under a device memory budget, a set that does not fit beside what is
  * resident and a partition's working set is streamed, and the copies an
  * upload precomputes leave that working set free. */
 static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
     uint64_t work = zkp_g16_device_work_bytes(k->pk);
     zkpipe_status st = cuda_cols_upload(k, diag);
+    if (st == ZKPIPE_OK) st = cuda_csr_upload(k, work, diag);
     if (st != ZKPIPE_OK) {
         cuda_key_unload(k);
         return st;
@@ -522,29 +562,6 @@ void zkp_g16_backend_set_streaming(zkp_g16_backend *be, size_t resident_limit, s
     be->stream_chunk = chunk;
 }
 
-zkpipe_status zkp_g16_rkey_attach_circuit(zkp_g16_rkey *k, const zkp_gpu_csr_src *src,
-                                          zkp_diag *diag) {
-    if (!k->be->gpu)
-        return zkp_diag_fail(diag, ZKPIPE_ERR_UNSUPPORTED, "the CPU takes a, b and c from the host");
-    const zkp_g16_pk *pk = k->pk;
-    uint32_t n = pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.domain_size
-                                                  : pk->u.bls12_381.domain_size;
-    if (src->n_rows != n)
-        return zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
-                             "the circuit has %u rows; the key's domain is %u", src->n_rows, n);
-    if (!fits_budget(k->be->gpu, zkp_gpu_csr_bytes(src), zkp_g16_device_work_bytes(pk)))
-        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
-                             "the circuit (%llu bytes) does not fit the device's budget beside a "
-                             "partition's working set",
-                             (unsigned long long)zkp_gpu_csr_bytes(src));
-    zkp_gpu_csr *c = NULL;
-    zkpipe_status st = zkp_gpu_csr_upload(k->be->gpu, &c, src, diag);
-    if (st != ZKPIPE_OK) return st;
-    zkp_gpu_csr_free(k->csr);
-    k->csr = c;
-    return ZKPIPE_OK;
-}
-
 unsigned zkp_g16_rkey_host_sets(const zkp_g16_rkey *k) {
     if (!k->be->gpu) return ZKP_G16_SETS_ALL;
     return k->streamed | (k->b2 ? 0u : ZKP_G16_SETS_B2);
@@ -558,6 +575,12 @@ unsigned zkp_g16_rkey_streamed_sets(const zkp_g16_rkey *k) {
 
 zkpipe_status zkp_g16_rkey_load(zkp_g16_rkey **out, zkp_g16_backend *be, const zkp_g16_pk *pk,
                                 zkp_diag *diag) {
+    return zkp_g16_rkey_load_with_circuit(out, be, pk, NULL, diag);
+}
+
+zkpipe_status zkp_g16_rkey_load_with_circuit(zkp_g16_rkey **out, zkp_g16_backend *be,
+                                             const zkp_g16_pk *pk, const zkp_gpu_csr_src *src,
+                                             zkp_diag *diag) {
     *out = NULL;
     if (pk->curve != ZKPIPE_CURVE_BN254 && pk->curve != ZKPIPE_CURVE_BLS12_381)
         return ZKPIPE_ERR_UNSUPPORTED;
@@ -565,6 +588,7 @@ zkpipe_status zkp_g16_rkey_load(zkp_g16_rkey **out, zkp_g16_backend *be, const z
     if (!k) return ZKPIPE_ERR_NO_MEMORY;
     k->be = be;
     k->pk = pk;
+    k->csr_src = be->gpu ? src : NULL;
     zkpipe_status st = be->ops->key_load(k, diag);
     if (st != ZKPIPE_OK) {
         free(k);

@@ -79,7 +79,7 @@ typedef struct {
                                                zkp_diag *diag);
     /* h_scalars with a, b and c made on the device from the witness ws
      * (witness_scalars), through the key's circuit there (k->csr, set by
-     * zkp_g16_rkey_attach_circuit); NULL on the CPU. */
+     * zkp_g16_rkey_load_with_circuit); NULL on the CPU. */
     ZKP_WARN_UNUSED zkpipe_status (*h_scalars_circuit)(const zkp_g16_rkey *k, zkp_g16_scalars *h,
                                                        const zkp_g16_scalars *ws,
                                                        const uint64_t *root, const uint64_t *shift,
@@ -119,9 +119,10 @@ struct zkp_g16_rkey {
      * dense key. */
     zkp_gpu_buf *cols[2];
     /* The key's compiled circuit on the device, where a, b and c are made
-     * from the witness (zkp_g16_rkey_attach_circuit); NULL: they come from
-     * the host. */
+     * from the witness (zkp_g16_rkey_load_with_circuit); NULL: they come
+     * from the host. */
     zkp_gpu_csr *csr;
+    const zkp_gpu_csr_src *csr_src; /* what the load puts there; NULL after it */
     unsigned streamed; /* bit s: G1 set s is streamed from the key at each MSM */
 };
 
@@ -152,6 +153,21 @@ void zkp_g16_backend_set_streaming(zkp_g16_backend *be, size_t resident_limit, s
  * it. */
 ZKP_WARN_UNUSED zkpipe_status zkp_g16_rkey_load(zkp_g16_rkey **out, zkp_g16_backend *be,
                                                 const zkp_g16_pk *pk, zkp_diag *diag);
+
+/* zkp_g16_rkey_load with the key's compiled circuit (circuit/circuit.h, in
+ * gpu.h's terms: src's rows must be the key's domain) put on the GPU too,
+ * so that prove_start_abc makes a, b and c there from the witness when it
+ * is given none, and a partition takes its witness alone in host memory.
+ * The circuit goes up first, and only if it fits beside all of the key's
+ * bases and a partition's working set: resident bases come first, since a
+ * streamed set costs its copy at every proof where a, b and c made on the
+ * host cost host memory. (*out)->csr says whether it went. On the CPU
+ * the circuit is not used. */
+ZKP_WARN_UNUSED zkpipe_status zkp_g16_rkey_load_with_circuit(zkp_g16_rkey **out,
+                                                             zkp_g16_backend *be,
+                                                             const zkp_g16_pk *pk,
+                                                             const zkp_gpu_csr_src *src,
+                                                             zkp_diag *diag);
 void zkp_g16_rkey_free(zkp_g16_rkey *k); /* NULL is a no-op */
 /* The device memory one partition of pk takes beside its key's bases, as
  * estimated when a key is made resident under a device memory budget
@@ -162,16 +178,6 @@ uint64_t zkp_g16_device_work_bytes(const zkp_g16_pk *pk);
  * CPU). */
 unsigned zkp_g16_rkey_streamed_sets(const zkp_g16_rkey *k);
 
-/* Puts the key's compiled circuit (circuit/circuit.h, in gpu.h's terms)
- * beside k's bases on its GPU, so that prove_start_abc makes a, b and c
- * there from the witness when it is given no abc: a partition then takes
- * its witness alone in host memory. ZKPIPE_ERR_UNSUPPORTED on the CPU;
- * ZKPIPE_ERR_NO_MEMORY when it does not fit the device or its budget
- * beside a partition's working set (k is left as it was); src's rows must
- * be the key's domain (ZKPIPE_ERR_SIZE_MISMATCH). */
-ZKP_WARN_UNUSED zkpipe_status zkp_g16_rkey_attach_circuit(zkp_g16_rkey *k,
-                                                          const zkp_gpu_csr_src *src,
-                                                          zkp_diag *diag);
 
 /* The point sets (ZKP_G16_SETS_*) k reads from the key in host memory at
  * each proof: every set on the CPU; on a GPU the streamed sets, and B2

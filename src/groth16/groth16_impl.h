@@ -125,7 +125,7 @@ ZKP_WARN_UNUSED zkpipe_status G16_FN(prove_start)(G16_T(pending_t) **out, const 
  * the prover like the witness's, and it is freed as soon as the H
  * polynomial no longer needs it, before the MSMs. An empty abc (ptr NULL,
  * bytes 0) is taken when opts->rkey holds the key's circuit on its device
- * (backend.h: zkp_g16_rkey_attach_circuit): a, b and c are made there from
+ * (backend.h: zkp_g16_rkey_load_with_circuit): a, b and c are made there from
  * the witness. */
 ZKP_WARN_UNUSED zkpipe_status G16_FN(prove_start_abc)(G16_T(pending_t) **out, const G16_T(pk_t) *pk,
                                                       zkp_buffer *witness, zkp_buffer *abc,
