@@ -71,6 +71,7 @@ typedef struct {
     uint32_t *slot; /* 1 + the value's index, or 0 for an empty slot */
     CIR_FRT *vals;
     size_t n;
+    long last; /* the index found last: runs of one value (±1) skip the hash */
 } CIR_FN(dict_);
 
 static size_t CIR_FN(dict_hash_)(const CIR_FRT *v) {
@@ -82,15 +83,16 @@ static size_t CIR_FN(dict_hash_)(const CIR_FRT *v) {
 
 /* v's index, added when new (add); -1 once the dictionary is full. */
 static long CIR_FN(dict_find_)(CIR_FN(dict_) *d, const CIR_FRT *v, int add) {
+    if (d->last >= 0 && CIR_F(eq)(&d->vals[d->last], v)) return d->last;
     for (size_t i = CIR_FN(dict_hash_)(v);; i = (i + 1) & (CIR_DICT_SLOTS - 1)) {
         uint32_t s = d->slot[i];
         if (s == 0) {
             if (!add || d->n == ZKP_CIRCUIT_DICT_MAX) return -1;
             d->vals[d->n] = *v;
             d->slot[i] = (uint32_t)++d->n;
-            return (long)d->n - 1;
+            return d->last = (long)d->n - 1;
         }
-        if (CIR_F(eq)(&d->vals[s - 1], v)) return (long)s - 1;
+        if (CIR_F(eq)(&d->vals[s - 1], v)) return d->last = (long)s - 1;
     }
 }
 
@@ -98,6 +100,7 @@ static long CIR_FN(dict_find_)(CIR_FN(dict_) *d, const CIR_FRT *v, int add) {
  * it holds. ZKPIPE_ERR_NO_MEMORY when its table could not be allocated. */
 static zkpipe_status CIR_FN(dict_build_)(CIR_FN(dict_) *d, const CIR_PK *pk) {
     d->n = 0;
+    d->last = -1;
     d->slot = calloc(CIR_DICT_SLOTS, sizeof *d->slot);
     d->vals = malloc(ZKP_CIRCUIT_DICT_MAX * sizeof *d->vals);
     if (!d->slot || !d->vals) return ZKPIPE_ERR_NO_MEMORY;

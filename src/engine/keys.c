@@ -254,10 +254,14 @@ static uint64_t key_trim_reservation_(zkp_mem_reservation *res, uint64_t map_cha
  * *keep gets what stays reserved. */
 static zkpipe_status key_compile_(eng_key *k, key_data_ *d, const zkp_g16_pk *pk,
                                   const zkp_allocator *al, uint64_t *keep, zkp_diag *diag) {
-    zkp_mem_reservation_info ri;
-    (void)zkp_mem_reservation_info_get(d->res, &ri);
-    uint64_t csr = charge_(zkp_circuit_bytes(pk));
-    if (ri.allocated_bytes + d->map_charge + csr > ri.reserved_bytes)
+    /* The circuit's size is known only once its distinct values are
+     * counted, a pass over every coefficient (seconds at 32 GiB), so the
+     * build is tried first and a refusal explained after. */
+    zkpipe_status st = zkp_circuit_build(&d->circuit, pk, al, diag);
+    if (st == ZKPIPE_ERR_NO_MEMORY) {
+        zkp_mem_reservation_info ri;
+        (void)zkp_mem_reservation_info_get(d->res, &ri);
+        uint64_t csr = charge_(zkp_circuit_bytes(pk));
         return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
                              "%s: the key needs %llu bytes (file %llu, copies %llu, circuit %llu); "
                              "only %llu could be reserved",
@@ -266,7 +270,7 @@ static zkpipe_status key_compile_(eng_key *k, key_data_ *d, const zkp_g16_pk *pk
                              (unsigned long long)d->map_charge,
                              (unsigned long long)ri.allocated_bytes, (unsigned long long)csr,
                              (unsigned long long)ri.reserved_bytes);
-    zkpipe_status st = zkp_circuit_build(&d->circuit, pk, al, diag);
+    }
     if (st != ZKPIPE_OK) return st;
     d->circuit_built = 1;
     /* A PoRep key's coefficients are its own copy, and synthesis reads the
