@@ -9,6 +9,7 @@
 #include "formats/r1cs.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
+#include "circuit_support.h"
 #include "test.h"
 
 static const char *const circuit_fixtures[] = {
@@ -128,31 +129,13 @@ TEST_CASE(circuit_synthesis_matches_r1cs_and_proves) {
  * them and an index per entry, past it the values themselves: both must
  * give the same a, b and c. */
 static void check_coefs_(size_t distinct, int want_dict) {
-    enum { ROWS = 1024, COLS = 700 };
-    size_t n_coefs = 2 * ROWS * 3 + distinct; /* every value used at least once */
-    bls12_381_fr_t *vals = malloc(distinct * sizeof *vals);
-    bls12_381_g16_coef_t *coefs = malloc(n_coefs * sizeof *coefs);
-    uint64_t *w = malloc((size_t)COLS * 32);
-    ASSERT(vals && coefs && w);
-    for (size_t i = 0; i < distinct; i++) {
-        test_rng_bytes(vals[i].l, 32);
-        vals[i].l[3] &= 0x0fffffffffffffffu; /* below r */
-    }
-    for (size_t k = 0; k < n_coefs; k++) {
-        coefs[k].matrix = (uint32_t)(test_rng_u64() & 1);
-        coefs[k].constraint = (uint32_t)(test_rng_u64() % ROWS);
-        coefs[k].signal = (uint32_t)(test_rng_u64() % COLS);
-        coefs[k].value = vals[k < distinct ? k : test_rng_u64() % distinct];
-    }
-    for (size_t j = 0; j < COLS; j++) {
-        test_rng_bytes(w + 4 * j, 32);
-        w[4 * j + 3] &= 0x0fffffffffffffffu;
-    }
-    zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
-    pk.u.bls12_381.n_vars = COLS;
-    pk.u.bls12_381.domain_size = ROWS;
-    pk.u.bls12_381.coefs = coefs;
-    pk.u.bls12_381.n_coefs = n_coefs;
+    enum { LOG = 10, ROWS = 1 << LOG, COLS = 700 };
+    size_t n_coefs = 2 * ROWS * 3 + distinct;
+    test_coef_key key;
+    test_coef_key_make(&key, LOG, COLS, n_coefs, distinct);
+    const zkp_g16_pk pk = key.pk;
+    const bls12_381_g16_coef_t *coefs = key.coefs;
+    const uint64_t *w = key.w;
     zkp_circuit c;
     zkp_diag d = {{0}};
     ASSERT_OK(zkp_circuit_build(&c, &pk, NULL, &d));
@@ -180,9 +163,7 @@ static void check_coefs_(size_t distinct, int want_dict) {
     }
     free(abc);
     zkp_circuit_free(&c);
-    free(w);
-    free(coefs);
-    free(vals);
+    test_coef_key_free(&key);
 }
 
 TEST_CASE(circuit_values_by_table_or_in_full) {

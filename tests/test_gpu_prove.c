@@ -13,6 +13,7 @@
 #include "formats/wtns.h"
 #include "formats/zkey.h"
 #include "gadgets/csr.h"
+#include "circuit_support.h"
 #include "gadgets_support.h"
 #include "gpu_support.h"
 #include "groth16/backend.h"
@@ -29,6 +30,16 @@ static const char *const fixtures[] = {"poseidon_small_bn128", "merkle_small_bn1
 static void fixture_path_(char *out, size_t cap, const char *fixture, const char *file) {
     int n = snprintf(out, cap, "%s/fixtures/%s/%s", ZKP_TEST_DATA_DIR, fixture, file);
     ASSERT(n > 0 && (size_t)n < cap);
+}
+
+/* A fixture's key and witness. */
+static void load_fixture_(const char *fixture, zkp_zkey *key, zkp_wtns *w) {
+    char path[512];
+    zkp_diag d = {{0}};
+    fixture_path_(path, sizeof path, fixture, "circuit.zkey");
+    ASSERT_MSG(zkp_zkey_load(key, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    fixture_path_(path, sizeof path, fixture, "witness.wtns");
+    ASSERT_MSG(zkp_wtns_load(w, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
 }
 
 /* A proof of pk for the witness values[0..bytes) with fixed r and s on
@@ -111,14 +122,9 @@ static zkp_g16_backend *open_gpu_backend_(void) {
 TEST_CASE(gpu_prove_matches_cpu_on_fixtures) {
     zkp_g16_backend *be = open_gpu_backend_();
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
-        char path[512];
-        zkp_diag d = {{0}};
         zkp_zkey key = {0};
         zkp_wtns w = {0};
-        fixture_path_(path, sizeof path, fixtures[i], "circuit.zkey");
-        ASSERT_MSG(zkp_zkey_load(&key, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-        fixture_path_(path, sizeof path, fixtures[i], "witness.wtns");
-        ASSERT_MSG(zkp_wtns_load(&w, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+        load_fixture_(fixtures[i], &key, &w);
         check_same_proof_(be, &key, &w, 0, fixtures[i]);
         zkp_wtns_free(&w);
         zkp_zkey_free(&key);
@@ -242,14 +248,9 @@ static void check_abc_on_device_(zkp_g16_backend *be, const zkp_g16_pk *pk, cons
 TEST_CASE(gpu_prove_makes_abc_from_the_circuit) {
     zkp_g16_backend *be = open_gpu_backend_();
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
-        char path[512];
-        zkp_diag d = {{0}};
         zkp_zkey key = {0};
         zkp_wtns w = {0};
-        fixture_path_(path, sizeof path, fixtures[i], "circuit.zkey");
-        ASSERT_MSG(zkp_zkey_load(&key, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
-        fixture_path_(path, sizeof path, fixtures[i], "witness.wtns");
-        ASSERT_MSG(zkp_wtns_load(&w, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+        load_fixture_(fixtures[i], &key, &w);
         zkp_g16_pk pk;
         zkp_zkey_pk(&key, &pk);
         zkp_g16_vk vk;
@@ -291,32 +292,14 @@ TEST_CASE(gpu_abc_from_the_circuit_matches_the_host) {
     bls12_381_fr_set_u64(&shift, 7);
     ASSERT_OK(bls12_381_fr_ntt_root_from_generator(&root, &five, LOG));
     for (int full = 0; full < 2; full++) {
-        size_t distinct = full ? ZKP_CIRCUIT_DICT_MAX + 1 : 5, n_coefs = 6 * ROWS + distinct;
-        bls12_381_fr_t *vals = malloc(distinct * sizeof *vals);
-        bls12_381_g16_coef_t *coefs = malloc(n_coefs * sizeof *coefs);
-        uint64_t *w = malloc((size_t)COLS * 32), *abc = malloc((size_t)3 * ROWS * 32);
+        size_t distinct = full ? ZKP_CIRCUIT_DICT_MAX + 1 : 5;
+        test_coef_key k;
+        test_coef_key_make(&k, LOG, COLS, 6 * ROWS + distinct, distinct);
+        const zkp_g16_pk pk = k.pk;
+        const uint64_t *w = k.w;
+        uint64_t *abc = malloc((size_t)3 * ROWS * 32);
         uint64_t *h_host = malloc((size_t)ROWS * 32), *h_dev = malloc((size_t)ROWS * 32);
-        ASSERT(vals && coefs && w && abc && h_host && h_dev);
-        for (size_t i = 0; i < distinct; i++) {
-            test_rng_bytes(vals[i].l, 32);
-            vals[i].l[3] &= 0x0fffffffffffffffu;
-        }
-        for (size_t k = 0; k < n_coefs; k++) {
-            coefs[k].matrix = (uint32_t)(test_rng_u64() & 1);
-            coefs[k].constraint = (uint32_t)(test_rng_u64() % ROWS);
-            coefs[k].signal = (uint32_t)(test_rng_u64() % COLS);
-            coefs[k].value = vals[k < distinct ? k : test_rng_u64() % distinct];
-        }
-        for (size_t j = 0; j < COLS; j++) {
-            test_rng_bytes(w + 4 * j, 32);
-            w[4 * j + 3] &= 0x0fffffffffffffffu;
-        }
-        zkp_g16_pk pk = {.curve = ZKPIPE_CURVE_BLS12_381};
-        pk.u.bls12_381.n_vars = COLS;
-        pk.u.bls12_381.domain_size = ROWS;
-        pk.u.bls12_381.log_domain = LOG;
-        pk.u.bls12_381.coefs = coefs;
-        pk.u.bls12_381.n_coefs = n_coefs;
+        ASSERT(abc && h_host && h_dev);
         zkp_circuit c;
         zkp_diag d = {{0}};
         ASSERT_OK(zkp_circuit_build(&c, &pk, NULL, &d));
@@ -354,9 +337,7 @@ TEST_CASE(gpu_abc_from_the_circuit_matches_the_host) {
         free(h_dev);
         free(h_host);
         free(abc);
-        free(w);
-        free(coefs);
-        free(vals);
+        test_coef_key_free(&k);
     }
     zkp_gpu_close(g);
 }

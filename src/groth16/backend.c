@@ -294,6 +294,10 @@ static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
     return st;
 }
 
+static unsigned key_log_domain(const zkp_g16_pk *pk) {
+    return pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.log_domain : pk->u.bls12_381.log_domain;
+}
+
 /* A key in the coefficient basis takes h's coefficients (times Z): the
  * evaluations interpolated back from the coset, on the device. */
 static zkpipe_status cuda_h_to_coefficients(const zkp_g16_rkey *k, zkp_g16_scalars *h,
@@ -302,7 +306,7 @@ static zkpipe_status cuda_h_to_coefficients(const zkp_g16_rkey *k, zkp_g16_scala
     const zkp_g16_pk *pk = k->pk;
     int bn = pk->curve == ZKPIPE_CURVE_BN254;
     if (!(bn ? pk->u.bn254.h_coefficients : pk->u.bls12_381.h_coefficients)) return ZKPIPE_OK;
-    unsigned log_n = bn ? pk->u.bn254.log_domain : pk->u.bls12_381.log_domain;
+    unsigned log_n = key_log_domain(pk);
     zkpipe_status st =
         bn ? bn254_fr_gpu_ntt_dev(k->be->gpu, h->dev, log_n, ZKP_NTT_INVERSE, root, shift, diag)
            : bls12_381_fr_gpu_ntt_dev(k->be->gpu, h->dev, log_n, ZKP_NTT_INVERSE, root, shift,
@@ -320,9 +324,8 @@ static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, u
     (void)w;
     h->host = NULL;
     h->dev = NULL;
-    const zkp_g16_pk *pk = k->pk;
-    int bn = pk->curve == ZKPIPE_CURVE_BN254;
-    unsigned log_n = bn ? pk->u.bn254.log_domain : pk->u.bls12_381.log_domain;
+    int bn = k->pk->curve == ZKPIPE_CURVE_BN254;
+    unsigned log_n = key_log_domain(k->pk);
     zkpipe_status st =
         bn ? bn254_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, log_n, root, shift, diag)
            : bls12_381_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, log_n, root, shift, diag);
@@ -334,9 +337,8 @@ static zkpipe_status cuda_h_scalars_circuit(const zkp_g16_rkey *k, zkp_g16_scala
                                             const uint64_t *shift, zkp_diag *diag) {
     h->host = NULL;
     h->dev = NULL;
-    const zkp_g16_pk *pk = k->pk;
-    int bn = pk->curve == ZKPIPE_CURVE_BN254;
-    unsigned log_n = bn ? pk->u.bn254.log_domain : pk->u.bls12_381.log_domain;
+    int bn = k->pk->curve == ZKPIPE_CURVE_BN254;
+    unsigned log_n = key_log_domain(k->pk);
     zkpipe_status st =
         bn ? bn254_fr_gpu_h_evals_csr(k->be->gpu, &h->dev, k->csr, ws->dev, log_n, root, shift,
                                       diag)
