@@ -249,9 +249,9 @@ static uint64_t key_trim_reservation_(zkp_mem_reservation *res, uint64_t map_cha
     return keep;
 }
 
-/* Compiles the circuit of pk into d from its reservation, after checking
- * that the reservation holds it, and gives back what the key did not use;
- * *keep gets what stays reserved. */
+/* Compiles the circuit of pk into d from its reservation (a refusal says
+ * what the key needed against what was reserved), and gives back what the
+ * key did not use; *keep gets what stays reserved. */
 static zkpipe_status key_compile_(eng_key *k, key_data_ *d, const zkp_g16_pk *pk,
                                   const zkp_allocator *al, uint64_t *keep, zkp_diag *diag) {
     /* The circuit's size is known only once its distinct values are
