@@ -232,3 +232,34 @@ TEST_CASE(filecoin_porep_blank_matrices_from_the_callers_allocator) {
     ASSERT(r == NULL);
     ASSERT_EQ_U64(live, 0);
 }
+
+/* A partition's witness is the same made on one thread or several: the
+ * challenges after the first synthesized on copies of the system whose
+ * counters start where each challenge's variables fall
+ * (zkp_fil_porep_circuit_mt). */
+TEST_CASE(filecoin_c2_witness_the_same_on_threads) {
+    const zkp_fil_c1 *c1 = test_sealed_2kib();
+    zkp_cs cs;
+    zkp_cs_init_counter(&cs);
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_porep_circuit(&cs, c1, 0, &d) == ZKPIPE_OK, "%s", d.msg);
+    bls12_381_g16_pk_t pk;
+    memset(&pk, 0, sizeof pk);
+    pk.n_public = (uint32_t)(cs.num_inputs - 1);
+    pk.n_vars = (uint32_t)(cs.num_inputs + cs.num_aux);
+    size_t bytes = (size_t)pk.n_vars * 32;
+    uint64_t *one = malloc(bytes), *many = malloc(bytes);
+    ASSERT(one && many);
+    ASSERT_MSG(zkp_fil_c2_synthesize(one, &pk, c1, 0, 1, &d) == ZKPIPE_OK, "%s", d.msg);
+    static const unsigned threads[] = {2, 4};
+    for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+        memset(many, 0xa5, bytes);
+        ASSERT_MSG(zkp_fil_c2_synthesize(many, &pk, c1, 0, threads[t], &d) == ZKPIPE_OK, "%s",
+                   d.msg);
+        for (size_t j = 0; j < pk.n_vars; j++)
+            ASSERT_MSG(!memcmp(one + 4 * j, many + 4 * j, 32), "%u threads: variable %zu differs",
+                       threads[t], j);
+    }
+    free(many);
+    free(one);
+}

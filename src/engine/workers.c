@@ -95,7 +95,7 @@ void eng_part_settle_locked(zkpipe_engine *e, eng_part *p, zkpipe_status st, con
 /* A PoRep partition's witness, synthesized from its job's C1 into a buffer
  * of the reservation shaped like the key, and its public inputs, derived
  * from the C1's commitments and seed (filecoin/c2.h). */
-static zkpipe_status porep_witness_(eng_part *p, zkp_diag *d) {
+static zkpipe_status porep_witness_(eng_part *p, unsigned nthreads, zkp_diag *d) {
     const eng_key *k = p->job->key;
     size_t bytes = (size_t)k->n_vars * 32;
     p->witness = (zkp_buffer){zkp_alloc(p->alloc, bytes, ZKP_MEM_WITNESS), bytes, ZKP_MEM_WITNESS,
@@ -104,7 +104,7 @@ static zkpipe_status porep_witness_(eng_part *p, zkp_diag *d) {
         return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY,
                              "cannot allocate %zu bytes of witness from the reservation", bytes);
     zkpipe_status st =
-        zkp_fil_c2_synthesize(p->witness.ptr, &k->pk.u.bls12_381, p->job->c1, p->index, d);
+        zkp_fil_c2_synthesize(p->witness.ptr, &k->pk.u.bls12_381, p->job->c1, p->index, nthreads, d);
     if (st == ZKPIPE_OK) st = zkp_fil_c2_public_inputs(&p->pub, p->job->c1, p->index, d);
     return st;
 }
@@ -144,7 +144,8 @@ static zkpipe_status wtns_witness_(eng_part *p, zkp_diag *d) {
 static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
     if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before synthesis");
     eng_key *k = p->job->key;
-    zkpipe_status st = k->kind == ENG_KEY_POREP ? porep_witness_(p, d) : wtns_witness_(p, d);
+    unsigned nt = e->cfg.synth_threads ? e->cfg.synth_threads : 1;
+    zkpipe_status st = k->kind == ENG_KEY_POREP ? porep_witness_(p, nt, d) : wtns_witness_(p, d);
     if (st != ZKPIPE_OK) return st;
     if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled during synthesis");
     /* The GPUs make a, b and c from the witness. */
@@ -159,7 +160,6 @@ static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
         return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY,
                              "cannot allocate %zu bytes for a, b, c from the reservation",
                              abc_bytes);
-    unsigned nt = e->cfg.synth_threads ? e->cfg.synth_threads : 1;
     zkp_circuit_synthesize(&k->circuit, p->witness.ptr, p->abc.ptr, nt);
     return ZKPIPE_OK;
 }

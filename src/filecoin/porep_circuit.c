@@ -1,6 +1,7 @@
 /* The PoRep partition circuit (porep_circuit.h). */
 #include "filecoin/porep_circuit.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "gadgets/multipack.h"
 #include "gadgets/por.h"
 #include "gadgets/poseidon.h"
+#include "util/parallel.h"
 
 #define MAX_LEVELS 64
 #define MAX_ARITY 16
@@ -197,14 +199,50 @@ static void challenge_(zkp_cs *cs, synth_ *s, const zkp_fil_challenge_proof *cp,
                &column_value, comm_c);
 }
 
+/* The challenges after the first, on threads: challenge i on a copy of
+ * the system whose counters start i - 1 challenges' sizes past where the
+ * first one ended (see zkp_fil_porep_circuit_mt). */
+typedef struct {
+    const zkp_cs *cs; /* after the first challenge */
+    uint64_t size[3]; /* one challenge's inputs, aux and constraints */
+    synth_ *s;        /* one scratch per thread */
+    const zkp_bool *id_bits;
+    zkp_var comm_d, comm_c, comm_r_last;
+    _Atomic int failed; /* a zkpipe_status; 0 (OK) until one fails */
+} rest_;
+
+static void rest_unit_(void *ctx, unsigned tid, size_t u) {
+    rest_ *r = ctx;
+    synth_ *s = &r->s[tid];
+    zkp_cs f = *r->cs;
+    uint64_t *counters[3] = {&f.num_inputs, &f.num_aux, &f.num_constraints};
+    for (int c = 0; c < 3; c++) *counters[c] += u * r->size[c];
+    uint64_t want[3] = {f.num_inputs + r->size[0], f.num_aux + r->size[1],
+                        f.num_constraints + r->size[2]};
+    challenge_(&f, s, s->part ? &s->part->v[u + 1] : NULL, r->id_bits, r->comm_d, r->comm_c,
+               r->comm_r_last);
+    zkpipe_status st = zkp_cs_status(&f);
+    for (int c = 0; c < 3 && st == ZKPIPE_OK; c++)
+        if (*counters[c] != want[c]) st = ZKPIPE_ERR_INVALID_ARGUMENT;
+    int ok = ZKPIPE_OK;
+    if (st != ZKPIPE_OK) atomic_compare_exchange_strong(&r->failed, &ok, (int)st);
+}
+
 /* top: replica_id, comm_d, comm_r, comm_r_last, comm_c. */
 static zkpipe_status synthesize_(zkp_cs *cs, const zkp_fil_porep_shape *shape, const levels_ *lv,
-                                 const zkp_fil_partition_proofs *part, const zkp_fr top[5]) {
-    synth_ *s = calloc(1, sizeof *s);
+                                 const zkp_fil_partition_proofs *part, const zkp_fr top[5],
+                                 unsigned nthreads) {
+    /* One thread, or the challenges after the first on up to nthreads. */
+    int one = nthreads <= 1 || shape->challenges < 2;
+    if (!one && nthreads > shape->challenges - 1) nthreads = shape->challenges - 1;
+    if (one) nthreads = 1;
+    synth_ *s = calloc(nthreads, sizeof *s);
     if (!s) return ZKPIPE_ERR_NO_MEMORY;
-    s->shape = shape;
-    s->lv = *lv;
-    s->part = part;
+    for (unsigned t = 0; t < nthreads; t++) {
+        s[t].shape = shape;
+        s[t].lv = *lv;
+        s[t].part = part;
+    }
 
     zkp_var replica_id = alloc_public_(cs, &top[0]);
     zkp_bool id_bits[256];
@@ -219,10 +257,33 @@ static zkpipe_status synthesize_(zkp_cs *cs, const zkp_fil_porep_shape *shape, c
     zkp_var h = zkp_poseidon_gadget(cs, 2, pre, pre_values, NULL);
     zkp_constraint_equal(cs, comm_r, h);
 
-    for (uint32_t i = 0; i < shape->challenges && zkp_cs_status(cs) == ZKPIPE_OK; i++)
-        challenge_(cs, s, part ? &part->v[i] : NULL, id_bits, comm_d, comm_c, comm_r_last);
+    if (one) {
+        for (uint32_t i = 0; i < shape->challenges && zkp_cs_status(cs) == ZKPIPE_OK; i++)
+            challenge_(cs, s, part ? &part->v[i] : NULL, id_bits, comm_d, comm_c, comm_r_last);
+        free(s);
+        return zkp_cs_status(cs);
+    }
+    uint64_t before[3] = {cs->num_inputs, cs->num_aux, cs->num_constraints};
+    challenge_(cs, s, part ? &part->v[0] : NULL, id_bits, comm_d, comm_c, comm_r_last);
+    rest_ r = {cs,
+               {cs->num_inputs - before[0], cs->num_aux - before[1],
+                cs->num_constraints - before[2]},
+               s,
+               id_bits,
+               comm_d,
+               comm_c,
+               comm_r_last,
+               ZKPIPE_OK};
+    if (zkp_cs_status(cs) == ZKPIPE_OK)
+        zkp_parallel_for(nthreads, shape->challenges - 1, rest_unit_, &r);
     free(s);
-    return zkp_cs_status(cs);
+    if (zkp_cs_status(cs) != ZKPIPE_OK) return zkp_cs_status(cs);
+    if (atomic_load(&r.failed) != ZKPIPE_OK) return (zkpipe_status)atomic_load(&r.failed);
+    uint64_t rest = shape->challenges - 1;
+    cs->num_inputs += rest * r.size[0];
+    cs->num_aux += rest * r.size[1];
+    cs->num_constraints += rest * r.size[2];
+    return ZKPIPE_OK;
 }
 
 zkpipe_status zkp_fil_porep_circuit_blank(zkp_cs *cs, const zkp_fil_porep_shape *shape,
@@ -232,7 +293,7 @@ zkpipe_status zkp_fil_porep_circuit_blank(zkp_cs *cs, const zkp_fil_porep_shape 
     if (st != ZKPIPE_OK) return st;
     zkp_fr top[5];
     memset(top, 0, sizeof top);
-    st = synthesize_(cs, shape, &lv, NULL, top);
+    st = synthesize_(cs, shape, &lv, NULL, top, 1);
     if (st != ZKPIPE_OK)
         return zkp_diag_fail(diag, st, "PoRep circuit: synthesis failed (%s)",
                              zkpipe_status_name(st));
@@ -344,6 +405,11 @@ static zkpipe_status partition_check_(const zkp_fil_partition_proofs *part,
 
 zkpipe_status zkp_fil_porep_circuit(zkp_cs *cs, const zkp_fil_c1 *c1, unsigned partition_k,
                                     zkp_diag *diag) {
+    return zkp_fil_porep_circuit_mt(cs, c1, partition_k, 1, diag);
+}
+
+zkpipe_status zkp_fil_porep_circuit_mt(zkp_cs *cs, const zkp_fil_c1 *c1, unsigned partition_k,
+                                       unsigned nthreads, zkp_diag *diag) {
     if (!c1->proof)
         return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "PoRep circuit: an empty C1");
     if (partition_k >= c1->vanilla_proofs.n)
@@ -371,7 +437,7 @@ zkpipe_status zkp_fil_porep_circuit(zkp_cs *cs, const zkp_fil_c1 *c1, unsigned p
                                  "PoRep circuit: %s is not below r", names[t]);
     fr_of_(&top[3], &part->v[0].comm_r_last_proof.root);
     fr_of_(&top[4], &part->v[0].replica_column_proofs.c_x.inclusion.root);
-    st = synthesize_(cs, &shape, &lv, part, top);
+    st = synthesize_(cs, &shape, &lv, part, top, nthreads);
     if (st != ZKPIPE_OK)
         return zkp_diag_fail(diag, st, "PoRep circuit: synthesis failed (%s)",
                              zkpipe_status_name(st));

@@ -73,4 +73,19 @@ ZKP_WARN_UNUSED zkpipe_status zkp_fil_porep_circuit_blank(zkp_cs *cs,
 ZKP_WARN_UNUSED zkpipe_status zkp_fil_porep_circuit(zkp_cs *cs, const zkp_fil_c1 *c1,
                                                     unsigned partition_k, zkp_diag *diag);
 
+/* zkp_fil_porep_circuit with the challenges on nthreads threads. Every
+ * challenge of a partition allocates the same numbers of inputs and aux
+ * variables, so the first is synthesized on cs, and each other one on a
+ * copy of cs whose counters start where the challenge's variables fall;
+ * the copies share cs's back end, which must therefore take values at
+ * distinct indices from several threads at once and record nothing else
+ * (the CSR back end's witness-only mode writing into a vector:
+ * filecoin/c2.h). The variables come out numbered, valued and counted as
+ * with one thread; a challenge that allocates otherwise fails the
+ * synthesis with ZKPIPE_ERR_INVALID_ARGUMENT. nthreads 0 or 1: one
+ * thread. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_porep_circuit_mt(zkp_cs *cs, const zkp_fil_c1 *c1,
+                                                       unsigned partition_k, unsigned nthreads,
+                                                       zkp_diag *diag);
+
 #endif
