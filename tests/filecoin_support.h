@@ -53,6 +53,15 @@ static inline const zkp_fil_c1 *test_sealed_2kib(void) {
     return c1;
 }
 
+/* c1 as the JSON text a client sends, from the default allocator: free it
+ * with zkp_free(NULL, text, *len, ZKP_MEM_AUX). */
+static inline uint8_t *test_c1_text(const zkp_fil_c1 *c1, size_t *len) {
+    uint8_t *text = NULL;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_c1_write(c1, &text, len, NULL, ZKP_MEM_AUX, &d) == ZKPIPE_OK, "%s", d.msg);
+    return text;
+}
+
 /* The back end that keeps the values of the first TEST_MAX_INPUTS inputs. */
 #define TEST_MAX_INPUTS 64
 typedef struct {

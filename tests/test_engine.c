@@ -930,10 +930,8 @@ TEST_CASE(engine_porep_c1_charged_while_its_job_holds_it) {
     snprintf(path, sizeof path, "%s/p.params", dir);
     write_small_params_(path, 4);
     const zkp_fil_c1 *c1 = test_sealed_2kib();
-    uint8_t *text = NULL;
     size_t len = 0;
-    zkp_diag d = {{0}};
-    ASSERT_MSG(zkp_fil_c1_write(c1, &text, &len, NULL, ZKP_MEM_AUX, &d) == ZKPIPE_OK, "%s", d.msg);
+    uint8_t *text = test_c1_text(c1, &len);
 
     zkpipe_engine *e = engine_(256 * MIB, 1, 1);
     uint32_t key;
@@ -1061,10 +1059,8 @@ TEST_CASE(engine_porep_cold_key_loads_beside_its_jobs_c1_slow) {
     if (!params || !*params)
         test_skip("set ZKPIPE_TEST_POREP_PARAMS to 2 KiB PoRep parameters (setup dev)");
     const zkp_fil_c1 *c1 = test_sealed_2kib();
-    uint8_t *text = NULL;
     size_t len = 0;
-    zkp_diag d = {{0}};
-    ASSERT_MSG(zkp_fil_c1_write(c1, &text, &len, NULL, ZKP_MEM_AUX, &d) == ZKPIPE_OK, "%s", d.msg);
+    uint8_t *text = test_c1_text(c1, &len);
     zkpipe_engine *e = engine_(3200 * MIB, 1, 1);
     uint32_t key;
     ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, params, 5, 0));

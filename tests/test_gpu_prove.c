@@ -554,9 +554,8 @@ TEST_CASE(gpu_engine_frees_a_porep_keys_host_points) {
     zkp_bp_params_free(&bp);
 
     const zkp_fil_c1 *c1 = test_sealed_2kib();
-    uint8_t *text = NULL;
     size_t len = 0;
-    ASSERT_MSG(zkp_fil_c1_write(c1, &text, &len, NULL, ZKP_MEM_AUX, &d) == ZKPIPE_OK, "%s", d.msg);
+    uint8_t *text = test_c1_text(c1, &len);
     zkpipe_engine_config cfg;
     ASSERT_OK(zkpipe_engine_config_default(&cfg));
     cfg.budget_bytes = (uint64_t)3200 << 20;

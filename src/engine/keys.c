@@ -554,8 +554,11 @@ size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key 
 void eng_key_settle_on_devices(zkpipe_engine *e, eng_key *k) {
     pthread_mutex_lock(&e->lk);
     unsigned needed = 0;
-    for (unsigned d = 0; d < e->cfg.devices; d++)
+    int circuits = 1; /* every device makes a, b and c */
+    for (unsigned d = 0; d < e->cfg.devices; d++) {
         needed |= k->rkeys[d] ? zkp_g16_rkey_host_sets(k->rkeys[d]) : ZKP_G16_SETS_ALL;
+        circuits &= k->rkeys[d] && k->rkeys[d]->csr;
+    }
     if (k->tier != ZKPIPE_KEY_HOT) {
         pthread_mutex_unlock(&e->lk);
         return;
@@ -565,8 +568,6 @@ void eng_key_settle_on_devices(zkpipe_engine *e, eng_key *k) {
         k->part_after_start -= k->c_scratch;
         k->c_scratch = 0;
     }
-    int circuits = 1;
-    for (unsigned d = 0; d < e->cfg.devices; d++) circuits &= k->rkeys[d] && k->rkeys[d]->csr;
     if (circuits && !k->abc_on_device) {
         k->abc_on_device = 1;
         k->part_bytes -= k->c_abc;

@@ -12,9 +12,9 @@
 
 /* ---- The CPU ---- */
 
-static zkpipe_status cpu_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
-    (void)k;
-    (void)diag;
+static zkpipe_status cpu_key_load(zkp_g16_rkey *k, const zkp_gpu_csr_src *circuit,
+                                  zkp_diag *diag) {
+    (void)k, (void)circuit, (void)diag;
     return ZKPIPE_OK;
 }
 
@@ -139,6 +139,16 @@ static zkpipe_status cuda_cols_upload(zkp_g16_rkey *k, zkp_diag *diag) {
     return ZKPIPE_OK;
 }
 
+/* The B2 set's points and a G2 point's bytes in host memory, per curve. */
+static size_t b2_count(const zkp_g16_pk *pk) {
+    return pk->curve == ZKPIPE_CURVE_BN254 ? bn254_g16_b_count(&pk->u.bn254)
+                                           : bls12_381_g16_b_count(&pk->u.bls12_381);
+}
+static size_t g2_point_bytes(const zkp_g16_pk *pk) {
+    return pk->curve == ZKPIPE_CURVE_BN254 ? sizeof(bn254_g2_affine_t)
+                                           : sizeof(bls12_381_g2_affine_t);
+}
+
 /* A G1 point's bytes in host memory, per curve. */
 static size_t g1_point_bytes(const zkp_g16_pk *pk) {
     return pk->curve == ZKPIPE_CURVE_BN254 ? sizeof(bn254_g1_affine_t)
@@ -214,8 +224,7 @@ static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
     }
     const zkp_g16_pk *pk = k->pk;
     int bn = pk->curve == ZKPIPE_CURVE_BN254;
-    size_t g2_bytes = bn ? sizeof(bn254_g2_affine_t) : sizeof(bls12_381_g2_affine_t);
-    size_t n_b2 = bn ? bn254_g16_b_count(&pk->u.bn254) : bls12_381_g16_b_count(&pk->u.bls12_381);
+    size_t g2_bytes = g2_point_bytes(pk), n_b2 = b2_count(pk);
     const void *b2 = bn ? (const void *)pk->u.bn254.b2 : (const void *)pk->u.bls12_381.b2;
     if (n_b2 && !b2) {
         cuda_key_unload(k);
@@ -241,25 +250,22 @@ static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
 /* The bytes of all of k's bases as uploaded, before precomputed copies. */
 static uint64_t bases_bytes(const zkp_g16_rkey *k) {
     const zkp_g16_pk *pk = k->pk;
-    int bn = pk->curve == ZKPIPE_CURVE_BN254;
-    uint64_t total = 0;
+    uint64_t total = (uint64_t)b2_count(pk) * g2_point_bytes(pk);
     for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
         const void *pts;
         size_t n;
         base_set(pk, (zkp_g16_base_set)i, &pts, &n);
         total += (uint64_t)n * g1_point_bytes(pk);
     }
-    size_t n_b2 = bn ? bn254_g16_b_count(&pk->u.bn254) : bls12_381_g16_b_count(&pk->u.bls12_381);
-    return total + (uint64_t)n_b2 * (bn ? sizeof(bn254_g2_affine_t) : sizeof(bls12_381_g2_affine_t));
+    return total;
 }
 
 /* The circuit goes first, where it fits beside every base and a
  * partition's working set (under the budget, or in what the device has
  * free); one that does not is left out, and a, b and c come from the
  * host. */
-static zkpipe_status cuda_csr_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *diag) {
-    const zkp_gpu_csr_src *src = k->csr_src;
-    k->csr_src = NULL;
+static zkpipe_status cuda_csr_upload(zkp_g16_rkey *k, const zkp_gpu_csr_src *src,
+                                     uint64_t work, zkp_diag *diag) {
     if (!src) return ZKPIPE_OK;
     const zkp_g16_pk *pk = k->pk;
     uint32_t n = pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.domain_size
@@ -280,10 +286,11 @@ static zkpipe_status cuda_csr_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
 /* Under a device memory budget, a set that does not fit beside what is
  * resident and a partition's working set is streamed, and the copies an
  * upload precomputes leave that working set free. */
-static zkpipe_status cuda_key_load(zkp_g16_rkey *k, zkp_diag *diag) {
+static zkpipe_status cuda_key_load(zkp_g16_rkey *k, const zkp_gpu_csr_src *circuit,
+                                   zkp_diag *diag) {
     uint64_t work = zkp_g16_device_work_bytes(k->pk);
     zkpipe_status st = cuda_cols_upload(k, diag);
-    if (st == ZKPIPE_OK) st = cuda_csr_upload(k, work, diag);
+    if (st == ZKPIPE_OK) st = cuda_csr_upload(k, circuit, work, diag);
     if (st != ZKPIPE_OK) {
         cuda_key_unload(k);
         return st;
@@ -590,8 +597,7 @@ zkpipe_status zkp_g16_rkey_load_with_circuit(zkp_g16_rkey **out, zkp_g16_backend
     if (!k) return ZKPIPE_ERR_NO_MEMORY;
     k->be = be;
     k->pk = pk;
-    k->csr_src = be->gpu ? src : NULL;
-    zkpipe_status st = be->ops->key_load(k, diag);
+    zkpipe_status st = be->ops->key_load(k, src, diag);
     if (st != ZKPIPE_OK) {
         free(k);
         return st;

@@ -69,7 +69,10 @@ typedef struct {
 
 typedef struct {
     const char *kind; /* "cpu", "cuda" */
-    ZKP_WARN_UNUSED zkpipe_status (*key_load)(zkp_g16_rkey *k, zkp_diag *diag);
+    /* circuit (may be NULL): the key's compiled circuit, for a backend that
+     * makes a, b and c itself (zkp_g16_rkey_load_with_circuit). */
+    ZKP_WARN_UNUSED zkpipe_status (*key_load)(zkp_g16_rkey *k, const zkp_gpu_csr_src *circuit,
+                                              zkp_diag *diag);
     void (*key_unload)(zkp_g16_rkey *k);
     /* abc: 3n elements (Montgomery, host), overwritten; root: the domain's
      * primitive root and shift the coset's, both Montgomery, four limbs. */
@@ -122,7 +125,6 @@ struct zkp_g16_rkey {
      * from the witness (zkp_g16_rkey_load_with_circuit); NULL: they come
      * from the host. */
     zkp_gpu_csr *csr;
-    const zkp_gpu_csr_src *csr_src; /* what the load puts there; NULL after it */
     unsigned streamed; /* bit s: G1 set s is streamed from the key at each MSM */
 };
 
