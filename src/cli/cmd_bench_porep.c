@@ -28,7 +28,8 @@ static const char porep_usage[] =
     "usage: zkpipe bench porep --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB [--params DIR]\n"
     "                          [--sectors N] [--in-flight K] [--synth-workers N]\n"
     "                          [--device-workers M] [--device cpu|cuda|auto] [--threads N]\n"
-    "                          [--budget SIZE] [--json FILE] [--timeline FILE.csv] [options]\n"
+    "                          [--duration SECONDS] [--budget SIZE] [--json FILE]\n"
+    "                          [--timeline FILE.csv] [options]\n"
     "\n"
     "Proves N sectors' PoRep C2 (StackedDrg<size>V1_1) through the proving engine and\n"
     "reports the run: seconds per proof, stage times, how busy synthesis and the device\n"
@@ -49,13 +50,18 @@ static const char porep_usage[] =
     "Sectors are submitted K at a time (--in-flight, default 2): while one sector's last\n"
     "partitions are proved, the next one's are synthesized, so the engine pipelines\n"
     "partitions across sectors; as each sector completes, the next is submitted.\n"
+    "With --duration, sectors are submitted until that many seconds of proving have\n"
+    "passed (or --sectors, then a cap, is reached); the sectors still in flight then are\n"
+    "cancelled and the report covers those completed, up to the last completion. The\n"
+    "steady-state rate is the median time between one sector's completion and the next.\n"
     "Through the daemon (--daemon) is not implemented yet: this runs the engine in\n"
     "process.\n"
     "\n"
     "Options:\n"
     "  --sector-size S     2KiB, 8MiB (sealed here), 512MiB, 32GiB, 64GiB (synthetic C1)\n"
     "  --params DIR        the directory of the parameter files\n"
-    "  --sectors N         sectors proved (default 1)\n"
+    "  --sectors N         sectors proved (default 1; with --duration, a cap: 1000)\n"
+    "  --duration S        prove for S seconds of the clock, then stop (above)\n"
     "  --in-flight K       sectors submitted at once (default 2)\n"
     "  --synth-workers N   partitions synthesized at once (default 1)\n"
     "  --synth-threads N   threads of one synthesis (default 1)\n"
@@ -79,6 +85,8 @@ static const char porep_usage[] =
 /* More distinct sectors add nothing to what is measured and cost their C1s'
  * memory and the time to seal them. */
 #define POREP_DISTINCT_MAX 8u
+/* The cap on sectors when --duration decides and --sectors is not given. */
+#define POREP_DURATION_SECTORS_MAX 1000u
 /* Sealing is in memory and single-threaded: beyond this, a synthetic C1. */
 #define POREP_SEAL_MAX_BYTES ((uint64_t)8 << 20)
 
@@ -229,6 +237,7 @@ static int stage_sampler_stop_(stage_sampler_ *s) {
 typedef struct {
     const char *size, *params_dir, *json_path, *timeline;
     unsigned sectors, in_flight, period_ms;
+    double duration; /* seconds of proving; 0: the sectors decide */
     int check_subgroups;
     uint8_t seed[32];
     zkpipe_engine_config cfg;
@@ -254,6 +263,11 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         if (r == 0) goto usage;
         if (r < 0) return CLI_USAGE;
         if (!strcmp(name, "--sector-size")) o->size = v;
+        else if (!strcmp(name, "--duration")) {
+            char *end;
+            o->duration = strtod(v, &end);
+            if (end == v || *end || !(o->duration > 0 && o->duration < 1e7)) goto usage;
+        }
         else if (!strcmp(name, "--params")) o->params_dir = v;
         else if (!strcmp(name, "--json")) o->json_path = v;
         else if (!strcmp(name, "--timeline")) o->timeline = v;
@@ -281,6 +295,7 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         if (num && cli_parse_threads(v, num)) goto usage;
     }
     if (!o->size) goto usage;
+    if (!o->sectors) o->sectors = o->duration > 0 ? POREP_DURATION_SECTORS_MAX : 1;
     return -1;
 usage:
     fputs(porep_usage, stderr);
@@ -291,8 +306,20 @@ usage:
 typedef struct {
     size_t partitions_verified;
     double *latency; /* each sector's submission to completion */
+    double *done_at; /* each sector's completion, seconds from the clock's start */
     unsigned n_latency;
 } porep_tally_;
+
+/* The steady-state pace: the median time between one sector's completion
+ * and the next, which leaves out the pipeline's filling (the first sector
+ * waits for all its partitions' synthesis; later ones overlap). 0 with
+ * fewer than two sectors. The times are sorted in place. */
+static double sector_interval_median_(double *done_at, unsigned n) {
+    if (n < 2) return 0;
+    cli_median(done_at, n); /* sorts */
+    for (unsigned i = 0; i + 1 < n; i++) done_at[i] = done_at[i + 1] - done_at[i];
+    return cli_median(done_at, n - 1);
+}
 
 static void collect_(zkpipe_job_result *r, bench_summary *sum, porep_tally_ *t, double t0,
                      unsigned done, unsigned total) {
@@ -309,6 +336,7 @@ static void collect_(zkpipe_job_result *r, bench_summary *sum, porep_tally_ *t, 
     } else if (ok == r->n_partitions) {
         sum->proofs_verified++;
     }
+    t->done_at[t->n_latency] = cli_now() - t0;
     t->latency[t->n_latency++] = r->times.total;
     fprintf(stderr, "zkpipe bench porep: sector %u of %u: %zu of %zu partition(s) verified, "
             "%.2f s from submission (%.2f s into the run)\n",
@@ -391,8 +419,11 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
 
     bench_summary sum;
     memset(&sum, 0, sizeof sum);
-    porep_tally_ tally = {0, calloc(o->sectors, sizeof(double)), 0};
-    if (!tally.latency) {
+    porep_tally_ tally = {0, calloc(o->sectors, sizeof(double)),
+                          calloc(o->sectors, sizeof(double)), 0};
+    if (!tally.latency || !tally.done_at) {
+        free(tally.latency);
+        free(tally.done_at);
         (void)zkpipe_engine_destroy(&e);
         return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
     }
@@ -412,33 +443,57 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
             }
         }
     }
-    unsigned submitted = 0, done = 0;
-    int code = CLI_OK;
-    double t0 = cli_now();
-    while (done < o->sectors) {
-        while (submitted < o->sectors && submitted - done < o->in_flight) {
+    /* With a duration, stopping is set once it is up: nothing more is
+     * submitted, and each sector in flight ends, cancelled (dropped) or
+     * completed just in time (counted). */
+    unsigned submitted = 0, done = 0, dropped = 0;
+    int stopping = 0;
+    uint64_t *jobs = calloc(o->sectors, sizeof *jobs);
+    int code = jobs ? CLI_OK : cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    double t0 = cli_now(), t_last = t0;
+    while (code == CLI_OK && (done + dropped < submitted || (!stopping && submitted < o->sectors))) {
+        while (!stopping && submitted < o->sectors && submitted - done < o->in_flight) {
             zkpipe_job_request req = {.key_id = key,
                                       .priority = ZKPIPE_PRIORITY_NORMAL,
                                       .porep_c1 = c1s[submitted % distinct],
                                       .porep_c1_len = c1_lens[submitted % distinct]};
-            uint64_t job;
-            if ((st = zkpipe_engine_submit(e, &job, &req)) != ZKPIPE_OK) {
+            if ((st = zkpipe_engine_submit(e, &jobs[submitted], &req)) != ZKPIPE_OK) {
                 code = cli_fail("bench porep", st, NULL, CLI_INVALID);
                 goto out;
             }
             submitted++;
         }
+        int64_t wait_ms = -1;
+        if (o->duration > 0 && !stopping) {
+            double left = t0 + o->duration - cli_now();
+            wait_ms = left > 0 ? (int64_t)(left * 1000) + 1 : 0;
+        }
         zkpipe_job_result r;
-        st = zkpipe_engine_await_any(e, -1, &r);
+        st = zkpipe_engine_await_any(e, wait_ms, &r);
+        if (st == ZKPIPE_ERR_TIMEOUT) {
+            fprintf(stderr, "zkpipe bench porep: %.0f s passed; cancelling the %u sector(s) in "
+                    "flight\n", o->duration, submitted - done);
+            for (unsigned i = 0; i < submitted; i++) (void)zkpipe_engine_cancel(e, jobs[i]);
+            stopping = 1;
+            continue;
+        }
         if (st != ZKPIPE_OK) {
             code = cli_fail("bench porep", st, NULL, CLI_INVALID);
             goto out;
         }
-        collect_(&r, &sum, &tally, t0, ++done, o->sectors);
+        if (stopping && r.status != ZKPIPE_OK) {
+            dropped++;
+        } else {
+            collect_(&r, &sum, &tally, t0, ++done, o->sectors);
+            t_last = cli_now();
+        }
         zkpipe_job_result_clear(&r);
     }
 out:;
-    double t_end = cli_now();
+    free(jobs);
+    /* A run stopped by its duration ends at its last completion: the time
+     * spent on the sectors it dropped proved nothing. */
+    double t_end = stopping ? t_last : cli_now();
     sum.seconds = t_end - t0;
     sum.proofs = done;
     if (stages_csv[0] && (stage_sampler_stop_(&sampler) != 0 ||
@@ -455,8 +510,14 @@ out:;
                                                   &proving_samples);
     char svg[4096];
     bench_timeline_finish(o->timeline, tmpcsv[0] != 0, t_end - t_create, &sum, svg, sizeof svg);
+    if (code == CLI_OK && !done) {
+        fprintf(stderr, "zkpipe bench porep: no sector completed within --duration %.0f\n",
+                o->duration);
+        code = CLI_INVALID;
+    }
     if (code != CLI_OK) {
         free(tally.latency);
+        free(tally.done_at);
         return code;
     }
 
@@ -464,6 +525,9 @@ out:;
     const unsigned synth_workers = o->cfg.synth_workers ? o->cfg.synth_workers : 1;
     double per_proof = sum.seconds / done;
     double latency_median = cli_median(tally.latency, tally.n_latency);
+    double interval_median = sector_interval_median_(tally.done_at, tally.n_latency);
+    free(tally.latency);
+    free(tally.done_at);
     double synth_busy = sum.stages.synthesis / (sum.seconds * synth_workers);
     double device_busy = sum.stages.device / (sum.seconds * n_devices);
     double finalize_busy =
@@ -477,6 +541,9 @@ out:;
            "median sector latency %.3f s\n",
            p->name, device_name, done, (unsigned)p->partitions, sum.seconds, per_proof,
            latency_median);
+    if (interval_median > 0)
+        printf("steady state: a sector every %.3f s (the median time between completions)\n",
+               interval_median);
     printf("busy: synthesis %.1f%% of %u worker(s), device %.1f%% of %u device(s), "
            "finalize + verify %.1f%%\n",
            100 * synth_busy, synth_workers, 100 * device_busy, n_devices, 100 * finalize_busy);
@@ -493,7 +560,6 @@ out:;
         FILE *f = strcmp(o->json_path, "-") ? fopen(o->json_path, "w") : stdout;
         if (!f) {
             fprintf(stderr, "zkpipe bench porep: cannot write %s\n", o->json_path);
-            free(tally.latency);
             return CLI_CANNOT_WRITE;
         }
         fprintf(f,
@@ -508,11 +574,13 @@ out:;
         bench_summary_json(f, &sum);
         fprintf(f,
                 ",\"partitions_verified\":%zu,\"seconds_per_proof\":%.6f,"
-                "\"sector_seconds_median\":%.6f,\"synthesis_busy\":%.4f,\"device_busy\":%.4f,"
+                "\"sector_seconds_median\":%.6f,\"sector_interval_median\":%.6f,"
+                "\"duration\":%.3f,\"synthesis_busy\":%.4f,\"device_busy\":%.4f,"
                 "\"finalize_busy\":%.4f,\"vram_peak_bytes\":%llu,"
                 "\"max_tracked_rss_deviation_proving\":%.6f,\"rss_samples_proving\":%zu,"
                 "\"proofs_per_hour_per_gib\":%.4f,\"reservation_violations\":%llu}\n",
-                tally.partitions_verified, per_proof, latency_median, synth_busy, device_busy,
+                tally.partitions_verified, per_proof, latency_median, interval_median,
+                o->duration, synth_busy, device_busy,
                 finalize_busy, (unsigned long long)sum.vram_peak_bytes, proving_dev,
                 proving_samples, per_hour_gib,
                 (unsigned long long)sum.reservation_violations);
@@ -521,7 +589,6 @@ out:;
             code = CLI_CANNOT_WRITE;
         }
     }
-    free(tally.latency);
     if (code == CLI_OK && (sum.jobs_failed || sum.proofs_verified != done)) code = CLI_INVALID;
     return code;
 }
@@ -530,7 +597,6 @@ int cli_bench_porep(int argc, char **argv) {
     porep_opts_ o;
     memset(&o, 0, sizeof o);
     (void)zkpipe_engine_config_default(&o.cfg);
-    o.sectors = 1;
     o.in_flight = 2;
     o.period_ms = 20;
     o.cfg.device = "auto";
