@@ -247,7 +247,7 @@ TEST_CASE(engine_proofs_verify) {
 typedef struct {
     zkpipe_engine *e;
     atomic_int stop;
-    uint64_t samples, max_reserved, max_tracked, max_in_flight, saw_queued;
+    uint64_t samples, max_reserved, max_tracked, max_in_flight, saw_queued, max_synth;
 } watcher;
 
 static void *watch_(void *arg) {
@@ -262,6 +262,7 @@ static void *watch_(void *arg) {
         uint64_t fl = s.queued_synth + s.queued_device + s.queued_finalize + s.running_synth +
                       s.running_device + s.running_finalize;
         if (fl > w->max_in_flight) w->max_in_flight = fl;
+        if (s.running_synth > w->max_synth) w->max_synth = s.running_synth;
         if (s.queued_admit && fl) w->saw_queued = 1;
         usleep(500);
     }
@@ -311,6 +312,69 @@ TEST_CASE(engine_budget_forces_queuing_and_holds) {
     ASSERT_EQ_U64(s.proofs_verified, 9);
     assert_quiet_(e, 1);
     assert_zero_(e);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+    free(zkey);
+    free(wtns);
+}
+
+/* The budget and the synthesis workers change while the engine runs: the
+ * new limits hold for what is admitted after, and refusals say why. */
+TEST_CASE(engine_limits_change_while_running) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    key_sizes ks = sizes_of_(zkey);
+    zkpipe_engine *e = engine_(ks.resident + 6 * ks.partition, 3, 2);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    ASSERT_OK(zkpipe_engine_load_key(e, key));
+    char msg[256];
+    ASSERT_EQ_STATUS(zkpipe_engine_set_limits(e, 0, 4, msg, sizeof msg),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    printf("  4 workers: %s\n", msg);
+    ASSERT(strstr(msg, "3") != NULL);
+    ASSERT_EQ_STATUS(zkpipe_engine_set_limits(e, ks.resident + ks.partition / 2, 0, msg, sizeof msg),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    printf("  too small: %s\n", msg);
+    ASSERT(strstr(msg, "hot keys") != NULL);
+    ASSERT_EQ_STATUS(zkpipe_engine_set_limits(e, UINT64_MAX / 2, 0, msg, sizeof msg),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    printf("  too large: %s\n", msg);
+
+    /* Room for the key and one and a half partitions, one worker. */
+    const uint64_t small = ks.resident + ks.partition + ks.partition / 2;
+    ASSERT_OK(zkpipe_engine_set_limits(e, small, 1, msg, sizeof msg));
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.budget_total_bytes, small);
+    watcher w = {.e = e};
+    atomic_init(&w.stop, 0);
+    pthread_t th;
+    ASSERT(pthread_create(&th, NULL, watch_, &w) == 0);
+    zkpipe_witness wv[3] = {{wtns, NULL, 0}, {wtns, NULL, 0}, {wtns, NULL, 0}};
+    uint64_t ids[3];
+    for (int j = 0; j < 3; j++) ids[j] = submit_(e, key, wv, 3, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    for (int j = 0; j < 3; j++) {
+        zkpipe_job_result r = await_(e, ids[j]);
+        ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
+        for (size_t i = 0; i < r.n_partitions; i++) ASSERT(r.partitions[i].verified);
+        zkpipe_job_result_clear(&r);
+    }
+    atomic_store(&w.stop, 1);
+    pthread_join(th, NULL);
+    printf("  %llu samples: max reserved %llu of %llu, max synthesizing %llu\n",
+           (unsigned long long)w.samples, (unsigned long long)w.max_reserved,
+           (unsigned long long)small, (unsigned long long)w.max_synth);
+    ASSERT(w.max_reserved <= small);
+    ASSERT(w.max_synth <= 1);
+
+    /* Back to the engine's own: everything admitted again. */
+    ASSERT_OK(zkpipe_engine_set_limits(e, ks.resident + 6 * ks.partition, 3, NULL, 0));
+    for (int j = 0; j < 3; j++) ids[j] = submit_(e, key, wv, 3, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
+    for (int j = 0; j < 3; j++) {
+        zkpipe_job_result r = await_(e, ids[j]);
+        ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
+        zkpipe_job_result_clear(&r);
+    }
+    assert_quiet_(e, 1);
     ASSERT_OK(zkpipe_engine_destroy(&e));
     free(zkey);
     free(wtns);

@@ -378,6 +378,24 @@ ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_load_key_msg(zkpipe_en
  * before it may start. */
 ZKPIPE_API zkpipe_status zkpipe_engine_set_paused(zkpipe_engine *e, int paused);
 
+/* Changes two limits while the engine runs, each left as it is when 0:
+ *   - budget_bytes, the memory budget's total. A larger one admits what
+ *     now fits; a smaller one takes nothing back: admission waits until
+ *     what is reserved fits under it, so RSS comes down as the partitions
+ *     in flight finish. It must hold the hot keys' reservations and one
+ *     partition of the largest of them.
+ *   - synth_workers, how many synthesis workers take partitions: at most
+ *     the config's synth_workers (the threads the engine started). A worker
+ *     over the new count finishes the partition it has first.
+ * For an operator's new limits, and for a benchmark that sweeps them with
+ * one key loaded. ZKPIPE_ERR_INVALID_ARGUMENT with the reason in msg
+ * (msg_len bytes, may be NULL): a count above the config's, a budget that
+ * cannot hold the hot keys and a partition or that is more than the
+ * machine's memory. */
+ZKPIPE_API zkpipe_status zkpipe_engine_set_limits(zkpipe_engine *e, uint64_t budget_bytes,
+                                                  unsigned synth_workers, char *msg,
+                                                  size_t msg_len);
+
 /* Gives idle memory back to the operating system: the pool's idle regions
  * beyond keep_idle_bytes are unmapped (waiting for the pool's trimmer to do
  * it), then the C library is asked to return its free heap pages

@@ -54,6 +54,12 @@ static const char porep_usage[] =
     "passed (or --sectors, then a cap, is reached); the sectors still in flight then are\n"
     "cancelled and the report covers those completed, up to the last completion. The\n"
     "steady-state rate is the median time between one sector's completion and the next.\n"
+    "With --phases, the engine starts with the most workers and the largest budget of any\n"
+    "phase (the key loads under it), and each phase sets its own before it starts\n"
+    "(zkpipe_engine_set_limits): one key load serves a whole sweep. A phase whose budget\n"
+    "is smaller than what the last one left reserved waits for it to drain. Each phase\n"
+    "reports its sectors, seconds per proof, steady state, peak RSS against baseline +\n"
+    "its budget, and tracked bytes against RSS.\n"
     "Through the daemon (--daemon) is not implemented yet: this runs the engine in\n"
     "process.\n"
     "\n"
@@ -61,7 +67,10 @@ static const char porep_usage[] =
     "  --sector-size S     2KiB, 8MiB (sealed here), 512MiB, 32GiB, 64GiB (synthetic C1)\n"
     "  --params DIR        the directory of the parameter files\n"
     "  --sectors N         sectors proved (default 1; with --duration, a cap: 1000)\n"
-    "  --duration S        prove for S seconds of the clock, then stop (above)\n"
+    "  --duration S        prove for S seconds of the clock, then stop (above); per phase\n"
+    "  --phases LIST       W@SIZE,...: run phase after phase with one key loaded, each\n"
+    "                      with W synthesis workers and a budget of SIZE (either may be\n"
+    "                      left out: 8, @64GiB), for --duration or --sectors each\n"
     "  --in-flight K       sectors submitted at once (default 2)\n"
     "  --synth-workers N   partitions synthesized at once (default 1)\n"
     "  --synth-threads N   threads of one synthesis (default 1)\n"
@@ -234,14 +243,57 @@ static int stage_sampler_stop_(stage_sampler_ *s) {
     return rc;
 }
 
+/* One phase of a run: the limits it runs under and what came of it. A run
+ * without --phases is one phase under the engine's own limits. */
+typedef struct {
+    unsigned synth_workers; /* for the phase (0: the engine's) */
+    uint64_t budget;        /* for the phase (0: the engine's) */
+    unsigned done;          /* sectors completed */
+    size_t partitions, partitions_verified, sectors_verified, failed;
+    double t0, t_end; /* seconds from the engine's creation: start, last completion */
+    double latency_median, interval_median;
+    zkpipe_stage_times stages;
+    uint64_t peak_rss;
+    double deviation; /* max |RSS - (baseline + tracked)| / RSS over the phase */
+    size_t samples;
+} porep_phase_;
+
+/* The most phases one run takes. */
+#define POREP_PHASES_MAX 32u
+
 typedef struct {
     const char *size, *params_dir, *json_path, *timeline;
     unsigned sectors, in_flight, period_ms;
-    double duration; /* seconds of proving; 0: the sectors decide */
+    double duration; /* seconds of proving per phase; 0: the sectors decide */
+    porep_phase_ phases[POREP_PHASES_MAX];
+    unsigned n_phases;
     int check_subgroups;
     uint8_t seed[32];
     zkpipe_engine_config cfg;
 } porep_opts_;
+
+/* --phases W@SIZE[,W@SIZE...]: each phase's synthesis workers and budget;
+ * either may be left out (W, or @SIZE) to keep the engine's. 0 or -1. */
+static int parse_phases_(const char *v, porep_opts_ *o) {
+    char buf[1024];
+    if (strlen(v) >= sizeof buf) return -1;
+    strcpy(buf, v);
+    o->n_phases = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (o->n_phases == POREP_PHASES_MAX) return -1;
+        porep_phase_ *ph = &o->phases[o->n_phases++];
+        memset(ph, 0, sizeof *ph);
+        char *at = strchr(tok, '@');
+        if (at) {
+            *at = 0;
+            if (cli_parse_size(at + 1, &ph->budget) || !ph->budget) return -1;
+        }
+        if (*tok && cli_parse_threads(tok, &ph->synth_workers)) return -1;
+        if (!*tok && !at) return -1;
+    }
+    return o->n_phases ? 0 : -1;
+}
 
 /* Returns -1 when the options are good, else the exit code. */
 static int parse_(int argc, char **argv, porep_opts_ *o) {
@@ -263,6 +315,9 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         if (r == 0) goto usage;
         if (r < 0) return CLI_USAGE;
         if (!strcmp(name, "--sector-size")) o->size = v;
+        else if (!strcmp(name, "--phases")) {
+            if (parse_phases_(v, o)) goto usage;
+        }
         else if (!strcmp(name, "--duration")) {
             char *end;
             o->duration = strtod(v, &end);
@@ -296,19 +351,20 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
     }
     if (!o->size) goto usage;
     if (!o->sectors) o->sectors = o->duration > 0 ? POREP_DURATION_SECTORS_MAX : 1;
+    if (!o->n_phases) o->n_phases = 1; /* the engine's own limits */
+    /* The engine starts with the most workers and the largest budget any
+     * phase asks for: the key loads under that budget. */
+    for (unsigned i = 0; i < o->n_phases; i++) {
+        if (o->phases[i].synth_workers > o->cfg.synth_workers)
+            o->cfg.synth_workers = o->phases[i].synth_workers;
+        if (o->phases[i].budget > o->cfg.budget_bytes) o->cfg.budget_bytes = o->phases[i].budget;
+    }
     return -1;
 usage:
     fputs(porep_usage, stderr);
     return CLI_USAGE;
 }
 
-/* What the sectors' results add up to, beyond bench_summary. */
-typedef struct {
-    size_t partitions_verified;
-    double *latency; /* each sector's submission to completion */
-    double *done_at; /* each sector's completion, seconds from the clock's start */
-    unsigned n_latency;
-} porep_tally_;
 
 /* The steady-state pace: the median time between one sector's completion
  * and the next, which leaves out the pipeline's filling (the first sector
@@ -321,26 +377,126 @@ static double sector_interval_median_(double *done_at, unsigned n) {
     return cli_median(done_at, n - 1);
 }
 
-static void collect_(zkpipe_job_result *r, bench_summary *sum, porep_tally_ *t, double t0,
-                     unsigned done, unsigned total) {
+static void collect_(const zkpipe_job_result *r, porep_phase_ *ph, unsigned total, double t) {
     size_t ok = 0;
     for (size_t k = 0; k < r->n_partitions; k++)
         ok += r->partitions[k].verified && r->partitions[k].proof_len == ZKP_BP_PROOF_BYTES;
-    t->partitions_verified += ok;
-    sum->partitions += r->n_partitions;
-    bench_stage_times_add(&sum->stages, &r->times);
+    ph->partitions_verified += ok;
+    ph->partitions += r->n_partitions;
+    bench_stage_times_add(&ph->stages, &r->times);
     if (r->status != ZKPIPE_OK) {
         fprintf(stderr, "zkpipe bench porep: sector (job %llu): %s\n",
                 (unsigned long long)r->job_id, r->error);
-        sum->jobs_failed++;
+        ph->failed++;
     } else if (ok == r->n_partitions) {
-        sum->proofs_verified++;
+        ph->sectors_verified++;
     }
-    t->done_at[t->n_latency] = cli_now() - t0;
-    t->latency[t->n_latency++] = r->times.total;
     fprintf(stderr, "zkpipe bench porep: sector %u of %u: %zu of %zu partition(s) verified, "
-            "%.2f s from submission (%.2f s into the run)\n",
-            done, total, ok, r->n_partitions, r->times.total, cli_now() - t0);
+            "%.2f s from submission (%.2f s into the phase)\n",
+            ph->done, total, ok, r->n_partitions, r->times.total, t - ph->t0);
+}
+
+/* What every phase proves from. */
+typedef struct {
+    zkpipe_engine *e;
+    uint32_t key;
+    uint8_t **c1s;
+    size_t *c1_lens;
+    unsigned distinct;
+    double t_create; /* cli_now() when the engine was created */
+} porep_run_;
+
+/* Runs one phase: its limits set, then sectors submitted --in-flight at a
+ * time until --sectors are done or, with --duration, the time is up; the
+ * sectors still in flight then are cancelled (or counted, if they complete
+ * first). A CLI exit code. */
+static int prove_phase_(const porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph) {
+    zkpipe_engine *e = run->e;
+    if (o->n_phases > 1) {
+        char msg[256];
+        zkpipe_status st = zkpipe_engine_set_limits(e, ph->budget, ph->synth_workers, msg,
+                                                    sizeof msg);
+        if (st != ZKPIPE_OK) {
+            fprintf(stderr, "zkpipe bench porep: a phase's limits: %s\n", msg);
+            return CLI_INVALID;
+        }
+    }
+    double *latency = calloc(o->sectors, sizeof(double));
+    double *done_at = calloc(o->sectors, sizeof(double));
+    uint64_t *jobs = calloc(o->sectors, sizeof *jobs);
+    int code = latency && done_at && jobs
+                   ? CLI_OK
+                   : cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    (void)zkp_mem_reset_peak_rss();
+    const double t0 = cli_now();
+    double t_last = t0;
+    ph->t0 = t0 - run->t_create;
+    /* stopping is set once the duration is up: nothing more is submitted,
+     * and each sector in flight ends cancelled (dropped) or completed just
+     * in time (counted). */
+    unsigned submitted = 0, dropped = 0;
+    int stopping = 0;
+    while (code == CLI_OK &&
+           (ph->done + dropped < submitted || (!stopping && submitted < o->sectors))) {
+        while (!stopping && submitted < o->sectors && submitted - ph->done < o->in_flight) {
+            unsigned c = submitted % run->distinct;
+            zkpipe_job_request req = {.key_id = run->key,
+                                      .priority = ZKPIPE_PRIORITY_NORMAL,
+                                      .porep_c1 = run->c1s[c],
+                                      .porep_c1_len = run->c1_lens[c]};
+            zkpipe_status st = zkpipe_engine_submit(e, &jobs[submitted], &req);
+            if (st != ZKPIPE_OK) {
+                code = cli_fail("bench porep", st, NULL, CLI_INVALID);
+                break;
+            }
+            submitted++;
+        }
+        if (code != CLI_OK) break;
+        int64_t wait_ms = -1;
+        if (o->duration > 0 && !stopping) {
+            double left = t0 + o->duration - cli_now();
+            wait_ms = left > 0 ? (int64_t)(left * 1000) + 1 : 0;
+        }
+        zkpipe_job_result r;
+        zkpipe_status st = zkpipe_engine_await_any(e, wait_ms, &r);
+        if (st == ZKPIPE_ERR_TIMEOUT) {
+            fprintf(stderr, "zkpipe bench porep: %.0f s passed; cancelling the %u sector(s) in "
+                    "flight\n", o->duration, submitted - ph->done);
+            for (unsigned i = 0; i < submitted; i++) (void)zkpipe_engine_cancel(e, jobs[i]);
+            stopping = 1;
+            continue;
+        }
+        if (st != ZKPIPE_OK) {
+            code = cli_fail("bench porep", st, NULL, CLI_INVALID);
+            break;
+        }
+        if (stopping && r.status != ZKPIPE_OK) {
+            dropped++;
+        } else {
+            t_last = cli_now();
+            done_at[ph->done] = t_last - t0;
+            latency[ph->done++] = r.times.total;
+            collect_(&r, ph, o->sectors, t_last - run->t_create);
+        }
+        zkpipe_job_result_clear(&r);
+    }
+    /* A phase stopped by its duration ends at its last completion: the time
+     * spent on the sectors it dropped proved nothing. */
+    ph->t_end = (stopping ? t_last : cli_now()) - run->t_create;
+    (void)zkp_mem_read_peak_rss(&ph->peak_rss);
+    if (code == CLI_OK && !ph->done) {
+        fprintf(stderr, "zkpipe bench porep: no sector completed within --duration %.0f\n",
+                o->duration);
+        code = CLI_INVALID;
+    }
+    if (code == CLI_OK) {
+        ph->latency_median = cli_median(latency, ph->done);
+        ph->interval_median = sector_interval_median_(done_at, ph->done);
+    }
+    free(latency);
+    free(done_at);
+    free(jobs);
+    return code;
 }
 
 static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
@@ -417,16 +573,6 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
     fprintf(stderr, "zkpipe bench porep: C1s made in %.2f s, key loaded in %.2f s; proving\n",
             c1_seconds, key_seconds);
 
-    bench_summary sum;
-    memset(&sum, 0, sizeof sum);
-    porep_tally_ tally = {0, calloc(o->sectors, sizeof(double)),
-                          calloc(o->sectors, sizeof(double)), 0};
-    if (!tally.latency || !tally.done_at) {
-        free(tally.latency);
-        free(tally.done_at);
-        (void)zkpipe_engine_destroy(&e);
-        return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
-    }
     /* F.csv: the stages go to F.stages.csv and F.stages.svg. */
     char stages_csv[4096] = "", stages_svg[4096] = "";
     stage_sampler_ sampler;
@@ -443,59 +589,34 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
             }
         }
     }
-    /* With a duration, stopping is set once it is up: nothing more is
-     * submitted, and each sector in flight ends, cancelled (dropped) or
-     * completed just in time (counted). */
-    unsigned submitted = 0, done = 0, dropped = 0;
-    int stopping = 0;
-    uint64_t *jobs = calloc(o->sectors, sizeof *jobs);
-    int code = jobs ? CLI_OK : cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
-    double t0 = cli_now(), t_last = t0;
-    while (code == CLI_OK && (done + dropped < submitted || (!stopping && submitted < o->sectors))) {
-        while (!stopping && submitted < o->sectors && submitted - done < o->in_flight) {
-            zkpipe_job_request req = {.key_id = key,
-                                      .priority = ZKPIPE_PRIORITY_NORMAL,
-                                      .porep_c1 = c1s[submitted % distinct],
-                                      .porep_c1_len = c1_lens[submitted % distinct]};
-            if ((st = zkpipe_engine_submit(e, &jobs[submitted], &req)) != ZKPIPE_OK) {
-                code = cli_fail("bench porep", st, NULL, CLI_INVALID);
-                goto out;
-            }
-            submitted++;
-        }
-        int64_t wait_ms = -1;
-        if (o->duration > 0 && !stopping) {
-            double left = t0 + o->duration - cli_now();
-            wait_ms = left > 0 ? (int64_t)(left * 1000) + 1 : 0;
-        }
-        zkpipe_job_result r;
-        st = zkpipe_engine_await_any(e, wait_ms, &r);
-        if (st == ZKPIPE_ERR_TIMEOUT) {
-            fprintf(stderr, "zkpipe bench porep: %.0f s passed; cancelling the %u sector(s) in "
-                    "flight\n", o->duration, submitted - done);
-            for (unsigned i = 0; i < submitted; i++) (void)zkpipe_engine_cancel(e, jobs[i]);
-            stopping = 1;
-            continue;
-        }
-        if (st != ZKPIPE_OK) {
-            code = cli_fail("bench porep", st, NULL, CLI_INVALID);
-            goto out;
-        }
-        if (stopping && r.status != ZKPIPE_OK) {
-            dropped++;
-        } else {
-            collect_(&r, &sum, &tally, t0, ++done, o->sectors);
-            t_last = cli_now();
-        }
-        zkpipe_job_result_clear(&r);
+    const porep_run_ run = {e, key, c1s, c1_lens, distinct, t_create};
+    const uint64_t engine_budget = es.budget_total_bytes;
+    for (unsigned i = 0; i < o->n_phases; i++) {
+        if (!o->phases[i].budget) o->phases[i].budget = engine_budget;
+        if (!o->phases[i].synth_workers) o->phases[i].synth_workers = o->cfg.synth_workers;
     }
-out:;
-    free(jobs);
-    /* A run stopped by its duration ends at its last completion: the time
-     * spent on the sectors it dropped proved nothing. */
-    double t_end = stopping ? t_last : cli_now();
-    sum.seconds = t_end - t0;
-    sum.proofs = done;
+    bench_summary sum;
+    memset(&sum, 0, sizeof sum);
+    int code = CLI_OK;
+    unsigned ran = 0;
+    for (; ran < o->n_phases && code == CLI_OK; ran++) {
+        porep_phase_ *ph = &o->phases[ran];
+        if (o->n_phases > 1)
+            fprintf(stderr, "zkpipe bench porep: phase %u of %u: %u synthesis worker(s), budget "
+                    "%.1f GiB\n", ran + 1, o->n_phases, ph->synth_workers,
+                    (double)ph->budget / 1073741824.0);
+        code = prove_phase_(&run, o, ph);
+        sum.proofs += ph->done;
+        sum.seconds += ph->t_end - ph->t0;
+        sum.partitions += ph->partitions;
+        sum.proofs_verified += ph->sectors_verified;
+        sum.jobs_failed += ph->failed;
+        bench_stage_times_add(&sum.stages, &ph->stages);
+    }
+    const double t_end = cli_now() - t_create;
+    /* The summary reads the engine's own limits back. */
+    if (o->n_phases > 1)
+        (void)zkpipe_engine_set_limits(e, engine_budget, o->cfg.synth_workers, NULL, 0);
     if (stages_csv[0] && (stage_sampler_stop_(&sampler) != 0 ||
                           bench_stages_svg(stages_csv, stages_svg) != 0)) {
         fprintf(stderr, "zkpipe bench porep: cannot draw %s\n", stages_svg);
@@ -504,30 +625,24 @@ out:;
     bench_engine_finish(&e, &key, 1, 1, &sum);
     /* The key loads before the clock, its whole file charged while it is
      * read; proving alone is the window the budget's promise is about. */
-    size_t proving_samples = 0;
-    double proving_dev = bench_timeline_deviation(o->timeline, sum.baseline_rss_bytes,
-                                                  t0 - t_create, t_end - t_create,
-                                                  &proving_samples);
+    double proving_dev = 0;
+    size_t proving_samples = 0, partitions_verified = 0;
+    for (unsigned i = 0; i < ran; i++) {
+        porep_phase_ *ph = &o->phases[i];
+        ph->deviation = bench_timeline_deviation(o->timeline, sum.baseline_rss_bytes, ph->t0,
+                                                 ph->t_end, &ph->samples);
+        if (ph->deviation > proving_dev) proving_dev = ph->deviation;
+        proving_samples += ph->samples;
+        partitions_verified += ph->partitions_verified;
+    }
     char svg[4096];
-    bench_timeline_finish(o->timeline, tmpcsv[0] != 0, t_end - t_create, &sum, svg, sizeof svg);
-    if (code == CLI_OK && !done) {
-        fprintf(stderr, "zkpipe bench porep: no sector completed within --duration %.0f\n",
-                o->duration);
-        code = CLI_INVALID;
-    }
-    if (code != CLI_OK) {
-        free(tally.latency);
-        free(tally.done_at);
-        return code;
-    }
+    bench_timeline_finish(o->timeline, tmpcsv[0] != 0, t_end, &sum, svg, sizeof svg);
+    if (code != CLI_OK) return code;
 
     const double G = 1073741824.0;
     const unsigned synth_workers = o->cfg.synth_workers ? o->cfg.synth_workers : 1;
-    double per_proof = sum.seconds / done;
-    double latency_median = cli_median(tally.latency, tally.n_latency);
-    double interval_median = sector_interval_median_(tally.done_at, tally.n_latency);
-    free(tally.latency);
-    free(tally.done_at);
+    const porep_phase_ *one = &o->phases[0];
+    double per_proof = sum.seconds / sum.proofs;
     double synth_busy = sum.stages.synthesis / (sum.seconds * synth_workers);
     double device_busy = sum.stages.device / (sum.seconds * n_devices);
     double finalize_busy =
@@ -537,13 +652,26 @@ out:;
                               ? (double)sum.proofs_verified * 3600 / sum.seconds /
                                     ((double)sum.budget_bytes / G)
                               : 0;
-    printf("bench porep: %s on %s, %u sector(s) x %u partition(s) in %.3f s: %.3f s per proof, "
-           "median sector latency %.3f s\n",
-           p->name, device_name, done, (unsigned)p->partitions, sum.seconds, per_proof,
-           latency_median);
-    if (interval_median > 0)
-        printf("steady state: a sector every %.3f s (the median time between completions)\n",
-               interval_median);
+    printf("bench porep: %s on %s, %u sector(s) x %u partition(s) in %.3f s: %.3f s per proof",
+           p->name, device_name, sum.proofs, (unsigned)p->partitions, sum.seconds, per_proof);
+    if (o->n_phases == 1) {
+        printf(", median sector latency %.3f s\n", one->latency_median);
+        if (one->interval_median > 0)
+            printf("steady state: a sector every %.3f s (the median time between completions)\n",
+                   one->interval_median);
+    } else {
+        printf(" over %u phases\n", o->n_phases);
+        printf("phase  synth  budget GiB  sectors  s/proof  steady s  peak RSS GiB  "
+               "<= baseline+budget  deviation  verified\n");
+        for (unsigned i = 0; i < o->n_phases; i++) {
+            const porep_phase_ *ph = &o->phases[i];
+            printf("%5u  %5u  %10.1f  %7u  %7.2f  %8.2f  %12.2f  %18s  %8.2f%%  %8zu\n", i + 1,
+                   ph->synth_workers, ph->budget / G, ph->done, (ph->t_end - ph->t0) / ph->done,
+                   ph->interval_median, ph->peak_rss / G,
+                   ph->peak_rss <= sum.baseline_rss_bytes + ph->budget ? "yes" : "NO",
+                   100 * ph->deviation, ph->sectors_verified);
+        }
+    }
     printf("busy: synthesis %.1f%% of %u worker(s), device %.1f%% of %u device(s), "
            "finalize + verify %.1f%%\n",
            100 * synth_busy, synth_workers, 100 * device_busy, n_devices, 100 * finalize_busy);
@@ -554,8 +682,8 @@ out:;
            sum.vram_peak_bytes / G, per_hour_gib);
     if (svg[0]) printf("timeline: %s and %s\n", o->timeline, svg);
     if (stages_csv[0]) printf("stages: %s and %s\n", stages_csv, stages_svg);
-    printf("sectors verified: %zu of %u (%zu of %zu partitions)\n", sum.proofs_verified, done,
-           tally.partitions_verified, sum.partitions);
+    printf("sectors verified: %zu of %u (%zu of %zu partitions)\n", sum.proofs_verified,
+           sum.proofs, partitions_verified, sum.partitions);
     if (o->json_path) {
         FILE *f = strcmp(o->json_path, "-") ? fopen(o->json_path, "w") : stdout;
         if (!f) {
@@ -568,7 +696,7 @@ out:;
                 "\"device\":\"%s\",\"devices\":%u,\"synth_workers\":%u,\"device_workers\":%u,"
                 "\"c1_seconds\":%.6f,\"key_load_seconds\":%.6f,",
                 p->name, (unsigned long long)p->sector_bytes, sealed ? "sealed" : "synthetic",
-                done, (unsigned)p->partitions, o->in_flight, device_name, n_devices,
+                sum.proofs, (unsigned)p->partitions, o->in_flight, device_name, n_devices,
                 synth_workers, o->cfg.device_workers ? o->cfg.device_workers : 2, c1_seconds,
                 key_seconds);
         bench_summary_json(f, &sum);
@@ -578,18 +706,33 @@ out:;
                 "\"duration\":%.3f,\"synthesis_busy\":%.4f,\"device_busy\":%.4f,"
                 "\"finalize_busy\":%.4f,\"vram_peak_bytes\":%llu,"
                 "\"max_tracked_rss_deviation_proving\":%.6f,\"rss_samples_proving\":%zu,"
-                "\"proofs_per_hour_per_gib\":%.4f,\"reservation_violations\":%llu}\n",
-                tally.partitions_verified, per_proof, latency_median, interval_median,
-                o->duration, synth_busy, device_busy,
-                finalize_busy, (unsigned long long)sum.vram_peak_bytes, proving_dev,
-                proving_samples, per_hour_gib,
-                (unsigned long long)sum.reservation_violations);
+                "\"proofs_per_hour_per_gib\":%.4f,\"reservation_violations\":%llu,\"phases\":[",
+                partitions_verified, per_proof, one->latency_median, one->interval_median,
+                o->duration, synth_busy, device_busy, finalize_busy,
+                (unsigned long long)sum.vram_peak_bytes, proving_dev, proving_samples,
+                per_hour_gib, (unsigned long long)sum.reservation_violations);
+        for (unsigned i = 0; i < o->n_phases; i++) {
+            const porep_phase_ *ph = &o->phases[i];
+            fprintf(f,
+                    "%s{\"synth_workers\":%u,\"budget_bytes\":%llu,\"sectors\":%u,"
+                    "\"sectors_verified\":%zu,\"seconds\":%.6f,\"seconds_per_proof\":%.6f,"
+                    "\"sector_interval_median\":%.6f,\"sector_seconds_median\":%.6f,"
+                    "\"peak_rss_bytes\":%llu,\"max_tracked_rss_deviation\":%.6f,"
+                    "\"rss_samples\":%zu,\"longest_admission_wait\":%.6f,"
+                    "\"synthesis_seconds\":%.6f,\"device_seconds\":%.6f}",
+                    i ? "," : "", ph->synth_workers, (unsigned long long)ph->budget, ph->done,
+                    ph->sectors_verified, ph->t_end - ph->t0, (ph->t_end - ph->t0) / ph->done,
+                    ph->interval_median, ph->latency_median, (unsigned long long)ph->peak_rss,
+                    ph->deviation, ph->samples, ph->stages.queue_wait, ph->stages.synthesis,
+                    ph->stages.device);
+        }
+        fputs("]}\n", f);
         if (f != stdout && fclose(f) != 0) {
             fprintf(stderr, "zkpipe bench porep: cannot write %s\n", o->json_path);
             code = CLI_CANNOT_WRITE;
         }
     }
-    if (code == CLI_OK && (sum.jobs_failed || sum.proofs_verified != done)) code = CLI_INVALID;
+    if (code == CLI_OK && (sum.jobs_failed || sum.proofs_verified != sum.proofs)) code = CLI_INVALID;
     return code;
 }
 

@@ -192,7 +192,9 @@ static void *dispatcher_main_(void *arg) {
         k->running++;
         k->last_use = ++e->lru_clock;
         eng_queue_push(&e->synth_q, p);
-        pthread_cond_signal(&e->synth_cv);
+        /* Every synthesis worker, not one: a signal could wake only workers
+         * over synth_limit, which take nothing. A push per partition. */
+        pthread_cond_broadcast(&e->synth_cv);
     }
     w->state = ZKPIPE_WORKER_IDLE;
     pthread_mutex_unlock(&e->lk);
@@ -405,7 +407,11 @@ zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_conf
     e->n_workers = nw;
     size_t i = 0;
     e->workers[i++].role = ZKPIPE_WORKER_DISPATCH;
-    for (unsigned k = 0; k < c.synth_workers; k++) e->workers[i++].role = ZKPIPE_WORKER_SYNTH;
+    e->synth_limit = c.synth_workers;
+    for (unsigned k = 0; k < c.synth_workers; k++) {
+        e->workers[i].rank = k;
+        e->workers[i++].role = ZKPIPE_WORKER_SYNTH;
+    }
     for (unsigned dv = 0; dv < c.devices; dv++)
         for (unsigned k = 0; k < c.device_workers; k++) {
             e->workers[i].role = ZKPIPE_WORKER_DEVICE;
@@ -650,6 +656,54 @@ zkpipe_status zkpipe_engine_set_paused(zkpipe_engine *e, int paused) {
     wake_dispatcher_locked_(e);
     pthread_mutex_unlock(&e->lk);
     return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_set_limits(zkpipe_engine *e, uint64_t budget_bytes,
+                                       unsigned synth_workers, char *msg, size_t msg_len) {
+    zkp_diag d;
+    d.msg[0] = 0;
+    zkpipe_status st = ZKPIPE_OK;
+    if (!e) {
+        st = zkp_diag_fail(&d, ZKPIPE_ERR_INVALID_ARGUMENT, "no engine");
+        goto out;
+    }
+    if (synth_workers > e->cfg.synth_workers) {
+        st = zkp_diag_fail(&d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                           "%u synthesis workers asked for; the engine has %u", synth_workers,
+                           e->cfg.synth_workers);
+        goto out;
+    }
+    if (budget_bytes) {
+        /* What the hot keys hold, and one partition of the largest of them
+         * beside it: a budget below that could admit nothing. */
+        uint64_t keys = 0, part = 0;
+        pthread_mutex_lock(&e->lk);
+        for (size_t i = 0; i < e->n_keys; i++) {
+            const eng_key *k = e->keys[i];
+            if (k->tier != ZKPIPE_KEY_HOT) continue;
+            zkp_mem_reservation_info ri;
+            if (k->res && zkp_mem_reservation_info_get(k->res, &ri) == ZKPIPE_OK)
+                keys += ri.reserved_bytes;
+            if (k->part_bytes > part) part = k->part_bytes;
+        }
+        pthread_mutex_unlock(&e->lk);
+        if (budget_bytes < keys + part) {
+            st = zkp_diag_fail(&d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                               "a budget of %llu bytes cannot hold the hot keys (%llu bytes) "
+                               "and a partition (%llu)", (unsigned long long)budget_bytes,
+                               (unsigned long long)keys, (unsigned long long)part);
+            goto out;
+        }
+        if ((st = zkp_mem_budget_set_total(e->budget, budget_bytes, &d)) != ZKPIPE_OK) goto out;
+    }
+    pthread_mutex_lock(&e->lk);
+    if (synth_workers) e->synth_limit = synth_workers;
+    pthread_cond_broadcast(&e->synth_cv);
+    wake_dispatcher_locked_(e);
+    pthread_mutex_unlock(&e->lk);
+out:
+    if (msg && msg_len) snprintf(msg, msg_len, "%s", st == ZKPIPE_OK ? "" : d.msg);
+    return st;
 }
 
 static eng_job *find_job_locked_(zkpipe_engine *e, uint64_t id) {

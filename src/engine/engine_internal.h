@@ -192,6 +192,7 @@ typedef struct {
     zkpipe_worker_role role;
     zkpipe_worker_state state;
     unsigned device;
+    unsigned rank; /* a synthesis worker's index among them (synth_limit) */
     pthread_t thread;
     int started;
     struct zkpipe_engine *e;
@@ -215,6 +216,9 @@ struct zkpipe_engine {
     pthread_cond_t admit_cv, synth_cv, device_cv, final_cv, done_cv, key_cv;
     int stop;
     int paused;
+    /* Synthesis workers of rank below this take partitions
+     * (zkpipe_engine_set_limits); the rest wait. */
+    unsigned synth_limit;
     uint64_t admit_seq;
     /* Raised to make the dispatcher's reservation wait give up and look at
      * the queue again: a new job, a cancellation, an idle key, shutdown. */

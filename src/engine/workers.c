@@ -284,7 +284,9 @@ void *eng_worker_main(void *arg) {
     }
     pthread_mutex_lock(&e->lk);
     for (;;) {
-        eng_part *p = eng_queue_pop(s.in);
+        /* A synthesis worker past the limit takes nothing until it rises. */
+        int idle = w->role == ZKPIPE_WORKER_SYNTH && w->rank >= e->synth_limit;
+        eng_part *p = idle ? NULL : eng_queue_pop(s.in);
         if (!p) {
             if (e->stop) break;
             w->state = ZKPIPE_WORKER_IDLE;

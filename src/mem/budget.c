@@ -40,14 +40,14 @@ typedef struct {
 
 struct zkp_mem_budget {
     zkp_mem_pool *pool;
-    uint64_t total;
+    uint64_t ceiling; /* the most the total may be set to: min(MemTotal, cgroup limit) */
 
     pthread_mutex_t mu; /* guards the queues, grant_sequence and the writes below */
     zkp_mem_wait_queue queue[ZKP_MEM_PRIO_COUNT];
     uint64_t grant_sequence;
 
     /* Written under mu, read without it by zkp_mem_budget_stats_get. */
-    atomic_uint_fast64_t reserved, peak_reserved, reservations, waiting, grants, grants_after_wait;
+    atomic_uint_fast64_t total, reserved, peak_reserved, reservations, waiting, grants, grants_after_wait;
 };
 
 struct zkp_mem_reservation {
@@ -118,7 +118,7 @@ static uint64_t take(zkp_mem_budget *b, uint64_t bytes) {
 static void grant_waiters(zkp_mem_budget *b) {
     for (;;) {
         zkp_mem_wait_queue *q = first_queue(b, ZKP_MEM_PRIO_LOW);
-        if (!q || load(&b->reserved) + q->head->bytes > b->total) return;
+        if (!q || load(&b->reserved) + q->head->bytes > load(&b->total)) return;
         zkp_mem_waiter *w = q->head;
         dequeue(q, w);
         store(&b->waiting, load(&b->waiting) - 1);
@@ -167,7 +167,8 @@ zkpipe_status zkp_mem_budget_create(zkp_mem_budget **out, const zkp_mem_budget_c
         return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot create the budget's lock");
     }
     b->pool = cfg->pool;
-    b->total = limits.budget;
+    b->ceiling = limits.cgroup_limit < limits.mem_total ? limits.cgroup_limit : limits.mem_total;
+    atomic_init(&b->total, limits.budget);
     atomic_init(&b->reserved, 0);
     atomic_init(&b->peak_reserved, 0);
     atomic_init(&b->reservations, 0);
@@ -192,9 +193,23 @@ zkpipe_status zkp_mem_budget_destroy(zkp_mem_budget **bp) {
     return ZKPIPE_OK;
 }
 
+zkpipe_status zkp_mem_budget_set_total(zkp_mem_budget *b, uint64_t total, zkp_diag *diag) {
+    if (!b || !total)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "no budget, or a total of 0");
+    if (total > b->ceiling)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "a budget of %llu bytes is more than the %llu this machine allows",
+                             (unsigned long long)total, (unsigned long long)b->ceiling);
+    pthread_mutex_lock(&b->mu);
+    store(&b->total, total);
+    grant_waiters(b);
+    pthread_mutex_unlock(&b->mu);
+    return ZKPIPE_OK;
+}
+
 zkpipe_status zkp_mem_budget_stats_get(const zkp_mem_budget *b, zkp_mem_budget_stats *out) {
     if (!b || !out) return ZKPIPE_ERR_INVALID_ARGUMENT;
-    out->total_bytes = b->total;
+    out->total_bytes = load(&b->total);
     out->reserved_bytes = load(&b->reserved);
     out->peak_reserved_bytes = load(&b->peak_reserved);
     out->reservations = load(&b->reservations);
@@ -266,17 +281,17 @@ zkpipe_status zkp_mem_reserve_wait(zkp_mem_budget *b, uint64_t bytes, const zkp_
     if (!opts) opts = &wait_forever;
     if (!b || (unsigned)opts->priority >= ZKP_MEM_PRIO_COUNT)
         return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "no budget or a bad priority");
-    if (bytes > b->total)
+    if (bytes > load(&b->total))
         return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
                              "a reservation of %llu bytes can never fit a budget of %llu bytes",
-                             (unsigned long long)bytes, (unsigned long long)b->total);
+                             (unsigned long long)bytes, (unsigned long long)load(&b->total));
     /* Allocated before waiting, so that a grant cannot fail afterwards. */
     zkp_mem_reservation *r = reservation_new(b, bytes);
     if (!r) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate a reservation");
 
     zkpipe_status st = ZKPIPE_OK;
     pthread_mutex_lock(&b->mu);
-    if (!first_queue(b, (int)opts->priority) && load(&b->reserved) + bytes <= b->total) {
+    if (!first_queue(b, (int)opts->priority) && load(&b->reserved) + bytes <= load(&b->total)) {
         r->grant_sequence = take(b, bytes);
     } else if (opts->timeout_ms == 0) {
         st = ZKPIPE_ERR_TIMEOUT;

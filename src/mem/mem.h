@@ -267,10 +267,21 @@ ZKP_WARN_UNUSED zkpipe_status zkp_mem_budget_create(zkp_mem_budget **out,
  * outstanding or waiting. */
 zkpipe_status zkp_mem_budget_destroy(zkp_mem_budget **b);
 
+/* Sets the total (an operator's new budget, or one phase of a benchmark's
+ * sweep). A larger total grants the waiters that now fit. A smaller one
+ * takes nothing back: reservations keep what they hold, and new ones are
+ * granted once releases bring reserved + bytes under it, so what is
+ * reserved can stay above the new total until the work holding it ends.
+ * A waiter larger than the new total waits until the total is raised.
+ * ZKPIPE_ERR_INVALID_ARGUMENT for 0 or more than min(MemTotal, cgroup
+ * limit) as detected at creation. */
+ZKP_WARN_UNUSED zkpipe_status zkp_mem_budget_set_total(zkp_mem_budget *b, uint64_t total,
+                                                       zkp_diag *diag);
+
 typedef struct {
     uint64_t total_bytes;
     uint64_t reserved_bytes;      /* held by reservations now */
-    uint64_t peak_reserved_bytes; /* never above total_bytes */
+    uint64_t peak_reserved_bytes; /* never above the largest total_bytes set */
     uint64_t reservations;        /* outstanding */
     uint64_t waiting;             /* requests queued now */
     uint64_t grants;              /* reservations ever granted */
