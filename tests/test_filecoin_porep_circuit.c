@@ -8,6 +8,7 @@
  * constraints; cuzk's counts, FACTS 4) is counted by the slow cases here
  * and by `zkpipe filecoin circuit-info --sector-size 32GiB --nnz`. */
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,15 +251,25 @@ TEST_CASE(filecoin_c2_witness_the_same_on_threads) {
     size_t bytes = (size_t)pk.n_vars * 32;
     uint64_t *one = malloc(bytes), *many = malloc(bytes);
     ASSERT(one && many);
-    ASSERT_MSG(zkp_fil_c2_synthesize(one, &pk, c1, 0, 1, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_MSG(zkp_fil_c2_synthesize(one, &pk, c1, 0, 1, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
     static const unsigned threads[] = {2, 4};
     for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
         memset(many, 0xa5, bytes);
-        ASSERT_MSG(zkp_fil_c2_synthesize(many, &pk, c1, 0, threads[t], &d) == ZKPIPE_OK, "%s",
+        ASSERT_MSG(zkp_fil_c2_synthesize(many, &pk, c1, 0, threads[t], NULL, &d) == ZKPIPE_OK, "%s",
                    d.msg);
         for (size_t j = 0; j < pk.n_vars; j++)
             ASSERT_MSG(!memcmp(one + 4 * j, many + 4 * j, 32), "%u threads: variable %zu differs",
                        threads[t], j);
+    }
+    /* A job's cancel flag, raised, stops it before a challenge, on one
+     * thread or several. */
+    atomic_int cancel;
+    atomic_init(&cancel, 1);
+    for (unsigned t = 1; t <= 2; t++) {
+        d.msg[0] = 0;
+        ASSERT_EQ_STATUS(zkp_fil_c2_synthesize(many, &pk, c1, 0, t, &cancel, &d),
+                         ZKPIPE_ERR_CANCELLED);
+        ASSERT(strstr(d.msg, "cancelled") != NULL);
     }
     free(many);
     free(one);

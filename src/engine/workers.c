@@ -104,7 +104,8 @@ static zkpipe_status porep_witness_(eng_part *p, unsigned nthreads, zkp_diag *d)
         return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY,
                              "cannot allocate %zu bytes of witness from the reservation", bytes);
     zkpipe_status st =
-        zkp_fil_c2_synthesize(p->witness.ptr, &k->pk.u.bls12_381, p->job->c1, p->index, nthreads, d);
+        zkp_fil_c2_synthesize(p->witness.ptr, &k->pk.u.bls12_381, p->job->c1, p->index, nthreads,
+                              &p->job->cancel, d);
     if (st == ZKPIPE_OK) st = zkp_fil_c2_public_inputs(&p->pub, p->job->c1, p->index, d);
     return st;
 }

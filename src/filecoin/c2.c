@@ -251,7 +251,7 @@ zkpipe_status zkp_fil_c2_check_c1(const zkp_fil_seal_proof *key_proof, const zkp
 
 zkpipe_status zkp_fil_c2_synthesize(uint64_t *witness, const bls12_381_g16_pk_t *pk,
                                     const zkp_fil_c1 *c1, unsigned k, unsigned nthreads,
-                                    zkp_diag *diag) {
+                                    const atomic_int *cancel, zkp_diag *diag) {
     if (k >= c1->vanilla_proofs.n)
         return zkp_diag_fail(diag, ZKPIPE_ERR_OUT_OF_RANGE, "partition %u of a C1 with %zu", k,
                              (size_t)c1->vanilla_proofs.n);
@@ -261,9 +261,11 @@ zkpipe_status zkp_fil_c2_synthesize(uint64_t *witness, const bls12_381_g16_pk_t 
     zkpipe_status st =
         zkp_cs_csr_witness_into(r, witness, pk->n_public + 1, pk->n_vars - pk->n_public - 1);
     if (st == ZKPIPE_OK &&
-        (st = zkp_fil_porep_circuit_mt(&r->cs, c1, k, nthreads, diag)) == ZKPIPE_OK)
+        (st = zkp_fil_porep_circuit_mt(&r->cs, c1, k, nthreads, cancel, diag)) == ZKPIPE_OK)
         st = zkp_cs_csr_finish(r);
-    if (st != ZKPIPE_OK && (!diag || !diag->msg[0]))
+    if (st == ZKPIPE_ERR_CANCELLED)
+        zkp_diag_fail(diag, st, "partition %u: cancelled during synthesis", k);
+    else if (st != ZKPIPE_OK && (!diag || !diag->msg[0]))
         zkp_diag_fail(diag, st, "partition %u has %llu inputs and %llu aux variables; the key %u "
                       "and %u", k, (unsigned long long)r->cs.num_inputs,
                       (unsigned long long)r->cs.num_aux, pk->n_public + 1,

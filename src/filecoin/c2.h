@@ -29,6 +29,7 @@
 #ifndef ZKP_FILECOIN_C2_H
 #define ZKP_FILECOIN_C2_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -136,11 +137,14 @@ ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_check_c1(const zkp_fil_seal_proof *key_
  * CSR's statuses for a circuit not shaped like pk (SIZE_MISMATCH,
  * OUT_OF_RANGE: the message gives both shapes), ZKPIPE_ERR_NO_MEMORY. The
  * challenges are synthesized on nthreads threads (0 or 1: one); the
- * witness is the same whatever the count (zkp_fil_porep_circuit_mt). */
+ * witness is the same whatever the count (zkp_fil_porep_circuit_mt).
+ * cancel (may be NULL; a job's flag) stops it between challenges with
+ * ZKPIPE_ERR_CANCELLED. */
 ZKP_WARN_UNUSED zkpipe_status zkp_fil_c2_synthesize(uint64_t *witness,
                                                     const bls12_381_g16_pk_t *pk,
                                                     const zkp_fil_c1 *c1, unsigned k,
-                                                    unsigned nthreads, zkp_diag *diag);
+                                                    unsigned nthreads, const atomic_int *cancel,
+                                                    zkp_diag *diag);
 
 /* The public inputs of partition k of c1, derived from its commitments and
  * seed alone, never from a synthesized circuit: pub->values from malloc

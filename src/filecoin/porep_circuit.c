@@ -208,11 +208,19 @@ typedef struct {
     synth_ *s;        /* one scratch per thread */
     const zkp_bool *id_bits;
     zkp_var comm_d, comm_c, comm_r_last;
+    const atomic_int *cancel;
     _Atomic int failed; /* a zkpipe_status; 0 (OK) until one fails */
 } rest_;
 
+static int cancelled_(const atomic_int *cancel) { return cancel && atomic_load(cancel); }
+
 static void rest_unit_(void *ctx, unsigned tid, size_t u) {
     rest_ *r = ctx;
+    int ok = ZKPIPE_OK;
+    if (cancelled_(r->cancel)) {
+        atomic_compare_exchange_strong(&r->failed, &ok, (int)ZKPIPE_ERR_CANCELLED);
+        return;
+    }
     synth_ *s = &r->s[tid];
     zkp_cs f = *r->cs;
     uint64_t *counters[3] = {&f.num_inputs, &f.num_aux, &f.num_constraints};
@@ -224,14 +232,13 @@ static void rest_unit_(void *ctx, unsigned tid, size_t u) {
     zkpipe_status st = zkp_cs_status(&f);
     for (int c = 0; c < 3 && st == ZKPIPE_OK; c++)
         if (*counters[c] != want[c]) st = ZKPIPE_ERR_INVALID_ARGUMENT;
-    int ok = ZKPIPE_OK;
     if (st != ZKPIPE_OK) atomic_compare_exchange_strong(&r->failed, &ok, (int)st);
 }
 
 /* top: replica_id, comm_d, comm_r, comm_r_last, comm_c. */
 static zkpipe_status synthesize_(zkp_cs *cs, const zkp_fil_porep_shape *shape, const levels_ *lv,
                                  const zkp_fil_partition_proofs *part, const zkp_fr top[5],
-                                 unsigned nthreads) {
+                                 unsigned nthreads, const atomic_int *cancel) {
     /* One thread, or the challenges after the first on up to nthreads. */
     int one = nthreads <= 1 || shape->challenges < 2;
     if (!one && nthreads > shape->challenges - 1) nthreads = shape->challenges - 1;
@@ -258,10 +265,14 @@ static zkpipe_status synthesize_(zkp_cs *cs, const zkp_fil_porep_shape *shape, c
     zkp_constraint_equal(cs, comm_r, h);
 
     if (one) {
-        for (uint32_t i = 0; i < shape->challenges && zkp_cs_status(cs) == ZKPIPE_OK; i++)
-            challenge_(cs, s, part ? &part->v[i] : NULL, id_bits, comm_d, comm_c, comm_r_last);
+        zkpipe_status st = ZKPIPE_OK;
+        for (uint32_t i = 0; i < shape->challenges && st == ZKPIPE_OK; i++) {
+            if (cancelled_(cancel)) st = ZKPIPE_ERR_CANCELLED;
+            else challenge_(cs, s, part ? &part->v[i] : NULL, id_bits, comm_d, comm_c, comm_r_last);
+            if (st == ZKPIPE_OK) st = zkp_cs_status(cs);
+        }
         free(s);
-        return zkp_cs_status(cs);
+        return st;
     }
     uint64_t before[3] = {cs->num_inputs, cs->num_aux, cs->num_constraints};
     challenge_(cs, s, part ? &part->v[0] : NULL, id_bits, comm_d, comm_c, comm_r_last);
@@ -273,6 +284,7 @@ static zkpipe_status synthesize_(zkp_cs *cs, const zkp_fil_porep_shape *shape, c
                comm_d,
                comm_c,
                comm_r_last,
+               cancel,
                ZKPIPE_OK};
     if (zkp_cs_status(cs) == ZKPIPE_OK)
         zkp_parallel_for(nthreads, shape->challenges - 1, rest_unit_, &r);
@@ -293,7 +305,7 @@ zkpipe_status zkp_fil_porep_circuit_blank(zkp_cs *cs, const zkp_fil_porep_shape 
     if (st != ZKPIPE_OK) return st;
     zkp_fr top[5];
     memset(top, 0, sizeof top);
-    st = synthesize_(cs, shape, &lv, NULL, top, 1);
+    st = synthesize_(cs, shape, &lv, NULL, top, 1, NULL);
     if (st != ZKPIPE_OK)
         return zkp_diag_fail(diag, st, "PoRep circuit: synthesis failed (%s)",
                              zkpipe_status_name(st));
@@ -405,11 +417,12 @@ static zkpipe_status partition_check_(const zkp_fil_partition_proofs *part,
 
 zkpipe_status zkp_fil_porep_circuit(zkp_cs *cs, const zkp_fil_c1 *c1, unsigned partition_k,
                                     zkp_diag *diag) {
-    return zkp_fil_porep_circuit_mt(cs, c1, partition_k, 1, diag);
+    return zkp_fil_porep_circuit_mt(cs, c1, partition_k, 1, NULL, diag);
 }
 
 zkpipe_status zkp_fil_porep_circuit_mt(zkp_cs *cs, const zkp_fil_c1 *c1, unsigned partition_k,
-                                       unsigned nthreads, zkp_diag *diag) {
+                                       unsigned nthreads, const atomic_int *cancel,
+                                       zkp_diag *diag) {
     if (!c1->proof)
         return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "PoRep circuit: an empty C1");
     if (partition_k >= c1->vanilla_proofs.n)
@@ -437,7 +450,7 @@ zkpipe_status zkp_fil_porep_circuit_mt(zkp_cs *cs, const zkp_fil_c1 *c1, unsigne
                                  "PoRep circuit: %s is not below r", names[t]);
     fr_of_(&top[3], &part->v[0].comm_r_last_proof.root);
     fr_of_(&top[4], &part->v[0].replica_column_proofs.c_x.inclusion.root);
-    st = synthesize_(cs, &shape, &lv, part, top, nthreads);
+    st = synthesize_(cs, &shape, &lv, part, top, nthreads, cancel);
     if (st != ZKPIPE_OK)
         return zkp_diag_fail(diag, st, "PoRep circuit: synthesis failed (%s)",
                              zkpipe_status_name(st));

@@ -32,6 +32,7 @@
 #ifndef ZKP_FILECOIN_POREP_CIRCUIT_H
 #define ZKP_FILECOIN_POREP_CIRCUIT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "filecoin/c1.h"
@@ -83,9 +84,12 @@ ZKP_WARN_UNUSED zkpipe_status zkp_fil_porep_circuit(zkp_cs *cs, const zkp_fil_c1
  * filecoin/c2.h). The variables come out numbered, valued and counted as
  * with one thread; a challenge that allocates otherwise fails the
  * synthesis with ZKPIPE_ERR_INVALID_ARGUMENT. nthreads 0 or 1: one
- * thread. */
+ * thread. cancel (may be NULL) is looked at before each challenge: once
+ * raised, no further challenge starts and the synthesis fails with
+ * ZKPIPE_ERR_CANCELLED (a 32 GiB partition's eighteen challenges take tens
+ * of seconds, which a cancelled job should not wait for). */
 ZKP_WARN_UNUSED zkpipe_status zkp_fil_porep_circuit_mt(zkp_cs *cs, const zkp_fil_c1 *c1,
                                                        unsigned partition_k, unsigned nthreads,
-                                                       zkp_diag *diag);
+                                                       const atomic_int *cancel, zkp_diag *diag);
 
 #endif
