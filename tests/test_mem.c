@@ -1196,6 +1196,41 @@ TEST_CASE(mem_try_reserve_does_not_jump_the_queue) {
     rig_close(rig);
 }
 
+/* The total changes under live reservations: a smaller one takes nothing
+ * back and admits nothing until releases make room under it; a larger one
+ * grants the waiters that now fit at once. */
+TEST_CASE(mem_budget_total_changes_under_reservations) {
+    mem_rig *rig = rig_open(100 * MIB);
+    zkp_mem_reservation *a, *r;
+    ASSERT_OK(zkp_mem_reserve(rig->budget, 60 * MIB, ZKP_MEM_PRIO_NORMAL, &a));
+    zkp_diag d = {{0}};
+    ASSERT_EQ_STATUS(zkp_mem_budget_set_total(rig->budget, 0, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(zkp_mem_budget_set_total(rig->budget, UINT64_MAX, &d),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT(strstr(d.msg, "more than") != NULL);
+    ASSERT_OK(zkp_mem_budget_set_total(rig->budget, 50 * MIB, &d));
+    ASSERT_EQ_U64(budget_stats(rig->budget).total_bytes, 50 * MIB);
+    ASSERT_EQ_U64(budget_stats(rig->budget).reserved_bytes, 60 * MIB);
+    ASSERT_EQ_STATUS(zkp_mem_try_reserve(rig->budget, 1, ZKP_MEM_PRIO_CRITICAL, &r),
+                     ZKPIPE_ERR_TIMEOUT);
+    /* 20 MiB held after this; a 30 MiB request fits under 50 then. */
+    waiter w;
+    waiter_start(&w, rig->budget, 30 * MIB, ZKP_MEM_PRIO_NORMAL, -1, NULL, 1);
+    ASSERT_OK(zkp_mem_release_part(a, 20 * MIB));
+    ASSERT_EQ_U64(budget_stats(rig->budget).waiting, 1); /* 40 + 30 > 50 */
+    ASSERT_OK(zkp_mem_release_part(a, 20 * MIB));
+    pthread_join(w.thread, NULL);
+    ASSERT_OK(w.status);
+    /* Raised: a waiter that did not fit is granted by the change itself. */
+    waiter big;
+    waiter_start(&big, rig->budget, 40 * MIB, ZKP_MEM_PRIO_NORMAL, -1, NULL, 1); /* 20 + 40 > 50 */
+    ASSERT_OK(zkp_mem_budget_set_total(rig->budget, 100 * MIB, &d));
+    pthread_join(big.thread, NULL);
+    ASSERT_OK(big.status);
+    ASSERT_OK(zkp_mem_release(&a));
+    rig_close(rig);
+}
+
 TEST_CASE(mem_reserve_times_out_and_cancels) {
     mem_rig *rig = rig_open(100 * MIB);
     zkp_mem_reservation *holder, *r;
