@@ -559,23 +559,35 @@ TEST_CASE(gpu_engine_frees_a_porep_keys_host_points) {
     zkpipe_engine_config cfg;
     ASSERT_OK(zkpipe_engine_config_default(&cfg));
     cfg.budget_bytes = (uint64_t)3200 << 20;
-    cfg.device = "cuda";
+    cfg.device = "cpu";
     cfg.rss_period_ms = 50;
     char err[256] = "";
     zkpipe_engine *e = NULL;
+    uint32_t key;
+    zkpipe_engine_status s;
+    /* The key and a partition as a CPU engine holds them: every point on
+     * the host, a, b, c and the MSMs' scratch in the partition. */
     zkpipe_status st = zkpipe_engine_create(&e, &cfg, err, sizeof err);
     ASSERT_MSG(st == ZKPIPE_OK, "%s", err);
-    uint32_t key;
     ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, path, 5, 0)); /* StackedDrg2KiBV1_1 */
     ASSERT_OK(zkpipe_engine_load_key(e, key));
-    zkpipe_engine_status s;
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     uint64_t loaded = s.keys[0].resident_bytes, part = s.keys[0].partition_bytes;
     ASSERT(loaded > points);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
 
-    prove_c1_(e, key, text, len);
+    /* On the GPU, a key loaded ahead of its jobs is made ready there and
+     * settles at once. */
+    cfg.device = "cuda";
+    st = zkpipe_engine_create(&e, &cfg, err, sizeof err);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s", err);
+    ASSERT_OK(zkpipe_engine_register_porep_key(e, &key, path, 5, 0));
+    ASSERT_OK(zkpipe_engine_load_key(e, key));
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     uint64_t after = s.keys[0].resident_bytes;
+    prove_c1_(e, key, text, len);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.keys[0].resident_bytes, after);
     printf("  key in host memory: %.1f MiB loaded, %.1f MiB once on the GPU (points %.1f MiB)\n",
            (double)loaded / (1 << 20), (double)after / (1 << 20), (double)points / (1 << 20));
     ASSERT_MSG(loaded - after >= points, "%llu bytes freed, the points take %llu",
@@ -599,7 +611,8 @@ TEST_CASE(gpu_engine_frees_a_porep_keys_host_points) {
     ASSERT_EQ_U64(s.keys[0].resident_bytes, after);
     ASSERT_OK(zkpipe_engine_destroy(&e));
 
-    /* engine.abc_on_host: a, b, c stay the synthesis worker's. */
+    /* engine.abc_on_host: a, b, c stay the synthesis worker's (the key
+     * loads with the first job here, not ahead of it). */
     cfg.abc_on_host = 1;
     st = zkpipe_engine_create(&e, &cfg, err, sizeof err);
     ASSERT_MSG(st == ZKPIPE_OK, "%s", err);

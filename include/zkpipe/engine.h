@@ -365,7 +365,9 @@ ZKPIPE_API const char *zkpipe_engine_mem_category_name(unsigned i);
 /* The name of device memory category i (bases, abc, scalars, scratch). */
 ZKPIPE_API const char *zkpipe_engine_gpu_mem_category_name(unsigned i);
 
-/* Loads a key now (it becomes hot), waiting for budget as needed. */
+/* Loads a key now (it becomes hot), waiting for budget as needed, and,
+ * with GPU devices, makes it ready on each of them (its bases and compiled
+ * circuit resident there), as its first partition would have. */
 ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_load_key(zkpipe_engine *e, uint32_t key_id);
 /* The same; on failure msg (msg_len bytes, may be NULL) says what failed:
  * the parser's or the length check's message, naming the file. */

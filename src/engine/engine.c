@@ -636,6 +636,11 @@ zkpipe_status zkpipe_engine_load_key_msg(zkpipe_engine *e, uint32_t key_id, char
     zkp_diag d;
     d.msg[0] = 0;
     zkpipe_status st = eng_key_ensure_hot(e, k, ZKPIPE_PRIORITY_CRITICAL, &d);
+    /* A key loaded ahead of its jobs goes to the GPUs ahead of them too:
+     * its first partitions then find it settled there (a partition's share
+     * is its witness alone, the host's copy of the points gone), instead of
+     * being admitted at the unsettled size and waiting for the upload. */
+    if (st == ZKPIPE_OK) st = eng_key_ready_on_devices(e, k, &d);
     if (st != ZKPIPE_OK && msg && msg_len) snprintf(msg, msg_len, "%s", d.msg);
     return st;
 }

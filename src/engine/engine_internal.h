@@ -295,6 +295,11 @@ zkpipe_status eng_reserve(zkpipe_engine *e, uint64_t bytes, zkpipe_priority prio
 
 /* workers.c */
 void *eng_worker_main(void *arg);
+/* Makes k ready on every GPU device that does not hold it yet, as the
+ * first partition there would (each under its device's lock), and so
+ * settles it (eng_key_settle_on_devices). k must be hot; it is pinned
+ * meanwhile. Lock NOT held. */
+zkpipe_status eng_key_ready_on_devices(zkpipe_engine *e, eng_key *k, zkp_diag *diag);
 /* Settles a partition that stopped (lock held): frees its buffers, releases
  * its reservation, and updates its job and key. */
 void eng_part_settle_locked(zkpipe_engine *e, eng_part *p, zkpipe_status st, const char *msg);

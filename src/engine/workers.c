@@ -202,6 +202,25 @@ static zkpipe_status ready_key_(zkpipe_engine *e, unsigned dev, eng_key *k, zkp_
     return ZKPIPE_OK;
 }
 
+zkpipe_status eng_key_ready_on_devices(zkpipe_engine *e, eng_key *k, zkp_diag *d) {
+    pthread_mutex_lock(&e->lk);
+    int hot = k->tier == ZKPIPE_KEY_HOT;
+    if (hot) k->pinned++;
+    pthread_mutex_unlock(&e->lk);
+    if (!hot) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "the key was evicted");
+    zkpipe_status st = ZKPIPE_OK;
+    for (unsigned dev = 0; dev < e->cfg.devices && st == ZKPIPE_OK; dev++) {
+        if (!zkp_g16_backend_is_gpu(e->backends[dev])) continue;
+        pthread_mutex_lock(&e->dev_lock[dev]);
+        if (!k->rkeys[dev]) st = ready_key_(e, dev, k, d);
+        pthread_mutex_unlock(&e->dev_lock[dev]);
+    }
+    pthread_mutex_lock(&e->lk);
+    k->pinned--;
+    pthread_mutex_unlock(&e->lk);
+    return st;
+}
+
 static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_diag *d) {
     if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before prove_start");
     eng_key *k = p->job->key;
