@@ -55,7 +55,8 @@ static const char porep_usage[] =
     "cancelled and the report covers those completed, up to the last completion. The\n"
     "steady-state rate is the median time between one sector's completion and the next.\n"
     "With --phases, the engine starts with the most workers and the largest budget of any\n"
-    "phase (the key loads under it), and each phase sets its own before it starts\n"
+    "phase or --budget (the key loads under it: pass --budget to measure budgets below the\n"
+    "key's loading peak), and each phase sets its own before it starts\n"
     "(zkpipe_engine_set_limits): one key load serves a whole sweep. A phase whose budget\n"
     "is smaller than what the last one left reserved waits for it to drain. Each phase\n"
     "reports its sectors, seconds per proof, steady state, peak RSS against baseline +\n"
@@ -267,6 +268,7 @@ typedef struct {
     double duration; /* seconds of proving per phase; 0: the sectors decide */
     porep_phase_ phases[POREP_PHASES_MAX];
     unsigned n_phases;
+    int phases_given; /* --phases: each phase sets its limits */
     int check_subgroups;
     uint8_t seed[32];
     zkpipe_engine_config cfg;
@@ -317,6 +319,7 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         if (!strcmp(name, "--sector-size")) o->size = v;
         else if (!strcmp(name, "--phases")) {
             if (parse_phases_(v, o)) goto usage;
+            o->phases_given = 1;
         }
         else if (!strcmp(name, "--duration")) {
             char *end;
@@ -412,7 +415,7 @@ typedef struct {
  * first). A CLI exit code. */
 static int prove_phase_(const porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph) {
     zkpipe_engine *e = run->e;
-    if (o->n_phases > 1) {
+    if (o->phases_given) {
         char msg[256];
         zkpipe_status st = zkpipe_engine_set_limits(e, ph->budget, ph->synth_workers, msg,
                                                     sizeof msg);
@@ -601,7 +604,7 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
     unsigned ran = 0;
     for (; ran < o->n_phases && code == CLI_OK; ran++) {
         porep_phase_ *ph = &o->phases[ran];
-        if (o->n_phases > 1)
+        if (o->phases_given)
             fprintf(stderr, "zkpipe bench porep: phase %u of %u: %u synthesis worker(s), budget "
                     "%.1f GiB\n", ran + 1, o->n_phases, ph->synth_workers,
                     (double)ph->budget / 1073741824.0);
@@ -615,7 +618,7 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
     }
     const double t_end = cli_now() - t_create;
     /* The summary reads the engine's own limits back. */
-    if (o->n_phases > 1)
+    if (o->phases_given)
         (void)zkpipe_engine_set_limits(e, engine_budget, o->cfg.synth_workers, NULL, 0);
     if (stages_csv[0] && (stage_sampler_stop_(&sampler) != 0 ||
                           bench_stages_svg(stages_csv, stages_svg) != 0)) {
@@ -654,13 +657,13 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
                               : 0;
     printf("bench porep: %s on %s, %u sector(s) x %u partition(s) in %.3f s: %.3f s per proof",
            p->name, device_name, sum.proofs, (unsigned)p->partitions, sum.seconds, per_proof);
-    if (o->n_phases == 1) {
+    if (!o->phases_given) {
         printf(", median sector latency %.3f s\n", one->latency_median);
         if (one->interval_median > 0)
             printf("steady state: a sector every %.3f s (the median time between completions)\n",
                    one->interval_median);
     } else {
-        printf(" over %u phases\n", o->n_phases);
+        printf(" over %u phase(s)\n", o->n_phases);
         printf("phase  synth  budget GiB  sectors  s/proof  steady s  peak RSS GiB  "
                "<= baseline+budget  deviation  verified\n");
         for (unsigned i = 0; i < o->n_phases; i++) {
