@@ -121,6 +121,17 @@ if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
         --addr "unix://$SOCK" prove-proof porep_seal_commit "$F/envelope.json" "$F/never.bin" \
         --registered-proof 6
     err_has "SectorSize 2048 is not StackedDrg8MiBV1_1" "daemon: the size mismatch is said"
+    # bench porep through the daemon: Curio's call, two in flight, every
+    # proof verified again by the bench against the .vk.
+    expect_exit 0 "daemon: bench porep --daemon" "$ZKPIPE" bench porep --daemon "unix://$SOCK" \
+        --sector-size 2KiB --params "$P" --sectors 2 --in-flight 2 --json "$F/bench_daemon.json"
+    out_has "sectors verified: 2 of 2" "daemon: bench porep --daemon verified both sectors"
+    grep -q '"proofs_verified":2,' "$F/bench_daemon.json" &&
+        grep -q '"reservation_violations":0}' "$F/bench_daemon.json" &&
+        ok "daemon: bench porep --daemon's summary" || fail "daemon: bench porep --daemon's summary"
+    expect_exit 2 "daemon: bench porep --daemon refuses the engine's options" "$ZKPIPE" bench porep \
+        --daemon "unix://$SOCK" --sector-size 2KiB --budget 3GiB
+    err_has "the daemon's to set" "daemon: the refusal says whose option it is"
     printf 'not an envelope' >"$F/junk.json"
     expect_exit 4 "daemon: a vanilla proof that is not an envelope" "$ZKPIPE" client \
         --addr "unix://$SOCK" prove-proof porep_seal_commit "$F/junk.json" "$F/never.bin" \
@@ -162,12 +173,23 @@ expect_exit 2 "verify without a proof" "$ZKPIPE" filecoin verify "$F/c1.json"
 expect_exit 0 "bench porep 2KiB, 2 sectors" "$ZKPIPE" bench porep --sector-size 2KiB --sectors 2 \
   --params "$P" --threads 2 --json "$WORK/porep.json" --timeline "$WORK/porep.csv"
 for want in '"proofs":2,' '"proofs_verified":2,' '"partitions_verified":2,' \
-  '"reservation_violations":0}' '"device_busy":0.'; do
+  '"reservation_violations":0,' '"device_busy":0.' '"phases":[{"synth_workers":1,'; do
     grep -qF "$want" "$WORK/porep.json" && ok "bench porep: $want" ||
       { fail "bench porep: the JSON lacks $want"; cat "$WORK/porep.json" >&2; }
 done
 [ -s "$WORK/porep.svg" ] && [ -s "$WORK/porep.stages.svg" ] && ok "bench porep: the timelines drawn" ||
   fail "bench porep: no timeline SVG"
+# Two phases with one key load: each sets its workers and budget, and each
+# is reported against its own budget.
+expect_exit 0 "bench porep --phases" "$ZKPIPE" bench porep --sector-size 2KiB --sectors 1 \
+  --params "$P" --threads 2 --phases 1@3GiB,2@2600MiB --json "$WORK/phases.json"
+[ "$(grep -cE '^ +[12] +[12] +[0-9.]+ +1 .* yes ' "$WORK/out")" = 2 ] &&
+  ok "bench porep --phases: a row per phase, within baseline + its budget" ||
+  { fail "bench porep --phases: the table"; cat "$WORK/out" >&2; }
+grep -qF '"phases":[{"synth_workers":1,"budget_bytes":3221225472,"sectors":1,"sectors_verified":1,' \
+  "$WORK/phases.json" && grep -qF '{"synth_workers":2,"budget_bytes":2726297600,"sectors":1,"sectors_verified":1,' \
+  "$WORK/phases.json" && ok "bench porep --phases: each phase's limits and sector" ||
+  { fail "bench porep --phases: the JSON"; cat "$WORK/phases.json" >&2; }
 
 if [ "$failures" -ne 0 ]; then echo "filecoin_c2: $failures failure(s)" >&2; exit 1; fi
 echo "filecoin_c2: all checks passed"

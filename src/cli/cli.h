@@ -134,6 +134,9 @@ int cli_fil_params_path(char *out, size_t cap, const char *dir, const zkp_fil_se
 int cli_bench(int argc, char **argv);
 /* bench porep (cmd_bench_porep.c): PoRep C2 proofs of whole sectors through the engine. */
 int cli_bench_porep(int argc, char **argv);
+/* bench porep --daemon (cmd_bench_porep_daemon.c, in zkpipe-daemon): the same
+ * sectors through a running daemon's cuzk.v1 Prove. */
+int cli_bench_porep_daemon(int argc, char **argv);
 /* bench msm | ntt (cmd_bench_kernels.c); what is "msm" or "ntt". */
 int cli_bench_kernel(const char *what, int argc, char **argv);
 /* bench prove (cmd_bench_prove.c): the device half of a PoRep-shaped partition. */

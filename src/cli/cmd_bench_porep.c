@@ -16,10 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/bench_porep.h"
 #include "cli/bench_report.h"
 #include "cli/cli.h"
-#include "filecoin/c1.h"
-#include "filecoin/seal.h"
 #include "formats/bellperson.h"
 #include "mem/mem.h"
 #include "zkpipe/engine.h"
@@ -61,8 +60,8 @@ static const char porep_usage[] =
     "is smaller than what the last one left reserved waits for it to drain. Each phase\n"
     "reports its sectors, seconds per proof, steady state, peak RSS against baseline +\n"
     "its budget, and tracked bytes against RSS.\n"
-    "Through the daemon (--daemon) is not implemented yet: this runs the engine in\n"
-    "process.\n"
+    "This runs the engine in process; --daemon ADDR runs the same sectors through a\n"
+    "running daemon's cuzk.v1 Prove instead (bench porep --daemon ADDR --help).\n"
     "\n"
     "Options:\n"
     "  --sector-size S     2KiB, 8MiB (sealed here), 512MiB, 32GiB, 64GiB (synthetic C1)\n"
@@ -92,80 +91,8 @@ static const char porep_usage[] =
     "  --check-subgroups   check every parameter point in its subgroup when loading\n"
     "\n" CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
 
-/* More distinct sectors add nothing to what is measured and cost their C1s'
- * memory and the time to seal them. */
-#define POREP_DISTINCT_MAX 8u
 /* The cap on sectors when --duration decides and --sectors is not given. */
 #define POREP_DURATION_SECTORS_MAX 1000u
-/* Sealing is in memory and single-threaded: beyond this, a synthetic C1. */
-#define POREP_SEAL_MAX_BYTES ((uint64_t)8 << 20)
-
-static int hex_digit_(char c) {
-    return c >= '0' && c <= '9' ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
-static int parse_hex32_(const char *s, uint8_t out[32]) {
-    if (strlen(s) != 64) return -1;
-    for (int i = 0; i < 64; i += 2) {
-        int hi = hex_digit_(s[i]), lo = hex_digit_(s[i + 1]);
-        if (hi < 0 || lo < 0) return -1;
-        out[i / 2] = (uint8_t)(hi << 4 | lo);
-    }
-    return 0;
-}
-
-/* 32 bytes of the sequence: each sector's values differ, and a run is
- * repeatable from --seed. */
-static void fill32_(uint8_t out[32], uint64_t *state) {
-    for (int i = 0; i < 32; i += 8) {
-        uint64_t x = cli_splitmix64(state);
-        memcpy(out + i, &x, 8);
-    }
-}
-
-/* Sector i's C1 as JSON (*json, *len; zkp_free'd by the caller): sealed
- * from drawn data, or synthetic. */
-static zkpipe_status make_c1_(const zkp_fil_seal_proof *p, const uint8_t seed[32], unsigned i,
-                              uint8_t **json, size_t *len, zkp_diag *d) {
-    uint64_t state;
-    memcpy(&state, seed, 8);
-    state ^= 0x5eed0000u + i;
-    for (int k = 8; k < 32; k += 8) {
-        uint64_t x;
-        memcpy(&x, seed + k, 8);
-        state = state * 31 + x;
-    }
-    zkp_fil_c1 c1;
-    memset(&c1, 0, sizeof c1);
-    zkpipe_status st;
-    if (p->sector_bytes <= POREP_SEAL_MAX_BYTES) {
-        zkp_fil_seal_inputs in;
-        memset(&in, 0, sizeof in);
-        in.proof = p;
-        in.sector_id = i + 1;
-        fill32_(in.prover_id, &state);
-        fill32_(in.ticket, &state);
-        fill32_(in.seed, &state);
-        uint8_t *data = malloc((size_t)p->sector_bytes);
-        if (!data) return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "no memory for a sector");
-        for (uint64_t off = 0; off < p->sector_bytes; off += 32) {
-            fill32_(data + off, &state);
-            data[off + 31] &= 0x3f; /* fr32: every node below 2^254 */
-        }
-        st = zkp_fil_seal(&c1, NULL, &in, data, NULL, ZKP_MEM_AUX, d);
-        free(data);
-    } else {
-        uint8_t s[32];
-        fill32_(s, &state);
-        st = zkp_fil_c1_synthesize(&c1, p, s, NULL, ZKP_MEM_AUX, d);
-    }
-    if (st == ZKPIPE_OK) st = zkp_fil_c1_write(&c1, json, len, NULL, ZKP_MEM_AUX, d);
-    zkp_fil_c1_free(&c1);
-    return st;
-}
 
 /* The partitions in each stage and the GPU memory over the run, sampled
  * from the engine's status (short locks only) into a CSV beside the memory
@@ -340,7 +267,7 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
             else if (!strcmp(v, "device")) o->cfg.abc_on_host = 0;
             else goto usage;
         } else if (!strcmp(name, "--seed")) {
-            if (parse_hex32_(v, o->seed)) goto usage;
+            if (cli_parse_hex32(v, o->seed)) goto usage;
         } else if (!strcmp(name, "--sectors")) num = &o->sectors;
         else if (!strcmp(name, "--in-flight")) num = &o->in_flight;
         else if (!strcmp(name, "--synth-workers")) num = &o->cfg.synth_workers;
@@ -368,17 +295,6 @@ usage:
     return CLI_USAGE;
 }
 
-
-/* The steady-state pace: the median time between one sector's completion
- * and the next, which leaves out the pipeline's filling (the first sector
- * waits for all its partitions' synthesis; later ones overlap). 0 with
- * fewer than two sectors. The times are sorted in place. */
-static double sector_interval_median_(double *done_at, unsigned n) {
-    if (n < 2) return 0;
-    cli_median(done_at, n); /* sorts */
-    for (unsigned i = 0; i + 1 < n; i++) done_at[i] = done_at[i + 1] - done_at[i];
-    return cli_median(done_at, n - 1);
-}
 
 static void collect_(const zkpipe_job_result *r, porep_phase_ *ph, unsigned total, double t) {
     size_t ok = 0;
@@ -494,7 +410,7 @@ static int prove_phase_(const porep_run_ *run, const porep_opts_ *o, porep_phase
     }
     if (code == CLI_OK) {
         ph->latency_median = cli_median(latency, ph->done);
-        ph->interval_median = sector_interval_median_(done_at, ph->done);
+        ph->interval_median = cli_sector_interval_median(done_at, ph->done);
     }
     free(latency);
     free(done_at);
@@ -525,15 +441,15 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
                 p->name, params, o->size);
         return CLI_BAD_INPUT;
     }
-    const int sealed = p->sector_bytes <= POREP_SEAL_MAX_BYTES;
-    unsigned distinct = o->sectors < POREP_DISTINCT_MAX ? o->sectors : POREP_DISTINCT_MAX;
+    const int sealed = p->sector_bytes <= CLI_POREP_SEAL_MAX_BYTES;
+    unsigned distinct = o->sectors < CLI_POREP_DISTINCT_MAX ? o->sectors : CLI_POREP_DISTINCT_MAX;
     fprintf(stderr, "zkpipe bench porep: %s, %u partition(s) a sector; %u sector(s), %u C1(s) %s; "
             "parameters %s\n", p->name, (unsigned)p->partitions, o->sectors, distinct,
             sealed ? "sealed here" : "SYNTHETIC (INSECURE, benchmarks only)", params);
     double t_c1 = cli_now();
     for (unsigned i = 0; i < distinct; i++) {
         zkp_diag d = {{0}};
-        zkpipe_status st = make_c1_(p, o->seed, i, &c1s[i], &c1_lens[i], &d);
+        zkpipe_status st = cli_porep_c1(p, o->seed, i, &c1s[i], &c1_lens[i], &d);
         if (st != ZKPIPE_OK) return cli_fail("bench porep", st, &d, CLI_INVALID);
     }
     double c1_seconds = cli_now() - t_c1;
@@ -596,7 +512,8 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
     const uint64_t engine_budget = es.budget_total_bytes;
     for (unsigned i = 0; i < o->n_phases; i++) {
         if (!o->phases[i].budget) o->phases[i].budget = engine_budget;
-        if (!o->phases[i].synth_workers) o->phases[i].synth_workers = o->cfg.synth_workers;
+        if (!o->phases[i].synth_workers)
+            o->phases[i].synth_workers = o->cfg.synth_workers ? o->cfg.synth_workers : 1;
     }
     bench_summary sum;
     memset(&sum, 0, sizeof sum);
@@ -748,9 +665,9 @@ int cli_bench_porep(int argc, char **argv) {
     o.cfg.device = "auto";
     int code = parse_(argc, argv, &o);
     if (code >= 0) return code;
-    uint8_t *c1s[POREP_DISTINCT_MAX] = {NULL};
-    size_t lens[POREP_DISTINCT_MAX] = {0};
+    uint8_t *c1s[CLI_POREP_DISTINCT_MAX] = {NULL};
+    size_t lens[CLI_POREP_DISTINCT_MAX] = {0};
     code = run_(&o, c1s, lens);
-    for (unsigned i = 0; i < POREP_DISTINCT_MAX; i++) zkp_free(NULL, c1s[i], lens[i], ZKP_MEM_AUX);
+    for (unsigned i = 0; i < CLI_POREP_DISTINCT_MAX; i++) zkp_free(NULL, c1s[i], lens[i], ZKP_MEM_AUX);
     return code;
 }

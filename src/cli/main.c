@@ -103,7 +103,14 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "info")) return cli_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "filecoin")) return cli_filecoin(argc - 2, argv + 2);
     if (!strcmp(cmd, "setup")) return cli_setup(argc - 2, argv + 2);
-    if (!strcmp(cmd, "bench")) return cli_bench(argc - 2, argv + 2);
+    if (!strcmp(cmd, "bench")) {
+        /* Through a daemon, the bench talks gRPC: the sibling runs it. */
+        if (argc > 2 && !strcmp(argv[2], "porep"))
+            for (int i = 3; i < argc; i++)
+                if (!strcmp(argv[i], "--daemon") || !strncmp(argv[i], "--daemon=", 9))
+                    return exec_daemon_(argc, argv);
+        return cli_bench(argc - 2, argv + 2);
+    }
     if (!strcmp(cmd, "serve") || !strcmp(cmd, "client") || !strcmp(cmd, "queue"))
         return exec_daemon_(argc, argv);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
