@@ -269,18 +269,9 @@ static void *watch_(void *arg) {
     return NULL;
 }
 
-TEST_CASE(engine_budget_forces_queuing_and_holds) {
-    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
-    key_sizes ks = sizes_of_(zkey);
-    /* Room for the key and one and a half partitions: one partition at a
-     * time, plus the next one's admission once the first has given back
-     * its a, b, c. */
-    uint64_t budget = ks.resident + ks.partition + ks.partition / 2;
-    printf("  key %llu bytes, partition %llu bytes, budget %llu\n", (unsigned long long)ks.resident,
-           (unsigned long long)ks.partition, (unsigned long long)budget);
-    zkpipe_engine *e = engine_(budget, 2, 2);
-    uint32_t key;
-    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+/* Three jobs of three partitions each through e, every proof verified,
+ * with a watcher sampling the status all along; what it saw. */
+static watcher three_jobs_watched_(zkpipe_engine *e, uint32_t key, const char *wtns) {
     watcher w = {.e = e};
     atomic_init(&w.stop, 0);
     pthread_t th;
@@ -296,6 +287,22 @@ TEST_CASE(engine_budget_forces_queuing_and_holds) {
     }
     atomic_store(&w.stop, 1);
     pthread_join(th, NULL);
+    return w;
+}
+
+TEST_CASE(engine_budget_forces_queuing_and_holds) {
+    char *zkey = fixture_(POSEIDON, "circuit.zkey"), *wtns = fixture_(POSEIDON, "witness.wtns");
+    key_sizes ks = sizes_of_(zkey);
+    /* Room for the key and one and a half partitions: one partition at a
+     * time, plus the next one's admission once the first has given back
+     * its a, b, c. */
+    uint64_t budget = ks.resident + ks.partition + ks.partition / 2;
+    printf("  key %llu bytes, partition %llu bytes, budget %llu\n", (unsigned long long)ks.resident,
+           (unsigned long long)ks.partition, (unsigned long long)budget);
+    zkpipe_engine *e = engine_(budget, 2, 2);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    watcher w = three_jobs_watched_(e, key, wtns);
     zkpipe_engine_status s;
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     printf("  %llu samples: max reserved %llu, max tracked %llu (budget %llu), max in flight %llu, "
@@ -345,35 +352,19 @@ TEST_CASE(engine_limits_change_while_running) {
     zkpipe_engine_status s;
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     ASSERT_EQ_U64(s.budget_total_bytes, small);
-    watcher w = {.e = e};
-    atomic_init(&w.stop, 0);
-    pthread_t th;
-    ASSERT(pthread_create(&th, NULL, watch_, &w) == 0);
-    zkpipe_witness wv[3] = {{wtns, NULL, 0}, {wtns, NULL, 0}, {wtns, NULL, 0}};
-    uint64_t ids[3];
-    for (int j = 0; j < 3; j++) ids[j] = submit_(e, key, wv, 3, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
-    for (int j = 0; j < 3; j++) {
-        zkpipe_job_result r = await_(e, ids[j]);
-        ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
-        for (size_t i = 0; i < r.n_partitions; i++) ASSERT(r.partitions[i].verified);
-        zkpipe_job_result_clear(&r);
-    }
-    atomic_store(&w.stop, 1);
-    pthread_join(th, NULL);
+    watcher w = three_jobs_watched_(e, key, wtns);
     printf("  %llu samples: max reserved %llu of %llu, max synthesizing %llu\n",
            (unsigned long long)w.samples, (unsigned long long)w.max_reserved,
            (unsigned long long)small, (unsigned long long)w.max_synth);
     ASSERT(w.max_reserved <= small);
     ASSERT(w.max_synth <= 1);
 
-    /* Back to the engine's own: everything admitted again. */
-    ASSERT_OK(zkpipe_engine_set_limits(e, ks.resident + 6 * ks.partition, 3, NULL, 0));
-    for (int j = 0; j < 3; j++) ids[j] = submit_(e, key, wv, 3, ZKPIPE_PRIORITY_NORMAL, NULL, 0);
-    for (int j = 0; j < 3; j++) {
-        zkpipe_job_result r = await_(e, ids[j]);
-        ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
-        zkpipe_job_result_clear(&r);
-    }
+    /* Back to the engine's own: more than one partition at a time again. */
+    const uint64_t large = ks.resident + 6 * ks.partition;
+    ASSERT_OK(zkpipe_engine_set_limits(e, large, 3, NULL, 0));
+    w = three_jobs_watched_(e, key, wtns);
+    ASSERT(w.max_reserved <= large);
+    ASSERT(w.max_reserved > small);
     assert_quiet_(e, 1);
     ASSERT_OK(zkpipe_engine_destroy(&e));
     free(zkey);

@@ -19,6 +19,7 @@
 #define ZKP_CLI_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "filecoin/registry.h"
 #include "util/diag.h"
@@ -98,6 +99,23 @@ int cli_outputs_write(const char *cmd, zkp_output *outs, const char *const *text
 
 /* zkp_output_close on each. */
 void cli_outputs_close(zkp_output *outs, size_t n);
+
+/* A summary written as a whole or not at all. cli_summary_open, before any
+ * work, opens path as an output (stdout for "-"; CLI_OK, or the reason
+ * printed and the exit code, as cli_outputs_open) and gives s->f, a stream
+ * into memory; cli_summary_commit writes what was put there (through a
+ * temporary file renamed over path) and closes s; cli_summary_close
+ * closes it without writing. */
+typedef struct {
+    FILE *f;
+    char *buf;
+    size_t len;
+    zkp_output out;
+    int to_stdout;
+} cli_summary;
+int cli_summary_open(const char *cmd, cli_summary *s, const char *path);
+int cli_summary_commit(const char *cmd, cli_summary *s);
+void cli_summary_close(cli_summary *s);
 
 /* Seconds since an arbitrary epoch (monotonic). */
 double cli_now(void);

@@ -418,7 +418,9 @@ static int prove_phase_(const porep_run_ *run, const porep_opts_ *o, porep_phase
     return code;
 }
 
-static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
+/* js: the --json summary, opened before any work; run_ commits it once the
+ * run is reported. */
+static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js) {
     char want[64];
     snprintf(want, sizeof want, "StackedDrg%sV1_1", o->size);
     const zkp_fil_seal_proof *p = zkp_fil_seal_proof_by_name(want, strlen(want));
@@ -604,12 +606,8 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
     if (stages_csv[0]) printf("stages: %s and %s\n", stages_csv, stages_svg);
     printf("sectors verified: %zu of %u (%zu of %zu partitions)\n", sum.proofs_verified,
            sum.proofs, partitions_verified, sum.partitions);
-    if (o->json_path) {
-        FILE *f = strcmp(o->json_path, "-") ? fopen(o->json_path, "w") : stdout;
-        if (!f) {
-            fprintf(stderr, "zkpipe bench porep: cannot write %s\n", o->json_path);
-            return CLI_CANNOT_WRITE;
-        }
+    if (js) {
+        FILE *f = js->f;
         fprintf(f,
                 "{\"bench\":\"porep\",\"registered_proof\":\"%s\",\"sector_bytes\":%llu,"
                 "\"c1\":\"%s\",\"sectors\":%u,\"partitions_per_sector\":%u,\"in_flight\":%u,"
@@ -647,10 +645,7 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens) {
                     ph->stages.device);
         }
         fputs("]}\n", f);
-        if (f != stdout && fclose(f) != 0) {
-            fprintf(stderr, "zkpipe bench porep: cannot write %s\n", o->json_path);
-            code = CLI_CANNOT_WRITE;
-        }
+        code = cli_summary_commit("bench porep", js);
     }
     if (code == CLI_OK && (sum.jobs_failed || sum.proofs_verified != sum.proofs)) code = CLI_INVALID;
     return code;
@@ -667,7 +662,11 @@ int cli_bench_porep(int argc, char **argv) {
     if (code >= 0) return code;
     uint8_t *c1s[CLI_POREP_DISTINCT_MAX] = {NULL};
     size_t lens[CLI_POREP_DISTINCT_MAX] = {0};
-    code = run_(&o, c1s, lens);
+    cli_summary js;
+    if (o.json_path && (code = cli_summary_open("bench porep", &js, o.json_path)) != CLI_OK)
+        return code;
+    code = run_(&o, c1s, lens, o.json_path ? &js : NULL);
+    if (o.json_path) cli_summary_close(&js); /* committed already, unless the run failed */
     for (unsigned i = 0; i < CLI_POREP_DISTINCT_MAX; i++) zkp_free(NULL, c1s[i], lens[i], ZKP_MEM_AUX);
     return code;
 }

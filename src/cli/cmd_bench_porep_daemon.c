@@ -220,7 +220,8 @@ static uint64_t gauge_(const char *text, const char *name) {
     return 0;
 }
 
-static int run_(dopts_ *o, drun_ *r) {
+/* js: the --json summary, opened before any work, committed at the end. */
+static int run_(dopts_ *o, drun_ *r, cli_summary *js) {
     char want[64];
     snprintf(want, sizeof want, "StackedDrg%sV1_1", o->size);
     r->p = zkp_fil_seal_proof_by_name(want, strlen(want));
@@ -311,13 +312,8 @@ static int run_(dopts_ *o, drun_ *r) {
            (unsigned long long)violations);
     printf("sectors verified: %u of %u\n", r->verified, r->attempted);
     int code = r->verified != r->attempted || !r->done ? CLI_INVALID : CLI_OK;
-    if (o->json_path) {
-        FILE *f = strcmp(o->json_path, "-") ? fopen(o->json_path, "w") : stdout;
-        if (!f) {
-            fprintf(stderr, "zkpipe bench porep: cannot write %s\n", o->json_path);
-            return CLI_CANNOT_WRITE;
-        }
-        fprintf(f,
+    if (js) {
+        fprintf(js->f,
                 "{\"bench\":\"porep\",\"daemon\":\"%s\",\"registered_proof\":\"%s\","
                 "\"sector_bytes\":%llu,\"in_flight\":%u,\"proofs\":%u,\"proofs_verified\":%u,"
                 "\"attempted\":%u,\"seconds\":%.6f,\"seconds_per_proof\":%.6f,"
@@ -328,7 +324,8 @@ static int run_(dopts_ *o, drun_ *r) {
                 r->verified, r->attempted, seconds, per_proof, latency_median, interval, o->duration,
                 (unsigned long long)peak, (unsigned long long)base, (unsigned long long)budget,
                 (unsigned long long)violations);
-        if (f != stdout && fclose(f) != 0) code = CLI_CANNOT_WRITE;
+        int wrote = cli_summary_commit("bench porep", js);
+        if (wrote != CLI_OK) code = wrote;
     }
     return code;
 }
@@ -339,14 +336,21 @@ int cli_bench_porep_daemon(int argc, char **argv) {
     o.in_flight = 2;
     int code = parse_(argc, argv, &o);
     if (code >= 0) return code;
+    cli_summary js;
+    if (o.json_path && (code = cli_summary_open("bench porep", &js, o.json_path)) != CLI_OK)
+        return code;
     drun_ *r = calloc(1, sizeof *r);
-    if (!r) return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    if (!r) {
+        if (o.json_path) cli_summary_close(&js);
+        return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    }
     r->o = &o;
     pthread_mutex_init(&r->lk, NULL);
     atomic_init(&r->next, 0);
     const char *token = getenv("ZKPIPE_TOKEN");
     if (token && *token) r->sec.token = token;
-    code = run_(&o, r);
+    code = run_(&o, r, o.json_path ? &js : NULL);
+    if (o.json_path) cli_summary_close(&js); /* committed already, unless the run failed */
     for (unsigned i = 0; i < CLI_POREP_DISTINCT_MAX; i++) {
         free(r->env[i]);
         zkp_fil_c1_free(&r->c1[i]);

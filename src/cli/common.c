@@ -161,3 +161,42 @@ int cli_outputs_write(const char *cmd, zkp_output *outs, const char *const *text
 void cli_outputs_close(zkp_output *outs, size_t n) {
     for (size_t k = 0; k < n; k++) zkp_output_close(&outs[k]);
 }
+
+int cli_summary_open(const char *cmd, cli_summary *s, const char *path) {
+    memset(s, 0, sizeof *s);
+    s->to_stdout = !strcmp(path, "-");
+    int rc = s->to_stdout ? CLI_OK : cli_outputs_open(cmd, &s->out, &path, 1, NULL, 0);
+    if (rc != CLI_OK) return rc;
+    s->f = open_memstream(&s->buf, &s->len);
+    if (!s->f) {
+        if (!s->to_stdout) cli_outputs_close(&s->out, 1);
+        return cli_fail(cmd, ZKPIPE_ERR_NO_MEMORY, NULL, CLI_CANNOT_WRITE);
+    }
+    return CLI_OK;
+}
+
+int cli_summary_commit(const char *cmd, cli_summary *s) {
+    int rc = fclose(s->f) != 0 ? cli_fail(cmd, ZKPIPE_ERR_NO_MEMORY, NULL, CLI_CANNOT_WRITE)
+                               : CLI_OK;
+    s->f = NULL;
+    if (rc == CLI_OK && s->to_stdout) {
+        if (fwrite(s->buf, 1, s->len, stdout) != s->len || fflush(stdout) != 0) {
+            fprintf(stderr, "zkpipe %s: cannot write the summary to stdout\n", cmd);
+            rc = CLI_CANNOT_WRITE;
+        }
+    } else if (rc == CLI_OK) {
+        const char *text = s->buf;
+        rc = cli_outputs_write(cmd, &s->out, &text, &s->len, 1);
+    }
+    cli_summary_close(s);
+    return rc;
+}
+
+void cli_summary_close(cli_summary *s) {
+    if (s->f) fclose(s->f);
+    s->f = NULL;
+    if (!s->to_stdout) cli_outputs_close(&s->out, 1);
+    s->to_stdout = 1; /* nothing left to close */
+    free(s->buf);
+    s->buf = NULL;
+}
