@@ -338,7 +338,8 @@ TEST_CASE(engine_limits_change_while_running) {
                      ZKPIPE_ERR_INVALID_ARGUMENT);
     printf("  4 workers: %s\n", msg);
     ASSERT(strstr(msg, "3") != NULL);
-    ASSERT_EQ_STATUS(zkpipe_engine_set_limits(e, ks.resident + ks.partition / 2, 0, msg, sizeof msg),
+    const uint64_t tiny = ks.resident + ks.partition / 2;
+    ASSERT_EQ_STATUS(zkpipe_engine_set_limits(e, tiny, 0, msg, sizeof msg),
                      ZKPIPE_ERR_INVALID_ARGUMENT);
     printf("  too small: %s\n", msg);
     ASSERT(strstr(msg, "hot keys") != NULL);

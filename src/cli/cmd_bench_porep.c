@@ -647,7 +647,8 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
         fputs("]}\n", f);
         code = cli_summary_commit("bench porep", js);
     }
-    if (code == CLI_OK && (sum.jobs_failed || sum.proofs_verified != sum.proofs)) code = CLI_INVALID;
+    if (code == CLI_OK && (sum.jobs_failed || sum.proofs_verified != sum.proofs))
+        code = CLI_INVALID;
     return code;
 }
 
@@ -667,6 +668,7 @@ int cli_bench_porep(int argc, char **argv) {
         return code;
     code = run_(&o, c1s, lens, o.json_path ? &js : NULL);
     if (o.json_path) cli_summary_close(&js); /* committed already, unless the run failed */
-    for (unsigned i = 0; i < CLI_POREP_DISTINCT_MAX; i++) zkp_free(NULL, c1s[i], lens[i], ZKP_MEM_AUX);
+    for (unsigned i = 0; i < CLI_POREP_DISTINCT_MAX; i++)
+        zkp_free(NULL, c1s[i], lens[i], ZKP_MEM_AUX);
     return code;
 }

@@ -39,6 +39,8 @@ static const char daemon_usage[] =
     "\n" CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
 
 #define DAEMON_MAX_MESSAGE ((size_t)256 << 20)
+/* Calls in flight at once, one thread each. */
+#define DAEMON_IN_FLIGHT_MAX 64u
 
 typedef struct {
     const char *addr, *size, *params_dir, *json_path;
@@ -97,6 +99,11 @@ static int parse_(int argc, char **argv, dopts_ *o) {
         if (num && cli_parse_threads(v, num)) goto usage;
     }
     if (!o->addr || !o->size) goto usage;
+    if (o->in_flight > DAEMON_IN_FLIGHT_MAX) {
+        fprintf(stderr, "zkpipe bench porep: --in-flight: at most %u calls at once\n",
+                DAEMON_IN_FLIGHT_MAX);
+        return CLI_USAGE;
+    }
     if (!o->sectors) o->sectors = o->duration > 0 ? 1000 : 1;
     return -1;
 usage:
@@ -261,19 +268,20 @@ static int run_(dopts_ *o, drun_ *r, cli_summary *js) {
         }
         if (st != ZKPIPE_OK) return cli_fail("bench porep", st, &d, CLI_INVALID);
     }
+    const char *made = r->p->sector_bytes <= CLI_POREP_SEAL_MAX_BYTES
+                           ? "sealed here"
+                           : "SYNTHETIC (INSECURE, benchmarks only)";
     fprintf(stderr, "zkpipe bench porep: %s through the daemon at %s: %u sector(s) (%u C1(s) %s), "
-            "%u in flight\n", r->p->name, o->addr, o->sectors, r->distinct,
-            r->p->sector_bytes <= CLI_POREP_SEAL_MAX_BYTES ? "sealed here"
-                                                           : "SYNTHETIC (INSECURE, benchmarks only)",
-            o->in_flight);
+            "%u in flight\n", r->p->name, o->addr, o->sectors, r->distinct, made, o->in_flight);
 
     r->latency = calloc(o->sectors, sizeof(double));
     r->done_at = calloc(o->sectors, sizeof(double));
-    pthread_t th[64];
-    unsigned k = o->in_flight < 64 ? o->in_flight : 64, started = 0;
-    if (!r->latency || !r->done_at) return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, 1);
+    pthread_t th[DAEMON_IN_FLIGHT_MAX];
+    unsigned started = 0;
+    if (!r->latency || !r->done_at)
+        return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
     r->t0 = cli_now();
-    for (; started < k; started++)
+    for (; started < o->in_flight; started++)
         if (pthread_create(&th[started], NULL, caller_main_, r) != 0) break;
     for (unsigned i = 0; i < started; i++) pthread_join(th[i], NULL);
     if (!started) return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
@@ -306,10 +314,13 @@ static int run_(dopts_ *o, drun_ *r, cli_summary *js) {
     if (interval > 0)
         printf("steady state: a sector every %.3f s (the median time between completions)\n",
                interval);
-    printf("the daemon: peak RSS %.2f GiB, baseline %.2f GiB, budget %.2f GiB (%s), reservation "
-           "violations %llu\n", peak / G, base / G, budget / G,
-           peak <= base + budget ? "within baseline + budget" : "ABOVE baseline + budget",
-           (unsigned long long)violations);
+    if (budget)
+        printf("the daemon: peak RSS %.2f GiB, baseline %.2f GiB, budget %.2f GiB (%s), "
+               "reservation violations %llu\n", peak / G, base / G, budget / G,
+               peak <= base + budget ? "within baseline + budget" : "ABOVE baseline + budget",
+               (unsigned long long)violations);
+    else
+        printf("the daemon's memory: its metrics could not be read\n");
     printf("sectors verified: %u of %u\n", r->verified, r->attempted);
     int code = r->verified != r->attempted || !r->done ? CLI_INVALID : CLI_OK;
     if (js) {
@@ -321,7 +332,8 @@ static int run_(dopts_ *o, drun_ *r, cli_summary *js) {
                 "\"duration\":%.3f,\"peak_rss_bytes\":%llu,\"baseline_rss_bytes\":%llu,"
                 "\"budget_bytes\":%llu,\"reservation_violations\":%llu}\n",
                 o->addr, r->p->name, (unsigned long long)r->p->sector_bytes, o->in_flight, r->done,
-                r->verified, r->attempted, seconds, per_proof, latency_median, interval, o->duration,
+                r->verified, r->attempted, seconds, per_proof, latency_median, interval,
+                o->duration,
                 (unsigned long long)peak, (unsigned long long)base, (unsigned long long)budget,
                 (unsigned long long)violations);
         int wrote = cli_summary_commit("bench porep", js);

@@ -47,7 +47,8 @@ struct zkp_mem_budget {
     uint64_t grant_sequence;
 
     /* Written under mu, read without it by zkp_mem_budget_stats_get. */
-    atomic_uint_fast64_t total, reserved, peak_reserved, reservations, waiting, grants, grants_after_wait;
+    atomic_uint_fast64_t total, reserved, peak_reserved;
+    atomic_uint_fast64_t reservations, waiting, grants, grants_after_wait;
 };
 
 struct zkp_mem_reservation {
