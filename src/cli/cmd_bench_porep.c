@@ -56,10 +56,12 @@ static const char porep_usage[] =
     "With --phases, the engine starts with the most workers and the largest budget of any\n"
     "phase or --budget (the key loads under it: pass --budget to measure budgets below the\n"
     "key's loading peak), and each phase sets its own before it starts\n"
-    "(zkpipe_engine_set_limits): one key load serves a whole sweep. A phase whose budget\n"
-    "is smaller than what the last one left reserved waits for it to drain. Each phase\n"
-    "reports its sectors, seconds per proof, steady state, peak RSS against baseline +\n"
-    "its budget, and tracked bytes against RSS.\n"
+    "(zkpipe_engine_set_limits): one key load serves a whole sweep. The sectors in flight\n"
+    "when a phase ends go on into the next, so the pipeline does not empty between\n"
+    "phases; a phase whose budget is below what is reserved then starts its clock once\n"
+    "enough has been given back. Each phase reports the sectors completed in it, seconds\n"
+    "per proof, steady state, peak RSS against baseline + its budget, and tracked bytes\n"
+    "against RSS.\n"
     "This runs the engine in process; --daemon ADDR runs the same sectors through a\n"
     "running daemon's cuzk.v1 Prove instead (bench porep --daemon ADDR --help).\n"
     "\n"
@@ -315,7 +317,8 @@ static void collect_(const zkpipe_job_result *r, porep_phase_ *ph, unsigned tota
             ph->done, total, ok, r->n_partitions, r->times.total, t - ph->t0);
 }
 
-/* What every phase proves from. */
+/* What every phase proves from, and the jobs in flight, which one phase
+ * hands to the next. */
 typedef struct {
     zkpipe_engine *e;
     uint32_t key;
@@ -323,53 +326,81 @@ typedef struct {
     size_t *c1_lens;
     unsigned distinct;
     double t_create; /* cli_now() when the engine was created */
+    uint64_t *jobs;  /* every job submitted, in order */
+    unsigned cap;    /* room in jobs */
+    unsigned submitted, ended; /* jobs submitted; of those, collected */
 } porep_run_;
 
-/* Runs one phase: its limits set, then sectors submitted --in-flight at a
- * time until --sectors are done or, with --duration, the time is up; the
- * sectors still in flight then are cancelled (or counted, if they complete
- * first). A CLI exit code. */
-static int prove_phase_(const porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph) {
-    zkpipe_engine *e = run->e;
-    if (o->phases_given) {
-        char msg[256];
-        zkpipe_status st = zkpipe_engine_set_limits(e, ph->budget, ph->synth_workers, msg,
-                                                    sizeof msg);
-        if (st != ZKPIPE_OK) {
-            fprintf(stderr, "zkpipe bench porep: a phase's limits: %s\n", msg);
-            return CLI_INVALID;
+static int submit_one_(porep_run_ *run) {
+    if (run->submitted == run->cap) return CLI_INVALID;
+    unsigned c = run->submitted % run->distinct;
+    zkpipe_job_request req = {.key_id = run->key,
+                              .priority = ZKPIPE_PRIORITY_NORMAL,
+                              .porep_c1 = run->c1s[c],
+                              .porep_c1_len = run->c1_lens[c]};
+    zkpipe_status st = zkpipe_engine_submit(run->e, &run->jobs[run->submitted], &req);
+    if (st != ZKPIPE_OK) return cli_fail("bench porep", st, NULL, CLI_INVALID);
+    run->submitted++;
+    return CLI_OK;
+}
+
+/* Sets the phase's limits. With a budget below what the last phase left
+ * reserved, waits for its sectors in flight to give back enough (they go on
+ * meanwhile, and those that complete count in no phase), so that the
+ * phase's peak RSS is measured against its own budget. */
+static int change_limits_(porep_run_ *run, const porep_phase_ *ph) {
+    char msg[256];
+    zkpipe_status st = zkpipe_engine_set_limits(run->e, ph->budget, ph->synth_workers, msg,
+                                                sizeof msg);
+    if (st != ZKPIPE_OK) {
+        fprintf(stderr, "zkpipe bench porep: a phase's limits: %s\n", msg);
+        return CLI_INVALID;
+    }
+    double t = cli_now();
+    for (;;) {
+        zkpipe_engine_status es;
+        if (zkpipe_engine_get_status(run->e, &es) != ZKPIPE_OK ||
+            es.budget_reserved_bytes <= es.budget_total_bytes || run->ended == run->submitted)
+            break;
+        zkpipe_job_result r;
+        st = zkpipe_engine_await_any(run->e, 100, &r);
+        if (st == ZKPIPE_OK) {
+            run->ended++;
+            zkpipe_job_result_clear(&r);
+        } else if (st != ZKPIPE_ERR_TIMEOUT) {
+            return cli_fail("bench porep", st, NULL, CLI_INVALID);
         }
     }
-    double *latency = calloc(o->sectors, sizeof(double));
-    double *done_at = calloc(o->sectors, sizeof(double));
-    uint64_t *jobs = calloc(o->sectors, sizeof *jobs);
-    int code = latency && done_at && jobs
-                   ? CLI_OK
-                   : cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    if (cli_now() - t > 0.5)
+        fprintf(stderr, "zkpipe bench porep: %.1f s for the last phase's reservations to fit "
+                "the new budget\n", cli_now() - t);
+    return CLI_OK;
+}
+
+/* Runs one phase: its limits set, then sectors submitted --in-flight at a
+ * time until --sectors have completed in it or, with --duration, the time
+ * is up. The sectors in flight then go on into the next phase; after the
+ * last one they are cancelled (or counted, if they complete first). A CLI
+ * exit code. */
+static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph, int last) {
+    zkpipe_engine *e = run->e;
+    int code = o->phases_given ? change_limits_(run, ph) : CLI_OK;
+    if (code != CLI_OK) return code;
+    const unsigned room = o->sectors + o->in_flight;
+    double *latency = calloc(room, sizeof(double)), *done_at = calloc(room, sizeof(double));
+    if (!latency || !done_at)
+        code = cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
     (void)zkp_mem_reset_peak_rss();
     const double t0 = cli_now();
     double t_last = t0;
     ph->t0 = t0 - run->t_create;
-    /* stopping is set once the duration is up: nothing more is submitted,
-     * and each sector in flight ends cancelled (dropped) or completed just
-     * in time (counted). */
-    unsigned submitted = 0, dropped = 0;
-    int stopping = 0;
-    while (code == CLI_OK &&
-           (ph->done + dropped < submitted || (!stopping && submitted < o->sectors))) {
-        while (!stopping && submitted < o->sectors && submitted - ph->done < o->in_flight) {
-            unsigned c = submitted % run->distinct;
-            zkpipe_job_request req = {.key_id = run->key,
-                                      .priority = ZKPIPE_PRIORITY_NORMAL,
-                                      .porep_c1 = run->c1s[c],
-                                      .porep_c1_len = run->c1_lens[c]};
-            zkpipe_status st = zkpipe_engine_submit(e, &jobs[submitted], &req);
-            if (st != ZKPIPE_OK) {
-                code = cli_fail("bench porep", st, NULL, CLI_INVALID);
-                break;
-            }
-            submitted++;
-        }
+    int stopping = 0; /* the duration is up */
+    while (code == CLI_OK && ph->done < o->sectors) {
+        unsigned flying = run->submitted - run->ended;
+        if (stopping && (!last || !flying)) break;
+        while (!stopping && flying < o->in_flight && ph->done + flying < o->sectors &&
+               (code = submit_one_(run)) == CLI_OK)
+            flying++;
         if (code != CLI_OK) break;
         int64_t wait_ms = -1;
         if (o->duration > 0 && !stopping) {
@@ -379,19 +410,21 @@ static int prove_phase_(const porep_run_ *run, const porep_opts_ *o, porep_phase
         zkpipe_job_result r;
         zkpipe_status st = zkpipe_engine_await_any(e, wait_ms, &r);
         if (st == ZKPIPE_ERR_TIMEOUT) {
-            fprintf(stderr, "zkpipe bench porep: %.0f s passed; cancelling the %u sector(s) in "
-                    "flight\n", o->duration, submitted - ph->done);
-            for (unsigned i = 0; i < submitted; i++) (void)zkpipe_engine_cancel(e, jobs[i]);
             stopping = 1;
+            if (last) {
+                fprintf(stderr, "zkpipe bench porep: %.0f s passed; cancelling the %u sector(s) "
+                        "in flight\n", o->duration, flying);
+                for (unsigned i = run->ended; i < run->submitted; i++)
+                    (void)zkpipe_engine_cancel(e, run->jobs[i]);
+            }
             continue;
         }
         if (st != ZKPIPE_OK) {
             code = cli_fail("bench porep", st, NULL, CLI_INVALID);
             break;
         }
-        if (stopping && r.status != ZKPIPE_OK) {
-            dropped++;
-        } else {
+        run->ended++;
+        if (!stopping || r.status == ZKPIPE_OK) { /* else dropped by the cancel */
             t_last = cli_now();
             done_at[ph->done] = t_last - t0;
             latency[ph->done++] = r.times.total;
@@ -402,6 +435,16 @@ static int prove_phase_(const porep_run_ *run, const porep_opts_ *o, porep_phase
     /* A phase stopped by its duration ends at its last completion: the time
      * spent on the sectors it dropped proved nothing. */
     ph->t_end = (stopping ? t_last : cli_now()) - run->t_create;
+    if (last || code != CLI_OK) { /* what the run will not need: cancelled, waited for */
+        for (unsigned i = run->ended; i < run->submitted; i++)
+            (void)zkpipe_engine_cancel(e, run->jobs[i]);
+        while (run->ended < run->submitted) {
+            zkpipe_job_result r;
+            if (zkpipe_engine_await_any(e, -1, &r) != ZKPIPE_OK) break;
+            run->ended++;
+            zkpipe_job_result_clear(&r);
+        }
+    }
     (void)zkp_mem_read_peak_rss(&ph->peak_rss);
     if (code == CLI_OK && !ph->done) {
         fprintf(stderr, "zkpipe bench porep: no sector completed within --duration %.0f\n",
@@ -414,7 +457,6 @@ static int prove_phase_(const porep_run_ *run, const porep_opts_ *o, porep_phase
     }
     free(latency);
     free(done_at);
-    free(jobs);
     return code;
 }
 
@@ -510,7 +552,9 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
             }
         }
     }
-    const porep_run_ run = {e, key, c1s, c1_lens, distinct, t_create};
+    porep_run_ run = {e, key, c1s, c1_lens, distinct, t_create, NULL, 0, 0, 0};
+    run.cap = o->sectors * o->n_phases;
+    run.jobs = calloc(run.cap, sizeof *run.jobs);
     const uint64_t engine_budget = es.budget_total_bytes;
     for (unsigned i = 0; i < o->n_phases; i++) {
         if (!o->phases[i].budget) o->phases[i].budget = engine_budget;
@@ -527,7 +571,8 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
             fprintf(stderr, "zkpipe bench porep: phase %u of %u: %u synthesis worker(s), budget "
                     "%.1f GiB\n", ran + 1, o->n_phases, ph->synth_workers,
                     (double)ph->budget / 1073741824.0);
-        code = prove_phase_(&run, o, ph);
+        code = run.jobs ? prove_phase_(&run, o, ph, ran + 1 == o->n_phases)
+                        : cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
         sum.proofs += ph->done;
         sum.seconds += ph->t_end - ph->t0;
         sum.partitions += ph->partitions;
@@ -535,6 +580,7 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
         sum.jobs_failed += ph->failed;
         bench_stage_times_add(&sum.stages, &ph->stages);
     }
+    free(run.jobs);
     const double t_end = cli_now() - t_create;
     /* The summary reads the engine's own limits back. */
     if (o->phases_given)
@@ -565,11 +611,13 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
     const unsigned synth_workers = o->cfg.synth_workers ? o->cfg.synth_workers : 1;
     const porep_phase_ *one = &o->phases[0];
     double per_proof = sum.seconds / sum.proofs;
-    double synth_busy = sum.stages.synthesis / (sum.seconds * synth_workers);
-    double device_busy = sum.stages.device / (sum.seconds * n_devices);
-    double finalize_busy =
-        (sum.stages.finalize + sum.stages.verify) /
-        (sum.seconds * (o->cfg.finalize_workers ? o->cfg.finalize_workers : 1));
+    /* Busy over the whole span: sectors carried from one phase into the
+     * next did their work between the phases' windows too. */
+    const double span = o->phases[o->n_phases - 1].t_end - o->phases[0].t0;
+    double synth_busy = sum.stages.synthesis / (span * synth_workers);
+    double device_busy = sum.stages.device / (span * n_devices);
+    double finalize_busy = (sum.stages.finalize + sum.stages.verify) /
+                           (span * (o->cfg.finalize_workers ? o->cfg.finalize_workers : 1));
     double per_hour_gib = sum.budget_bytes
                               ? (double)sum.proofs_verified * 3600 / sum.seconds /
                                     ((double)sum.budget_bytes / G)
