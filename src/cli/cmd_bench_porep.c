@@ -297,7 +297,6 @@ usage:
     return CLI_USAGE;
 }
 
-
 static void collect_(const zkpipe_job_result *r, porep_phase_ *ph, unsigned total, double t) {
     size_t ok = 0;
     for (size_t k = 0; k < r->n_partitions; k++)
@@ -342,6 +341,13 @@ static int submit_one_(porep_run_ *run) {
     if (st != ZKPIPE_OK) return cli_fail("bench porep", st, NULL, CLI_INVALID);
     run->submitted++;
     return CLI_OK;
+}
+
+/* Asks every job still in flight to stop. Results come back in any order,
+ * so the uncollected jobs are not a range of the list: every submitted one
+ * is asked (a collected one is refused, harmlessly). */
+static void cancel_in_flight_(const porep_run_ *run) {
+    for (unsigned i = 0; i < run->submitted; i++) (void)zkpipe_engine_cancel(run->e, run->jobs[i]);
 }
 
 /* Sets the phase's limits. With a budget below what the last phase left
@@ -414,8 +420,7 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
             if (last) {
                 fprintf(stderr, "zkpipe bench porep: %.0f s passed; cancelling the %u sector(s) "
                         "in flight\n", o->duration, flying);
-                for (unsigned i = run->ended; i < run->submitted; i++)
-                    (void)zkpipe_engine_cancel(e, run->jobs[i]);
+                cancel_in_flight_(run);
             }
             continue;
         }
@@ -436,8 +441,7 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
      * spent on the sectors it dropped proved nothing. */
     ph->t_end = (stopping ? t_last : cli_now()) - run->t_create;
     if (last || code != CLI_OK) { /* what the run will not need: cancelled, waited for */
-        for (unsigned i = run->ended; i < run->submitted; i++)
-            (void)zkpipe_engine_cancel(e, run->jobs[i]);
+        cancel_in_flight_(run);
         while (run->ended < run->submitted) {
             zkpipe_job_result r;
             if (zkpipe_engine_await_any(e, -1, &r) != ZKPIPE_OK) break;
