@@ -13,6 +13,7 @@
 
 #include "cli/bench_porep.h"
 #include "cli/cli.h"
+#include "cli/cli_rpc.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "filecoin/c1.h"
 #include "filecoin/c2.h"
@@ -38,7 +39,6 @@ static const char daemon_usage[] =
     "read from its metrics (GetMetrics) at the end. Exit code 1 when any sector fails.\n"
     "\n" CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
 
-#define DAEMON_MAX_MESSAGE ((size_t)256 << 20)
 /* Calls in flight at once, one thread each. */
 #define DAEMON_IN_FLIGHT_MAX 64u
 
@@ -138,29 +138,8 @@ static char *envelope_(const uint8_t *c1, size_t len, uint64_t sector, uint64_t 
 
 /* One cuzk.v1 call; the unpacked answer, or NULL with the reason printed. */
 static void *call_(const drun_ *r, const char *method, const ProtobufCMessage *req,
-                   void *(*unpack)(ProtobufCAllocator *, size_t, const uint8_t *)) {
-    size_t n = protobuf_c_message_get_packed_size(req);
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf) return NULL;
-    protobuf_c_message_pack(req, buf);
-    zkp_rpc_code code;
-    uint8_t *resp = NULL;
-    size_t resp_len = 0;
-    char msg[512] = "";
-    zkpipe_status st = zkp_rpc_client_call(r->o->addr, &r->sec, method, buf, n, 0,
-                                           DAEMON_MAX_MESSAGE, &code, &resp, &resp_len, msg,
-                                           sizeof msg);
-    free(buf);
-    if (st != ZKPIPE_OK || code != ZKP_RPC_OK) {
-        fprintf(stderr, "zkpipe bench porep: %s: %s\n", method,
-                st != ZKPIPE_OK ? zkpipe_strerror(st) : msg);
-        free(resp);
-        return NULL;
-    }
-    void *m = unpack(NULL, resp_len, resp);
-    free(resp);
-    if (!m) fprintf(stderr, "zkpipe bench porep: %s: a malformed answer\n", method);
-    return m;
+                   cli_rpc_unpack_fn unpack) {
+    return cli_rpc_call("bench porep", r->o->addr, &r->sec, 0, method, req, unpack);
 }
 
 /* One calling thread: sectors one after another until they, or the
@@ -188,8 +167,7 @@ static void *caller_main_(void *arg) {
         double t = cli_now();
         Cuzk__V1__ProveResponse *resp =
             call_(r, "/cuzk.v1.ProvingEngine/Prove", &req.base,
-                  (void *(*)(ProtobufCAllocator *, size_t, const uint8_t *))
-                      cuzk__v1__prove_response__unpack);
+                  (cli_rpc_unpack_fn)cuzk__v1__prove_response__unpack);
         double now = cli_now();
         int ok = 0, good = 0;
         char why[ZKP_DIAG_MAX] = "";
@@ -222,8 +200,11 @@ static void *caller_main_(void *arg) {
 /* A gauge's value in the daemon's Prometheus text; 0 when absent. */
 static uint64_t gauge_(const char *text, const char *name) {
     size_t n = strlen(name);
-    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+    for (const char *l = text; l && *l;) {
         if (!strncmp(l, name, n) && l[n] == ' ') return strtoull(l + n + 1, NULL, 10);
+        l = strchr(l, '\n');
+        if (l) l++;
+    }
     return 0;
 }
 
@@ -293,8 +274,7 @@ static int run_(dopts_ *o, drun_ *r, cli_summary *js) {
     Cuzk__V1__GetMetricsRequest mreq = CUZK__V1__GET_METRICS_REQUEST__INIT;
     Cuzk__V1__GetMetricsResponse *m =
         call_(r, "/cuzk.v1.ProvingEngine/GetMetrics", &mreq.base,
-              (void *(*)(ProtobufCAllocator *, size_t, const uint8_t *))
-                  cuzk__v1__get_metrics_response__unpack);
+              (cli_rpc_unpack_fn)cuzk__v1__get_metrics_response__unpack);
     uint64_t peak = 0, base = 0, budget = 0, violations = 0;
     if (m) {
         peak = gauge_(m->prometheus_text, "zkpipe_peak_rss_bytes");

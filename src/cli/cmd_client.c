@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_rpc.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "formats/wtns.h"
 #include "server/rpc.h"
@@ -13,7 +14,6 @@
 #include "zkpipe/v1/prover.pb-c.h"
 
 #define DEFAULT_ADDR "unix:///run/zkpipe/zkpipe.sock"
-#define MAX_MESSAGE ((size_t)256 << 20)
 
 static const char client_usage[] =
     "usage: zkpipe client [--addr ADDR] [--timeout-ms N] [TLS and token options] <command> [args]\n"
@@ -62,14 +62,13 @@ typedef struct {
     zkp_rpc_client_security sec;
 } client;
 
-/* One call: packs req, unpacks the answer with unpack. NULL on failure
- * (reported). */
-static void *call_(const client *c, const char *method, const ProtobufCMessage *req,
-                   void *(*unpack)(ProtobufCAllocator *, size_t, const uint8_t *)) {
+void *cli_rpc_call(const char *cmd, const char *addr, const zkp_rpc_client_security *sec,
+                   int64_t timeout_ms, const char *method, const ProtobufCMessage *req,
+                   cli_rpc_unpack_fn unpack) {
     size_t n = protobuf_c_message_get_packed_size(req);
     uint8_t *buf = malloc(n ? n : 1);
     if (!buf) {
-        fprintf(stderr, "zkpipe client: out of memory\n");
+        fprintf(stderr, "zkpipe %s: out of memory\n", cmd);
         return NULL;
     }
     protobuf_c_message_pack(req, buf);
@@ -77,27 +76,28 @@ static void *call_(const client *c, const char *method, const ProtobufCMessage *
     uint8_t *resp;
     size_t resp_len;
     char msg[512];
-    zkpipe_status st = zkp_rpc_client_call(c->addr, &c->sec, method, buf, n, c->timeout_ms,
-                                           MAX_MESSAGE, &code, &resp, &resp_len, msg, sizeof msg);
+    zkpipe_status st = zkp_rpc_client_call(addr, sec, method, buf, n, timeout_ms,
+                                           CLI_RPC_MAX_MESSAGE, &code, &resp, &resp_len, msg,
+                                           sizeof msg);
     free(buf);
     if (st != ZKPIPE_OK) {
-        fprintf(stderr, "zkpipe client: %s: %s\n", method, zkpipe_strerror(st));
+        fprintf(stderr, "zkpipe %s: %s: %s\n", cmd, method, zkpipe_strerror(st));
         return NULL;
     }
     if (code != ZKP_RPC_OK) {
-        fprintf(stderr, "zkpipe client: %s: gRPC status %d (%s): %s\n", method, (int)code,
+        fprintf(stderr, "zkpipe %s: %s: gRPC status %d (%s): %s\n", cmd, method, (int)code,
                 zkp_rpc_code_name((int)code), msg);
         return NULL;
     }
     void *m = unpack(NULL, resp_len, resp);
     free(resp);
-    if (!m) fprintf(stderr, "zkpipe client: %s: malformed response\n", method);
+    if (!m) fprintf(stderr, "zkpipe %s: %s: malformed response\n", cmd, method);
     return m;
 }
 
 #define CALL(c, svc, method, req, type)                                                            \
-    ((type *)call_(c, svc method, &(req).base,                                                      \
-                   (void *(*)(ProtobufCAllocator *, size_t, const uint8_t *))type##_unpack_fn))
+    ((type *)cli_rpc_call("client", (c)->addr, &(c)->sec, (c)->timeout_ms, svc method,             \
+                          &(req).base, (cli_rpc_unpack_fn)type##_unpack_fn))
 
 /* The position of s in names[0..n), or -1. */
 static int name_index_(const char *s, const char *const *names, int n) {
@@ -156,7 +156,7 @@ static int read_witnesses_(char **paths, size_t n, Zkpipe__V1__SubmitRequest *s)
         char *data;
         size_t len;
         zkp_diag d = {{0}};
-        zkpipe_status st = zkp_read_file(paths[i], MAX_MESSAGE, &data, &len, &d);
+        zkpipe_status st = zkp_read_file(paths[i], CLI_RPC_MAX_MESSAGE, &data, &len, &d);
         if (st != ZKPIPE_OK) {
             cli_fail("client", st, &d, CLI_BAD_INPUT);
             return 0;
@@ -386,7 +386,7 @@ static int cmd_prove_proof_(const client *c, int argc, char **argv) {
     char *data;
     size_t len;
     zkp_diag d = {{0}};
-    zkpipe_status st = zkp_read_file(argv[1], MAX_MESSAGE, &data, &len, &d);
+    zkpipe_status st = zkp_read_file(argv[1], CLI_RPC_MAX_MESSAGE, &data, &len, &d);
     if (st != ZKPIPE_OK) {
         cli_outputs_close(&out, 1);
         return cli_fail("client", st, &d, CLI_BAD_INPUT);
