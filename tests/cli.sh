@@ -144,6 +144,14 @@ grep -q "exit codes" <("$ZKPIPE" prove --help) || fail "prove --help lacks the e
 expect_exit 2 "bench porep without --sector-size" "$ZKPIPE" bench porep --sectors 2
 expect_exit 3 "bench porep without parameters" "$ZKPIPE" bench porep --sector-size 2KiB --params "$WORK/none"
 err_has "setup dev --filecoin porep --sector-size 2KiB" "bench porep: says how to make the parameters"
+# --phases and --duration are refused before any work when malformed.
+for bad in "--phases ," "--phases @" "--phases 0@1GiB" "--phases 2@0" "--phases 2@lots" \
+  "--duration 0" "--duration -5" "--duration soon"; do
+    # shellcheck disable=SC2086
+    expect_exit 2 "bench porep $bad" "$ZKPIPE" bench porep --sector-size 2KiB $bad
+done
+expect_exit 2 "bench porep --daemon with an engine option" "$ZKPIPE" bench porep --daemon \
+  unix:///nonexistent.sock --sector-size 2KiB --synth-workers 2
 expect_exit 0 "prove --threads=2" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --threads=2 --quiet
 cmp -s "$o/u.json" "$o/q.json" || fail "--threads=2: a different public.json"
 expect_exit 0 "prove --device=cpu" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --device=cpu --quiet
