@@ -22,6 +22,7 @@
 #include "setup/bp_key.h"
 #include "setup/dev_params.h"
 #include "gadgets_support.h"
+#include "gpu_support.h"
 #include "test.h"
 #include "util/fileio.h"
 
@@ -66,14 +67,20 @@ static void dev_free_(void *p) {
     free(p);
 }
 
-static zkp_dev_params *generate_(const zkp_cs_csr *r, const uint8_t *seed, int prover_key) {
+static zkp_dev_params *generate_on_(const zkp_cs_csr *r, const uint8_t *seed, int prover_key,
+                                    zkp_gpu *gpu) {
     zkp_dev_params *dp = calloc(1, sizeof *dp);
     ASSERT(dp);
     test_defer(dev_free_, dp);
-    zkp_dev_params_options o = {.seed = seed, .nthreads = 2, .prover_key = prover_key};
+    zkp_dev_params_options o = {.seed = seed, .nthreads = 2, .prover_key = prover_key,
+                                .gpu = gpu};
     zkp_diag d = {{0}};
     ASSERT_MSG(zkp_dev_params_generate(dp, r, &o, &d) == ZKPIPE_OK, "%s", d.msg);
     return dp;
+}
+
+static zkp_dev_params *generate_(const zkp_cs_csr *r, const uint8_t *seed, int prover_key) {
+    return generate_on_(r, seed, prover_key, NULL);
 }
 
 static void params_free_(void *p) {
@@ -338,6 +345,55 @@ TEST_CASE(setup_dev_params_sha256_64_bytes_slow) {
     ASSERT_EQ_U64(bp->sec[ZKP_BP_B_G2].count, den.b_input + den.b_aux);
     prove_and_verify_(r, &dp->pk, &bp->vk);
     prove_with_file_key_(r, bp, &dp->pk);
+}
+
+static void gpu_close_(void *g) { zkp_gpu_close(g); }
+
+/* Files the same bytes from one file to the next (both read whole). */
+static void same_files_(const char *a, const char *b) {
+    zkp_diag d = {{0}};
+    char *x, *y;
+    size_t nx, ny;
+    ASSERT_MSG(zkp_read_file(a, (size_t)1 << 30, &x, &nx, &d) == ZKPIPE_OK, "%s", d.msg);
+    test_defer(free, x);
+    ASSERT_MSG(zkp_read_file(b, (size_t)1 << 30, &y, &ny, &d) == ZKPIPE_OK, "%s", d.msg);
+    test_defer(free, y);
+    ASSERT_EQ_U64(nx, ny);
+    ASSERT_MEM_EQ(x, y, nx);
+}
+
+/* The G1 points made on a GPU are the CPU's, bit for bit: every array of
+ * the in-memory form (with the prover's coset query), and every byte of
+ * the files written a chunk at a time, for SHA-256 of 64 bytes (a domain
+ * of 2^16). */
+TEST_CASE(setup_dev_params_gpu_matches_cpu) {
+    zkp_gpu *g = test_gpu_open();
+    test_defer(gpu_close_, g);
+    zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
+    test_sha256_64_random_bytes(&r->cs);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    uint8_t seed[32];
+    test_rng_bytes(seed, sizeof seed);
+    zkp_dev_params *cpu = generate_on_(r, seed, 1, NULL), *gpu = generate_on_(r, seed, 1, g);
+    size_t cols = (size_t)r->n_cols, n = cpu->domain_size;
+    ASSERT_MEM_EQ(gpu->h, cpu->h, (n - 1) * sizeof(bls12_381_g1_affine_t));
+    ASSERT_MEM_EQ(gpu->h_coset, cpu->h_coset, n * sizeof(bls12_381_g1_affine_t));
+    ASSERT_MEM_EQ(gpu->l, cpu->l, (size_t)r->cs.num_aux * sizeof(bls12_381_g1_affine_t));
+    ASSERT_MEM_EQ(gpu->a, cpu->a, cols * sizeof(bls12_381_g1_affine_t));
+    ASSERT_MEM_EQ(gpu->b_g1, cpu->b_g1, cols * sizeof(bls12_381_g1_affine_t));
+    ASSERT_MEM_EQ(gpu->b_g2, cpu->b_g2, cols * sizeof(bls12_381_g2_affine_t));
+    ASSERT_MEM_EQ(gpu->vk.ic, cpu->vk.ic, cpu->vk.n_ic * sizeof(bls12_381_g1_affine_t));
+
+    tmp_files *f = tmp_files_(), *fg = tmp_files_();
+    zkp_diag d = {{0}};
+    zkp_dev_params_options o = {.seed = seed, .nthreads = 2};
+    ASSERT_MSG(zkp_dev_params_make_files(r, &o, f->params, f->vk, NULL, &d) == ZKPIPE_OK, "%s",
+               d.msg);
+    o.gpu = g;
+    ASSERT_MSG(zkp_dev_params_make_files(r, &o, fg->params, fg->vk, NULL, &d) == ZKPIPE_OK, "%s",
+               d.msg);
+    same_files_(f->params, fg->params);
+    same_files_(f->vk, fg->vk);
 }
 
 /* Parameters of one circuit do not fit another: the section lengths are

@@ -61,7 +61,8 @@ static const char porep_usage[] =
     "phases; a phase whose budget is below what is reserved then starts its clock once\n"
     "enough has been given back. Each phase reports the sectors completed in it, seconds\n"
     "per proof, steady state, peak RSS against baseline + its budget, and tracked bytes\n"
-    "against RSS.\n"
+    "against RSS; a phase that completes none says so and the next one runs (the run\n"
+    "fails only if no phase completes a sector).\n"
     "This runs the engine in process; --daemon ADDR runs the same sectors through a\n"
     "running daemon's cuzk.v1 Prove instead (bench porep --daemon ADDR --help).\n"
     "\n"
@@ -451,11 +452,14 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
     }
     (void)zkp_mem_read_peak_rss(&ph->peak_rss);
     if (code == CLI_OK && !ph->done) {
+        /* In a sweep, a phase too slow for its duration is a finding, and
+         * the phases after it still run; the run fails only if no phase
+         * completed a sector. */
         fprintf(stderr, "zkpipe bench porep: no sector completed within --duration %.0f\n",
                 o->duration);
-        code = CLI_INVALID;
+        if (!o->phases_given) code = CLI_INVALID;
     }
-    if (code == CLI_OK) {
+    if (code == CLI_OK && ph->done) {
         ph->latency_median = cli_median(latency, ph->done);
         ph->interval_median = cli_sector_interval_median(done_at, ph->done);
     }
@@ -609,6 +613,10 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
     }
     char svg[4096];
     bench_timeline_finish(o->timeline, tmpcsv[0] != 0, t_end, &sum, svg, sizeof svg);
+    if (code == CLI_OK && !sum.proofs) {
+        fprintf(stderr, "zkpipe bench porep: no phase completed a sector\n");
+        code = CLI_INVALID;
+    }
     if (code != CLI_OK) return code;
 
     const double G = 1073741824.0;
@@ -639,9 +647,11 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
                "<= baseline+budget  deviation  verified\n");
         for (unsigned i = 0; i < o->n_phases; i++) {
             const porep_phase_ *ph = &o->phases[i];
-            printf("%5u  %5u  %10.1f  %7u  %7.2f  %8.2f  %12.2f  %18s  %8.2f%%  %8zu\n", i + 1,
-                   ph->synth_workers, ph->budget / G, ph->done, (ph->t_end - ph->t0) / ph->done,
-                   ph->interval_median, ph->peak_rss / G,
+            char per[16] = "-";
+            if (ph->done) snprintf(per, sizeof per, "%.2f", (ph->t_end - ph->t0) / ph->done);
+            printf("%5u  %5u  %10.1f  %7u  %7s  %8.2f  %12.2f  %18s  %8.2f%%  %8zu\n", i + 1,
+                   ph->synth_workers, ph->budget / G, ph->done, per, ph->interval_median,
+                   ph->peak_rss / G,
                    ph->peak_rss <= sum.baseline_rss_bytes + ph->budget ? "yes" : "NO",
                    100 * ph->deviation, ph->sectors_verified);
         }
@@ -683,15 +693,17 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
                 per_hour_gib, (unsigned long long)sum.reservation_violations);
         for (unsigned i = 0; i < o->n_phases; i++) {
             const porep_phase_ *ph = &o->phases[i];
+            char per[32] = "null"; /* no sector completed in the phase */
+            if (ph->done) snprintf(per, sizeof per, "%.6f", (ph->t_end - ph->t0) / ph->done);
             fprintf(f,
                     "%s{\"synth_workers\":%u,\"budget_bytes\":%llu,\"sectors\":%u,"
-                    "\"sectors_verified\":%zu,\"seconds\":%.6f,\"seconds_per_proof\":%.6f,"
+                    "\"sectors_verified\":%zu,\"seconds\":%.6f,\"seconds_per_proof\":%s,"
                     "\"sector_interval_median\":%.6f,\"sector_seconds_median\":%.6f,"
                     "\"peak_rss_bytes\":%llu,\"max_tracked_rss_deviation\":%.6f,"
                     "\"rss_samples\":%zu,\"longest_admission_wait\":%.6f,"
                     "\"synthesis_seconds\":%.6f,\"device_seconds\":%.6f}",
                     i ? "," : "", ph->synth_workers, (unsigned long long)ph->budget, ph->done,
-                    ph->sectors_verified, ph->t_end - ph->t0, (ph->t_end - ph->t0) / ph->done,
+                    ph->sectors_verified, ph->t_end - ph->t0, per,
                     ph->interval_median, ph->latency_median, (unsigned long long)ph->peak_rss,
                     ph->deviation, ph->samples, ph->stages.queue_wait, ph->stages.synthesis,
                     ph->stages.device);

@@ -11,6 +11,7 @@
 #include "gadgets/csr.h"
 #include "gadgets/multipack.h"
 #include "gadgets/sha256.h"
+#include "groth16/backend.h"
 #include "setup/dev_params.h"
 
 static const char setup_usage[] =
@@ -40,6 +41,9 @@ static const char setup_usage[] =
     "  --seed HEX       64 hex digits: the toxic waste from this seed, so the same seed\n"
     "                   gives the same files (default: the OS random source)\n"
     "  --threads N      1 to 4096 (default: every CPU)\n"
+    "  --device D       cpu, cuda, cuda:N or auto (default: a GPU if there is one): where\n"
+    "                   the G1 points are made (the G2 points stay on the CPU); the files\n"
+    "                   are the same bytes either way\n"
     "  --quiet          no progress on the terminal\n"
     "\n" CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
 
@@ -104,7 +108,7 @@ int cli_setup(int argc, char **argv) {
         goto usage;
     }
     const char *circuit = NULL, *out_dir = NULL, *seed_hex = NULL, *v = NULL;
-    const char *filecoin = NULL, *sector_size = NULL;
+    const char *filecoin = NULL, *sector_size = NULL, *device = "auto";
     uint64_t n_bytes = 0;
     unsigned nthreads = 0;
     int quiet = 0, have_bytes = 0;
@@ -136,6 +140,10 @@ int cli_setup(int argc, char **argv) {
                                 &v))) {
             if (r < 0) goto usage;
             sector_size = v;
+        } else if ((r = cli_opt("setup", argc, argv, &i, "--device", "cpu, cuda, cuda:N or auto",
+                                &v))) {
+            if (r < 0) goto usage;
+            device = v;
         } else if (!strcmp(argv[i], "--quiet")) {
             quiet = 1;
         } else {
@@ -188,12 +196,24 @@ int cli_setup(int argc, char **argv) {
     if (code != CLI_OK) return code;
     cli_outputs_close(outs, 2);
 
-    zkp_cs_csr *r = calloc(1, sizeof *r);
-    if (!r) return cli_fail("setup", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
-    zkp_cs_csr_init(r, ZKP_CSR_MATRICES);
+    /* The device first: a GPU asked for and not there fails before any
+     * work. */
+    zkp_g16_backend *be = NULL;
     zkp_diag d = {{0}};
+    char fallback[ZKP_DIAG_MAX];
+    zkpipe_status st = zkp_g16_backend_open(&be, device, fallback, sizeof fallback, &d);
+    if (st != ZKPIPE_OK)
+        return cli_fail("setup", st, &d, st == ZKPIPE_ERR_INVALID_ARGUMENT ? CLI_USAGE : CLI_INVALID);
+    if (fallback[0] && zkp_gpu_built() && !quiet)
+        fprintf(stderr, "zkpipe setup: the points on the CPU (--device auto): %s\n", fallback);
+    zkp_gpu *gpu = zkp_g16_backend_gpu(be);
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    if (!r) {
+        zkp_g16_backend_close(be);
+        return cli_fail("setup", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    }
+    zkp_cs_csr_init(r, ZKP_CSR_MATRICES);
     double t0 = cli_now();
-    zkpipe_status st;
     char what[128];
     if (porep) {
         st = zkp_fil_porep_circuit_blank(&r->cs, &shape, &d);
@@ -210,14 +230,16 @@ int cli_setup(int argc, char **argv) {
     double t_synth = cli_now() - t0;
     fprintf(stderr,
             "zkpipe setup: INSECURE development parameters (never for real proofs): %s, %llu "
-            "constraints (the %llu input constraints included), %llu aux variables\n",
+            "constraints (the %llu input constraints included), %llu aux variables; G1 points "
+            "on the %s\n",
             what, (unsigned long long)r->n_rows, (unsigned long long)r->cs.num_inputs,
-            (unsigned long long)r->cs.num_aux);
+            (unsigned long long)r->cs.num_aux, gpu ? "GPU" : "CPU");
     progress_state ps = {!quiet && isatty(2), quiet, 0, cli_now()};
     zkp_dev_params_options o = {.seed = seed_hex ? seed : NULL,
                                 .nthreads = nthreads,
                                 .progress = on_progress_,
-                                .progress_ctx = &ps};
+                                .progress_ctx = &ps,
+                                .gpu = gpu};
     zkp_dev_params_made made;
     st = zkp_dev_params_make_files(r, &o, params_path, vk_path, &made, &d);
     if (ps.tty) fputs("\r\033[K", stderr);
@@ -234,6 +256,7 @@ int cli_setup(int argc, char **argv) {
 done:
     zkp_cs_csr_free(r);
     free(r);
+    zkp_g16_backend_close(be);
     return code;
 usage:
     fputs(setup_usage, stderr);

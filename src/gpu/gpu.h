@@ -272,6 +272,33 @@ ZKP_GPU_MSM_DECLARE_(bn254_g2)
 ZKP_GPU_MSM_DECLARE_(bls12_381_g2)
 #undef ZKP_GPU_MSM_DECLARE_
 
+/* ---- Fixed-base multiplication, for the development setup ----
+ *
+ * G_gpu_fixed_base_new(g, out, table, w, nwin, diag): uploads the table of
+ * a fixed point P as msm/fixed_base_impl.h builds it on the CPU: nwin
+ * windows of 2^(w-1) affine points each (CPU layout), window win holding
+ * [d·2^(w·win)] P for d = 1 .. 2^(w-1), with nwin·w >= the scalars' bits
+ * + 1. Charged to category BASES until zkp_gpu_fixed_base_free.
+ *
+ * G_gpu_fixed_base_eval(fb, out, scalars, n, diag): out[i] = [k_i] P,
+ * affine in the CPU layout ((0, 0) for infinity), for n canonical scalars
+ * (4 limbs each) in host memory: the points msm/fixed_base_impl.h's eval
+ * gives for the same table, bit for bit. Its device buffers (category
+ * SCRATCH) are kept for the next call and grow to the largest n. Calls on
+ * one fb must not overlap; it belongs to its context. */
+typedef struct zkp_gpu_fixed_base zkp_gpu_fixed_base;
+void zkp_gpu_fixed_base_free(zkp_gpu_fixed_base *fb); /* NULL is a no-op */
+
+#define ZKP_GPU_FB_DECLARE_(G)                                                                   \
+    ZKP_WARN_UNUSED zkpipe_status G##_gpu_fixed_base_new(zkp_gpu *g, zkp_gpu_fixed_base **out,   \
+                                                         const void *table, unsigned w,          \
+                                                         unsigned nwin, zkp_diag *diag);         \
+    ZKP_WARN_UNUSED zkpipe_status G##_gpu_fixed_base_eval(zkp_gpu_fixed_base *fb, void *out,     \
+                                                          const uint64_t *scalars, size_t n,     \
+                                                          zkp_diag *diag);
+ZKP_GPU_FB_DECLARE_(bls12_381_g1)
+#undef ZKP_GPU_FB_DECLARE_
+
 /* ---- The device arithmetic run on the host, for the unit tests ----
  *
  * The field and curve templates compile for the host too (same source,

@@ -145,6 +145,22 @@ struct fp {
     ZKP_GPU_HD friend fp operator*(const fp &a, const fp &b) { return mont_mul(a, b); }
     ZKP_GPU_HD fp sqr() const { return mont_mul(*this, *this); }
 
+    /* this^(p-2) = this^(-1), or 0 for 0 (Fermat): about 1.5·BITS products,
+     * for the rare inversion that no batch can share (one per point of the
+     * fixed-base multiplication). The exponent's words come from P::p, and
+     * p's lowest word is odd and above 2, so p - 2 borrows nothing. */
+    ZKP_GPU_HD fp inv() const {
+        fp r = one();
+        for (int i = N - 1; i >= 0; i--) {
+            uint32_t e = P::p(i) - (i == 0 ? 2u : 0u);
+            for (int b = 31; b >= 0; b--) {
+                r = r.sqr();
+                if ((e >> b) & 1) r = r * *this;
+            }
+        }
+        return r;
+    }
+
     /* The canonical value of a Montgomery element (a·R^(-1)), and back. */
     ZKP_GPU_HD fp from_mont() const {
         fp one_;

@@ -65,6 +65,11 @@ typedef struct {
     fr_t *uvw[3];      /* the columns at tau, cols each */
     bls12_381_g1_fb_table_t t1;
     bls12_381_g2_fb_table_t t2;
+    /* With options.gpu: t1 on the device, and a chunk's scalars and points
+     * on the host around each call (DEV_CHUNK of each). */
+    zkp_gpu_fixed_base *fb_gpu;
+    fr_t *gpu_scalars;
+    g1_t *gpu_points;
     uint8_t *scratch;  /* per thread */
     size_t scratch_per_thread;
     void *dst[SEC_COUNT];
@@ -164,10 +169,11 @@ static void note_unconstrained_(dev_ctx *c, uint64_t j) {
     }
 }
 
-/* Points lo .. lo + n of section sec (n <= DEV_BATCH) into dst. */
-static void batch_points_(dev_ctx *c, const batch_scratch *b, int sec, size_t lo, size_t n,
-                          void *dst) {
-    fr_t *k = b->k, *den = b->den, *inv = b->inv;
+/* The scalars of points lo .. lo + n of section sec (n <= DEV_BATCH) into
+ * k, canonical. */
+static void batch_scalars_(dev_ctx *c, const batch_scratch *b, int sec, size_t lo, size_t n,
+                           fr_t *k) {
+    fr_t *den = b->den, *inv = b->inv;
     fr_t x;
     uint64_t e;
     switch (sec) {
@@ -214,6 +220,14 @@ static void batch_points_(dev_ctx *c, const batch_scratch *b, int sec, size_t lo
         break;
     }
     for (size_t i = 0; i < n; i++) bls12_381_fr_from_mont(&k[i], &k[i]);
+}
+
+/* Points lo .. lo + n of section sec (n <= DEV_BATCH) into dst, on the
+ * CPU. */
+static void batch_points_(dev_ctx *c, const batch_scratch *b, int sec, size_t lo, size_t n,
+                          void *dst) {
+    fr_t *k = b->k;
+    batch_scalars_(c, b, sec, lo, n, k);
     if (sec == SEC_B2)
         bls12_381_g2_fb_eval(&c->t2, dst, k[0].l, n, DEV_BATCH, b->fb);
     else
@@ -229,12 +243,54 @@ static void count_done_(dev_ctx *c, unsigned tid, size_t n) {
     }
 }
 
-/* The in-memory form: every section's points in its output array. */
+/* ---- G1 points on the GPU (options.gpu) */
+
+/* Points per chunk of a section: made by every thread, serialized where
+ * they are made, then written while no point waits in memory; on the GPU,
+ * one device call. 2^19 G2 points are 96 MiB of file. */
+#define DEV_CHUNK ((size_t)DEV_BATCH << 10)
+
+typedef struct {
+    dev_ctx *c;
+    int sec;
+    size_t first, count; /* points first .. first + count of the section */
+} gpu_chunk_job;
+
+static void gpu_scalars_unit_(void *arg, unsigned tid, size_t unit) {
+    gpu_chunk_job *j = arg;
+    size_t lo = unit * DEV_BATCH, n = j->count - lo < DEV_BATCH ? j->count - lo : DEV_BATCH;
+    batch_scratch b = scratch_of_(j->c, tid);
+    batch_scalars_(j->c, &b, j->sec, j->first + lo, n, j->c->gpu_scalars + lo);
+}
+
+/* Points first .. first + count (count <= DEV_CHUNK) of the G1 section sec
+ * into dst: the scalars on every thread, the points in one device call. */
+static zkpipe_status gpu_chunk_(dev_ctx *c, int sec, size_t first, size_t count, g1_t *dst,
+                                zkp_diag *diag) {
+    gpu_chunk_job j = {c, sec, first, count};
+    zkp_parallel_for(c->nthreads, (count + DEV_BATCH - 1) / DEV_BATCH, gpu_scalars_unit_, &j);
+    return bls12_381_g1_gpu_fixed_base_eval(c->fb_gpu, dst, c->gpu_scalars[0].l, count, diag);
+}
+
+/* The G1 table on the device and the host's chunk of scalars (after
+ * tables_and_vk_). */
+static zkpipe_status gpu_begin_(dev_ctx *c, zkp_gpu *g, zkp_diag *diag) {
+    zkpipe_status st = bls12_381_g1_gpu_fixed_base_new(g, &c->fb_gpu, c->t1.t, c->t1.w,
+                                                       c->t1.nwin, diag);
+    if (st != ZKPIPE_OK) return st;
+    if (!(c->gpu_scalars = zkp_alloc(c->alloc, DEV_CHUNK * sizeof(fr_t), ZKP_MEM_SCRATCH)))
+        return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
+    return ZKPIPE_OK;
+}
+
+/* The in-memory form: every section's points in its output array (the G1
+ * sections already there when the GPU made them). */
 static void points_unit_(void *arg, unsigned tid, size_t unit) {
     dev_ctx *c = arg;
     size_t s = 0;
     while (s + 1 < c->nsec && unit >= c->sec[s + 1].first_unit) s++;
     const int sec = c->sec[s].sec;
+    if (c->fb_gpu && sec != SEC_B2) return;
     const size_t lo = (unit - c->sec[s].first_unit) * DEV_BATCH;
     const size_t n = c->sec[s].count - lo < DEV_BATCH ? c->sec[s].count - lo : DEV_BATCH;
     const size_t elem = sec == SEC_B2 ? sizeof(g2_t) : sizeof(g1_t);
@@ -451,6 +507,9 @@ static void release_(dev_ctx *c) {
     const zkp_allocator *al = c->alloc;
     bls12_381_g1_fb_table_free(&c->t1, al);
     bls12_381_g2_fb_table_free(&c->t2, al);
+    zkp_gpu_fixed_base_free(c->fb_gpu);
+    zkp_free(al, c->gpu_scalars, DEV_CHUNK * sizeof(fr_t), ZKP_MEM_SCRATCH);
+    zkp_free(al, c->gpu_points, DEV_CHUNK * sizeof(g1_t), ZKP_MEM_SCRATCH);
     zkp_free(al, c->scratch, c->nthreads * c->scratch_per_thread, ZKP_MEM_SCRATCH);
     zkp_free(al, c->lag, (size_t)c->rows * sizeof(fr_t), ZKP_MEM_SCRATCH);
     for (int m = 0; m < 3; m++)
@@ -530,6 +589,20 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
             g1_points += secs[i].count;
     }
     if ((st = tables_and_vk_(c, g1_points, g2_points, &out->vk, diag)) != ZKPIPE_OK) goto done;
+    if (opt->gpu) {
+        if ((st = gpu_begin_(c, opt->gpu, diag)) != ZKPIPE_OK) goto done;
+        for (size_t s = 0; s < c->nsec && st == ZKPIPE_OK; s++) {
+            const int sec = c->sec[s].sec;
+            const size_t count = c->sec[s].count;
+            if (sec == SEC_B2) continue;
+            for (size_t first = 0; first < count && st == ZKPIPE_OK; first += DEV_CHUNK) {
+                size_t n = count - first < DEV_CHUNK ? count - first : DEV_CHUNK;
+                st = gpu_chunk_(c, sec, first, n, (g1_t *)c->dst[sec] + first, diag);
+                if (st == ZKPIPE_OK) count_done_(c, 0, n);
+            }
+        }
+        if (st != ZKPIPE_OK) goto done;
+    }
     zkp_parallel_for(c->nthreads, c->nunits, points_unit_, c);
     if (opt->progress) opt->progress(opt->progress_ctx, c->total, c->total);
     if ((st = unconstrained_(c, diag)) != ZKPIPE_OK) goto done;
@@ -570,11 +643,6 @@ done:
 
 /* ---- the files, written as they are made */
 
-/* Points per chunk of a section: made by every thread, serialized where
- * they are made, then written while no point waits in memory. 2^19 G2
- * points are 96 MiB of file. */
-#define DEV_CHUNK ((size_t)DEV_BATCH << 10)
-
 typedef struct {
     dev_ctx *c;
     int sec;
@@ -582,21 +650,33 @@ typedef struct {
     uint8_t *bytes;      /* count serialized points */
 } chunk_job;
 
+/* Points lo .. lo + n of the chunk, from pts, into the chunk's bytes. */
+static void serialize_(const chunk_job *j, unsigned tid, size_t lo, size_t n, const void *pts) {
+    for (size_t i = 0; i < n; i++) {
+        if (j->sec == SEC_B2)
+            bls12_381_g2_affine_serialize(j->bytes + (lo + i) * ZKP_BP_G2_BYTES,
+                                          (const g2_t *)pts + i);
+        else
+            bls12_381_g1_affine_serialize(j->bytes + (lo + i) * ZKP_BP_G1_BYTES,
+                                          (const g1_t *)pts + i);
+    }
+    count_done_(j->c, tid, n);
+}
+
 static void chunk_unit_(void *arg, unsigned tid, size_t unit) {
     chunk_job *j = arg;
     dev_ctx *c = j->c;
     size_t lo = unit * DEV_BATCH, n = j->count - lo < DEV_BATCH ? j->count - lo : DEV_BATCH;
     batch_scratch b = scratch_of_(c, tid);
     batch_points_(c, &b, j->sec, j->first + lo, n, b.pts);
-    for (size_t i = 0; i < n; i++) {
-        if (j->sec == SEC_B2)
-            bls12_381_g2_affine_serialize(j->bytes + (lo + i) * ZKP_BP_G2_BYTES,
-                                          (const g2_t *)b.pts + i);
-        else
-            bls12_381_g1_affine_serialize(j->bytes + (lo + i) * ZKP_BP_G1_BYTES,
-                                          (const g1_t *)b.pts + i);
-    }
-    count_done_(c, tid, n);
+    serialize_(j, tid, lo, n, b.pts);
+}
+
+/* The same for a chunk whose points the GPU made (c->gpu_points). */
+static void serialize_unit_(void *arg, unsigned tid, size_t unit) {
+    chunk_job *j = arg;
+    size_t lo = unit * DEV_BATCH, n = j->count - lo < DEV_BATCH ? j->count - lo : DEV_BATCH;
+    serialize_(j, tid, lo, n, j->c->gpu_points + lo);
 }
 
 typedef struct {
@@ -623,7 +703,14 @@ static zkpipe_status write_params_(void *ctx, int fd, const char *path, zkp_diag
         for (size_t first = 0; first < count && st == ZKPIPE_OK; first += DEV_CHUNK) {
             chunk_job j = {c, sec, first, count - first < DEV_CHUNK ? count - first : DEV_CHUNK,
                            f->bytes};
-            zkp_parallel_for(c->nthreads, (j.count + DEV_BATCH - 1) / DEV_BATCH, chunk_unit_, &j);
+            size_t units = (j.count + DEV_BATCH - 1) / DEV_BATCH;
+            if (c->fb_gpu && sec != SEC_B2) {
+                if ((st = gpu_chunk_(c, sec, first, j.count, c->gpu_points, diag)) != ZKPIPE_OK)
+                    break;
+                zkp_parallel_for(c->nthreads, units, serialize_unit_, &j);
+            } else {
+                zkp_parallel_for(c->nthreads, units, chunk_unit_, &j);
+            }
             if (sec == SEC_L && (st = unconstrained_(c, diag)) != ZKPIPE_OK) break;
             st = zkp_write_fd(fd, f->bytes, j.count * elem, path, diag);
         }
@@ -689,6 +776,13 @@ zkpipe_status zkp_dev_params_make_files(const zkp_cs_csr *r, const zkp_dev_param
     if ((st = tables_and_vk_(c, counts[0] + counts[1] + counts[2] + counts[3], counts[4], &vk,
                              diag)) != ZKPIPE_OK)
         goto done;
+    if (opt->gpu) {
+        if ((st = gpu_begin_(c, opt->gpu, diag)) != ZKPIPE_OK) goto done;
+        if (!(c->gpu_points = zkp_alloc(opt->alloc, DEV_CHUNK * sizeof(g1_t), ZKP_MEM_SCRATCH))) {
+            st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
+            goto done;
+        }
+    }
     size_t vk_bytes = (size_t)zkp_bp_vk_bytes(vk.n_ic);
     nbytes = DEV_CHUNK * ZKP_BP_G2_BYTES > vk_bytes ? DEV_CHUNK * ZKP_BP_G2_BYTES : vk_bytes;
     if (!(bytes = zkp_alloc(opt->alloc, nbytes, ZKP_MEM_SCRATCH))) {

@@ -36,9 +36,10 @@
  * coefficient-basis key that bp_key.h makes from the written sections.
  *
  * Cost: one fixed-base multiplication per point (msm/fixed_base_impl.h,
- * batch-affine, on nthreads threads): n + 3·(variables) G1 points (n more
- * with prover_key) and (variables) G2 points, plus one pass over each
- * matrix's entries (one thread a matrix).
+ * batch-affine, on nthreads threads, or for G1 on a GPU when options.gpu
+ * is set): n + 3·(variables) G1 points (n more with prover_key) and
+ * (variables) G2 points, plus one pass over each matrix's entries (one
+ * thread a matrix).
  * Big arrays come from the caller's allocator: the points as ZKP_MEM_KEY,
  * the Lagrange values, the columns and the tables as ZKP_MEM_SCRATCH. */
 #ifndef ZKP_SETUP_DEV_PARAMS_H
@@ -49,6 +50,7 @@
 
 #include "formats/bellperson.h"
 #include "gadgets/csr.h"
+#include "gpu/gpu.h"
 #include "groth16/bls12_381_groth16.h"
 #include "util/alloc.h"
 #include "util/diag.h"
@@ -67,6 +69,10 @@ typedef struct {
     int prover_key;             /* also fill pk (above) */
     zkp_dev_params_progress_fn progress; /* may be NULL */
     void *progress_ctx;
+    /* A GPU context for the G1 points (gpu/gpu.h: the same table, the
+     * same points bit for bit), or NULL: every point on the CPU. The G2
+     * points stay on the CPU either way. */
+    zkp_gpu *gpu;
 } zkp_dev_params_options;
 
 typedef struct {
