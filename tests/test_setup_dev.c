@@ -365,8 +365,8 @@ static void same_files_(const char *a, const char *b) {
 /* The G1 points made on a GPU are the CPU's, bit for bit: every array of
  * the in-memory form (with the prover's coset query), and every byte of
  * the files written a chunk at a time, for SHA-256 of 64 bytes (a domain
- * of 2^16). */
-TEST_CASE(setup_dev_params_gpu_matches_cpu) {
+ * of 2^16). Named gpu_ for the GPU suite (make test-gpu). */
+TEST_CASE(gpu_dev_params_match_cpu) {
     zkp_gpu *g = test_gpu_open();
     test_defer(gpu_close_, g);
     zkp_cs_csr *r = new_csr_(ZKP_CSR_MATRICES | ZKP_CSR_WITNESS);
