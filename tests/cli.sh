@@ -372,6 +372,21 @@ grep -q "^h  *32767 " "$WORK/out" && grep -q "ic points: 3" "$WORK/out" && ok "s
 cp "$B/dev-INSECURE-sha256-1b.params" "$B/dev1.params"
 expect_exit 0 "setup dev again, same seed" "$ZKPIPE" setup dev --circuit sha256 --bytes=1 --out="$B" --seed="$SEED" --quiet
 cmp -s "$B/dev1.params" "$B/dev-INSECURE-sha256-1b.params" && ok "setup dev: the seed decides the bytes" || fail "setup dev: not reproducible"
+expect_exit 0 "setup dev --device cpu" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B" --seed "$SEED" --quiet --device cpu
+cmp -s "$B/dev1.params" "$B/dev-INSECURE-sha256-1b.params" && ok "setup dev --device cpu: the same bytes" || fail "setup dev --device cpu: other bytes"
+expect_exit 2 "setup dev --device bogus" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B" --device bogus
+err_has 'unknown device "bogus"' "setup dev: the device asked for is named"
+# --device cuda: the same bytes where there is a GPU, a refusal that says why where there is none
+rc=0
+"$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B" --seed "$SEED" --quiet --device cuda >"$WORK/out" 2>"$WORK/err" || rc=$?
+if [ $rc -eq 0 ]; then
+    cmp -s "$B/dev1.params" "$B/dev-INSECURE-sha256-1b.params" && ok "setup dev --device cuda: the same bytes" || fail "setup dev --device cuda: other bytes"
+elif [ $rc -eq 1 ] && grep -qE "without CUDA|no CUDA|GPU|device" "$WORK/err"; then
+    ok "setup dev --device cuda without a GPU: refused, saying why (exit 1)"
+    cmp -s "$B/dev1.params" "$B/dev-INSECURE-sha256-1b.params" && ok "setup dev --device cuda refused: the files are untouched" || fail "setup dev --device cuda refused: the files changed"
+else
+    fail "setup dev --device cuda: exit $rc: $(cat "$WORK/err")"
+fi
 # (the PoRep form itself runs in tests/filecoin_c2.sh: minutes of work)
 expect_exit 2 "setup dev --filecoin porep without a size" "$ZKPIPE" setup dev --filecoin porep --out "$B"
 expect_exit 2 "setup dev --filecoin porep --sector-size 4KiB" "$ZKPIPE" setup dev --filecoin porep \
