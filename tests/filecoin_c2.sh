@@ -55,14 +55,15 @@ printf '\x5a' | dd of="$F/changed.bin" bs=1 seek=191 conv=notrunc 2>/dev/null
 expect_exit 1 "verify: a changed proof" "$ZKPIPE" filecoin verify "$F/c1.json" "$F/changed.bin" --params "$P"
 err_has "partition 0" "the partition is named"
 
-# Another seed: the circuit's challenges are the C1's, the public inputs
-# are the seed's, and they no longer agree.
+# Another seed: the seed's challenges are not the nodes the C1's vanilla
+# proofs open, which the vanilla verifier sees before any proving.
 sed 's/"seed":\[\([0-9]*\),/"seed":[7\1,/' "$F/c1.json" >"$F/other_seed.json"
 cmp -s "$F/other_seed.json" "$F/c1.json" && fail "the seed was not changed"
-expect_exit 1 "c2: a C1 with another seed" "$ZKPIPE" filecoin c2 "$F/other_seed.json" --params "$P" \
+expect_exit 3 "c2: a C1 with another seed" "$ZKPIPE" filecoin c2 "$F/other_seed.json" --params "$P" \
   --out "$F/never.bin" --threads 2
-err_has "does not verify" "the failure says the proof does not verify"
-[ -e "$F/never.bin" ] && fail "c2 wrote a proof that does not verify" || ok "no proof written"
+err_has "vanilla proofs do not verify" "the failure says the C1's vanilla proofs do not verify"
+err_has "vanilla_proofs[0][0]" "the failing proof is named"
+[ -e "$F/never.bin" ] && fail "c2 wrote a proof for a C1 that does not verify" || ok "no proof written"
 expect_exit 1 "verify: the proof against the other seed" "$ZKPIPE" filecoin verify \
   "$F/other_seed.json" "$F/proof.bin" --params "$P"
 
@@ -111,10 +112,11 @@ if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
         --registered-proof 10
     expect_exit 0 "daemon: that proof verifies" "$ZKPIPE" filecoin verify "$F/c1.json" \
         "$F/daemon10.bin" --params "$P"
-    expect_exit 1 "daemon: the C1 with another seed fails" "$ZKPIPE" client --addr "unix://$SOCK" \
+    expect_exit 4 "daemon: the C1 with another seed is refused" "$ZKPIPE" client --addr "unix://$SOCK" \
         prove-proof porep_seal_commit <(printf '{"SectorNum":11,"Phase1Out":"%s","SectorSize":2048}' \
         "$(base64 -w0 <"$F/other_seed.json")") "$F/never.bin" --registered-proof 5
-    out_has "does not verify" "daemon: the failure says the proof does not verify"
+    err_has "the engine refused the C1" "daemon: the refusal says the C1 is at fault"
+    err_has "vanilla_proofs[0][0]" "daemon: the failing vanilla proof is named"
     [ -e "$F/never.bin" ] && fail "daemon: a proof that does not verify was written" ||
         ok "daemon: no proof written"
     expect_exit 4 "daemon: 8MiB's registered proof for a 2KiB envelope" "$ZKPIPE" client \
@@ -143,14 +145,24 @@ else
     echo "skip: the daemon checks (zkpipe-daemon was not built)"
 fi
 
-# One path element changed (the first sibling hash of the first inclusion
-# proof): the witness no longer satisfies the circuit.
+# A C1 with one value changed is not what the sealer made, and is refused
+# before the key loads, with the vanilla proof that fails named: one path
+# element (the first sibling hash of the first inclusion proof), one label
+# (the first byte of c_x's first row; the circuit recomputes labels from
+# their parents, so without the check this one gave a proof that verifies)
+# and one root (comm_r_last's, against comm_r).
 perl -0pe 's/"hashes":\[\[(\d+)/"\"hashes\":[[" . ($1 == 7 ? 8 : 7)/e' "$F/c1.json" >"$F/other_path.json"
-cmp -s "$F/other_path.json" "$F/c1.json" && fail "the path element was not changed"
-expect_exit 1 "c2: a C1 with one path element changed" "$ZKPIPE" filecoin c2 "$F/other_path.json" \
-  --params "$P" --out "$F/never.bin" --threads 2
-err_has "does not verify" "the failure says the proof does not verify"
-[ -e "$F/never.bin" ] && fail "c2 wrote a proof that does not verify" || ok "no proof written"
+perl -0pe 's/"rows":\[\[(\d+)/"\"rows\":[[" . ($1 == 7 ? 8 : 7)/e' "$F/c1.json" >"$F/other_label.json"
+perl -0pe 's/"comm_r_last_proof":\{"data":\{"Single":\{"root":\[(\d+)/"\"comm_r_last_proof\":{\"data\":{\"Single\":{\"root\":[" . ($1 == 7 ? 8 : 7)/e' \
+    "$F/c1.json" >"$F/other_root.json"
+for what in path label root; do
+    cmp -s "$F/other_$what.json" "$F/c1.json" && fail "the $what was not changed"
+    expect_exit 3 "c2: a C1 with one $what changed" "$ZKPIPE" filecoin c2 "$F/other_$what.json" \
+      --params "$P" --out "$F/never.bin" --threads 2
+    err_has "vanilla proofs do not verify" "c2: the changed $what is refused as the C1's fault"
+    [ -e "$F/never.bin" ] && fail "c2 wrote a proof for a changed $what" || ok "no proof written"
+done
+err_has "comm_r" "c2: the changed root is named"
 
 # Parameters of another circuit under the 2 KiB names.
 Q="$WORK/other"

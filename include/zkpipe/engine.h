@@ -169,8 +169,10 @@ typedef struct {
     zkpipe_porep_inputs *porep_inputs;
 } zkpipe_job_request;
 
-/* Parses a PoRep job's C1 and checks it against the circuit of key key_id,
- * as zkpipe_engine_submit does with porep_c1, but ahead of it: the parsed
+/* Parses a PoRep job's C1, checks it against the circuit of key key_id and
+ * verifies its vanilla proofs (so that a C1 with a changed label, path
+ * element or root is refused before any partition is synthesized, never
+ * proved), as zkpipe_engine_submit does with porep_c1, but ahead of it: the parsed
  * form is charged to the budget ("request") from here on, and a submit
  * given it as porep_inputs takes it over. For a service with a lock of its
  * own around its submits: the parse takes about a second at 32 GiB and may
@@ -180,6 +182,11 @@ typedef struct {
 ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_porep_inputs_parse(
     zkpipe_engine *e, uint32_t key_id, const uint8_t *c1, size_t c1_len,
     zkpipe_porep_inputs **out);
+/* The same; on failure msg (msg_len bytes, may be NULL) says what is wrong
+ * with the C1 (ERR_PROOF_INVALID: which vanilla proof fails, and how). */
+ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_porep_inputs_parse_msg(
+    zkpipe_engine *e, uint32_t key_id, const uint8_t *c1, size_t c1_len,
+    zkpipe_porep_inputs **out, char *msg, size_t msg_len);
 
 /* Frees inputs that no submit took, and gives their memory back to the
  * budget; sets *in to NULL. Accepts NULL and *in == NULL. */

@@ -59,10 +59,11 @@ static const char porep_usage[] =
     "(zkpipe_engine_set_limits): one key load serves a whole sweep. The sectors in flight\n"
     "when a phase ends go on into the next, so the pipeline does not empty between\n"
     "phases; a phase whose budget is below what is reserved then starts its clock once\n"
-    "enough has been given back. Each phase reports the sectors completed in it, seconds\n"
-    "per proof, steady state, peak RSS against baseline + its budget, and tracked bytes\n"
-    "against RSS; a phase that completes none says so and the next one runs (the run\n"
-    "fails only if no phase completes a sector).\n"
+    "enough has been given back and RSS is within baseline + its budget. Each phase\n"
+    "reports the sectors completed in it, seconds per proof, steady state, peak RSS\n"
+    "against baseline + its budget, and tracked bytes against RSS; a phase that\n"
+    "completes none says so and the next one runs (the run fails only if no phase\n"
+    "completes a sector).\n"
     "This runs the engine in process; --daemon ADDR runs the same sectors through a\n"
     "running daemon's cuzk.v1 Prove instead (bench porep --daemon ADDR --help).\n"
     "\n"
@@ -353,8 +354,11 @@ static void cancel_in_flight_(const porep_run_ *run) {
 
 /* Sets the phase's limits. With a budget below what the last phase left
  * reserved, waits for its sectors in flight to give back enough (they go on
- * meanwhile, and those that complete count in no phase), so that the
- * phase's peak RSS is measured against its own budget. */
+ * meanwhile, and those that complete count in no phase), and then for RSS
+ * to come within baseline + the budget: memory freed under the old budget
+ * (a loaded key's host points) goes to the pool's idle list first, and its
+ * trimmer unmaps it within a second or so. So the phase's peak RSS is
+ * measured against its own budget. */
 static int change_limits_(porep_run_ *run, const porep_phase_ *ph) {
     char msg[256];
     zkpipe_status st = zkpipe_engine_set_limits(run->e, ph->budget, ph->synth_workers, msg,
@@ -366,9 +370,16 @@ static int change_limits_(porep_run_ *run, const porep_phase_ *ph) {
     double t = cli_now();
     for (;;) {
         zkpipe_engine_status es;
-        if (zkpipe_engine_get_status(run->e, &es) != ZKPIPE_OK ||
-            es.budget_reserved_bytes <= es.budget_total_bytes || run->ended == run->submitted)
+        if (zkpipe_engine_get_status(run->e, &es) != ZKPIPE_OK) break;
+        int reserved_fits = es.budget_reserved_bytes <= es.budget_total_bytes ||
+                            run->ended == run->submitted;
+        if (reserved_fits &&
+            (es.rss_bytes <= es.baseline_rss_bytes + es.budget_total_bytes || cli_now() - t > 30))
             break;
+        if (run->ended == run->submitted) {
+            nanosleep(&(struct timespec){0, 100000000}, NULL);
+            continue;
+        }
         zkpipe_job_result r;
         st = zkpipe_engine_await_any(run->e, 100, &r);
         if (st == ZKPIPE_OK) {
@@ -379,8 +390,8 @@ static int change_limits_(porep_run_ *run, const porep_phase_ *ph) {
         }
     }
     if (cli_now() - t > 0.5)
-        fprintf(stderr, "zkpipe bench porep: %.1f s for the last phase's reservations to fit "
-                "the new budget\n", cli_now() - t);
+        fprintf(stderr, "zkpipe bench porep: %.1f s for the last phase's memory to fit the new "
+                "budget\n", cli_now() - t);
     return CLI_OK;
 }
 

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "filecoin/c2.h"
 #include "filecoin/porep_circuit.h"
+#include "filecoin/seal.h"
 #include "util/fileio.h"
 #include "util/mapped_file.h"
 #include "zkpipe/engine.h"
@@ -152,6 +153,12 @@ int cli_filecoin_c2(int argc, char **argv) {
     if (st == ZKPIPE_OK)
         st = zkp_fil_c1_parse(&c1, (const char *)c1_file.data, c1_file.size, c1_path, NULL,
                               ZKP_MEM_AUX, &d);
+    /* The vanilla proofs too (the engine checks them again at submit):
+     * a C1 that is not what the sealer made is refused before the key
+     * loads, saying which proof fails. */
+    if (st == ZKPIPE_OK && (st = zkp_fil_c1_verify(&c1, &d)) != ZKPIPE_OK)
+        fprintf(stderr, "zkpipe filecoin c2: %s: the C1's vanilla proofs do not verify\n",
+                c1_path);
     if (st != ZKPIPE_OK) {
         code = cli_fail("filecoin c2", st, &d, CLI_BAD_INPUT);
         goto done;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "curve/encoding.h"
+#include "filecoin/seal.h"
 #include "engine/engine_internal.h"
 #include "formats/snarkjs_json.h"
 #include "util/clock.h"
@@ -750,22 +751,20 @@ void zkpipe_porep_inputs_free(zkpipe_porep_inputs **in) {
 }
 
 static zkpipe_status porep_parse_(zkpipe_engine *e, const eng_key *k, const uint8_t *text,
-                                  size_t len, zkpipe_porep_inputs *in) {
-    zkp_diag d;
-    d.msg[0] = 0;
+                                  size_t len, zkpipe_porep_inputs *in, zkp_diag *d) {
     zkp_mem_budget_stats bs;
     (void)zkp_mem_budget_stats_get(e->budget, &bs);
     size_t est_sz;
     if (zkp_mem_charge_size(len, &est_sz) != ZKPIPE_OK) return ZKPIPE_ERR_NO_MEMORY;
     uint64_t est = (uint64_t)est_sz + C1_ARENA_SLACK + ((uint64_t)4 << 10);
     if (est > bs.total_bytes) est = bs.total_bytes;
-    zkpipe_status st = eng_reserve(e, est, ZKPIPE_PRIORITY_CRITICAL, k, 0, &in->res, &d);
+    zkpipe_status st = eng_reserve(e, est, ZKPIPE_PRIORITY_CRITICAL, k, 0, &in->res, d);
     if (st != ZKPIPE_OK) return st;
     const zkp_allocator *al;
     (void)zkp_mem_reservation_allocator(in->res, &al);
     in->c1 = calloc(1, sizeof *in->c1);
     if (!in->c1) return ZKPIPE_ERR_NO_MEMORY;
-    st = zkp_fil_c1_parse(in->c1, (const char *)text, len, "C1", al, ZKP_MEM_REQUEST, &d);
+    st = zkp_fil_c1_parse(in->c1, (const char *)text, len, "C1", al, ZKP_MEM_REQUEST, d);
     if (st != ZKPIPE_OK) {
         free(in->c1);
         in->c1 = NULL;
@@ -775,14 +774,25 @@ static zkpipe_status porep_parse_(zkpipe_engine *e, const eng_key *k, const uint
     (void)zkp_mem_reservation_info_get(in->res, &ri);
     if (ri.reserved_bytes > ri.allocated_bytes)
         ENG_IGNORE(zkp_mem_release_part(in->res, ri.reserved_bytes - ri.allocated_bytes));
-    if (zkp_fil_c2_check_c1(k->seal, in->c1, &d) != ZKPIPE_OK || in->c1->vanilla_proofs.n == 0)
+    if (zkp_fil_c2_check_c1(k->seal, in->c1, d) != ZKPIPE_OK)
         return ZKPIPE_ERR_INVALID_ARGUMENT;
-    return ZKPIPE_OK;
+    if (in->c1->vanilla_proofs.n == 0)
+        return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "the C1 has no partitions");
+    /* The vanilla proofs, before any partition is synthesized: the circuit
+     * takes some of the C1's values from others (a label is recomputed from
+     * its parents), so a C1 with one changed value can still give proofs
+     * that verify for its commitments, or fail only after every partition
+     * was proved. Either way the C1 is not what the sealer made. */
+    return zkp_fil_c1_verify(in->c1, d);
 }
 
-zkpipe_status zkpipe_engine_porep_inputs_parse(zkpipe_engine *e, uint32_t key_id,
-                                               const uint8_t *c1, size_t c1_len,
-                                               zkpipe_porep_inputs **out) {
+zkpipe_status zkpipe_engine_porep_inputs_parse_msg(zkpipe_engine *e, uint32_t key_id,
+                                                   const uint8_t *c1, size_t c1_len,
+                                                   zkpipe_porep_inputs **out, char *msg,
+                                                   size_t msg_len) {
+    zkp_diag d;
+    d.msg[0] = 0;
+    if (msg && msg_len) msg[0] = 0;
     if (!out) return ZKPIPE_ERR_INVALID_ARGUMENT;
     *out = NULL;
     if (!e || !c1 || !c1_len) return ZKPIPE_ERR_INVALID_ARGUMENT;
@@ -793,13 +803,20 @@ zkpipe_status zkpipe_engine_porep_inputs_parse(zkpipe_engine *e, uint32_t key_id
     zkpipe_porep_inputs *in = calloc(1, sizeof *in);
     if (!in) return ZKPIPE_ERR_NO_MEMORY;
     in->key_id = key_id;
-    zkpipe_status st = porep_parse_(e, k, c1, c1_len, in);
+    zkpipe_status st = porep_parse_(e, k, c1, c1_len, in, &d);
     if (st != ZKPIPE_OK) {
+        if (msg && msg_len) snprintf(msg, msg_len, "%s", d.msg);
         zkpipe_porep_inputs_free(&in);
         return st;
     }
     *out = in;
     return ZKPIPE_OK;
+}
+
+zkpipe_status zkpipe_engine_porep_inputs_parse(zkpipe_engine *e, uint32_t key_id,
+                                               const uint8_t *c1, size_t c1_len,
+                                               zkpipe_porep_inputs **out) {
+    return zkpipe_engine_porep_inputs_parse_msg(e, key_id, c1, c1_len, out, NULL, 0);
 }
 
 /* A PoRep job's partitions from its C1: taken over from *in (parsed ahead),

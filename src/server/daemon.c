@@ -417,14 +417,13 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
      * to finish, while every other call needs the lock. */
     zkpipe_porep_inputs *c1_parsed = NULL;
     if (c1) {
-        zkpipe_status st = zkpipe_engine_porep_inputs_parse(d->engine, key_id, (const uint8_t *)c1,
-                                                            c1_len, &c1_parsed);
+        char why[256];
+        zkpipe_status st = zkpipe_engine_porep_inputs_parse_msg(
+            d->engine, key_id, (const uint8_t *)c1, c1_len, &c1_parsed, why, sizeof why);
         zkp_free(NULL, c1, c1_len, ZKP_MEM_REQUEST);
         if (st != ZKPIPE_OK) {
-            snprintf(msg, msg_len, "the engine refused the C1: %s%s", zkpipe_strerror(st),
-                     st == ZKPIPE_ERR_INVALID_ARGUMENT
-                         ? " (a C1 of another sector size than registered_proof's?)"
-                         : "");
+            snprintf(msg, msg_len, "the engine refused the C1: %s: %s", zkpipe_strerror(st),
+                     why[0] ? why : "no reason given");
             if (r->payload_free) r->payload_free(r->payload);
             return st == ZKPIPE_ERR_NO_MEMORY ? ZKP_RPC_RESOURCE_EXHAUSTED
                                               : ZKP_RPC_INVALID_ARGUMENT;
