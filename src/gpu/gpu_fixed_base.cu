@@ -5,13 +5,14 @@
  * window of w bits the affine points [d·2^(w·win)] G for d = 1 .. 2^(w-1),
  * so a scalar in signed digits is a sum of one table point (or its
  * negative) per window, with no doublings. One thread takes one scalar:
- * its digits exactly as the CPU takes them, one mixed XYZZ addition per
- * nonzero digit, then one inversion for the affine result. The CPU shares
- * its inversions across a batch (Montgomery's trick); here a thread's own
- * Fermat inversion costs about three times its additions, and the whole
- * is still far below the time the host takes to make the scalars and write
- * the points, so the simpler form stays. Variable time, as on the CPU: the
- * scalars are the toxic waste of a key that is insecure by design.
+ * its digits as the CPU takes them (msm/fixed_base_digit.h), one mixed
+ * XYZZ addition per nonzero digit, then one inversion for the affine
+ * result. The CPU shares its inversions across a batch (Montgomery's
+ * trick); here a thread's own Fermat inversion costs about three times its
+ * additions, and the whole is still far below the time the host takes to
+ * make the scalars and write the points, so the simpler form stays.
+ * Variable time, as on the CPU: the scalars are the toxic waste of a key
+ * that is insecure by design.
  *
  * One generic body over the coordinate field, instantiated per group at the
  * end of this file (BLS12-381 G1 is the one the setup needs). */
@@ -19,6 +20,7 @@
 
 #include "gpu/gpu_curve.cuh"
 #include "gpu/gpu_internal.cuh"
+#include "msm/fixed_base_digit.h"
 
 struct zkp_gpu_fixed_base {
     zkp_gpu *g;
@@ -47,25 +49,13 @@ __global__ void fixed_base_kernel_(affine<F> *out, const uint64_t *scalars,
     uint64_t k[4];
 #pragma unroll
     for (int l = 0; l < 4; l++) k[l] = scalars[4 * i + l];
-    const uint32_t half = 1u << (w - 1), mask = (1u << w) - 1;
     uint32_t carry = 0;
     xyzz<F> acc = xyzz<F>::inf();
     for (unsigned win = 0; win < nwin; win++) {
-        unsigned pos = win * w, limb = pos / 64, sh = pos % 64;
-        uint64_t bits = 0;
-        if (limb < 4) {
-            bits = k[limb] >> sh;
-            if (sh + w > 64 && limb + 1 < 4) bits |= k[limb + 1] << (64 - sh);
-        }
-        /* A digit above half is taken as negative, with a carry into the
-         * next window: |d| = 2^w - v. */
-        uint32_t v = ((uint32_t)bits & mask) + carry;
-        int negative = v > half;
-        uint32_t d = negative ? mask + 1 - v : v;
-        carry = (uint32_t)negative;
+        int32_t d = zkp_fb_digit(k, win, w, &carry);
         if (!d) continue;
-        affine<F> q = table[((size_t)win << (w - 1)) + d - 1];
-        acc.add_affine(negative ? q.neg() : q);
+        affine<F> q = table[((size_t)win << (w - 1)) + (d < 0 ? -d : d) - 1];
+        acc.add_affine(d < 0 ? q.neg() : q);
     }
     affine<F> r;
     if (acc.is_inf()) {

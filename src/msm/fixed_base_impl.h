@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msm/fixed_base_digit.h"
 #include "util/alloc.h"
 #include "util/parallel.h"
 
@@ -138,26 +139,12 @@ static size_t FB_FN(scratch_bytes)(const FB_FN(table_t) * tab, size_t batch) {
            64;
 }
 
-/* Signed digits of k (4 limbs, k < 2^FB_BITS) in windows of w bits: the
- * top window never carries out because nwin·w >= FB_BITS + 1. */
+/* Signed digits of k (4 limbs, k < 2^FB_BITS) in windows of w bits
+ * (fixed_base_digit.h): the top window never carries out because
+ * nwin·w >= FB_BITS + 1. */
 static void FB_FN(digits_)(int32_t *d, const uint64_t k[4], unsigned w, unsigned nwin) {
-    uint32_t carry = 0, half = (uint32_t)1 << (w - 1), mask = ((uint32_t)1 << w) - 1;
-    for (unsigned win = 0; win < nwin; win++) {
-        unsigned pos = win * w, limb = pos / 64, sh = pos % 64;
-        uint64_t bits = 0;
-        if (limb < 4) {
-            bits = k[limb] >> sh;
-            if (sh + w > 64 && limb + 1 < 4) bits |= k[limb + 1] << (64 - sh);
-        }
-        uint32_t v = ((uint32_t)bits & mask) + carry;
-        if (v > half) {
-            d[win] = (int32_t)v - (int32_t)(mask + 1);
-            carry = 1;
-        } else {
-            d[win] = (int32_t)v;
-            carry = 0;
-        }
-    }
+    uint32_t carry = 0;
+    for (unsigned win = 0; win < nwin; win++) d[win] = zkp_fb_digit(k, win, w, &carry);
 }
 
 /* out[i] = [k_i] G for n <= batch scalars (4 canonical limbs each), affine,
