@@ -203,7 +203,8 @@ int cli_setup(int argc, char **argv) {
     char fallback[ZKP_DIAG_MAX];
     zkpipe_status st = zkp_g16_backend_open(&be, device, fallback, sizeof fallback, &d);
     if (st != ZKPIPE_OK)
-        return cli_fail("setup", st, &d, st == ZKPIPE_ERR_INVALID_ARGUMENT ? CLI_USAGE : CLI_INVALID);
+        return cli_fail("setup", st, &d,
+                        st == ZKPIPE_ERR_INVALID_ARGUMENT ? CLI_USAGE : CLI_INVALID);
     if (fallback[0] && zkp_gpu_built() && !quiet)
         fprintf(stderr, "zkpipe setup: the points on the CPU (--device auto): %s\n", fallback);
     zkp_gpu *gpu = zkp_g16_backend_gpu(be);

@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "curve/encoding.h"
-#include "filecoin/seal.h"
 #include "engine/engine_internal.h"
+#include "filecoin/seal.h"
 #include "formats/snarkjs_json.h"
 #include "util/clock.h"
 #include "util/fault.h"

@@ -8,7 +8,10 @@
  * turned into points by the fixed-base tables: straight into the output
  * arrays (zkp_dev_params_generate), or serialized into a chunk of the file
  * that is written before the next chunk is made (zkp_dev_params_make_files),
- * so that the points of a 32 GiB sector's key never sit in memory. */
+ * so that the points of a 32 GiB sector's key never sit in memory. With a
+ * GPU the G1 sections go a chunk at a time instead: the chunk's scalars on
+ * every thread, its points in one device call over the same table
+ * (gpu/gpu.h), then the serialization on every thread. */
 #include "setup/dev_params.h"
 
 #include <stdatomic.h>
