@@ -202,6 +202,17 @@ grep -qF '"phases":[{"synth_workers":1,"budget_bytes":3221225472,"sectors":1,"se
   "$WORK/phases.json" && grep -qF '{"synth_workers":2,"budget_bytes":2726297600,"sectors":1,"sectors_verified":1,' \
   "$WORK/phases.json" && ok "bench porep --phases: each phase's limits and sector" ||
   { fail "bench porep --phases: the JSON"; cat "$WORK/phases.json" >&2; }
+# Phases too short for any sector: each says so and the next one still
+# runs; the run fails, with no summary written, because none completed one.
+expect_exit 1 "bench porep: phases that complete nothing" "$ZKPIPE" bench porep --sector-size 2KiB \
+  --sectors 1 --params "$P" --threads 2 --phases 1@3GiB,1@3GiB --duration 0.001 \
+  --json "$WORK/nothing.json"
+[ "$(grep -c 'no sector completed within --duration 0.001' "$WORK/err")" -eq 2 ] &&
+  ok "bench porep: each empty phase is reported and the next runs" ||
+  { fail "bench porep: empty phases"; cat "$WORK/err" >&2; }
+err_has "no phase completed a sector" "bench porep: the run says why it failed"
+[ -e "$WORK/nothing.json" ] && fail "bench porep: a summary of nothing was written" ||
+  ok "bench porep: no summary for a run that proved nothing"
 
 if [ "$failures" -ne 0 ]; then echo "filecoin_c2: $failures failure(s)" >&2; exit 1; fi
 echo "filecoin_c2: all checks passed"

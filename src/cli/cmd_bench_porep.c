@@ -430,7 +430,7 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
         if (st == ZKPIPE_ERR_TIMEOUT) {
             stopping = 1;
             if (last) {
-                fprintf(stderr, "zkpipe bench porep: %.0f s passed; cancelling the %u sector(s) "
+                fprintf(stderr, "zkpipe bench porep: %g s passed; cancelling the %u sector(s) "
                         "in flight\n", o->duration, flying);
                 cancel_in_flight_(run);
             }
@@ -466,7 +466,7 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
         /* In a sweep, a phase too slow for its duration is a finding, and
          * the phases after it still run; the run fails only if no phase
          * completed a sector. */
-        fprintf(stderr, "zkpipe bench porep: no sector completed within --duration %.0f\n",
+        fprintf(stderr, "zkpipe bench porep: no sector completed within --duration %g\n",
                 o->duration);
         if (!o->phases_given) code = CLI_INVALID;
     }
