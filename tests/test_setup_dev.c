@@ -349,7 +349,7 @@ TEST_CASE(setup_dev_params_sha256_64_bytes_slow) {
 
 static void gpu_close_(void *g) { zkp_gpu_close(g); }
 
-/* Files the same bytes from one file to the next (both read whole). */
+/* Files a and b hold the same bytes (both read whole). */
 static void same_files_(const char *a, const char *b) {
     zkp_diag d = {{0}};
     char *x, *y;
