@@ -26,7 +26,6 @@ struct zkp_gpu_fixed_base {
     zkp_gpu *g;
     int group; /* ZKP_GPU_FB_* of the instantiation that made it */
     unsigned w, nwin;
-    size_t point_bytes;
     void *table; /* nwin << (w - 1) affine points */
     size_t table_bytes;
     void *io; /* the scalars, then the points, of the largest call so far */
@@ -91,7 +90,6 @@ static zkpipe_status fixed_base_new_(zkp_gpu *g, zkp_gpu_fixed_base **out, int g
     fb->group = group;
     fb->w = w;
     fb->nwin = nwin;
-    fb->point_bytes = sizeof(affine<F>);
     size_t bytes = ((size_t)nwin << (w - 1)) * sizeof(affine<F>);
     if ((st = dev_alloc(g, &fb->table, bytes, ZKP_GPU_MEM_BASES, diag)) != ZKPIPE_OK) {
         delete fb;
