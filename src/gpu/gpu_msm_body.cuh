@@ -659,13 +659,18 @@ struct driver {
     }
 
     /* Reduces count points in place-free rounds of at most 512 per block
-     * until `groups` results remain, groups dividing count; returns where. */
+     * until `groups` results remain, groups dividing count; returns where.
+     * A block sums a divisor of what each group has left, so groups never
+     * mix; where the largest divisor up to 512 is 1 (a prime above 512: the
+     * ones' sum has one partial per block, up to 8 per multiprocessor),
+     * one block takes the whole group, which ends the rounds. */
     static zkpipe_status tree(zkp_gpu *g, pt_t *a, pt_t *b, size_t count, size_t groups,
                               pt_t **result, zkp_diag *diag) {
         size_t per = count / groups;
         while (per > 1) {
             size_t grp = per < 512 ? per : 512;
-            while (per % grp) grp--; /* per is a power of two or the whole count */
+            while (per % grp) grp--;
+            if (grp == 1) grp = per;
             size_t blocks = count / grp;
             group_sum_kernel<F><<<(unsigned)blocks, RED_THREADS, 0, g->compute>>>(a, count, grp, b);
             ZKP_CUDA_LAUNCHED(diag, group_sum_kernel);
