@@ -29,7 +29,7 @@
 #undef F
 #undef FK
 
-enum { OP_MUL, OP_ADD, OP_SUB, OP_FROM_MONT, OP_TO_MONT, OP_COUNT };
+enum { OP_MUL, OP_ADD, OP_SUB, OP_FROM_MONT, OP_TO_MONT, OP_INV, OP_COUNT };
 
 /* The CPU's answer for one op of field f on 64-bit limbs. */
 #define CPU_OP_(F)                                              \
@@ -42,7 +42,8 @@ enum { OP_MUL, OP_ADD, OP_SUB, OP_FROM_MONT, OP_TO_MONT, OP_COUNT };
         case OP_ADD: F##_add(&r, &x, &y); break;                \
         case OP_SUB: F##_sub(&r, &x, &y); break;                \
         case OP_FROM_MONT: F##_from_mont(&r, &x); break;        \
-        default: F##_to_mont(&r, &x); break;                    \
+        case OP_TO_MONT: F##_to_mont(&r, &x); break;            \
+        default: F##_inv(&r, &x); break;                        \
         }                                                       \
         memcpy(out, r.l, sizeof r.l);                           \
         return (int)(sizeof r.l / 8);                           \
@@ -94,6 +95,42 @@ TEST_CASE(gpu_host_field_matches_cpu) {
                     test_fail(__FILE__, __LINE__, "%s op %d, iteration %u: device code disagrees",
                               field_names[field], op, i);
             }
+}
+
+/* The quadratic extensions' product, sum, difference and inverse (the
+ * inverse through the norm, which the fixed-base kernel's G2 points rely
+ * on) on the host against field/: zkp_gpu_host_field_op's fields 4 and 5
+ * over the base fields 0 and 2. */
+#define FP2_CASE_(F2, field, base)                                                          \
+    do {                                                                                    \
+        static const int ops[] = {OP_MUL, OP_ADD, OP_SUB, OP_INV};                          \
+        for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)                             \
+            for (unsigned i = 0; i < iters; i++) {                                          \
+                F2##_t x, y, want, got;                                                     \
+                uint64_t tmp[6];                                                            \
+                sample(base, tmp, i), memcpy(&x.c0, tmp, sizeof x.c0);                      \
+                sample(base, tmp, i / 7), memcpy(&x.c1, tmp, sizeof x.c1);                  \
+                sample(base, tmp, i / 3), memcpy(&y.c0, tmp, sizeof y.c0);                  \
+                sample(base, tmp, i + 1), memcpy(&y.c1, tmp, sizeof y.c1);                  \
+                switch (ops[o]) {                                                           \
+                case OP_MUL: F2##_mul(&want, &x, &y); break;                                \
+                case OP_ADD: F2##_add(&want, &x, &y); break;                                \
+                case OP_SUB: F2##_sub(&want, &x, &y); break;                                \
+                default: F2##_inv(&want, &x); break;                                        \
+                }                                                                           \
+                ASSERT_OK(zkp_gpu_host_field_op(field, ops[o], (uint64_t *)&got,            \
+                                                (const uint64_t *)&x, (const uint64_t *)&y)); \
+                if (memcmp(&want, &got, sizeof want) != 0)                                  \
+                    test_fail(__FILE__, __LINE__, #F2 " op %d, iteration %u: device code disagrees", \
+                              ops[o], i);                                                   \
+            }                                                                               \
+    } while (0)
+
+TEST_CASE(gpu_host_fp2_matches_cpu) {
+    if (!zkp_gpu_built()) test_skip("this build has no CUDA backend");
+    unsigned iters = test_iters(500);
+    FP2_CASE_(bn254_fq2, 4, 0);
+    FP2_CASE_(bls12_381_fp2, 5, 2);
 }
 
 /* acc += p on the host with the device's madd, against curve/'s complete

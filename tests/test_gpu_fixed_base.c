@@ -1,5 +1,6 @@
 /* Fixed-base multiplication on the GPU (gpu.h) against the CPU's
- * (msm/fixed_base_impl.h) over the same table, bit for bit: the edge
+ * (msm/fixed_base_impl.h) over the same table, bit for bit, in BLS12-381's
+ * G1 and G2 (the groups of the development setup): the edge
  * scalars (0, 1, 2, r - 1, r - 2, powers of two, every window at the
  * limits of its signed digit, carries through every window) and random
  * ones, with a narrow window (many windows) and with the width the setup
@@ -15,8 +16,10 @@
 #define FB_F bls12_381_fp
 #define FB_BITS BLS12_381_FR_BITS
 #include "msm/fixed_base_impl.h"
-
-typedef bls12_381_g1_affine_t g1_t;
+#define FB_G bls12_381_g2
+#define FB_F bls12_381_fp2
+#define FB_BITS BLS12_381_FR_BITS
+#include "msm/fixed_base_impl.h"
 
 /* k = r - m, for m < r's lowest limb. */
 static void r_minus_(uint64_t k[4], uint64_t m) {
@@ -56,42 +59,49 @@ static uint64_t *scalars_(size_t n, size_t *edges) {
     return k;
 }
 
-/* The table the CPU builds for about npoints points, the GPU's answer for
- * the first n of the scalars against the CPU's. */
-static void matches_cpu_(zkp_gpu *g, size_t npoints, const uint64_t *k, size_t n) {
-    bls12_381_g1_fb_table_t tab;
-    ASSERT_OK(bls12_381_g1_fb_table_init(&tab, npoints, 16, NULL));
-    g1_t *cpu = calloc(n, sizeof *cpu), *gpu = calloc(n, sizeof *gpu);
-    void *scratch = malloc(bls12_381_g1_fb_scratch_bytes(&tab, n));
-    ASSERT(cpu && gpu && scratch);
-    bls12_381_g1_fb_eval(&tab, cpu, k, n, n, scratch);
-    zkp_diag d = {{0}};
-    zkp_gpu_fixed_base *fb = NULL;
-    ASSERT_MSG(bls12_381_g1_gpu_fixed_base_new(g, &fb, tab.t, tab.w, tab.nwin, &d) == ZKPIPE_OK,
-               "%s", d.msg);
-    /* A short call first, then the whole, which grows the device buffers. */
-    ASSERT_MSG(bls12_381_g1_gpu_fixed_base_eval(fb, gpu, k, 3, &d) == ZKPIPE_OK, "%s", d.msg);
-    ASSERT_OK(bls12_381_g1_gpu_fixed_base_eval(fb, gpu, k, 0, &d));
-    ASSERT_MSG(bls12_381_g1_gpu_fixed_base_eval(fb, gpu, k, n, &d) == ZKPIPE_OK, "%s", d.msg);
-    for (size_t i = 0; i < n; i++)
-        ASSERT_MSG(!memcmp(&gpu[i], &cpu[i], sizeof cpu[i]), "w %u: scalar %zu differs", tab.w,
-                   i);
-    ASSERT(bls12_381_g1_affine_is_infinity(&gpu[0])); /* the scalar 0 */
-    zkp_gpu_fixed_base_free(fb);
-    bls12_381_g1_fb_table_free(&tab, NULL);
-    free(cpu);
-    free(gpu);
-    free(scratch);
-}
+/* G_matches_cpu_(g, npoints, k, n): the table the CPU builds for about
+ * npoints points, the GPU's answer for the first n of the scalars against
+ * the CPU's. */
+#define MATCHES_CPU_(G)                                                                          \
+    static void G##_matches_cpu_(zkp_gpu *g, size_t npoints, const uint64_t *k, size_t n) {      \
+        G##_fb_table_t tab;                                                                      \
+        ASSERT_OK(G##_fb_table_init(&tab, npoints, 16, NULL));                                   \
+        G##_affine_t *cpu = calloc(n, sizeof *cpu), *gpu = calloc(n, sizeof *gpu);               \
+        void *scratch = malloc(G##_fb_scratch_bytes(&tab, n));                                   \
+        ASSERT(cpu && gpu && scratch);                                                           \
+        G##_fb_eval(&tab, cpu, k, n, n, scratch);                                                \
+        zkp_diag d = {{0}};                                                                      \
+        zkp_gpu_fixed_base *fb = NULL;                                                           \
+        ASSERT_MSG(G##_gpu_fixed_base_new(g, &fb, tab.t, tab.w, tab.nwin, &d) == ZKPIPE_OK,      \
+                   "%s", d.msg);                                                                 \
+        /* A short call first, then the whole, which grows the device buffers. */               \
+        ASSERT_MSG(G##_gpu_fixed_base_eval(fb, gpu, k, 3, &d) == ZKPIPE_OK, "%s", d.msg);        \
+        ASSERT_OK(G##_gpu_fixed_base_eval(fb, gpu, k, 0, &d));                                   \
+        ASSERT_MSG(G##_gpu_fixed_base_eval(fb, gpu, k, n, &d) == ZKPIPE_OK, "%s", d.msg);        \
+        for (size_t i = 0; i < n; i++)                                                           \
+            ASSERT_MSG(!memcmp(&gpu[i], &cpu[i], sizeof cpu[i]), #G ", w %u: scalar %zu differs", \
+                       tab.w, i);                                                                \
+        ASSERT(G##_affine_is_infinity(&gpu[0])); /* the scalar 0 */                              \
+        zkp_gpu_fixed_base_free(fb);                                                             \
+        G##_fb_table_free(&tab, NULL);                                                           \
+        free(cpu);                                                                               \
+        free(gpu);                                                                               \
+        free(scratch);                                                                           \
+    }
+MATCHES_CPU_(bls12_381_g1)
+MATCHES_CPU_(bls12_381_g2)
 
 TEST_CASE(gpu_fixed_base_matches_cpu) {
     zkp_gpu *g = test_gpu_open();
     const size_t n = 4096;
     size_t edges;
     uint64_t *k = scalars_(n, &edges);
-    matches_cpu_(g, 64, k, n);        /* a narrow window: many windows */
-    matches_cpu_(g, 1u << 24, k, n);  /* the setup's width for millions */
-    printf("  %zu edge scalars and %zu random ones, two window widths\n", edges, n - edges);
+    bls12_381_g1_matches_cpu_(g, 64, k, n);       /* a narrow window: many windows */
+    bls12_381_g1_matches_cpu_(g, 1u << 24, k, n); /* the setup's width for millions */
+    bls12_381_g2_matches_cpu_(g, 64, k, n);
+    bls12_381_g2_matches_cpu_(g, 1u << 24, k, n);
+    printf("  %zu edge scalars and %zu random ones, two window widths, G1 and G2\n", edges,
+           n - edges);
     free(k);
     zkp_gpu_stats s;
     zkp_gpu_stats_get(g, &s);
@@ -101,8 +111,9 @@ TEST_CASE(gpu_fixed_base_matches_cpu) {
 
 TEST_CASE(gpu_fixed_base_refusals) {
     zkp_gpu *g = test_gpu_open();
-    bls12_381_g1_affine_t table[8];
-    memset(table, 0, sizeof table);
+    /* 65 windows of 4 bits, 8 entries each: the smallest table that covers
+     * 256 bits (its points are never summed here) */
+    static bls12_381_g1_affine_t table[65 * 8];
     zkp_gpu_fixed_base *fb = NULL;
     zkp_diag d = {{0}};
     /* windows that cannot cover 256-bit scalars, and no table */
@@ -113,5 +124,12 @@ TEST_CASE(gpu_fixed_base_refusals) {
                      ZKPIPE_ERR_INVALID_ARGUMENT);
     ASSERT_EQ_STATUS(bls12_381_g1_gpu_fixed_base_eval(NULL, table, NULL, 1, &d),
                      ZKPIPE_ERR_INVALID_ARGUMENT);
+    /* a G1 table asked for G2 points */
+    uint64_t k[4] = {1, 0, 0, 0};
+    bls12_381_g2_affine_t out;
+    ASSERT_OK(bls12_381_g1_gpu_fixed_base_new(g, &fb, table, 4, 65, &d));
+    ASSERT_EQ_STATUS(bls12_381_g2_gpu_fixed_base_eval(fb, &out, k, 1, &d),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    zkp_gpu_fixed_base_free(fb);
     zkp_gpu_close(g);
 }

@@ -297,6 +297,7 @@ void zkp_gpu_fixed_base_free(zkp_gpu_fixed_base *fb); /* NULL is a no-op */
                                                           const uint64_t *scalars, size_t n,     \
                                                           zkp_diag *diag);
 ZKP_GPU_FB_DECLARE_(bls12_381_g1)
+ZKP_GPU_FB_DECLARE_(bls12_381_g2)
 #undef ZKP_GPU_FB_DECLARE_
 
 /* ---- The device arithmetic run on the host, for the unit tests ----
@@ -304,8 +305,9 @@ ZKP_GPU_FB_DECLARE_(bls12_381_g1)
  * The field and curve templates compile for the host too (same source,
  * portable C in place of the PTX), so the tests compare them with field/
  * and curve/ on machines without a GPU. field: 0 bn254_fq, 1 bn254_fr,
- * 2 bls12_381_fp, 3 bls12_381_fr; op: 0 mul, 1 add, 2 sub, 3 from_mont,
- * 4 to_mont. zkp_gpu_host_madd(group, acc, p): acc (XYZZ) += p
+ * 2 bls12_381_fp, 3 bls12_381_fr, and on the host also 4 bn254_fq2 and
+ * 5 bls12_381_fp2; op: 0 mul, 1 add, 2 sub, 3 from_mont, 4 to_mont,
+ * 5 inv (of a; b unread). zkp_gpu_host_madd(group, acc, p): acc (XYZZ) += p
  * (affine), group 0 BN254 G1, 1 BLS12-381 G1, 2 BN254 G2, 3 BLS12-381 G2
  * (the G2 cases run the Fp2 arithmetic). zkp_gpu_dev_field_op runs op on
  * the device over n pairs (host arrays), for the GPU suite. */

@@ -455,17 +455,18 @@ ZKP_GPU_HD F field_op(int op, const F &a, const F &b) {
     case 1: return a + b;
     case 2: return a - b;
     case 3: return a.from_mont();
-    default: return a.to_mont();
+    case 4: return a.to_mont();
+    default: return a.inv();
     }
 }
 
 template <class F>
 void host_field_op(int op, uint64_t *out, const uint64_t *a, const uint64_t *b) {
     F x, y;
-    memcpy(x.w, a, sizeof x.w);
-    memcpy(y.w, b, sizeof y.w);
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
     F r = field_op(op, x, y);
-    memcpy(out, r.w, sizeof r.w);
+    memcpy(out, &r, sizeof r);
 }
 
 template <class F>
@@ -514,12 +515,14 @@ extern "C" {
 
 zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out, const uint64_t *a,
                                     const uint64_t *b) {
-    if (op < 0 || op > 4) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (op < 0 || op > 5) return ZKPIPE_ERR_INVALID_ARGUMENT;
     switch (field) {
     case 0: host_field_op<bn254_fq>(op, out, a, b); return ZKPIPE_OK;
     case 1: host_field_op<bn254_fr>(op, out, a, b); return ZKPIPE_OK;
     case 2: host_field_op<bls12_381_fp>(op, out, a, b); return ZKPIPE_OK;
     case 3: host_field_op<bls12_381_fr>(op, out, a, b); return ZKPIPE_OK;
+    case 4: host_field_op<bn254_fq2>(op, out, a, b); return ZKPIPE_OK;
+    case 5: host_field_op<bls12_381_fp2>(op, out, a, b); return ZKPIPE_OK;
     default: return ZKPIPE_ERR_INVALID_ARGUMENT;
     }
 }
@@ -536,7 +539,7 @@ zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
 
 zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out, const uint64_t *a,
                                    const uint64_t *b, size_t n, zkp_diag *diag) {
-    if (op < 0 || op > 4) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (op < 0 || op > 5) return ZKPIPE_ERR_INVALID_ARGUMENT;
     zkpipe_status st = bind(g, diag);
     if (st != ZKPIPE_OK) return st;
     busy_scope busy(g);

@@ -147,15 +147,20 @@ struct fp {
 
     /* this^(p-2) = this^(-1), or 0 for 0 (Fermat): about 1.5·BITS products,
      * for the rare inversion that no batch can share (one per point of the
-     * fixed-base multiplication). The exponent's words come from P::p, and
-     * p's lowest word is odd and above 2, so p - 2 borrows nothing. */
+     * fixed-base multiplication). The exponent's words are P::p's less 2,
+     * with the borrow carried: BLS12-381's r ends in the word 1. */
     ZKP_GPU_HD fp inv() const {
+        uint32_t e[N];
+        uint32_t borrow = 2;
+        for (int i = 0; i < N; i++) {
+            e[i] = P::p(i) - borrow;
+            borrow = P::p(i) < borrow;
+        }
         fp r = one();
         for (int i = N - 1; i >= 0; i--) {
-            uint32_t e = P::p(i) - (i == 0 ? 2u : 0u);
             for (int b = 31; b >= 0; b--) {
                 r = r.sqr();
-                if ((e >> b) & 1) r = r * *this;
+                if ((e[i] >> b) & 1) r = r * *this;
             }
         }
         return r;
@@ -399,6 +404,12 @@ struct fp2 {
     /* (c0 + c1·u)^2 = (c0 + c1)(c0 - c1) + 2·c0·c1·u: two products. */
     ZKP_GPU_HD fp2 sqr() const {
         return {fp2_base_mul(c0 + c1, c0 - c1), fp2_base_mul(c0, c1).dbl()};
+    }
+    /* 1/(c0 + c1·u) = (c0 - c1·u)/(c0^2 + c1^2): one inversion in the base
+     * field (Fermat, as fp::inv), or 0 for 0. */
+    ZKP_GPU_HD fp2 inv() const {
+        B t = (fp2_base_mul(c0, c0) + fp2_base_mul(c1, c1)).inv();
+        return {fp2_base_mul(c0, t), fp2_base_mul(c1, t).neg()};
     }
     ZKP_GPU_HD fp2 from_mont() const { return {c0.from_mont(), c1.from_mont()}; }
     ZKP_GPU_HD fp2 to_mont() const { return {c0.to_mont(), c1.to_mont()}; }

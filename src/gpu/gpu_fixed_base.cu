@@ -15,7 +15,8 @@
  * that is insecure by design.
  *
  * One generic body over the coordinate field, instantiated per group at the
- * end of this file (BLS12-381 G1 is the one the setup needs). */
+ * end of this file (BLS12-381 G1 and G2, the groups of the setup; G2's
+ * inversion is one in the base field, through the norm). */
 #include <new>
 
 #include "gpu/gpu_curve.cuh"
@@ -34,7 +35,7 @@ struct zkp_gpu_fixed_base {
 
 namespace zkp_cuda {
 
-enum { FB_GROUP_BLS12_381_G1 = 1 };
+enum { FB_GROUP_BLS12_381_G1 = 1, FB_GROUP_BLS12_381_G2 };
 
 /* The windows must cover 256 bits: a canonical scalar has at most 255
  * (both scalar fields), and the last window takes the carry out of it. */
@@ -169,6 +170,7 @@ void zkp_gpu_fixed_base_free(zkp_gpu_fixed_base *fb) {
         return fixed_base_eval_<F>(fb, TAG, out, scalars, n, diag);                           \
     }
 ZKP_GPU_FB_DEFINE_(bls12_381_g1, bls12_381_fp, FB_GROUP_BLS12_381_G1)
+ZKP_GPU_FB_DEFINE_(bls12_381_g2, bls12_381_fp2, FB_GROUP_BLS12_381_G2)
 #undef ZKP_GPU_FB_DEFINE_
 
 } /* extern "C" */

@@ -176,18 +176,20 @@ MSM_NONE_(bn254_g2)
 MSM_NONE_(bls12_381_g2)
 
 void zkp_gpu_fixed_base_free(zkp_gpu_fixed_base *fb) { (void)fb; }
-zkpipe_status bls12_381_g1_gpu_fixed_base_new(zkp_gpu *g, zkp_gpu_fixed_base **out,
-                                              const void *table, unsigned w, unsigned nwin,
-                                              zkp_diag *diag) {
-    (void)g, (void)table, (void)w, (void)nwin;
-    *out = NULL;
-    return NO_CUDA_(diag);
-}
-zkpipe_status bls12_381_g1_gpu_fixed_base_eval(zkp_gpu_fixed_base *fb, void *out,
-                                               const uint64_t *scalars, size_t n, zkp_diag *diag) {
-    (void)fb, (void)out, (void)scalars, (void)n;
-    return NO_CUDA_(diag);
-}
+#define FB_NONE_(G)                                                                            \
+    zkpipe_status G##_gpu_fixed_base_new(zkp_gpu *g, zkp_gpu_fixed_base **out, const void *table, \
+                                         unsigned w, unsigned nwin, zkp_diag *diag) {             \
+        (void)g, (void)table, (void)w, (void)nwin;                                                \
+        *out = NULL;                                                                              \
+        return NO_CUDA_(diag);                                                                    \
+    }                                                                                             \
+    zkpipe_status G##_gpu_fixed_base_eval(zkp_gpu_fixed_base *fb, void *out,                      \
+                                          const uint64_t *scalars, size_t n, zkp_diag *diag) {    \
+        (void)fb, (void)out, (void)scalars, (void)n;                                              \
+        return NO_CUDA_(diag);                                                                    \
+    }
+FB_NONE_(bls12_381_g1)
+FB_NONE_(bls12_381_g2)
 
 zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out, const uint64_t *a,
                                     const uint64_t *b) {

@@ -9,8 +9,8 @@
  * arrays (zkp_dev_params_generate), or serialized into a chunk of the file
  * that is written before the next chunk is made (zkp_dev_params_make_files),
  * so that the points of a 32 GiB sector's key never sit in memory. With a
- * GPU the G1 sections go a chunk at a time instead: the chunk's scalars on
- * every thread, its points in one device call over the same table
+ * GPU the sections go a chunk at a time instead: the chunk's scalars on
+ * every thread, its points in one device call over the same tables
  * (gpu/gpu.h), then the serialization on every thread. */
 #include "setup/dev_params.h"
 
@@ -68,11 +68,12 @@ typedef struct {
     fr_t *uvw[3];      /* the columns at tau, cols each */
     bls12_381_g1_fb_table_t t1;
     bls12_381_g2_fb_table_t t2;
-    /* With options.gpu: t1 on the device, and a chunk's scalars and points
-     * on the host around each call (DEV_CHUNK of each). */
-    zkp_gpu_fixed_base *fb_gpu;
+    /* With options.gpu: t1 and t2 on the device, and a chunk's scalars and
+     * points on the host around each call (DEV_CHUNK of each; the points'
+     * room is for G2's, the larger). */
+    zkp_gpu_fixed_base *fb_gpu_g1, *fb_gpu_g2;
     fr_t *gpu_scalars;
-    g1_t *gpu_points;
+    void *gpu_points;
     uint8_t *scratch;  /* per thread */
     size_t scratch_per_thread;
     void *dst[SEC_COUNT];
@@ -246,7 +247,7 @@ static void count_done_(dev_ctx *c, unsigned tid, size_t n) {
     }
 }
 
-/* ---- G1 points on the GPU (options.gpu) */
+/* ---- Points on the GPU (options.gpu) */
 
 /* Points per chunk of a section: made by every thread, serialized where
  * they are made, then written while no point waits in memory; on the GPU,
@@ -266,34 +267,40 @@ static void gpu_scalars_unit_(void *arg, unsigned tid, size_t unit) {
     batch_scalars_(j->c, &b, j->sec, j->first + lo, n, j->c->gpu_scalars + lo);
 }
 
-/* Points first .. first + count (count <= DEV_CHUNK) of the G1 section sec
- * into dst: the scalars on every thread, the points in one device call. */
-static zkpipe_status gpu_chunk_(dev_ctx *c, int sec, size_t first, size_t count, g1_t *dst,
+/* Points first .. first + count (count <= DEV_CHUNK) of section sec into
+ * dst: the scalars on every thread, the points in one device call. */
+static zkpipe_status gpu_chunk_(dev_ctx *c, int sec, size_t first, size_t count, void *dst,
                                 zkp_diag *diag) {
     gpu_chunk_job j = {c, sec, first, count};
     zkp_parallel_for(c->nthreads, (count + DEV_BATCH - 1) / DEV_BATCH, gpu_scalars_unit_, &j);
-    return bls12_381_g1_gpu_fixed_base_eval(c->fb_gpu, dst, c->gpu_scalars[0].l, count, diag);
+    const uint64_t *k = c->gpu_scalars[0].l;
+    return sec == SEC_B2 ? bls12_381_g2_gpu_fixed_base_eval(c->fb_gpu_g2, dst, k, count, diag)
+                         : bls12_381_g1_gpu_fixed_base_eval(c->fb_gpu_g1, dst, k, count, diag);
 }
 
-/* The G1 table on the device and the host's chunk of scalars (after
- * tables_and_vk_). */
-static zkpipe_status gpu_begin_(dev_ctx *c, zkp_gpu *g, zkp_diag *diag) {
-    zkpipe_status st = bls12_381_g1_gpu_fixed_base_new(g, &c->fb_gpu, c->t1.t, c->t1.w,
+/* Both tables on the device and the host's chunk of scalars, with room for
+ * a chunk's points where they are not made in place (after tables_and_vk_). */
+static zkpipe_status gpu_begin_(dev_ctx *c, zkp_gpu *g, int points_room, zkp_diag *diag) {
+    zkpipe_status st = bls12_381_g1_gpu_fixed_base_new(g, &c->fb_gpu_g1, c->t1.t, c->t1.w,
                                                        c->t1.nwin, diag);
+    if (st == ZKPIPE_OK)
+        st = bls12_381_g2_gpu_fixed_base_new(g, &c->fb_gpu_g2, c->t2.t, c->t2.w, c->t2.nwin,
+                                             diag);
     if (st != ZKPIPE_OK) return st;
-    if (!(c->gpu_scalars = zkp_alloc(c->alloc, DEV_CHUNK * sizeof(fr_t), ZKP_MEM_SCRATCH)))
+    if (!(c->gpu_scalars = zkp_alloc(c->alloc, DEV_CHUNK * sizeof(fr_t), ZKP_MEM_SCRATCH)) ||
+        (points_room &&
+         !(c->gpu_points = zkp_alloc(c->alloc, DEV_CHUNK * sizeof(g2_t), ZKP_MEM_SCRATCH))))
         return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
     return ZKPIPE_OK;
 }
 
-/* The in-memory form: every section's points in its output array (the G1
- * sections already there when the GPU made them). */
+/* The in-memory form on the CPU: every section's points in its output
+ * array. */
 static void points_unit_(void *arg, unsigned tid, size_t unit) {
     dev_ctx *c = arg;
     size_t s = 0;
     while (s + 1 < c->nsec && unit >= c->sec[s + 1].first_unit) s++;
     const int sec = c->sec[s].sec;
-    if (c->fb_gpu && sec != SEC_B2) return;
     const size_t lo = (unit - c->sec[s].first_unit) * DEV_BATCH;
     const size_t n = c->sec[s].count - lo < DEV_BATCH ? c->sec[s].count - lo : DEV_BATCH;
     const size_t elem = sec == SEC_B2 ? sizeof(g2_t) : sizeof(g1_t);
@@ -510,9 +517,10 @@ static void release_(dev_ctx *c) {
     const zkp_allocator *al = c->alloc;
     bls12_381_g1_fb_table_free(&c->t1, al);
     bls12_381_g2_fb_table_free(&c->t2, al);
-    zkp_gpu_fixed_base_free(c->fb_gpu);
+    zkp_gpu_fixed_base_free(c->fb_gpu_g1);
+    zkp_gpu_fixed_base_free(c->fb_gpu_g2);
     zkp_free(al, c->gpu_scalars, DEV_CHUNK * sizeof(fr_t), ZKP_MEM_SCRATCH);
-    zkp_free(al, c->gpu_points, DEV_CHUNK * sizeof(g1_t), ZKP_MEM_SCRATCH);
+    zkp_free(al, c->gpu_points, DEV_CHUNK * sizeof(g2_t), ZKP_MEM_SCRATCH);
     zkp_free(al, c->scratch, c->nthreads * c->scratch_per_thread, ZKP_MEM_SCRATCH);
     zkp_free(al, c->lag, (size_t)c->rows * sizeof(fr_t), ZKP_MEM_SCRATCH);
     for (int m = 0; m < 3; m++)
@@ -593,20 +601,21 @@ zkpipe_status zkp_dev_params_generate(zkp_dev_params *out, const zkp_cs_csr *r,
     }
     if ((st = tables_and_vk_(c, g1_points, g2_points, &out->vk, diag)) != ZKPIPE_OK) goto done;
     if (opt->gpu) {
-        if ((st = gpu_begin_(c, opt->gpu, diag)) != ZKPIPE_OK) goto done;
+        if ((st = gpu_begin_(c, opt->gpu, 0, diag)) != ZKPIPE_OK) goto done;
         for (size_t s = 0; s < c->nsec && st == ZKPIPE_OK; s++) {
             const int sec = c->sec[s].sec;
             const size_t count = c->sec[s].count;
-            if (sec == SEC_B2) continue;
+            const size_t elem = sec == SEC_B2 ? sizeof(g2_t) : sizeof(g1_t);
             for (size_t first = 0; first < count && st == ZKPIPE_OK; first += DEV_CHUNK) {
                 size_t n = count - first < DEV_CHUNK ? count - first : DEV_CHUNK;
-                st = gpu_chunk_(c, sec, first, n, (g1_t *)c->dst[sec] + first, diag);
+                st = gpu_chunk_(c, sec, first, n, (uint8_t *)c->dst[sec] + first * elem, diag);
                 if (st == ZKPIPE_OK) count_done_(c, 0, n);
             }
         }
         if (st != ZKPIPE_OK) goto done;
+    } else {
+        zkp_parallel_for(c->nthreads, c->nunits, points_unit_, c);
     }
-    zkp_parallel_for(c->nthreads, c->nunits, points_unit_, c);
     if (opt->progress) opt->progress(opt->progress_ctx, c->total, c->total);
     if ((st = unconstrained_(c, diag)) != ZKPIPE_OK) goto done;
 
@@ -679,7 +688,8 @@ static void chunk_unit_(void *arg, unsigned tid, size_t unit) {
 static void serialize_unit_(void *arg, unsigned tid, size_t unit) {
     chunk_job *j = arg;
     size_t lo = unit * DEV_BATCH, n = j->count - lo < DEV_BATCH ? j->count - lo : DEV_BATCH;
-    serialize_(j, tid, lo, n, j->c->gpu_points + lo);
+    size_t elem = j->sec == SEC_B2 ? sizeof(g2_t) : sizeof(g1_t);
+    serialize_(j, tid, lo, n, (const uint8_t *)j->c->gpu_points + lo * elem);
 }
 
 typedef struct {
@@ -707,7 +717,7 @@ static zkpipe_status write_params_(void *ctx, int fd, const char *path, zkp_diag
             chunk_job j = {c, sec, first, count - first < DEV_CHUNK ? count - first : DEV_CHUNK,
                            f->bytes};
             size_t units = (j.count + DEV_BATCH - 1) / DEV_BATCH;
-            if (c->fb_gpu && sec != SEC_B2) {
+            if (c->fb_gpu_g1) {
                 if ((st = gpu_chunk_(c, sec, first, j.count, c->gpu_points, diag)) != ZKPIPE_OK)
                     break;
                 zkp_parallel_for(c->nthreads, units, serialize_unit_, &j);
@@ -779,13 +789,7 @@ zkpipe_status zkp_dev_params_make_files(const zkp_cs_csr *r, const zkp_dev_param
     if ((st = tables_and_vk_(c, counts[0] + counts[1] + counts[2] + counts[3], counts[4], &vk,
                              diag)) != ZKPIPE_OK)
         goto done;
-    if (opt->gpu) {
-        if ((st = gpu_begin_(c, opt->gpu, diag)) != ZKPIPE_OK) goto done;
-        if (!(c->gpu_points = zkp_alloc(opt->alloc, DEV_CHUNK * sizeof(g1_t), ZKP_MEM_SCRATCH))) {
-            st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
-            goto done;
-        }
-    }
+    if (opt->gpu && (st = gpu_begin_(c, opt->gpu, 1, diag)) != ZKPIPE_OK) goto done;
     size_t vk_bytes = (size_t)zkp_bp_vk_bytes(vk.n_ic);
     nbytes = DEV_CHUNK * ZKP_BP_G2_BYTES > vk_bytes ? DEV_CHUNK * ZKP_BP_G2_BYTES : vk_bytes;
     if (!(bytes = zkp_alloc(opt->alloc, nbytes, ZKP_MEM_SCRATCH))) {
