@@ -63,7 +63,11 @@ static const char porep_usage[] =
     "reports the sectors completed in it, seconds per proof, steady state, peak RSS\n"
     "against baseline + its budget, and tracked bytes against RSS; a phase that\n"
     "completes none says so and the next one runs (the run fails only if no phase\n"
-    "completes a sector).\n"
+    "completes a sector). Every phase (a run without --phases is one) also reports the\n"
+    "partitions completed while its clock ran, a rate for phases too short to complete\n"
+    "many sectors, and, over 3 sectors or more, its RSS drift: the largest peak RSS\n"
+    "between one completion and the next after a warm-up of a tenth of the sectors (at\n"
+    "least 2), against the largest within the warm-up.\n"
     "This runs the engine in process; --daemon ADDR runs the same sectors through a\n"
     "running daemon's cuzk.v1 Prove instead (bench porep --daemon ADDR --help).\n"
     "\n"
@@ -188,7 +192,40 @@ typedef struct {
     uint64_t peak_rss;
     double deviation; /* max |RSS - (baseline + tracked)| / RSS over the phase */
     size_t samples;
+    /* Partitions the engine completed while the phase's clock ran, of any
+     * sector: a rate for phases too short or too slow to complete sectors. */
+    uint64_t partitions_proved;
+    double partition_window; /* seconds they were counted over */
+    /* The peak RSS between one sector's completion and the next (the
+     * first: since the clock started), and the drift it shows (below). */
+    uint64_t *sector_peak;
+    unsigned drift_from; /* 0: too few sectors for a drift */
+    double drift;
 } porep_phase_;
+
+/* RSS drift over a phase's sectors: the largest of the per-sector peaks
+ * after a warm-up of a tenth of them (at least 2), against the largest
+ * within it; for 100 sectors, from the 10th to the 100th. Growth past the
+ * warm-up's peak is memory that proving a sector leaves behind. */
+static void phase_drift_(porep_phase_ *ph) {
+    ph->drift_from = 0;
+    if (ph->done < 3) return;
+    unsigned k0 = ph->done / 10 > 2 ? ph->done / 10 : 2;
+    uint64_t warm = 0, after = 0;
+    for (unsigned i = 0; i < ph->done; i++) {
+        uint64_t *m = i < k0 ? &warm : &after;
+        if (ph->sector_peak[i] > *m) *m = ph->sector_peak[i];
+    }
+    if (!warm) return;
+    ph->drift_from = k0;
+    ph->drift = ((double)after - (double)warm) / (double)warm;
+}
+
+/* The engine's count of completed partitions. */
+static uint64_t partitions_completed_(zkpipe_engine *e) {
+    zkpipe_engine_status st;
+    return zkpipe_engine_get_status(e, &st) == ZKPIPE_OK ? st.partitions_completed : 0;
+}
 
 /* The most phases one run takes. */
 #define POREP_PHASES_MAX 32u
@@ -406,12 +443,14 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
     if (code != CLI_OK) return code;
     const unsigned room = o->sectors + o->in_flight;
     double *latency = calloc(room, sizeof(double)), *done_at = calloc(room, sizeof(double));
-    if (!latency || !done_at)
+    ph->sector_peak = calloc(room, sizeof(uint64_t));
+    if (!latency || !done_at || !ph->sector_peak)
         code = cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
     (void)zkp_mem_reset_peak_rss();
     const double t0 = cli_now();
     double t_last = t0;
     ph->t0 = t0 - run->t_create;
+    const uint64_t parts0 = partitions_completed_(e);
     int stopping = 0; /* the duration is up */
     while (code == CLI_OK && ph->done < o->sectors) {
         unsigned flying = run->submitted - run->ended;
@@ -429,6 +468,8 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
         zkpipe_status st = zkpipe_engine_await_any(e, wait_ms, &r);
         if (st == ZKPIPE_ERR_TIMEOUT) {
             stopping = 1;
+            ph->partitions_proved = partitions_completed_(e) - parts0;
+            ph->partition_window = cli_now() - t0;
             if (last) {
                 fprintf(stderr, "zkpipe bench porep: %g s passed; cancelling the %u sector(s) "
                         "in flight\n", o->duration, flying);
@@ -444,6 +485,12 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
         if (!stopping || r.status == ZKPIPE_OK) { /* else dropped by the cancel */
             t_last = cli_now();
             done_at[ph->done] = t_last - t0;
+            /* This sector's interval peak; the phase's is the largest. */
+            uint64_t pk = 0;
+            (void)zkp_mem_read_peak_rss(&pk);
+            (void)zkp_mem_reset_peak_rss();
+            ph->sector_peak[ph->done] = pk;
+            if (pk > ph->peak_rss) ph->peak_rss = pk;
             latency[ph->done++] = r.times.total;
             collect_(&r, ph, o->sectors, t_last - run->t_create);
         }
@@ -452,6 +499,10 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
     /* A phase stopped by its duration ends at its last completion: the time
      * spent on the sectors it dropped proved nothing. */
     ph->t_end = (stopping ? t_last : cli_now()) - run->t_create;
+    if (!stopping) {
+        ph->partitions_proved = partitions_completed_(e) - parts0;
+        ph->partition_window = cli_now() - t0;
+    }
     if (last || code != CLI_OK) { /* what the run will not need: cancelled, waited for */
         cancel_in_flight_(run);
         while (run->ended < run->submitted) {
@@ -461,7 +512,9 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
             zkpipe_job_result_clear(&r);
         }
     }
-    (void)zkp_mem_read_peak_rss(&ph->peak_rss);
+    uint64_t pk = 0;
+    (void)zkp_mem_read_peak_rss(&pk);
+    if (pk > ph->peak_rss) ph->peak_rss = pk;
     if (code == CLI_OK && !ph->done) {
         /* In a sweep, a phase too slow for its duration is a finding, and
          * the phases after it still run; the run fails only if no phase
@@ -473,6 +526,7 @@ static int prove_phase_(porep_run_ *run, const porep_opts_ *o, porep_phase_ *ph,
     if (code == CLI_OK && ph->done) {
         ph->latency_median = cli_median(latency, ph->done);
         ph->interval_median = cli_sector_interval_median(done_at, ph->done);
+        phase_drift_(ph);
     }
     free(latency);
     free(done_at);
@@ -667,6 +721,19 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
                    100 * ph->deviation, ph->sectors_verified);
         }
     }
+    for (unsigned i = 0; i < o->n_phases; i++) {
+        const porep_phase_ *ph = &o->phases[i];
+        if (ph->partitions_proved && ph->partition_window > 0)
+            printf("phase %u: %llu partition(s) completed in %.1f s: a sector's %u every "
+                   "%.2f s at that rate\n",
+                   i + 1, (unsigned long long)ph->partitions_proved, ph->partition_window,
+                   (unsigned)p->partitions,
+                   ph->partition_window * p->partitions / (double)ph->partitions_proved);
+        if (ph->drift_from)
+            printf("phase %u: RSS drift %+.2f%%: the largest per-sector peak after sector %u "
+                   "of %u against the largest up to it\n",
+                   i + 1, 100 * ph->drift, ph->drift_from, ph->done);
+    }
     printf("busy: synthesis %.1f%% of %u worker(s), device %.1f%% of %u device(s), "
            "finalize + verify %.1f%%\n",
            100 * synth_busy, synth_workers, 100 * device_busy, n_devices, 100 * finalize_busy);
@@ -706,18 +773,30 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
             const porep_phase_ *ph = &o->phases[i];
             char per[32] = "null"; /* no sector completed in the phase */
             if (ph->done) snprintf(per, sizeof per, "%.6f", (ph->t_end - ph->t0) / ph->done);
+            char per_parts[32] = "null", drift[32] = "null";
+            if (ph->partitions_proved && ph->partition_window > 0)
+                snprintf(per_parts, sizeof per_parts, "%.6f",
+                         ph->partition_window * p->partitions / (double)ph->partitions_proved);
+            if (ph->drift_from) snprintf(drift, sizeof drift, "%.6f", ph->drift);
             fprintf(f,
                     "%s{\"synth_workers\":%u,\"budget_bytes\":%llu,\"sectors\":%u,"
                     "\"sectors_verified\":%zu,\"seconds\":%.6f,\"seconds_per_proof\":%s,"
                     "\"sector_interval_median\":%.6f,\"sector_seconds_median\":%.6f,"
                     "\"peak_rss_bytes\":%llu,\"max_tracked_rss_deviation\":%.6f,"
                     "\"rss_samples\":%zu,\"longest_admission_wait\":%.6f,"
-                    "\"synthesis_seconds\":%.6f,\"device_seconds\":%.6f}",
+                    "\"synthesis_seconds\":%.6f,\"device_seconds\":%.6f,"
+                    "\"partitions_completed\":%llu,\"partition_window_seconds\":%.6f,"
+                    "\"seconds_per_proof_from_partitions\":%s,\"rss_drift\":%s,"
+                    "\"rss_drift_from_sector\":%u,\"sector_peak_rss_bytes\":[",
                     i ? "," : "", ph->synth_workers, (unsigned long long)ph->budget, ph->done,
                     ph->sectors_verified, ph->t_end - ph->t0, per,
                     ph->interval_median, ph->latency_median, (unsigned long long)ph->peak_rss,
                     ph->deviation, ph->samples, ph->stages.queue_wait, ph->stages.synthesis,
-                    ph->stages.device);
+                    ph->stages.device, (unsigned long long)ph->partitions_proved,
+                    ph->partition_window, per_parts, drift, ph->drift_from);
+            for (unsigned k = 0; k < ph->done; k++)
+                fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)ph->sector_peak[k]);
+            fputs("]}", f);
         }
         fputs("]}\n", f);
         code = cli_summary_commit("bench porep", js);
@@ -745,5 +824,6 @@ int cli_bench_porep(int argc, char **argv) {
     if (o.json_path) cli_summary_close(&js); /* committed already, unless the run failed */
     for (unsigned i = 0; i < CLI_POREP_DISTINCT_MAX; i++)
         zkp_free(NULL, c1s[i], lens[i], ZKP_MEM_AUX);
+    for (unsigned i = 0; i < o.n_phases; i++) free(o.phases[i].sector_peak);
     return code;
 }
