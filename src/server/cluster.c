@@ -517,17 +517,32 @@ static int write_shared_(srv_cluster *c, const uint8_t *b, size_t len, char *pat
 }
 
 /* The cost a claimer must be able to admit: the request, plus one
- * partition's working set when this member knows the key. */
+ * partition's working set when this member knows the key. Every kind has
+ * one: a claimer whose budget is full is offered only jobs of cost 0
+ * (filter_), and a PoRep job it took then would fail for memory, be
+ * queued again, and be taken again by it at once (its claimer wakes as
+ * the failed run ends) until its attempts were spent, while other members
+ * had room. A PoRep job's key is its registered proof's, under the name
+ * its claimer registers it by. */
 static uint64_t cost_(zkp_daemon *d, const srv_submit_req *r, const char **curve) {
     uint64_t cost = r->payload_bytes;
     *curve = "any";
-    uint32_t id = r->kind == SRV_KIND_CIRCOM && r->key ? srv_key_lookup(d, r->key) : 0;
+    uint32_t id = 0;
+    char porep_key[SRV_KEY_NAME_MAX + 1];
+    if (r->kind == SRV_KIND_CIRCOM && r->key)
+        id = srv_key_lookup(d, r->key);
+    else if (r->kind == SRV_KIND_POREP_SEAL_COMMIT &&
+             srv_porep_key_name(r->registered_proof, porep_key, sizeof porep_key))
+        id = srv_key_lookup(d, porep_key);
     if (!id) return cost;
     zkpipe_engine_status *st = malloc(sizeof *st);
     if (st && zkpipe_engine_get_status(d->engine, st) == ZKPIPE_OK) {
         for (size_t i = 0; i < st->n_keys; i++) {
             if (st->keys[i].id != id) continue;
             cost += st->keys[i].partition_bytes;
+            /* A circom job's row names its curve; a PoRep job's stays
+             * "any", as on a member that has not met its key yet. */
+            if (r->kind != SRV_KIND_CIRCOM) continue;
             if (st->keys[i].curve == ZKPIPE_CURVE_BN254) *curve = "bn254";
             if (st->keys[i].curve == ZKPIPE_CURVE_BLS12_381) *curve = "bls12-381";
         }
@@ -572,8 +587,8 @@ zkp_rpc_code srv_cluster_submit(zkp_daemon *d, const srv_submit_req *r, srv_job 
             goto out;
         }
         snprintf(key, sizeof key, "%s", r->key);
-        cost = cost_(d, r, &curve);
     }
+    cost = cost_(d, r, &curve);
     inputs = r->submit_msg ? srv_cluster_encode_inputs(r->service, r->submit_msg, &len) : NULL;
     if (!inputs) {
         snprintf(msg, msg_len, "out of memory");

@@ -211,6 +211,23 @@ zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path,
     return key_register_(d, name, path, from_client, 0, again, file_bytes, NULL, msg, msg_len);
 }
 
+int srv_porep_key_name(uint64_t registered_proof, char *name, size_t cap) {
+    const zkp_fil_seal_proof *seal = registered_proof <= UINT32_MAX
+                                         ? zkp_fil_seal_proof_by_id((uint32_t)registered_proof)
+                                         : NULL;
+    if (!seal) return 0;
+    /* 2KiB .. 64GiB: a power of two of at least 1 KiB. */
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+    uint64_t v = seal->sector_bytes >> 10;
+    unsigned u = 0;
+    while (u + 1 < ZKP_ARRAY_LEN(units) && v >= 1024 && v % 1024 == 0) {
+        v >>= 10;
+        u++;
+    }
+    snprintf(name, cap, "porep-%llu%s", (unsigned long long)v, units[u]);
+    return 1;
+}
+
 /* A POREP_SEAL_COMMIT request made ready for the engine: Curio's envelope
  * decoded (*c1 gets the C1 JSON, zkp_free it), and the key of the registered
  * proof's circuit registered under the name "porep-<sector size>" from
@@ -254,15 +271,7 @@ static zkp_rpc_code porep_prepare_(zkp_daemon *d, const srv_submit_req *r, uint3
         code = ZKP_RPC_INTERNAL;
         goto fail;
     }
-    /* 2KiB .. 64GiB: a power of two of at least 1 KiB. */
-    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
-    uint64_t v = seal->sector_bytes >> 10;
-    unsigned u = 0;
-    while (u + 1 < ZKP_ARRAY_LEN(units) && v >= 1024 && v % 1024 == 0) {
-        v >>= 10;
-        u++;
-    }
-    snprintf(name, sizeof name, "porep-%llu%s", (unsigned long long)v, units[u]);
+    (void)srv_porep_key_name(seal->id, name, sizeof name);
     int again;
     uint64_t bytes;
     char why[400];

@@ -122,6 +122,10 @@ zkp_rpc_code srv_key_register(zkp_daemon *d, const char *name, const char *path,
                               int *again, uint64_t *file_bytes, char *msg, size_t msg_len);
 /* Engine id of a key name, 0 when unknown. */
 uint32_t srv_key_lookup(zkp_daemon *d, const char *name);
+/* The name a PoRep registered proof's key is registered under when a job
+ * of it runs here ("porep-2KiB"); 0 when the number is not a PoRep seal
+ * proof's. */
+int srv_porep_key_name(uint64_t registered_proof, char *name, size_t cap);
 
 typedef struct {
     srv_kind kind;
