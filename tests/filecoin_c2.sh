@@ -180,15 +180,22 @@ expect_exit 2 "c2 over its input" "$ZKPIPE" filecoin c2 "$F/c1.json" --params "$
 expect_exit 0 "c2 --help" "$ZKPIPE" filecoin c2 --help
 expect_exit 2 "verify without a proof" "$ZKPIPE" filecoin verify "$F/c1.json"
 
-# bench porep: two sectors sealed on the fly and proved through the engine
-# with the parameters above, every proof verified, the JSON summary written.
-expect_exit 0 "bench porep 2KiB, 2 sectors" "$ZKPIPE" bench porep --sector-size 2KiB --sectors 2 \
+# bench porep: three sectors sealed on the fly and proved through the engine
+# with the parameters above, every proof verified, the JSON summary written
+# with the partitions the phase completed and the RSS drift over the
+# sectors after the first two (three peaks recorded).
+expect_exit 0 "bench porep 2KiB, 3 sectors" "$ZKPIPE" bench porep --sector-size 2KiB --sectors 3 \
   --params "$P" --threads 2 --json "$WORK/porep.json" --timeline "$WORK/porep.csv"
-for want in '"proofs":2,' '"proofs_verified":2,' '"partitions_verified":2,' \
-  '"reservation_violations":0,' '"device_busy":0.' '"phases":[{"synth_workers":1,'; do
+for want in '"proofs":3,' '"proofs_verified":3,' '"partitions_verified":3,' \
+  '"reservation_violations":0,' '"device_busy":0.' '"phases":[{"synth_workers":1,' \
+  '"partitions_completed":3,' '"rss_drift_from_sector":2,'; do
     grep -qF "$want" "$WORK/porep.json" && ok "bench porep: $want" ||
       { fail "bench porep: the JSON lacks $want"; cat "$WORK/porep.json" >&2; }
 done
+grep -qE '"rss_drift":-?[0-9.]+,.*"sector_peak_rss_bytes":\[[0-9]+,[0-9]+,[0-9]+\]' \
+  "$WORK/porep.json" && ok "bench porep: the drift and three per-sector peaks in the JSON" ||
+  { fail "bench porep: the drift"; cat "$WORK/porep.json" >&2; }
+out_has "RSS drift" "bench porep: the drift printed"
 [ -s "$WORK/porep.svg" ] && [ -s "$WORK/porep.stages.svg" ] && ok "bench porep: the timelines drawn" ||
   fail "bench porep: no timeline SVG"
 # Two phases with one key load: each sets its workers and budget, and each
