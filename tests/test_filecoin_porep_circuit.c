@@ -95,6 +95,52 @@ TEST_CASE(filecoin_porep_circuit_32gib_nnz_slow) {
     ASSERT_EQ_U64(den.b_aux, 33112281);
 }
 
+/* The blank circuit recorded with its challenges on threads, each into a
+ * slice of the matrices (or of the counts), against one thread: the same
+ * rows, entries and counts. Two layers and three challenges keep it small
+ * (two slices besides the first challenge, which the caller's thread
+ * records), yet each recording is 3.6 M rows: where ZKPIPE_TEST_ITERS
+ * shortens the tests (the sanitizer builds), the counts are left out. */
+static zkp_cs_csr *blank_csr_(const zkp_fil_porep_shape *s, unsigned what, unsigned nthreads) {
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    ASSERT(r);
+    test_defer(csr_free_, r);
+    zkp_cs_csr_init(r, what);
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_porep_circuit_blank_mt(r, s, nthreads, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    return r;
+}
+
+TEST_CASE(filecoin_porep_blank_on_threads_the_same) {
+    const zkp_fil_porep_shape s = {8, 2, 3, 2, 0, 0};
+    zkp_cs_csr *one = blank_csr_(&s, ZKP_CSR_MATRICES, 1);
+    zkp_cs_csr *many = blank_csr_(&s, ZKP_CSR_MATRICES, 3);
+    ASSERT_EQ_U64(many->n_rows, one->n_rows);
+    ASSERT_EQ_U64(many->n_cols, one->n_cols);
+    for (int m = 0; m < 3; m++) {
+        const zkp_csr_matrix *a = &one->m[m], *b = &many->m[m];
+        ASSERT_EQ_U64(b->nnz, a->nnz);
+        ASSERT_MEM_EQ(b->row_ptr, a->row_ptr, ((size_t)one->n_rows + 1) * sizeof *a->row_ptr);
+        ASSERT_MEM_EQ(b->col, a->col, a->nnz * sizeof *a->col);
+        ASSERT_MEM_EQ(b->val, a->val, a->nnz * sizeof *a->val);
+    }
+    printf("  %llu rows, %llu + %llu + %llu entries, the same on 1 and 3 threads\n",
+           (unsigned long long)one->n_rows, (unsigned long long)one->m[0].nnz,
+           (unsigned long long)one->m[1].nnz, (unsigned long long)one->m[2].nnz);
+    if (test_iters(4) < 4) return;
+    zkp_cs_csr *c1 = blank_csr_(&s, ZKP_CSR_COUNTS, 1), *c3 = blank_csr_(&s, ZKP_CSR_COUNTS, 3);
+    ASSERT_EQ_U64(c3->n_rows, one->n_rows);
+    zkp_csr_density d1, d3;
+    ASSERT_OK(zkp_cs_csr_density(c1, &d1));
+    ASSERT_OK(zkp_cs_csr_density(c3, &d3));
+    for (int m = 0; m < 3; m++) {
+        ASSERT_EQ_U64(zkp_cs_csr_nnz(c1, m), zkp_cs_csr_nnz(one, m));
+        ASSERT_EQ_U64(zkp_cs_csr_nnz(c3, m), zkp_cs_csr_nnz(one, m));
+    }
+    ASSERT(!memcmp(&d1, &d3, sizeof d1));
+}
+
 TEST_CASE(filecoin_porep_circuit_refuses_shapes_it_cannot_build) {
     static const zkp_fil_porep_shape bad[] = {
         {64, 3, 2, 8, 0, 0},  /* no column hash of arity 3 */

@@ -217,7 +217,7 @@ int cli_setup(int argc, char **argv) {
     double t0 = cli_now();
     char what[128];
     if (porep) {
-        st = zkp_fil_porep_circuit_blank(&r->cs, &shape, &d);
+        st = zkp_fil_porep_circuit_blank_mt(r, &shape, nthreads, &d);
         snprintf(what, sizeof what, "one partition of the %s PoRep circuit", sector_size);
     } else {
         st = sha256_circuit_(&r->cs, (size_t)n_bytes);

@@ -45,11 +45,12 @@ static void sizes_of_(matrix_sizes_ *z, const zkp_cs_csr *counts) {
     for (int m = 0; m < 3; m++) z->nnz[m] = zkp_cs_csr_nnz(counts, m);
 }
 
-/* The blank partition of p recorded in mode what; with sizes (from a count
- * of the same partition), its matrices come from alloc. */
+/* The blank partition of p recorded in mode what, its challenges on
+ * nthreads threads (0: every online CPU); with sizes (from a count of the
+ * same partition), its matrices come from alloc. */
 static zkpipe_status blank_(zkp_cs_csr **out, const zkp_fil_seal_proof *p, unsigned what,
                             const matrix_sizes_ *sizes, const zkp_allocator *alloc,
-                            zkp_diag *diag) {
+                            unsigned nthreads, zkp_diag *diag) {
     *out = calloc(1, sizeof **out);
     if (!*out) return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "out of memory");
     zkp_cs_csr_init(*out, what);
@@ -65,7 +66,7 @@ static zkpipe_status blank_(zkp_cs_csr **out, const zkp_fil_seal_proof *p, unsig
     }
     zkp_fil_porep_shape shape;
     zkp_fil_porep_shape_of(&shape, p);
-    if (st == ZKPIPE_OK) st = zkp_fil_porep_circuit_blank(&(*out)->cs, &shape, diag);
+    if (st == ZKPIPE_OK) st = zkp_fil_porep_circuit_blank_mt(*out, &shape, nthreads, diag);
     if (st == ZKPIPE_OK) st = zkp_cs_csr_finish(*out);
     if (st != ZKPIPE_OK) {
         csr_drop_(out);
@@ -79,7 +80,7 @@ static zkpipe_status blank_(zkp_cs_csr **out, const zkp_fil_seal_proof *p, unsig
 zkpipe_status zkp_fil_params_fit(const zkp_bp_params *params, const zkp_fil_seal_proof *p,
                                  zkp_diag *diag) {
     zkp_cs_csr *r = NULL;
-    zkpipe_status st = blank_(&r, p, ZKP_CSR_COUNTS, NULL, NULL, diag);
+    zkpipe_status st = blank_(&r, p, ZKP_CSR_COUNTS, NULL, NULL, 0, diag);
     if (st == ZKPIPE_OK) st = zkp_bp_params_fit(params, r, diag);
     csr_drop_(&r);
     return st;
@@ -89,12 +90,12 @@ zkpipe_status zkp_fil_c2_blank_matrices(zkp_cs_csr **out, const zkp_fil_seal_pro
                                         const zkp_allocator *alloc, zkp_diag *diag) {
     zkp_cs_csr *counts = NULL;
     *out = NULL;
-    zkpipe_status st = blank_(&counts, p, ZKP_CSR_COUNTS, NULL, NULL, diag);
+    zkpipe_status st = blank_(&counts, p, ZKP_CSR_COUNTS, NULL, NULL, 0, diag);
     if (st != ZKPIPE_OK) return st;
     matrix_sizes_ z;
     sizes_of_(&z, counts);
     csr_drop_(&counts);
-    return blank_(out, p, ZKP_CSR_MATRICES, &z, alloc, diag);
+    return blank_(out, p, ZKP_CSR_MATRICES, &z, alloc, 0, diag);
 }
 
 void zkp_fil_c2_blank_free(zkp_cs_csr **r) { csr_drop_(r); }
@@ -155,7 +156,7 @@ zkpipe_status zkp_fil_c2_key_make(zkp_fil_c2_key *k, const zkp_fil_c2_options *o
     zkp_bp_key_circuit kc;
     memset(&kc, 0, sizeof kc);
     double t = now_();
-    zkpipe_status st = blank_(&counts, p, ZKP_CSR_COUNTS, NULL, NULL, diag);
+    zkpipe_status st = blank_(&counts, p, ZKP_CSR_COUNTS, NULL, NULL, opt->nthreads, diag);
     if (st == ZKPIPE_OK) st = zkp_bp_params_fit(&k->params, counts, diag);
     if (st != ZKPIPE_OK) goto done;
     matrix_sizes_ z;
@@ -167,7 +168,8 @@ zkpipe_status zkp_fil_c2_key_make(zkp_fil_c2_key *k, const zkp_fil_c2_options *o
      * in use: those are taken from them, and they go, before the sections
      * are decoded (616 MiB off the key's peak at 2 KiB). */
     t = now_();
-    if ((st = blank_(&r, p, ZKP_CSR_MATRICES, &z, opt->alloc, diag)) != ZKPIPE_OK) goto done;
+    if ((st = blank_(&r, p, ZKP_CSR_MATRICES, &z, opt->alloc, opt->nthreads, diag)) != ZKPIPE_OK)
+        goto done;
     k->rows = r->n_rows;
     st = zkp_bp_key_circuit_init(&kc, r, opt->alloc, diag);
     csr_drop_(&r);

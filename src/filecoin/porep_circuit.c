@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "field/bls12_381_fr.h"
 #include "gadgets/label.h"
@@ -201,10 +202,16 @@ static void challenge_(zkp_cs *cs, synth_ *s, const zkp_fil_challenge_proof *cp,
 
 /* The challenges after the first, on threads: challenge i on a copy of
  * the system whose counters start i - 1 challenges' sizes past where the
- * first one ended (see zkp_fil_porep_circuit_mt). */
+ * first one ended (see zkp_fil_porep_circuit_mt). A system recorded into
+ * a CSR back end without its witness (rec) gives each challenge a slice of
+ * its own instead (gadgets/csr.h): its rows and entries, whose numbers the
+ * first challenge gave, written where they fall in rec's matrices. */
 typedef struct {
     const zkp_cs *cs; /* after the first challenge */
     uint64_t size[3]; /* one challenge's inputs, aux and constraints */
+    zkp_cs_csr *rec;  /* NULL: the challenges share cs's back end */
+    zkp_cs_csr *slices; /* one a challenge after the first */
+    uint64_t nnz0[3], nnz_size[3]; /* the first slice's entries start, one's count */
     synth_ *s;        /* one scratch per thread */
     const zkp_bool *id_bits;
     zkp_var comm_d, comm_c, comm_r_last;
@@ -222,23 +229,44 @@ static void rest_unit_(void *ctx, unsigned tid, size_t u) {
         return;
     }
     synth_ *s = &r->s[tid];
-    zkp_cs f = *r->cs;
-    uint64_t *counters[3] = {&f.num_inputs, &f.num_aux, &f.num_constraints};
+    zkp_cs local = *r->cs, *f = &local;
+    uint64_t *counters[3] = {&f->num_inputs, &f->num_aux, &f->num_constraints};
     for (int c = 0; c < 3; c++) *counters[c] += u * r->size[c];
-    uint64_t want[3] = {f.num_inputs + r->size[0], f.num_aux + r->size[1],
-                        f.num_constraints + r->size[2]};
-    challenge_(&f, s, s->part ? &s->part->v[u + 1] : NULL, r->id_bits, r->comm_d, r->comm_c,
-               r->comm_r_last);
-    zkpipe_status st = zkp_cs_status(&f);
+    uint64_t want[3] = {f->num_inputs + r->size[0], f->num_aux + r->size[1],
+                        f->num_constraints + r->size[2]};
+    zkpipe_status st = ZKPIPE_OK;
+    if (r->rec) {
+        zkp_cs_csr *sl = &r->slices[u];
+        uint64_t nnz0[3], nnz_end[3];
+        for (int m = 0; m < 3; m++) {
+            nnz0[m] = r->nnz0[m] + u * r->nnz_size[m];
+            nnz_end[m] = nnz0[m] + r->nnz_size[m];
+        }
+        st = zkp_cs_csr_slice(sl, r->rec, f->num_constraints, want[2], nnz0, nnz_end);
+        if (st != ZKPIPE_OK) {
+            atomic_compare_exchange_strong(&r->failed, &ok, (int)st);
+            return;
+        }
+        sl->cs = local;
+        sl->cs.ctx = sl;
+        f = &sl->cs;
+        counters[0] = &f->num_inputs, counters[1] = &f->num_aux, counters[2] = &f->num_constraints;
+    }
+    if (st == ZKPIPE_OK) {
+        challenge_(f, s, s->part ? &s->part->v[u + 1] : NULL, r->id_bits, r->comm_d, r->comm_c,
+                   r->comm_r_last);
+        st = zkp_cs_status(f);
+    }
     for (int c = 0; c < 3 && st == ZKPIPE_OK; c++)
         if (*counters[c] != want[c]) st = ZKPIPE_ERR_INVALID_ARGUMENT;
     if (st != ZKPIPE_OK) atomic_compare_exchange_strong(&r->failed, &ok, (int)st);
 }
 
 /* top: replica_id, comm_d, comm_r, comm_r_last, comm_c. */
-static zkpipe_status synthesize_(zkp_cs *cs, const zkp_fil_porep_shape *shape, const levels_ *lv,
-                                 const zkp_fil_partition_proofs *part, const zkp_fr top[5],
-                                 unsigned nthreads, const atomic_int *cancel) {
+static zkpipe_status synthesize_(zkp_cs *cs, zkp_cs_csr *rec, const zkp_fil_porep_shape *shape,
+                                 const levels_ *lv, const zkp_fil_partition_proofs *part,
+                                 const zkp_fr top[5], unsigned nthreads,
+                                 const atomic_int *cancel) {
     /* One thread, or the challenges after the first on up to nthreads. */
     int one = nthreads <= 1 || shape->challenges < 2;
     if (!one && nthreads > shape->challenges - 1) nthreads = shape->challenges - 1;
@@ -274,42 +302,81 @@ static zkpipe_status synthesize_(zkp_cs *cs, const zkp_fil_porep_shape *shape, c
         free(s);
         return st;
     }
+    const uint64_t rest = shape->challenges - 1;
     uint64_t before[3] = {cs->num_inputs, cs->num_aux, cs->num_constraints};
+    const int matrices = rec && (rec->what & ZKP_CSR_MATRICES);
+    uint64_t nnz_before[3] = {0, 0, 0};
+    for (int m = 0; m < 3 && matrices; m++) nnz_before[m] = rec->m[m].nnz;
     challenge_(cs, s, part ? &part->v[0] : NULL, id_bits, comm_d, comm_c, comm_r_last);
-    rest_ r = {cs,
-               {cs->num_inputs - before[0], cs->num_aux - before[1],
-                cs->num_constraints - before[2]},
-               s,
-               id_bits,
-               comm_d,
-               comm_c,
-               comm_r_last,
-               cancel,
-               ZKPIPE_OK};
-    if (zkp_cs_status(cs) == ZKPIPE_OK)
-        zkp_parallel_for(nthreads, shape->challenges - 1, rest_unit_, &r);
+    rest_ r = {.cs = cs,
+               .size = {cs->num_inputs - before[0], cs->num_aux - before[1],
+                        cs->num_constraints - before[2]},
+               .rec = rec,
+               .s = s,
+               .id_bits = id_bits,
+               .comm_d = comm_d,
+               .comm_c = comm_c,
+               .comm_r_last = comm_r_last,
+               .cancel = cancel,
+               .failed = ZKPIPE_OK};
+    zkpipe_status st = zkp_cs_status(cs);
+    if (st == ZKPIPE_OK && rec) {
+        /* Every challenge records what the first did: room for them all. */
+        uint64_t nnz[3];
+        for (int m = 0; m < 3; m++) {
+            r.nnz0[m] = nnz_before[m] + (matrices ? rec->m[m].nnz - nnz_before[m] : 0);
+            r.nnz_size[m] = r.nnz0[m] - nnz_before[m];
+            nnz[m] = r.nnz0[m] + rest * r.nnz_size[m];
+        }
+        if (!(r.slices = calloc(rest, sizeof *r.slices))) st = ZKPIPE_ERR_NO_MEMORY;
+        else if (matrices)
+            st = zkp_cs_csr_reserve(rec, cs->num_constraints + rest * r.size[2], nnz);
+    }
+    if (st == ZKPIPE_OK) zkp_parallel_for(nthreads, rest, rest_unit_, &r);
     free(s);
-    if (zkp_cs_status(cs) != ZKPIPE_OK) return zkp_cs_status(cs);
+    if (r.slices) {
+        /* Joined in order, each one freed whatever came of the others. */
+        for (uint64_t u = 0; u < rest; u++) {
+            zkpipe_status js = zkp_cs_csr_slice_join(rec, &r.slices[u]);
+            if (st == ZKPIPE_OK && atomic_load(&r.failed) == ZKPIPE_OK) st = js;
+        }
+        free(r.slices);
+    }
+    if (st != ZKPIPE_OK) return st;
     if (atomic_load(&r.failed) != ZKPIPE_OK) return (zkpipe_status)atomic_load(&r.failed);
-    uint64_t rest = shape->challenges - 1;
     cs->num_inputs += rest * r.size[0];
     cs->num_aux += rest * r.size[1];
     cs->num_constraints += rest * r.size[2];
     return ZKPIPE_OK;
 }
 
-zkpipe_status zkp_fil_porep_circuit_blank(zkp_cs *cs, const zkp_fil_porep_shape *shape,
-                                          zkp_diag *diag) {
+static zkpipe_status blank_(zkp_cs *cs, zkp_cs_csr *rec, const zkp_fil_porep_shape *shape,
+                            unsigned nthreads, zkp_diag *diag) {
     levels_ lv;
     zkpipe_status st = shape_check_(shape, &lv, diag);
     if (st != ZKPIPE_OK) return st;
     zkp_fr top[5];
     memset(top, 0, sizeof top);
-    st = synthesize_(cs, shape, &lv, NULL, top, 1, NULL);
+    st = synthesize_(cs, rec, shape, &lv, NULL, top, rec ? nthreads : 1, NULL);
     if (st != ZKPIPE_OK)
         return zkp_diag_fail(diag, st, "PoRep circuit: synthesis failed (%s)",
                              zkpipe_status_name(st));
     return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_fil_porep_circuit_blank(zkp_cs *cs, const zkp_fil_porep_shape *shape,
+                                          zkp_diag *diag) {
+    return blank_(cs, NULL, shape, 1, diag);
+}
+
+zkpipe_status zkp_fil_porep_circuit_blank_mt(zkp_cs_csr *r, const zkp_fil_porep_shape *shape,
+                                             unsigned nthreads, zkp_diag *diag) {
+    if (nthreads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = n > 0 ? (unsigned)n : 1;
+    }
+    if (r->what & ZKP_CSR_WITNESS) nthreads = 1; /* a blank witness: nothing to gain */
+    return blank_(&r->cs, nthreads > 1 ? r : NULL, shape, nthreads, diag);
 }
 
 /* ---- checking a C1 partition against the shape ---- */
@@ -450,7 +517,7 @@ zkpipe_status zkp_fil_porep_circuit_mt(zkp_cs *cs, const zkp_fil_c1 *c1, unsigne
                                  "PoRep circuit: %s is not below r", names[t]);
     fr_of_(&top[3], &part->v[0].comm_r_last_proof.root);
     fr_of_(&top[4], &part->v[0].replica_column_proofs.c_x.inclusion.root);
-    st = synthesize_(cs, &shape, &lv, part, top, nthreads, cancel);
+    st = synthesize_(cs, NULL, &shape, &lv, part, top, nthreads, cancel);
     if (st != ZKPIPE_OK)
         return zkp_diag_fail(diag, st, "PoRep circuit: synthesis failed (%s)",
                              zkpipe_status_name(st));

@@ -39,6 +39,7 @@
 #include "filecoin/registry.h"
 #include "formats/filecoin_params.h"
 #include "gadgets/cs.h"
+#include "gadgets/csr.h"
 #include "util/diag.h"
 
 #define ZKP_FIL_DRG_PARENTS 6
@@ -64,6 +65,16 @@ void zkp_fil_porep_shape_of(zkp_fil_porep_shape *out, const zkp_fil_seal_proof *
 ZKP_WARN_UNUSED zkpipe_status zkp_fil_porep_circuit_blank(zkp_cs *cs,
                                                           const zkp_fil_porep_shape *shape,
                                                           zkp_diag *diag);
+
+/* zkp_fil_porep_circuit_blank into a CSR back end without its witness,
+ * the challenges after the first on nthreads threads (0: every online
+ * CPU; 1: one), each
+ * into a slice of r (gadgets/csr.h): r comes out as with one thread, row
+ * for row. ZKPIPE_ERR_INVALID_ARGUMENT (a failed synthesis) if a challenge
+ * records other numbers of rows or entries than the first. */
+ZKP_WARN_UNUSED zkpipe_status zkp_fil_porep_circuit_blank_mt(zkp_cs_csr *r,
+                                                             const zkp_fil_porep_shape *shape,
+                                                             unsigned nthreads, zkp_diag *diag);
 
 /* Partition k of c1 with its witness. ZKPIPE_ERR_OUT_OF_RANGE for k past
  * the C1's partitions; ZKPIPE_ERR_INVALID_ARGUMENT when a value is not a

@@ -34,8 +34,10 @@ static void sort_terms_(zkp_lc_term *t, size_t n) {
     }
 }
 
-/* zkp_cs_grow for a matrix array: from r's allocator when it has one. */
+/* zkp_cs_grow for a matrix array: from r's allocator when it has one; a
+ * slice's never grow (they are another's). */
 static int grow_(const zkp_cs_csr *r, void **p, size_t *cap, size_t need, size_t elem) {
+    if (r->slice) return need <= *cap;
     if (!r->alloc) return zkp_cs_grow(p, cap, need, elem);
     if (need <= *cap) return 1;
     size_t ncap = *cap ? *cap : 64;
@@ -76,7 +78,7 @@ static int push_entry_(const zkp_cs_csr *r, zkp_csr_matrix *mat, zkp_var var, co
 static int end_row_(const zkp_cs_csr *r, zkp_csr_matrix *mat, uint64_t row) {
     if (!grow_(r, (void **)&mat->row_ptr, &mat->rows_cap, (size_t)row + 2, sizeof *mat->row_ptr))
         return 0;
-    mat->row_ptr[0] = 0;
+    if (row == 0) mat->row_ptr[0] = 0;
     mat->row_ptr[row + 1] = mat->nnz;
     return 1;
 }
@@ -265,6 +267,93 @@ zkpipe_status zkp_cs_csr_finish(zkp_cs_csr *r) {
     r->n_cols = (uint32_t)(n_in + n_aux);
     r->finished = 1;
     return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_cs_csr_reserve(zkp_cs_csr *r, uint64_t rows, const uint64_t nnz[3]) {
+    if (!(r->what & ZKP_CSR_MATRICES) || r->slice || r->finished) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (rows >= SIZE_MAX / sizeof(uint64_t) - 1) return ZKPIPE_ERR_NO_MEMORY;
+    for (int m = 0; m < 3; m++) {
+        zkp_csr_matrix *mat = &r->m[m];
+        size_t cap = mat->cap;
+        if (nnz[m] >= SIZE_MAX / sizeof *mat->val ||
+            !grow_(r, (void **)&mat->row_ptr, &mat->rows_cap, (size_t)rows + 1,
+                   sizeof *mat->row_ptr) ||
+            !grow_(r, (void **)&mat->col, &cap, (size_t)nnz[m], sizeof *mat->col))
+            return ZKPIPE_ERR_NO_MEMORY;
+        cap = mat->cap;
+        if (!grow_(r, (void **)&mat->val, &cap, (size_t)nnz[m], sizeof *mat->val))
+            return ZKPIPE_ERR_NO_MEMORY;
+        mat->cap = cap;
+    }
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_cs_csr_slice(zkp_cs_csr *slice, const zkp_cs_csr *r, uint64_t row0,
+                               uint64_t row_end, const uint64_t nnz0[3],
+                               const uint64_t nnz_end[3]) {
+    memset(slice, 0, sizeof *slice);
+    if (r->slice || r->finished || (r->what & ZKP_CSR_WITNESS) || row_end < row0)
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (r->what & ZKP_CSR_MATRICES) {
+        if (row_end + 1 > r->m[0].rows_cap) return ZKPIPE_ERR_INVALID_ARGUMENT;
+        for (int m = 0; m < 3; m++)
+            if (nnz_end[m] < nnz0[m] || nnz_end[m] > r->m[m].cap)
+                return ZKPIPE_ERR_INVALID_ARGUMENT;
+    }
+    zkp_cs_init(&slice->cs, r->cs.backend, slice);
+    slice->what = r->what;
+    slice->slice = 1;
+    if (!(r->what & ZKP_CSR_MATRICES)) return ZKPIPE_OK; /* counts of its own */
+    for (int m = 0; m < 3; m++) {
+        slice->m[m] = r->m[m];
+        slice->m[m].nnz = (size_t)nnz0[m];
+        slice->m[m].cap = (size_t)nnz_end[m];
+        slice->m[m].rows_cap = (size_t)row_end + 1;
+    }
+    slice->n_rows = row_end; /* the row its matrices must reach, for the join */
+    return ZKPIPE_OK;
+}
+
+/* dst |= src, dst growing to src's words. 0 when that fails. */
+static int or_bits_(uint64_t **dst, size_t *dst_words, const uint64_t *src, size_t src_words) {
+    if (src_words > *dst_words) {
+        uint64_t *q = realloc(*dst, src_words * sizeof *q);
+        if (!q) return 0;
+        memset(q + *dst_words, 0, (src_words - *dst_words) * sizeof *q);
+        *dst = q;
+        *dst_words = src_words;
+    }
+    for (size_t w = 0; w < src_words; w++) (*dst)[w] |= src[w];
+    return 1;
+}
+
+zkpipe_status zkp_cs_csr_slice_join(zkp_cs_csr *r, zkp_cs_csr *slice) {
+    if (!slice->slice) return ZKPIPE_ERR_INVALID_ARGUMENT; /* never made */
+    zkpipe_status st = slice->cs.status;
+    if (st == ZKPIPE_OK && (r->what & ZKP_CSR_MATRICES)) {
+        for (int m = 0; m < 3 && st == ZKPIPE_OK; m++)
+            if (slice->m[m].nnz != slice->m[m].cap ||
+                slice->m[m].row_ptr[slice->n_rows] != slice->m[m].nnz)
+                st = ZKPIPE_ERR_INVALID_ARGUMENT;
+        for (int m = 0; m < 3 && st == ZKPIPE_OK; m++)
+            if (slice->m[m].nnz > r->m[m].nnz) r->m[m].nnz = slice->m[m].nnz;
+    } else if (st == ZKPIPE_OK) {
+        for (int m = 0; m < 3; m++) r->count[m] += slice->count[m];
+        for (int m = 0; m < 2 && st == ZKPIPE_OK; m++)
+            if (!or_bits_(&r->used_in[m], &r->used_in_words[m], slice->used_in[m],
+                          slice->used_in_words[m]) ||
+                !or_bits_(&r->used_aux[m], &r->used_aux_words[m], slice->used_aux[m],
+                          slice->used_aux_words[m]))
+                st = ZKPIPE_ERR_NO_MEMORY;
+    }
+    /* Its matrices are r's: only what is its own goes. */
+    free(slice->scratch);
+    for (int m = 0; m < 2; m++) {
+        free(slice->used_in[m]);
+        free(slice->used_aux[m]);
+    }
+    memset(slice, 0, sizeof *slice);
+    return st;
 }
 
 static const fr_t *column_value_(const zkp_cs_csr *r, uint32_t col) {

@@ -77,6 +77,9 @@ typedef struct {
      * library's heap) */
     const zkp_allocator *alloc;
     zkp_mem_category cat;
+    /* A slice (zkp_cs_csr_slice): its matrices are another's, written in
+     * a reserved range, and never grow. */
+    int slice;
 } zkp_cs_csr;
 
 /* The zkp_cs inside points back at r: init it where it will stay. */
@@ -131,6 +134,31 @@ void zkp_cs_csr_witness(const zkp_cs_csr *r, uint64_t *out);
  * B's); out NULL only counts. Returns the count, nnz(A) + nnz(B); 0 without
  * matrices, before finish, or for more rows than a key can number (2^32). */
 size_t zkp_cs_csr_key_coefs(const zkp_cs_csr *r, bls12_381_g16_coef_t *out);
+
+/* Slices: the same system recorded on several threads, each part of it
+ * into a back end of its own. A part is a run of constraints whose
+ * variables are numbered as they would be after the parts before it (the
+ * synthesis sets its counters there, as zkp_fil_porep_circuit_mt does).
+ *
+ * With matrices (and no witness), the parts go straight into r's arrays:
+ * zkp_cs_csr_reserve makes room for rows rows and nnz entries in all, then
+ * zkp_cs_csr_slice makes a back end writing rows [row0, row_end) with the
+ * entries [nnz0[m], nnz_end[m]) of each matrix, which must fill that range
+ * exactly (its arrays never grow: an entry past it fails the slice's
+ * system with ZKPIPE_ERR_NO_MEMORY). With counts (and no witness), a slice
+ * counts apart. zkp_cs_csr_slice_join then checks the slice and adds it
+ * to r: ZKPIPE_ERR_INVALID_ARGUMENT when its matrices did not fill their
+ * range, ZKPIPE_ERR_NO_MEMORY when a count's bitmaps do not fit. Slices of
+ * disjoint ranges may be recorded at once; the joins are made one at a
+ * time, in any order, after r's own constraints of those rows, and before
+ * r records more. Either way the slice is freed; a slice that
+ * zkp_cs_csr_slice refused (left zeroed) joins as ZKPIPE_ERR_INVALID_ARGUMENT. */
+ZKP_WARN_UNUSED zkpipe_status zkp_cs_csr_reserve(zkp_cs_csr *r, uint64_t rows,
+                                                 const uint64_t nnz[3]);
+ZKP_WARN_UNUSED zkpipe_status zkp_cs_csr_slice(zkp_cs_csr *slice, const zkp_cs_csr *r,
+                                               uint64_t row0, uint64_t row_end,
+                                               const uint64_t nnz0[3], const uint64_t nnz_end[3]);
+ZKP_WARN_UNUSED zkpipe_status zkp_cs_csr_slice_join(zkp_cs_csr *r, zkp_cs_csr *slice);
 
 /* After finish, with matrices or counts: the entries of matrix m. */
 uint64_t zkp_cs_csr_nnz(const zkp_cs_csr *r, int m);
