@@ -8,6 +8,7 @@
  * keys), the file is read back by bellperson's loader with every point
  * checked, and a proof made with the same toxic waste by zkpipe's prover
  * verifies under the .vk as written, and fails for another public input. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,6 +277,29 @@ TEST_CASE(setup_dev_params_small_circuit) {
     ASSERT_EQ_U64(made.log_domain, 5);
     for (int s = 0; s < ZKP_BP_SECTION_COUNT; s++)
         ASSERT_EQ_U64(made.points[s], bp->sec[s].count);
+    /* Every system call of the files' writing failed in turn, the chunks'
+     * writes among them (made on the writer's thread while the next chunk
+     * is made): the error comes back and the old files stay as they were. */
+    unsigned steps = 0;
+    for (unsigned step = 1; step < 200; step++) {
+        zkp_fileio_test_fault(step, EIO);
+        zkpipe_status st = zkp_dev_params_make_files(r, &o, f->params, f->vk, NULL, &d);
+        int fired = zkp_fileio_test_fault_fired();
+        zkp_fileio_test_fault(0, 0);
+        if (!fired) {
+            ASSERT_OK(st);
+            break;
+        }
+        ASSERT_MSG(st == ZKPIPE_ERR_IO, "step %u: %s", step, zkpipe_status_name(st));
+        for (int i = 0; i < 2; i++) {
+            ASSERT_OK(zkp_read_file(paths[i], 1 << 20, &again[i], &again_len[i], &d));
+            ASSERT_EQ_U64(again_len[i], first_len[i]);
+            ASSERT_MEM_EQ(again[i], first[i], first_len[i]);
+            free(again[i]);
+        }
+        steps = step;
+    }
+    ASSERT(steps >= 12); /* the vk, five lengths and five sections at least */
     seed[0] ^= 1;
     zkp_dev_params *dp3 = generate_(r, seed, 0);
     ASSERT(memcmp(&dp3->vk.alpha_g1, &dp->vk.alpha_g1, sizeof dp->vk.alpha_g1) != 0);

@@ -14,6 +14,7 @@
  * (gpu/gpu.h), then the serialization on every thread. */
 #include "setup/dev_params.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -696,26 +697,119 @@ typedef struct {
     dev_ctx *c;
     const zkp_bp_vk *vk;
     const size_t *counts; /* per bellperson section */
-    uint8_t *bytes;       /* DEV_CHUNK G2 points, or the vk */
+    uint8_t *bytes[2];    /* each DEV_CHUNK G2 points, or the vk */
 } files_job;
+
+/* The file's chunks are written on a thread of their own while the next
+ * chunk is made into the other buffer, so the writing no longer adds its
+ * whole time to the making (most where a GPU makes the points). One write
+ * is in flight at a time, in the file's order. */
+typedef struct {
+    int fd;
+    const char *path;
+    pthread_mutex_t lk;
+    pthread_cond_t cv;
+    const uint8_t *data; /* the write in flight, NULL when none */
+    size_t len;
+    int stop, threaded;
+    zkpipe_status st; /* the first failed write's, with its message */
+    zkp_diag diag;
+    pthread_t thread;
+} bg_writer;
+
+static void *bg_writer_main_(void *arg) {
+    bg_writer *w = arg;
+    pthread_mutex_lock(&w->lk);
+    for (;;) {
+        while (!w->data && !w->stop) pthread_cond_wait(&w->cv, &w->lk);
+        if (!w->data) break;
+        zkpipe_status st = w->st;
+        pthread_mutex_unlock(&w->lk);
+        zkp_diag d = {{0}};
+        if (st == ZKPIPE_OK) st = zkp_write_fd(w->fd, w->data, w->len, w->path, &d);
+        pthread_mutex_lock(&w->lk);
+        if (st != ZKPIPE_OK && w->st == ZKPIPE_OK) {
+            w->st = st;
+            w->diag = d;
+        }
+        w->data = NULL;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->lk);
+    return NULL;
+}
+
+static void bg_start_(bg_writer *w, int fd, const char *path) {
+    memset(w, 0, sizeof *w);
+    w->fd = fd;
+    w->path = path;
+    pthread_mutex_init(&w->lk, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    /* Without a thread every write is made where it is asked for. */
+    w->threaded = pthread_create(&w->thread, NULL, bg_writer_main_, w) == 0;
+}
+
+/* Waits for the write in flight; the status of every write so far. */
+static zkpipe_status bg_wait_(bg_writer *w, zkp_diag *diag) {
+    pthread_mutex_lock(&w->lk);
+    while (w->data) pthread_cond_wait(&w->cv, &w->lk);
+    zkpipe_status st = w->st;
+    if (st != ZKPIPE_OK && diag) *diag = w->diag;
+    pthread_mutex_unlock(&w->lk);
+    return st;
+}
+
+/* Writes data[0..len) after the write in flight; data must stay as it is
+ * until the next bg_wait_ returns. */
+static zkpipe_status bg_write_(bg_writer *w, const uint8_t *data, size_t len, zkp_diag *diag) {
+    zkpipe_status st = bg_wait_(w, diag);
+    if (st != ZKPIPE_OK || !w->threaded) {
+        return st == ZKPIPE_OK ? zkp_write_fd(w->fd, data, len, w->path, diag) : st;
+    }
+    pthread_mutex_lock(&w->lk);
+    w->data = data;
+    w->len = len;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->lk);
+    return ZKPIPE_OK;
+}
+
+/* Waits for the last write, ends the thread; its status, or st if that
+ * failed first. */
+static zkpipe_status bg_finish_(bg_writer *w, zkpipe_status st, zkp_diag *diag) {
+    zkpipe_status wst = bg_wait_(w, st == ZKPIPE_OK ? diag : NULL);
+    if (w->threaded) {
+        pthread_mutex_lock(&w->lk);
+        w->stop = 1;
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->lk);
+        pthread_join(w->thread, NULL);
+    }
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->lk);
+    return st != ZKPIPE_OK ? st : wst;
+}
 
 static const int file_order_[ZKP_BP_SECTION_COUNT] = {SEC_H, SEC_L, SEC_A, SEC_B1, SEC_B2};
 
 static zkpipe_status write_params_(void *ctx, int fd, const char *path, zkp_diag *diag) {
     files_job *f = ctx;
     dev_ctx *c = f->c;
+    bg_writer w;
+    bg_start_(&w, fd, path);
+    unsigned k = 0; /* chunks handed to the writer: the next goes to bytes[k & 1] */
     size_t vk_bytes = (size_t)zkp_bp_vk_bytes(f->vk->n_ic);
-    zkpipe_status st = zkp_bp_vk_encode(f->bytes, vk_bytes, f->vk, diag);
-    if (st == ZKPIPE_OK) st = zkp_write_fd(fd, f->bytes, vk_bytes, path, diag);
+    zkpipe_status st = zkp_bp_vk_encode(f->bytes[k & 1], vk_bytes, f->vk, diag);
+    if (st == ZKPIPE_OK) st = bg_write_(&w, f->bytes[k++ & 1], vk_bytes, diag);
     for (int s = 0; s < ZKP_BP_SECTION_COUNT && st == ZKPIPE_OK; s++) {
         const int sec = file_order_[s];
         const size_t count = f->counts[s], elem = sec == SEC_B2 ? ZKP_BP_G2_BYTES : ZKP_BP_G1_BYTES;
         uint8_t len[ZKP_BP_COUNT_BYTES];
         zkp_bp_put_count(len, (uint32_t)count);
-        st = zkp_write_fd(fd, len, sizeof len, path, diag);
+        if ((st = bg_wait_(&w, diag)) == ZKPIPE_OK) st = zkp_write_fd(fd, len, sizeof len, path, diag);
         for (size_t first = 0; first < count && st == ZKPIPE_OK; first += DEV_CHUNK) {
             chunk_job j = {c, sec, first, count - first < DEV_CHUNK ? count - first : DEV_CHUNK,
-                           f->bytes};
+                           f->bytes[k & 1]};
             size_t units = (j.count + DEV_BATCH - 1) / DEV_BATCH;
             if (c->fb_gpu_g1) {
                 if ((st = gpu_chunk_(c, sec, first, j.count, c->gpu_points, diag)) != ZKPIPE_OK)
@@ -725,10 +819,10 @@ static zkpipe_status write_params_(void *ctx, int fd, const char *path, zkp_diag
                 zkp_parallel_for(c->nthreads, units, chunk_unit_, &j);
             }
             if (sec == SEC_L && (st = unconstrained_(c, diag)) != ZKPIPE_OK) break;
-            st = zkp_write_fd(fd, f->bytes, j.count * elem, path, diag);
+            st = bg_write_(&w, f->bytes[k++ & 1], j.count * elem, diag);
         }
     }
-    return st;
+    return bg_finish_(&w, st, diag);
 }
 
 /* The nonzero columns of uvw[m] into c->map[sec]; their count. */
@@ -792,12 +886,12 @@ zkpipe_status zkp_dev_params_make_files(const zkp_cs_csr *r, const zkp_dev_param
     if (opt->gpu && (st = gpu_begin_(c, opt->gpu, 1, diag)) != ZKPIPE_OK) goto done;
     size_t vk_bytes = (size_t)zkp_bp_vk_bytes(vk.n_ic);
     nbytes = DEV_CHUNK * ZKP_BP_G2_BYTES > vk_bytes ? DEV_CHUNK * ZKP_BP_G2_BYTES : vk_bytes;
-    if (!(bytes = zkp_alloc(opt->alloc, nbytes, ZKP_MEM_SCRATCH))) {
+    if (!(bytes = zkp_alloc(opt->alloc, 2 * nbytes, ZKP_MEM_SCRATCH))) {
         st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "dev params: out of memory");
         goto done;
     }
     c->map[SEC_B2] = c->map[SEC_B1];
-    files_job f = {c, &vk, counts, bytes};
+    files_job f = {c, &vk, counts, {bytes, bytes + nbytes}};
     st = zkp_output_stage_stream(&outs[0], write_params_, &f, diag);
     c->map[SEC_B2] = NULL;
     if (opt->progress && st == ZKPIPE_OK) opt->progress(opt->progress_ctx, c->total, c->total);
@@ -813,7 +907,7 @@ zkpipe_status zkp_dev_params_make_files(const zkp_cs_csr *r, const zkp_dev_param
 done:
     zkp_output_close(&outs[0]);
     zkp_output_close(&outs[1]);
-    zkp_free(opt->alloc, bytes, nbytes, ZKP_MEM_SCRATCH);
+    zkp_free(opt->alloc, bytes, 2 * nbytes, ZKP_MEM_SCRATCH);
     zkp_bp_vk_free(&vk);
     if (c) release_(c);
     return st;
