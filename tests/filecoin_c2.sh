@@ -199,9 +199,10 @@ out_has "RSS drift" "bench porep: the drift printed"
 [ -s "$WORK/porep.svg" ] && [ -s "$WORK/porep.stages.svg" ] && ok "bench porep: the timelines drawn" ||
   fail "bench porep: no timeline SVG"
 # Two phases with one key load: each sets its workers and budget, and each
-# is reported against its own budget.
+# is reported against its own budget, and recorded in --results as it ends.
 expect_exit 0 "bench porep --phases" "$ZKPIPE" bench porep --sector-size 2KiB --sectors 1 \
-  --params "$P" --threads 2 --phases 1@3GiB,2@2600MiB --json "$WORK/phases.json"
+  --params "$P" --threads 2 --phases 1@3GiB,2@2600MiB --json "$WORK/phases.json" \
+  --results "$WORK/sweep.jsonl"
 [ "$(grep -cE '^ +[12] +[12] +[0-9.]+ +1 .* yes ' "$WORK/out")" = 2 ] &&
   ok "bench porep --phases: a row per phase, within baseline + its budget" ||
   { fail "bench porep --phases: the table"; cat "$WORK/out" >&2; }
@@ -209,6 +210,31 @@ grep -qF '"phases":[{"synth_workers":1,"budget_bytes":3221225472,"sectors":1,"se
   "$WORK/phases.json" && grep -qF '{"synth_workers":2,"budget_bytes":2726297600,"sectors":1,"sectors_verified":1,' \
   "$WORK/phases.json" && ok "bench porep --phases: each phase's limits and sector" ||
   { fail "bench porep --phases: the JSON"; cat "$WORK/phases.json" >&2; }
+[ "$(grep -c '^{"phase":[12],"sweep":"1@3GiB,2@2600MiB","sector_size":"2KiB","synth_workers":' \
+  "$WORK/sweep.jsonl")" = 2 ] && ok "bench porep --results: a line per phase" ||
+  { fail "bench porep --results: the lines"; cat "$WORK/sweep.jsonl" >&2; }
+# A sweep stopped after its first phase resumes at the second: only it
+# runs, and its line joins the first; then nothing is left to run, and a
+# file of another sweep is refused and kept.
+head -n 1 "$WORK/sweep.jsonl" >"$WORK/first.jsonl"
+expect_exit 0 "bench porep --results: resumed" "$ZKPIPE" bench porep --sector-size 2KiB \
+  --sectors 1 --params "$P" --threads 2 --phases 1@3GiB,2@2600MiB --results "$WORK/first.jsonl"
+err_has "resuming at phase 2" "bench porep --results: resumes at the first phase not recorded"
+[ "$(grep -cE '^ +[12] +[12] +[0-9.]+ +1 .* yes ' "$WORK/out")" = 1 ] &&
+  grep -qE '^ +2 +2 +2.5 +1 ' "$WORK/out" && ok "bench porep --results: only phase 2 ran" ||
+  { fail "bench porep --results: the resumed table"; cat "$WORK/out" >&2; }
+[ "$(wc -l <"$WORK/first.jsonl")" = 2 ] && grep -q '^{"phase":2,' "$WORK/first.jsonl" &&
+  ok "bench porep --results: the resumed phase's line added" ||
+  { fail "bench porep --results: after resuming"; cat "$WORK/first.jsonl" >&2; }
+expect_exit 0 "bench porep --results: nothing left" "$ZKPIPE" bench porep --sector-size 2KiB \
+  --sectors 1 --params "$P" --phases 1@3GiB,2@2600MiB --results "$WORK/first.jsonl"
+err_has "every phase is recorded" "bench porep --results: a finished sweep runs nothing"
+cp "$WORK/first.jsonl" "$WORK/kept.jsonl"
+expect_exit 2 "bench porep --results: another sweep's file" "$ZKPIPE" bench porep \
+  --sector-size 2KiB --sectors 1 --params "$P" --phases 1@3GiB --results "$WORK/first.jsonl"
+err_has "not phase 1 of this sweep" "bench porep --results: says whose file it is"
+cmp -s "$WORK/first.jsonl" "$WORK/kept.jsonl" && ok "bench porep --results: a refused file is kept" ||
+  fail "bench porep --results: a refused file was changed"
 # Phases too short for any sector: each says so and the next one still
 # runs; the run fails, with no summary written, because none completed one.
 expect_exit 1 "bench porep: phases that complete nothing" "$ZKPIPE" bench porep --sector-size 2KiB \

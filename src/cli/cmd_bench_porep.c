@@ -21,6 +21,8 @@
 #include "cli/cli.h"
 #include "formats/bellperson.h"
 #include "mem/mem.h"
+#include "util/fileio.h"
+#include "util/json.h"
 #include "zkpipe/engine.h"
 
 static const char porep_usage[] =
@@ -28,7 +30,7 @@ static const char porep_usage[] =
     "                          [--sectors N] [--in-flight K] [--synth-workers N]\n"
     "                          [--device-workers M] [--device cpu|cuda|auto] [--threads N]\n"
     "                          [--duration SECONDS] [--budget SIZE] [--json FILE]\n"
-    "                          [--timeline FILE.csv] [options]\n"
+    "                          [--timeline FILE.csv] [--results FILE] [options]\n"
     "\n"
     "Proves N sectors' PoRep C2 (StackedDrg<size>V1_1) through the proving engine and\n"
     "reports the run: seconds per proof, stage times, how busy synthesis and the device\n"
@@ -68,6 +70,12 @@ static const char porep_usage[] =
     "many sectors, and, over 3 sectors or more, its RSS drift: the largest peak RSS\n"
     "between one completion and the next after a warm-up of a tenth of the sectors (at\n"
     "least 2), against the largest within the warm-up.\n"
+    "With --results FILE each phase, once ended, adds a line to FILE (one JSON object, as\n"
+    "in the summary's \"phases\", with its number, the sweep and the sector size), the file\n"
+    "written whole to a temporary name and renamed, so a run stopped at any point keeps the\n"
+    "phases it completed; a run of the same --sector-size and --phases with the same FILE\n"
+    "resumes at the first phase not recorded (the key loads again), or runs nothing when\n"
+    "every phase is. A FILE of another sweep is refused.\n"
     "This runs the engine in process; --daemon ADDR runs the same sectors through a\n"
     "running daemon's cuzk.v1 Prove instead (bench porep --daemon ADDR --help).\n"
     "\n"
@@ -95,6 +103,7 @@ static const char porep_usage[] =
     "                      also F.stages.csv and F.stages.svg: partitions waiting for\n"
     "                      memory and in each stage, GPU memory, reserved bytes\n"
     "  --period-ms N       RSS sampling period (default 20)\n"
+    "  --results FILE      record each phase as it ends, and resume a sweep (above)\n"
     "  --seed HEX          64 hex digits: the sectors' data, ids, ticket and seed (default 0)\n"
     "  --check-subgroups   check every parameter point in its subgroup when loading\n"
     "\n" CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
@@ -232,6 +241,13 @@ static uint64_t partitions_completed_(zkpipe_engine *e) {
 
 typedef struct {
     const char *size, *params_dir, *json_path, *timeline;
+    const char *phases_text; /* --phases as given; NULL without */
+    const char *results_path;
+    /* The phases an earlier run recorded in --results (they run no more),
+     * and that file's lines, kept to be written again with the new ones. */
+    unsigned recorded;
+    char *results;
+    size_t results_len;
     unsigned sectors, in_flight, period_ms;
     double duration; /* seconds of proving per phase; 0: the sectors decide */
     porep_phase_ phases[POREP_PHASES_MAX];
@@ -288,6 +304,7 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         else if (!strcmp(name, "--phases")) {
             if (parse_phases_(v, o)) goto usage;
             o->phases_given = 1;
+            o->phases_text = v;
         }
         else if (!strcmp(name, "--duration")) {
             char *end;
@@ -296,6 +313,7 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         }
         else if (!strcmp(name, "--params")) o->params_dir = v;
         else if (!strcmp(name, "--json")) o->json_path = v;
+        else if (!strcmp(name, "--results")) o->results_path = v;
         else if (!strcmp(name, "--timeline")) o->timeline = v;
         else if (!strcmp(name, "--device")) o->cfg.device = v;
         else if (!strcmp(name, "--budget")) {
@@ -353,6 +371,107 @@ static void collect_(const zkpipe_job_result *r, porep_phase_ *ph, unsigned tota
     fprintf(stderr, "zkpipe bench porep: sector %u of %u: %zu of %zu partition(s) verified, "
             "%.2f s from submission (%.2f s into the phase)\n",
             ph->done, total, ok, r->n_partitions, r->times.total, t - ph->t0);
+}
+
+/* A phase's members in JSON, without the braces: the summary's "phases"
+ * entries and the --results lines. */
+static void phase_json_(FILE *f, const porep_phase_ *ph, unsigned partitions) {
+    char per[32] = "null"; /* no sector completed in the phase */
+    if (ph->done) snprintf(per, sizeof per, "%.6f", (ph->t_end - ph->t0) / ph->done);
+    char per_parts[32] = "null", drift[32] = "null";
+    if (ph->partitions_proved && ph->partition_window > 0)
+        snprintf(per_parts, sizeof per_parts, "%.6f",
+                 ph->partition_window * partitions / (double)ph->partitions_proved);
+    if (ph->drift_from) snprintf(drift, sizeof drift, "%.6f", ph->drift);
+    fprintf(f,
+            "\"synth_workers\":%u,\"budget_bytes\":%llu,\"sectors\":%u,"
+            "\"sectors_verified\":%zu,\"seconds\":%.6f,\"seconds_per_proof\":%s,"
+            "\"sector_interval_median\":%.6f,\"sector_seconds_median\":%.6f,"
+            "\"peak_rss_bytes\":%llu,\"max_tracked_rss_deviation\":%.6f,"
+            "\"rss_samples\":%zu,\"longest_admission_wait\":%.6f,"
+            "\"synthesis_seconds\":%.6f,\"device_seconds\":%.6f,"
+            "\"partitions_completed\":%llu,\"partition_window_seconds\":%.6f,"
+            "\"seconds_per_proof_from_partitions\":%s,\"rss_drift\":%s,"
+            "\"rss_drift_from_sector\":%u,\"sector_peak_rss_bytes\":[",
+            ph->synth_workers, (unsigned long long)ph->budget, ph->done, ph->sectors_verified,
+            ph->t_end - ph->t0, per, ph->interval_median, ph->latency_median,
+            (unsigned long long)ph->peak_rss, ph->deviation, ph->samples, ph->stages.queue_wait,
+            ph->stages.synthesis, ph->stages.device, (unsigned long long)ph->partitions_proved,
+            ph->partition_window, per_parts, drift, ph->drift_from);
+    for (unsigned k = 0; k < ph->done; k++)
+        fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)ph->sector_peak[k]);
+    fputc(']', f);
+}
+
+/* --results: the phases recorded by an earlier run of the same sweep
+ * (its lines, one JSON object a phase, in order), kept in o->results and
+ * counted in o->recorded. A CLI exit code: a file of another sweep, or one
+ * that is not a record, is refused rather than overwritten. */
+static int results_load_(porep_opts_ *o) {
+    zkp_diag d = {{0}};
+    struct stat sb;
+    if (stat(o->results_path, &sb) != 0) return CLI_OK; /* the first run */
+    zkpipe_status st = zkp_read_file(o->results_path, (size_t)1 << 24, &o->results,
+                                     &o->results_len, &d);
+    if (st != ZKPIPE_OK) return cli_fail("bench porep", st, &d, CLI_BAD_INPUT);
+    const char *sweep = o->phases_text ? o->phases_text : "";
+    size_t line_no = 0;
+    for (char *line = o->results; line < o->results + o->results_len; line_no++) {
+        char *end = memchr(line, '\n', (size_t)(o->results + o->results_len - line));
+        if (!end) end = o->results + o->results_len;
+        zkp_json *j = NULL;
+        int good = zkp_json_parse(&j, line, (size_t)(end - line), NULL) == ZKPIPE_OK;
+        const char *phase = good ? zkp_json_number_text(zkp_json_get(j, "phase")) : NULL;
+        const char *sw = good ? zkp_json_string(zkp_json_get(j, "sweep"), NULL) : NULL;
+        const char *size = good ? zkp_json_string(zkp_json_get(j, "sector_size"), NULL) : NULL;
+        char want[16];
+        snprintf(want, sizeof want, "%u", o->recorded + 1);
+        good = phase && sw && size && !strcmp(phase, want) && !strcmp(sw, sweep) &&
+               !strcmp(size, o->size) && o->recorded < o->n_phases;
+        zkp_json_free(j);
+        if (!good) {
+            fprintf(stderr,
+                    "zkpipe bench porep: --results %s, line %zu: not phase %u of this sweep "
+                    "(--sector-size %s --phases %s); pass the same options to resume it, or "
+                    "another file\n",
+                    o->results_path, line_no + 1, o->recorded + 1, o->size,
+                    *sweep ? sweep : "(none)");
+            return CLI_USAGE;
+        }
+        o->recorded++;
+        line = end + 1;
+    }
+    return CLI_OK;
+}
+
+/* Adds phase i's line to --results, the file written whole each time
+ * (to a temporary name, then renamed), so that a run stopped at any point
+ * leaves the phases it completed. */
+static int results_add_(porep_opts_ *o, unsigned i, unsigned partitions) {
+    char *line = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&line, &len);
+    if (!f) return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    fprintf(f, "{\"phase\":%u,\"sweep\":\"%s\",\"sector_size\":\"%s\",", i + 1,
+            o->phases_text ? o->phases_text : "", o->size);
+    phase_json_(f, &o->phases[i], partitions);
+    fputs("}\n", f);
+    if (fclose(f) != 0) {
+        free(line);
+        return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    }
+    char *all = realloc(o->results, o->results_len + len);
+    if (!all) {
+        free(line);
+        return cli_fail("bench porep", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
+    }
+    memcpy(all + o->results_len, line, len);
+    free(line);
+    o->results = all;
+    o->results_len += len;
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_write_file_atomic(o->results_path, o->results, o->results_len, &d);
+    return st == ZKPIPE_OK ? CLI_OK : cli_fail("bench porep", st, &d, CLI_INVALID);
 }
 
 /* What every phase proves from, and the jobs in flight, which one phase
@@ -544,6 +663,18 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
                         "64GiB\n", o->size);
         return CLI_USAGE;
     }
+    if (o->results_path) {
+        int rc = results_load_(o);
+        if (rc != CLI_OK) return rc;
+        if (o->recorded == o->n_phases) {
+            fprintf(stderr, "zkpipe bench porep: every phase is recorded in %s; nothing to run\n",
+                    o->results_path);
+            return CLI_OK;
+        }
+        if (o->recorded)
+            fprintf(stderr, "zkpipe bench porep: phase(s) 1 to %u recorded in %s; resuming at "
+                    "phase %u\n", o->recorded, o->results_path, o->recorded + 1);
+    }
     char params[4096];
     if (!cli_fil_params_path(params, sizeof params, o->params_dir, p, "params")) {
         fprintf(stderr, "zkpipe bench porep: --params: the path is too long\n");
@@ -637,7 +768,7 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
     bench_summary sum;
     memset(&sum, 0, sizeof sum);
     int code = CLI_OK;
-    unsigned ran = 0;
+    unsigned ran = o->recorded;
     for (; ran < o->n_phases && code == CLI_OK; ran++) {
         porep_phase_ *ph = &o->phases[ran];
         if (o->phases_given)
@@ -652,6 +783,14 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
         sum.proofs_verified += ph->sectors_verified;
         sum.jobs_failed += ph->failed;
         bench_stage_times_add(&sum.stages, &ph->stages);
+        if (code == CLI_OK && o->results_path) {
+            /* The timeline so far is enough for this phase's window. */
+            zkpipe_engine_status now;
+            if (zkpipe_engine_get_status(e, &now) == ZKPIPE_OK)
+                ph->deviation = bench_timeline_deviation(o->timeline, now.baseline_rss_bytes,
+                                                         ph->t0, ph->t_end, &ph->samples);
+            code = results_add_(o, ran, (unsigned)p->partitions);
+        }
     }
     free(run.jobs);
     const double t_end = cli_now() - t_create;
@@ -668,7 +807,7 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
      * read; proving alone is the window the budget's promise is about. */
     double proving_dev = 0;
     size_t proving_samples = 0, partitions_verified = 0;
-    for (unsigned i = 0; i < ran; i++) {
+    for (unsigned i = o->recorded; i < ran; i++) {
         porep_phase_ *ph = &o->phases[i];
         ph->deviation = bench_timeline_deviation(o->timeline, sum.baseline_rss_bytes, ph->t0,
                                                  ph->t_end, &ph->samples);
@@ -686,11 +825,11 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
 
     const double G = 1073741824.0;
     const unsigned synth_workers = o->cfg.synth_workers ? o->cfg.synth_workers : 1;
-    const porep_phase_ *one = &o->phases[0];
+    const porep_phase_ *one = &o->phases[o->recorded];
     double per_proof = sum.seconds / sum.proofs;
     /* Busy over the whole span: sectors carried from one phase into the
      * next did their work between the phases' windows too. */
-    const double span = o->phases[o->n_phases - 1].t_end - o->phases[0].t0;
+    const double span = o->phases[o->n_phases - 1].t_end - one->t0;
     double synth_busy = sum.stages.synthesis / (span * synth_workers);
     double device_busy = sum.stages.device / (span * n_devices);
     double finalize_busy = (sum.stages.finalize + sum.stages.verify) /
@@ -707,10 +846,10 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
             printf("steady state: a sector every %.3f s (the median time between completions)\n",
                    one->interval_median);
     } else {
-        printf(" over %u phase(s)\n", o->n_phases);
+        printf(" over %u phase(s)\n", o->n_phases - o->recorded);
         printf("phase  synth  budget GiB  sectors  s/proof  steady s  peak RSS GiB  "
                "<= baseline+budget  deviation  verified\n");
-        for (unsigned i = 0; i < o->n_phases; i++) {
+        for (unsigned i = o->recorded; i < o->n_phases; i++) {
             const porep_phase_ *ph = &o->phases[i];
             char per[16] = "-";
             if (ph->done) snprintf(per, sizeof per, "%.2f", (ph->t_end - ph->t0) / ph->done);
@@ -721,7 +860,7 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
                    100 * ph->deviation, ph->sectors_verified);
         }
     }
-    for (unsigned i = 0; i < o->n_phases; i++) {
+    for (unsigned i = o->recorded; i < o->n_phases; i++) {
         const porep_phase_ *ph = &o->phases[i];
         if (ph->partitions_proved && ph->partition_window > 0)
             printf("phase %u: %llu partition(s) completed in %.1f s: a sector's %u every "
@@ -769,34 +908,10 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
                 o->duration, synth_busy, device_busy, finalize_busy,
                 (unsigned long long)sum.vram_peak_bytes, proving_dev, proving_samples,
                 per_hour_gib, (unsigned long long)sum.reservation_violations);
-        for (unsigned i = 0; i < o->n_phases; i++) {
-            const porep_phase_ *ph = &o->phases[i];
-            char per[32] = "null"; /* no sector completed in the phase */
-            if (ph->done) snprintf(per, sizeof per, "%.6f", (ph->t_end - ph->t0) / ph->done);
-            char per_parts[32] = "null", drift[32] = "null";
-            if (ph->partitions_proved && ph->partition_window > 0)
-                snprintf(per_parts, sizeof per_parts, "%.6f",
-                         ph->partition_window * p->partitions / (double)ph->partitions_proved);
-            if (ph->drift_from) snprintf(drift, sizeof drift, "%.6f", ph->drift);
-            fprintf(f,
-                    "%s{\"synth_workers\":%u,\"budget_bytes\":%llu,\"sectors\":%u,"
-                    "\"sectors_verified\":%zu,\"seconds\":%.6f,\"seconds_per_proof\":%s,"
-                    "\"sector_interval_median\":%.6f,\"sector_seconds_median\":%.6f,"
-                    "\"peak_rss_bytes\":%llu,\"max_tracked_rss_deviation\":%.6f,"
-                    "\"rss_samples\":%zu,\"longest_admission_wait\":%.6f,"
-                    "\"synthesis_seconds\":%.6f,\"device_seconds\":%.6f,"
-                    "\"partitions_completed\":%llu,\"partition_window_seconds\":%.6f,"
-                    "\"seconds_per_proof_from_partitions\":%s,\"rss_drift\":%s,"
-                    "\"rss_drift_from_sector\":%u,\"sector_peak_rss_bytes\":[",
-                    i ? "," : "", ph->synth_workers, (unsigned long long)ph->budget, ph->done,
-                    ph->sectors_verified, ph->t_end - ph->t0, per,
-                    ph->interval_median, ph->latency_median, (unsigned long long)ph->peak_rss,
-                    ph->deviation, ph->samples, ph->stages.queue_wait, ph->stages.synthesis,
-                    ph->stages.device, (unsigned long long)ph->partitions_proved,
-                    ph->partition_window, per_parts, drift, ph->drift_from);
-            for (unsigned k = 0; k < ph->done; k++)
-                fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)ph->sector_peak[k]);
-            fputs("]}", f);
+        for (unsigned i = o->recorded; i < o->n_phases; i++) {
+            fputs(i > o->recorded ? ",{" : "{", f);
+            phase_json_(f, &o->phases[i], p->partitions);
+            fputc('}', f);
         }
         fputs("]}\n", f);
         code = cli_summary_commit("bench porep", js);
@@ -825,5 +940,6 @@ int cli_bench_porep(int argc, char **argv) {
     for (unsigned i = 0; i < CLI_POREP_DISTINCT_MAX; i++)
         zkp_free(NULL, c1s[i], lens[i], ZKP_MEM_AUX);
     for (unsigned i = 0; i < o.n_phases; i++) free(o.phases[i].sector_peak);
+    free(o.results);
     return code;
 }
