@@ -121,8 +121,8 @@ TEST_CASE(gpu_host_field_matches_cpu) {
                 ASSERT_OK(zkp_gpu_host_field_op(field, ops[o], (uint64_t *)&got,            \
                                                 (const uint64_t *)&x, (const uint64_t *)&y)); \
                 if (memcmp(&want, &got, sizeof want) != 0)                                  \
-                    test_fail(__FILE__, __LINE__, #F2 " op %d, iteration %u: device code disagrees", \
-                              ops[o], i);                                                   \
+                    test_fail(__FILE__, __LINE__, #F2 " op %d, iteration %u: device code "   \
+                              "disagrees", ops[o], i);                                      \
             }                                                                               \
     } while (0)
 

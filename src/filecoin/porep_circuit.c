@@ -211,7 +211,7 @@ typedef struct {
     uint64_t size[3]; /* one challenge's inputs, aux and constraints */
     zkp_cs_csr *rec;  /* NULL: the challenges share cs's back end */
     zkp_cs_csr *slices; /* one a challenge after the first */
-    uint64_t nnz0[3], nnz_size[3]; /* the first slice's entries start, one's count */
+    uint64_t nnz0[3], nnz_size[3]; /* where the first slice's entries start; each one's count */
     synth_ *s;        /* one scratch per thread */
     const zkp_bool *id_bits;
     zkp_var comm_d, comm_c, comm_r_last;
@@ -234,7 +234,6 @@ static void rest_unit_(void *ctx, unsigned tid, size_t u) {
     for (int c = 0; c < 3; c++) *counters[c] += u * r->size[c];
     uint64_t want[3] = {f->num_inputs + r->size[0], f->num_aux + r->size[1],
                         f->num_constraints + r->size[2]};
-    zkpipe_status st = ZKPIPE_OK;
     if (r->rec) {
         zkp_cs_csr *sl = &r->slices[u];
         uint64_t nnz0[3], nnz_end[3];
@@ -242,7 +241,7 @@ static void rest_unit_(void *ctx, unsigned tid, size_t u) {
             nnz0[m] = r->nnz0[m] + u * r->nnz_size[m];
             nnz_end[m] = nnz0[m] + r->nnz_size[m];
         }
-        st = zkp_cs_csr_slice(sl, r->rec, f->num_constraints, want[2], nnz0, nnz_end);
+        zkpipe_status st = zkp_cs_csr_slice(sl, r->rec, f->num_constraints, want[2], nnz0, nnz_end);
         if (st != ZKPIPE_OK) {
             atomic_compare_exchange_strong(&r->failed, &ok, (int)st);
             return;
@@ -252,11 +251,9 @@ static void rest_unit_(void *ctx, unsigned tid, size_t u) {
         f = &sl->cs;
         counters[0] = &f->num_inputs, counters[1] = &f->num_aux, counters[2] = &f->num_constraints;
     }
-    if (st == ZKPIPE_OK) {
-        challenge_(f, s, s->part ? &s->part->v[u + 1] : NULL, r->id_bits, r->comm_d, r->comm_c,
-                   r->comm_r_last);
-        st = zkp_cs_status(f);
-    }
+    challenge_(f, s, s->part ? &s->part->v[u + 1] : NULL, r->id_bits, r->comm_d, r->comm_c,
+               r->comm_r_last);
+    zkpipe_status st = zkp_cs_status(f);
     for (int c = 0; c < 3 && st == ZKPIPE_OK; c++)
         if (*counters[c] != want[c]) st = ZKPIPE_ERR_INVALID_ARGUMENT;
     if (st != ZKPIPE_OK) atomic_compare_exchange_strong(&r->failed, &ok, (int)st);

@@ -270,7 +270,8 @@ zkpipe_status zkp_cs_csr_finish(zkp_cs_csr *r) {
 }
 
 zkpipe_status zkp_cs_csr_reserve(zkp_cs_csr *r, uint64_t rows, const uint64_t nnz[3]) {
-    if (!(r->what & ZKP_CSR_MATRICES) || r->slice || r->finished) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (!(r->what & ZKP_CSR_MATRICES) || r->slice || r->finished)
+        return ZKPIPE_ERR_INVALID_ARGUMENT;
     if (rows >= SIZE_MAX / sizeof(uint64_t) - 1) return ZKPIPE_ERR_NO_MEMORY;
     for (int m = 0; m < 3; m++) {
         zkp_csr_matrix *mat = &r->m[m];
@@ -294,12 +295,11 @@ zkpipe_status zkp_cs_csr_slice(zkp_cs_csr *slice, const zkp_cs_csr *r, uint64_t 
     memset(slice, 0, sizeof *slice);
     if (r->slice || r->finished || (r->what & ZKP_CSR_WITNESS) || row_end < row0)
         return ZKPIPE_ERR_INVALID_ARGUMENT;
-    if (r->what & ZKP_CSR_MATRICES) {
-        if (row_end + 1 > r->m[0].rows_cap) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (r->what & ZKP_CSR_MATRICES)
         for (int m = 0; m < 3; m++)
-            if (nnz_end[m] < nnz0[m] || nnz_end[m] > r->m[m].cap)
+            if (row_end + 1 > r->m[m].rows_cap || nnz_end[m] < nnz0[m] ||
+                nnz_end[m] > r->m[m].cap)
                 return ZKPIPE_ERR_INVALID_ARGUMENT;
-    }
     zkp_cs_init(&slice->cs, r->cs.backend, slice);
     slice->what = r->what;
     slice->slice = 1;

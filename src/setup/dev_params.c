@@ -806,7 +806,8 @@ static zkpipe_status write_params_(void *ctx, int fd, const char *path, zkp_diag
         const size_t count = f->counts[s], elem = sec == SEC_B2 ? ZKP_BP_G2_BYTES : ZKP_BP_G1_BYTES;
         uint8_t len[ZKP_BP_COUNT_BYTES];
         zkp_bp_put_count(len, (uint32_t)count);
-        if ((st = bg_wait_(&w, diag)) == ZKPIPE_OK) st = zkp_write_fd(fd, len, sizeof len, path, diag);
+        if ((st = bg_wait_(&w, diag)) == ZKPIPE_OK)
+            st = zkp_write_fd(fd, len, sizeof len, path, diag);
         for (size_t first = 0; first < count && st == ZKPIPE_OK; first += DEV_CHUNK) {
             chunk_job j = {c, sec, first, count - first < DEV_CHUNK ? count - first : DEV_CHUNK,
                            f->bytes[k & 1]};
