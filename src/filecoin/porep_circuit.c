@@ -321,7 +321,7 @@ static zkpipe_status synthesize_(zkp_cs *cs, zkp_cs_csr *rec, const zkp_fil_pore
         /* Every challenge records what the first did: room for them all. */
         uint64_t nnz[3];
         for (int m = 0; m < 3; m++) {
-            r.nnz0[m] = nnz_before[m] + (matrices ? rec->m[m].nnz - nnz_before[m] : 0);
+            r.nnz0[m] = matrices ? rec->m[m].nnz : 0;
             r.nnz_size[m] = r.nnz0[m] - nnz_before[m];
             nnz[m] = r.nnz0[m] + rest * r.nnz_size[m];
         }
