@@ -83,6 +83,18 @@ if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
     done
     printf '{"SectorNum":11,"Phase1Out":"%s","SectorSize":2048}' "$(base64 -w0 <"$F/c1.json")" \
         >"$F/envelope.json"
+    # PreloadSRS before any job: the key of a PoRep size is registered from
+    # filecoin.params_dir by its name; a size without parameters there, or
+    # a name that is no key's, is said to be so.
+    expect_exit 0 "daemon: PreloadSRS porep-2KiB before any job" "$ZKPIPE" client \
+        --addr "unix://$SOCK" preload porep-2KiB
+    out_has "key porep-2KiB: loaded in" "daemon: the preload loaded the key"
+    expect_exit 4 "daemon: PreloadSRS of a size without parameters" "$ZKPIPE" client \
+        --addr "unix://$SOCK" preload porep-8MiB
+    err_has "StackedDrg8MiBV1_1 parameters" "daemon: the refusal names the missing parameters"
+    expect_exit 4 "daemon: PreloadSRS of an unknown name" "$ZKPIPE" client \
+        --addr "unix://$SOCK" preload porep-3KiB
+    err_has "no key is registered as 'porep-3KiB'" "daemon: the refusal names the key"
     # Curio's own calls, from grpc-go: SubmitProof, GetStatus while the job
     # runs, AwaitProof.
     . "$HERE/go_interop.sh"

@@ -228,6 +228,50 @@ int srv_porep_key_name(uint64_t registered_proof, char *name, size_t cap) {
     return 1;
 }
 
+/* Registers the key of seal's circuit under "porep-<sector size>", from its
+ * parameter file found by Filecoin's name in filecoin.params_dir (or
+ * Filecoin's own lookup). */
+static zkp_rpc_code porep_key_register_(zkp_daemon *d, const zkp_fil_seal_proof *seal,
+                                        uint32_t *key_id, char *msg, size_t msg_len) {
+    zkp_fil_params_circuit fc;
+    zkp_fil_porep_shape_of(&fc, seal);
+    char path[PATH_MAX], name[SRV_KEY_NAME_MAX + 1];
+    if (!zkp_fil_params_lookup(path, sizeof path, d->fil_params_dir, &fc, "params")) {
+        snprintf(msg, msg_len, "the parameter file's path is too long");
+        return ZKP_RPC_INTERNAL;
+    }
+    (void)srv_porep_key_name(seal->id, name, sizeof name);
+    int again;
+    uint64_t bytes;
+    char why[400];
+    zkp_rpc_code code =
+        key_register_(d, name, path, 0, seal->id, &again, &bytes, key_id, why, sizeof why);
+    if (code != ZKP_RPC_OK) {
+        snprintf(msg, msg_len, "the %s parameters: %.300s", seal->name, why);
+        if (code == ZKP_RPC_INVALID_ARGUMENT) code = ZKP_RPC_FAILED_PRECONDITION;
+    }
+    return code;
+}
+
+zkp_rpc_code srv_porep_key_register_named(zkp_daemon *d, const char *name, char *msg,
+                                          size_t msg_len) {
+    size_t n;
+    const zkp_fil_seal_proof *rows = zkp_fil_seal_proofs(&n);
+    for (size_t i = 0; i < n; i++) {
+        char row_name[SRV_KEY_NAME_MAX + 1];
+        /* The interactive V1_1 row: what Curio seals new sectors with, and
+         * the circuit its synthetic PoRep shares. */
+        if (rows[i].api != ZKP_FIL_API_V1_1 ||
+            rows[i].challenge_kind != ZKP_FIL_CHALLENGES_INTERACTIVE ||
+            !srv_porep_key_name(rows[i].id, row_name, sizeof row_name) || strcmp(row_name, name))
+            continue;
+        uint32_t id;
+        return porep_key_register_(d, &rows[i], &id, msg, msg_len);
+    }
+    snprintf(msg, msg_len, "no key is registered as '%.80s'", name);
+    return ZKP_RPC_NOT_FOUND;
+}
+
 /* A POREP_SEAL_COMMIT request made ready for the engine: Curio's envelope
  * decoded (*c1 gets the C1 JSON, zkp_free it), and the key of the registered
  * proof's circuit registered under the name "porep-<sector size>" from
@@ -263,24 +307,8 @@ static zkp_rpc_code porep_prepare_(zkp_daemon *d, const srv_submit_req *r, uint3
         code = ZKP_RPC_INVALID_ARGUMENT;
         goto fail;
     }
-    zkp_fil_params_circuit fc;
-    zkp_fil_porep_shape_of(&fc, seal);
-    char path[PATH_MAX], name[SRV_KEY_NAME_MAX + 1];
-    if (!zkp_fil_params_lookup(path, sizeof path, d->fil_params_dir, &fc, "params")) {
-        snprintf(msg, msg_len, "the parameter file's path is too long");
-        code = ZKP_RPC_INTERNAL;
-        goto fail;
-    }
-    (void)srv_porep_key_name(seal->id, name, sizeof name);
-    int again;
-    uint64_t bytes;
-    char why[400];
-    code = key_register_(d, name, path, 0, seal->id, &again, &bytes, key_id, why, sizeof why);
-    if (code != ZKP_RPC_OK) {
-        snprintf(msg, msg_len, "the %s parameters: %.300s", seal->name, why);
-        if (code == ZKP_RPC_INVALID_ARGUMENT) code = ZKP_RPC_FAILED_PRECONDITION;
-        goto fail;
-    }
+    code = porep_key_register_(d, seal, key_id, msg, msg_len);
+    if (code != ZKP_RPC_OK) goto fail;
     *n_parts = seal->partitions;
     return ZKP_RPC_OK;
 fail:

@@ -126,6 +126,12 @@ uint32_t srv_key_lookup(zkp_daemon *d, const char *name);
  * of it runs here ("porep-2KiB"); 0 when the number is not a PoRep seal
  * proof's. */
 int srv_porep_key_name(uint64_t registered_proof, char *name, size_t cap);
+/* Registers "porep-<size>" (srv_porep_key_name) from filecoin.params_dir
+ * as a POREP_SEAL_COMMIT job of that size would, so that a key can be
+ * preloaded before its first job. NOT_FOUND when name is no PoRep key's;
+ * FAILED_PRECONDITION, said in msg, when its parameter file is not there. */
+zkp_rpc_code srv_porep_key_register_named(zkp_daemon *d, const char *name, char *msg,
+                                          size_t msg_len);
 
 typedef struct {
     srv_kind kind;

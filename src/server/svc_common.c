@@ -306,17 +306,29 @@ static int key_status_(zkp_daemon *d, uint32_t id, zkpipe_key_status *out) {
     return found;
 }
 
-zkp_rpc_code svc_key_load(zkp_daemon *d, const char *name, int *was_hot, double *ms) {
+zkp_rpc_code svc_key_load(zkp_daemon *d, const char *name, int *was_hot, double *ms, char *msg,
+                          size_t msg_len) {
     *was_hot = 0;
     *ms = 0;
     uint32_t id = srv_key_lookup(d, name);
-    if (!id) return ZKP_RPC_NOT_FOUND;
+    if (!id) {
+        zkp_rpc_code code = srv_porep_key_register_named(d, name, msg, msg_len);
+        if (code != ZKP_RPC_OK) return code;
+        if (!(id = srv_key_lookup(d, name))) {
+            snprintf(msg, msg_len, "no key is registered as '%.80s'", name);
+            return ZKP_RPC_NOT_FOUND;
+        }
+    }
     zkpipe_key_status ks;
     *was_hot = key_status_(d, id, &ks) && ks.tier == ZKPIPE_KEY_HOT;
     double t0 = srv_now();
     zkpipe_status st = zkpipe_engine_load_key(d->engine, id);
     *ms = (srv_now() - t0) * 1000.0;
-    return st == ZKPIPE_OK ? ZKP_RPC_OK : ZKP_RPC_FAILED_PRECONDITION;
+    if (st != ZKPIPE_OK) {
+        snprintf(msg, msg_len, "cannot load key '%.80s': %s", name, zkpipe_strerror(st));
+        return ZKP_RPC_FAILED_PRECONDITION;
+    }
+    return ZKP_RPC_OK;
 }
 
 zkp_rpc_code svc_key_evict(zkp_daemon *d, const char *name, int *was_loaded, uint64_t *freed) {

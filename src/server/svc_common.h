@@ -89,9 +89,13 @@ void svc_prove(zkp_daemon *d, zkp_rpc_call *call, srv_submit_req *r, svc_reply_f
 /* The key's name as the view knows it, or "key<id>". */
 void svc_key_name(const zkp_server_view *view, uint32_t id, char *buf, size_t cap);
 
-/* Loads a key now (NOT_FOUND for an unknown name): *was_hot when it was
- * loaded already, *ms the time taken. Blocks: call from a blocking thread. */
-zkp_rpc_code svc_key_load(zkp_daemon *d, const char *name, int *was_hot, double *ms);
+/* Loads a key now: *was_hot when it was loaded already, *ms the time
+ * taken. A PoRep key's name ("porep-32GiB") is registered from the
+ * parameter directory first if no job has registered it. Otherwise msg
+ * says why not (NOT_FOUND for an unknown name). Blocks: call from a
+ * blocking thread. */
+zkp_rpc_code svc_key_load(zkp_daemon *d, const char *name, int *was_hot, double *ms, char *msg,
+                          size_t msg_len);
 
 /* Evicts a key: NOT_FOUND, or FAILED_PRECONDITION while partitions of it
  * run. *was_loaded and *freed describe what was resident. */

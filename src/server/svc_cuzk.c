@@ -333,11 +333,10 @@ static void preload_thread_(zkp_daemon *d, zkp_rpc_call *call, void *arg) {
     Cuzk__V1__PreloadSrsRequest *m = arg;
     int was_hot;
     double ms;
-    zkp_rpc_code code = svc_key_load(d, m->circuit_id, &was_hot, &ms);
+    char msg[512];
+    zkp_rpc_code code = svc_key_load(d, m->circuit_id, &was_hot, &ms, msg, sizeof msg);
     if (code != ZKP_RPC_OK) {
-        zkp_rpc_reply_error(call, code, code == ZKP_RPC_NOT_FOUND ? "no key is registered as '%.80s'"
-                                                                   : "cannot load key '%.80s'",
-                            m->circuit_id);
+        zkp_rpc_reply_error(call, code, "%s", msg);
         return;
     }
     Cuzk__V1__PreloadSrsResponse resp = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
