@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "queue/queue.h"
+#include "queue/queue_internal.h" /* the connection, to ask it what it listens to */
 #include "test.h"
 
 /* ---- the server and a schema per case ----------------------------------- */
@@ -613,13 +614,26 @@ TEST_CASE(cluster_status) {
 
 typedef struct {
     pg_case *c;
+    const char *conninfo;          /* c->conninfo unless a case says otherwise */
+    const zkp_queue_options *opts; /* NULL: notifications */
     int64_t id, timeout_ms;
     int final;
     zkp_queue_job_info info;
     double waited_ms;
+    long listening; /* channels the connection listened to at the end */
     zkpipe_status st;
     zkp_diag d;
 } waiter_;
+
+/* How many channels q's connection listens to. */
+static long listening_(zkp_queue *q) {
+    PGresult *r = PQexec(q->conn, "SELECT count(*) FROM pg_listening_channels()");
+    long n = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                 ? strtol(PQgetvalue(r, 0, 0), NULL, 10)
+                 : -1;
+    PQclear(r);
+    return n;
+}
 
 static double mono_ms_(void) {
     struct timespec ts;
@@ -630,21 +644,29 @@ static double mono_ms_(void) {
 static void *wait_thread_(void *arg) {
     waiter_ *w = arg;
     zkp_queue *q = NULL;
-    w->st = zkp_queue_connect(&q, w->c->conninfo, &w->d);
+    w->st = zkp_queue_open(&q, w->conninfo, w->opts, &w->d);
     double t0 = mono_ms_();
     if (w->st == ZKPIPE_OK)
         w->st = zkp_queue_wait(q, w->id, w->timeout_ms, &w->info, &w->final, &w->d);
     w->waited_ms = mono_ms_() - t0;
+    if (q) w->listening = listening_(q);
     zkp_queue_close(q);
     return NULL;
 }
 
-static void start_waiter_(waiter_ *w, pthread_t *t, pg_case *c, int64_t id, int64_t timeout_ms) {
+static void start_waiter_with_(waiter_ *w, pthread_t *t, pg_case *c, const char *conninfo,
+                               const zkp_queue_options *opts, int64_t id, int64_t timeout_ms) {
     memset(w, 0, sizeof *w);
     w->c = c;
+    w->conninfo = conninfo;
+    w->opts = opts;
     w->id = id;
     w->timeout_ms = timeout_ms;
     ASSERT(pthread_create(t, NULL, wait_thread_, w) == 0);
+}
+
+static void start_waiter_(waiter_ *w, pthread_t *t, pg_case *c, int64_t id, int64_t timeout_ms) {
+    start_waiter_with_(w, t, c, c->conninfo, NULL, id, timeout_ms);
 }
 
 TEST_CASE(cluster_wait) {
@@ -836,6 +858,56 @@ TEST_CASE(cluster_claim_admission) {
     ASSERT_EQ_INT(zkp_queue_enqueue(q, &bad, &id, &existed, &d2), ZKPIPE_ERR_INVALID_ARGUMENT);
 }
 
+static int64_t enqueue_vram_(zkp_queue *q, const char *request_id, uint64_t vram, int prio) {
+    zkp_queue_job_spec s = {.request_id = request_id, .kind = "groth16", .curve = "bls12-381",
+                            .key = "k1", .cost_bytes = 1, .vram_bytes = vram, .priority = prio,
+                            .inputs_path = "/shared/x"};
+    int64_t id;
+    int existed;
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_queue_enqueue(q, &s, &id, &existed, &d) == ZKPIPE_OK, "enqueue: %s", d.msg);
+    return id;
+}
+
+/* A GPU member's device memory: a job whose partition would not fit is
+ * passed over although it comes first, one that fits and one of unknown
+ * size are taken; with no limit (a member proving on the CPU) it is. */
+TEST_CASE(cluster_claim_vram) {
+    pg_case *c = pg_case_open_("vram");
+    zkp_queue *q = migrated_(c);
+    int64_t big = enqueue_vram_(q, "big", 1000, 2);
+    int64_t fits = enqueue_vram_(q, "fits", 600, 1);
+    int64_t unknown = enqueue_vram_(q, "unknown", 0, 0);
+
+    zkp_queue_filter f = {.max_vram_bytes = 600};
+    const int64_t expect[2] = {fits, unknown};
+    for (int k = 0; k < 2; k++) {
+        zkp_queue_claim cl;
+        int claimed;
+        OK(zkp_queue_claim_next(q, "gpu", 60000, &f, &cl, &claimed, &d_));
+        ASSERT_MSG(claimed && cl.id == expect[k], "claim %d: %s", k,
+                   claimed ? cl.request_id : "nothing");
+        ASSERT_EQ_U64(cl.vram_bytes, k == 0 ? 600 : 0);
+        zkp_queue_claim_release(&cl);
+    }
+    zkp_queue_claim cl;
+    int claimed;
+    OK(zkp_queue_claim_next(q, "gpu", 60000, &f, &cl, &claimed, &d_));
+    ASSERT_EQ_INT(claimed, 0);
+
+    zkp_queue_filter cpu = {.max_vram_bytes = 0};
+    OK(zkp_queue_claim_next(q, "cpu", 60000, &cpu, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == big && cl.vram_bytes == 1000);
+    zkp_queue_claim_release(&cl);
+
+    zkp_queue_job_spec bad = {.request_id = "bad", .kind = "groth16", .curve = "bn254",
+                              .vram_bytes = (uint64_t)INT64_MAX + 1, .inputs_path = "/x"};
+    int64_t id;
+    int existed;
+    zkp_diag d2 = {{0}};
+    ASSERT_EQ_INT(zkp_queue_enqueue(q, &bad, &id, &existed, &d2), ZKPIPE_ERR_OUT_OF_RANGE);
+}
+
 /* ---- a member's listener: outcomes and new work on one connection ----------- */
 
 TEST_CASE(cluster_notifications) {
@@ -967,4 +1039,177 @@ TEST_CASE(cluster_retries_serialization_failures) {
     }
     ASSERT_EQ_U64(atomic_load(&summed), 2 + 5);
     zkp_queue_count_retries_into(q, NULL);
+}
+
+/* ---- without LISTEN/NOTIFY ---------------------------------------------------- */
+
+/* For a database without LISTEN/NOTIFY: the connections poll, and run as a
+ * role that may not call pg_notify, so a statement that still did would
+ * fail here; none may LISTEN either (pg_listening_channels on each), and a
+ * listener on the admin connection hears nothing. */
+typedef struct {
+    pg_case *c;
+    char role[64];
+} poll_role_;
+
+static void drop_poll_role_(void *arg) {
+    poll_role_ *r = arg;
+    char sql[256];
+    PQclear(PQexec(r->c->admin, "UNLISTEN *"));
+    PQclear(PQexec(r->c->admin, "GRANT EXECUTE ON FUNCTION pg_notify(text, text) TO PUBLIC"));
+    snprintf(sql, sizeof sql, "DROP OWNED BY %s; DROP ROLE %s", r->role, r->role);
+    PQclear(PQexec(r->c->admin, sql));
+}
+
+static zkp_queue *open_polling_(const char *conninfo, const zkp_queue_options *o) {
+    zkp_queue *q = NULL;
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_queue_open(&q, conninfo, o, &d);
+    ASSERT_MSG(st == ZKPIPE_OK, "connect: %s", d.msg);
+    test_defer(close_queue_, q);
+    ASSERT(zkp_queue_polling(q) && zkp_queue_poll_ms(q) == o->poll_ms);
+    return q;
+}
+
+TEST_CASE(cluster_polling) {
+    pg_case *c = pg_case_open_("polling");
+    static poll_role_ role;
+    role.c = c;
+    snprintf(role.role, sizeof role.role, "zkpt_poll_%d", (int)getpid());
+    char sql[512];
+    snprintf(sql, sizeof sql, "CREATE ROLE %s LOGIN; GRANT USAGE, CREATE ON SCHEMA %s TO %s",
+             role.role, c->schema, role.role);
+    admin_exec_(c, sql);
+    test_defer(drop_poll_role_, &role);
+    /* Superusers (every other case) keep it; the test's role loses it. */
+    admin_exec_(c, "REVOKE EXECUTE ON FUNCTION pg_notify(text, text) FROM PUBLIC");
+    admin_exec_(c, "LISTEN " ZKP_QUEUE_NOTIFY_CHANNEL "; LISTEN " ZKP_QUEUE_QUEUED_CHANNEL);
+    static char conninfo[1200];
+    snprintf(conninfo, sizeof conninfo, "%s user=%s", c->conninfo, role.role);
+
+    /* The role really cannot notify. */
+    PGconn *plain = PQconnectdb(conninfo);
+    ASSERT_MSG(PQstatus(plain) == CONNECTION_OK, "connect: %s", PQerrorMessage(plain));
+    PGresult *r = PQexec(plain, "SELECT pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL "', '1')");
+    const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    int refused = PQresultStatus(r) == PGRES_FATAL_ERROR && code && !strcmp(code, "42501");
+    PQclear(r);
+    PQfinish(plain);
+    ASSERT_MSG(refused, "the test role may still call pg_notify");
+
+    const zkp_queue_options o = {.poll = 1, .poll_ms = 50};
+    zkp_queue *q = open_polling_(conninfo, &o), *holder = open_polling_(conninfo, &o);
+    unsigned applied;
+    OK(zkp_queue_migrate(q, &applied, &d_));
+    int64_t ids[4];
+    size_t n;
+    int queued;
+    zkp_diag d2 = {{0}};
+    ASSERT_EQ_INT(zkp_queue_notifications(q, 0, -1, ids, 4, &n, &queued, &d2),
+                  ZKPIPE_ERR_UNSUPPORTED);
+
+    /* Enqueue, a repeated request id, a wait that times out. */
+    int64_t id = enqueue_(q, "p-1", "bn254", 0, 3);
+    zkp_queue_job_spec again = {.request_id = "p-1", .kind = "groth16", .curve = "bn254",
+                                .inputs = (const uint8_t *)"x", .inputs_len = 1};
+    int64_t same;
+    int existed;
+    OK(zkp_queue_enqueue(q, &again, &same, &existed, &d_));
+    ASSERT(existed == 1 && same == id);
+    waiter_ w;
+    pthread_t t;
+    start_waiter_with_(&w, &t, c, conninfo, &o, id, 120);
+    pthread_join(t, NULL);
+    ASSERT_MSG(w.st == ZKPIPE_OK, "%s", w.d.msg);
+    ASSERT(w.final == 0 && w.info.state == ZKP_QUEUE_QUEUED && w.listening == 0);
+    ASSERT_MSG(w.waited_ms >= 115, "returned after %.0f ms", w.waited_ms);
+    zkp_queue_job_info_release(&w.info);
+
+    /* A waiter woken by polling: a retryable error requeues the job, and
+     * the result of its second lease is read within an interval or so. */
+    start_waiter_with_(&w, &t, c, conninfo, &o, id, 20000);
+    zkp_queue_claim cl;
+    int claimed, accepted;
+    OK(zkp_queue_claim_next(holder, "A", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == id && cl.attempts == 1);
+    OK(zkp_queue_fail(holder, id, cl.generation, "retry me", 1, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 1);
+    zkp_queue_claim_release(&cl);
+    OK(zkp_queue_claim_next(holder, "A", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == id && cl.attempts == 2);
+    sleep_ms_(100); /* the waiter has read the job leased */
+    const uint8_t proof[4] = {4, 3, 2, 1};
+    double t_done = mono_ms_();
+    OK(zkp_queue_complete(holder, id, cl.generation, proof, sizeof proof, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 1);
+    OK(zkp_queue_complete(holder, id, cl.generation, proof, sizeof proof, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 0); /* fenced as ever */
+    zkp_queue_claim_release(&cl);
+    pthread_join(t, NULL);
+    double latency = mono_ms_() - t_done;
+    ASSERT_MSG(w.st == ZKPIPE_OK, "%s", w.d.msg);
+    ASSERT(w.final == 1 && w.info.state == ZKP_QUEUE_DONE && w.info.attempts == 2);
+    ASSERT(w.info.result_len == sizeof proof && !memcmp(w.info.result, proof, sizeof proof));
+    ASSERT_EQ_INT(w.listening, 0);
+    ASSERT_MSG(latency < 5000, "read %.0f ms after the write", latency);
+    fprintf(stderr, "polling every %u ms: the result read %.1f ms after it was written\n",
+            o.poll_ms, latency);
+    zkp_queue_job_info_release(&w.info);
+
+    /* The reaper: one expired lease requeued, one failed at its last attempt. */
+    int64_t id2 = enqueue_(q, "p-2", "bn254", 0, 3), id3 = enqueue_(q, "p-3", "bn254", 0, 1);
+    for (int k = 0; k < 2; k++) {
+        OK(zkp_queue_claim_next(holder, "B", 1, NULL, &cl, &claimed, &d_));
+        ASSERT(claimed && cl.id == (k ? id3 : id2));
+        zkp_queue_claim_release(&cl);
+    }
+    sleep_ms_(20);
+    unsigned requeued, failed;
+    OK(zkp_queue_reap(q, &requeued, &failed, &d_));
+    ASSERT(requeued == 1 && failed == 1);
+    ASSERT_ROW(c, id2, "queued 1 1 -");
+    ASSERT_ROW(c, id3, "failed 1 1 -");
+
+    /* A cancel reaches the holder: the read its watcher makes every
+     * interval finds the job it holds final (and a job that is gone). */
+    int64_t run = enqueue_(q, "p-run", "bn254", 5, 3);
+    OK(zkp_queue_claim_next(holder, "A", 60000, NULL, &cl, &claimed, &d_));
+    ASSERT(claimed && cl.id == run);
+    const int64_t watch[3] = {run, id2, run + 1000};
+    int64_t settled[3];
+    OK(zkp_queue_settled(holder, watch, 3, settled, &n, &d_));
+    ASSERT(n == 1 && settled[0] == run + 1000);
+    start_waiter_with_(&w, &t, c, conninfo, &o, run, 20000);
+    sleep_ms_(60);
+    int cancelled;
+    OK(zkp_queue_cancel(q, run, &cancelled, &d_));
+    ASSERT_EQ_INT(cancelled, 1);
+    pthread_join(t, NULL);
+    ASSERT_MSG(w.st == ZKPIPE_OK, "%s", w.d.msg);
+    ASSERT(w.final == 1 && w.info.state == ZKP_QUEUE_CANCELLED && w.listening == 0);
+    zkp_queue_job_info_release(&w.info);
+    OK(zkp_queue_settled(holder, watch, 3, settled, &n, &d_));
+    ASSERT(n == 2 && settled[0] != settled[1]);
+    for (size_t i = 0; i < n; i++) ASSERT(settled[i] == run || settled[i] == run + 1000);
+    const uint8_t late[2] = {1, 2};
+    OK(zkp_queue_complete(holder, run, cl.generation, late, sizeof late, &accepted, &d_));
+    ASSERT_EQ_INT(accepted, 0);
+    ASSERT_ROW(c, run, "cancelled 1 1 -");
+    zkp_queue_claim_release(&cl);
+
+    /* Nothing listened and nothing was announced; a connection that
+     * notifies fails here, so none of the statements above did. */
+    ASSERT(listening_(q) == 0 && listening_(holder) == 0);
+    ASSERT(PQconsumeInput(c->admin));
+    PGnotify *note = PQnotifies(c->admin);
+    ASSERT_MSG(note == NULL, "%s was announced", note ? note->relname : "");
+    zkp_queue *notifying = NULL;
+    OK(zkp_queue_connect(&notifying, conninfo, &d_));
+    test_defer(close_queue_, notifying);
+    zkp_queue_job_spec s = {.request_id = "p-notify", .kind = "groth16", .curve = "bn254",
+                            .inputs = (const uint8_t *)"x", .inputs_len = 1};
+    int64_t nid;
+    zkp_diag d3 = {{0}};
+    ASSERT_EQ_INT(zkp_queue_enqueue(notifying, &s, &nid, &existed, &d3), ZKPIPE_ERR_IO);
+    ASSERT_MSG(strstr(d3.msg, "pg_notify") != NULL, "%s", d3.msg);
 }

@@ -84,6 +84,9 @@ static key_sizes sizes_of_(const char *zkey) {
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     key_sizes k = {s.keys[0].resident_bytes, s.keys[0].partition_bytes};
     ASSERT(k.resident > 0 && k.partition > 0);
+    /* A CPU engine knows a GPU partition's device memory too: a cluster
+     * member enqueues its key's jobs with it for GPU members. */
+    ASSERT(s.keys[0].device_partition_bytes > 0);
     /* The mapped file is charged as itself, page by page, and is part of
      * what the key holds. */
     struct stat fst;

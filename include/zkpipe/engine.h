@@ -323,6 +323,11 @@ typedef struct {
     uint64_t file_bytes;
     uint64_t resident_bytes;    /* charged to the budget while hot */
     uint64_t partition_bytes;   /* working set of one partition; 0 until first loaded */
+    /* Device memory one partition takes on a GPU beside the key's resident
+     * bases, as the engine estimates it when it makes the key resident
+     * under engine.vram_budget; known on a CPU-only engine too (for a
+     * cluster's GPU members); 0 until first loaded. */
+    uint64_t device_partition_bytes;
     uint32_t running;           /* partitions of this key in flight */
     uint32_t queued;            /* partitions of its live jobs not admitted yet */
     int porep;                  /* 1: a Filecoin PoRep key (zkpipe_engine_register_porep_key) */

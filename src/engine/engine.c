@@ -1268,6 +1268,7 @@ zkpipe_status zkpipe_engine_get_status(zkpipe_engine *e, zkpipe_engine_status *o
         ks->file_bytes = k->file_bytes;
         ks->resident_bytes = k->resident_bytes;
         ks->partition_bytes = k->part_bytes;
+        ks->device_partition_bytes = k->dev_part_bytes;
         ks->running = k->running;
         ks->porep = k->kind == ENG_KEY_POREP;
         ks->loads = k->loads;

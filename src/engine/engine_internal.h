@@ -110,6 +110,7 @@ struct eng_key {
     uint64_t c_witness, c_abc, c_ntt, c_scratch;
     uint64_t part_bytes;     /* reservation of one partition */
     uint64_t part_after_start; /* what stays reserved after prove_start */
+    uint64_t dev_part_bytes; /* device memory of one partition (zkp_g16_device_work_bytes) */
     uint32_t running;        /* partitions in flight */
     uint32_t pinned;         /* admissions or loads using it right now */
     uint64_t last_use;       /* LRU clock */

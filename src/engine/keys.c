@@ -232,6 +232,9 @@ static void key_publish_(zkpipe_engine *e, eng_key *k, key_data_ *d, uint64_t ke
     k->domain = k->pk.curve == ZKPIPE_CURVE_BN254 ? k->pk.u.bn254.domain_size
                                                    : k->pk.u.bls12_381.domain_size;
     part_estimate_(k, e->device_threads, zkp_g16_backend_is_gpu(e->backends[0]));
+    /* Whatever this engine proves on: the figure travels with the key's
+     * jobs to a cluster's GPU members. */
+    k->dev_part_bytes = zkp_g16_device_work_bytes(&k->pk);
     k->tier = ZKPIPE_KEY_HOT;
     k->loads++;
     k->last_use = ++e->lru_clock;

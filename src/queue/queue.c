@@ -53,10 +53,17 @@ static zkpipe_status sql_fail_(zkp_diag *d, const char *what, const PGconn *conn
 }
 
 zkpipe_status zkp_queue_connect(zkp_queue **out, const char *url, zkp_diag *d) {
+    return zkp_queue_open(out, url, NULL, d);
+}
+
+zkpipe_status zkp_queue_open(zkp_queue **out, const char *url, const zkp_queue_options *opts,
+                             zkp_diag *d) {
     *out = NULL;
     if (!url || !*url) return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT, "queue: empty url");
     zkp_queue *q = calloc(1, sizeof *q);
     if (!q) return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "queue: out of memory");
+    q->poll = opts && opts->poll;
+    q->poll_ms = opts && opts->poll_ms ? opts->poll_ms : ZKP_QUEUE_POLL_MS_DEFAULT;
     q->conn = PQconnectdb(url);
     if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
         char flat[ZKP_DIAG_MAX];
@@ -70,6 +77,10 @@ zkpipe_status zkp_queue_connect(zkp_queue **out, const char *url, zkp_diag *d) {
     *out = q;
     return ZKPIPE_OK;
 }
+
+int zkp_queue_polling(const zkp_queue *q) { return q->poll; }
+
+uint32_t zkp_queue_poll_ms(const zkp_queue *q) { return q->poll_ms; }
 
 void zkp_queue_close(zkp_queue *q) {
     if (!q) return;
@@ -258,6 +269,12 @@ static const struct {
      "  WHERE state = 'queued';"
      "CREATE INDEX zkpipe_jobs_leased ON zkpipe_jobs (lease_expires_at) WHERE state = 'leased';"
      "CREATE INDEX zkpipe_jobs_owner ON zkpipe_jobs (lease_owner) WHERE state = 'leased';"},
+    /* A plain ADD COLUMN with a constant default, the form the three
+     * databases share: the rows already there (jobs of members that did
+     * not know the figure) read as unknown, which every claimer admits.
+     * enqueue refuses what would not fit a bigint, so none is negative. */
+    {2, "device memory of a job",
+     "ALTER TABLE zkpipe_jobs ADD COLUMN vram_bytes bigint NOT NULL DEFAULT 0;"},
 };
 
 unsigned zkp_queue_schema_latest(void) {
@@ -410,6 +427,20 @@ zkpipe_status zkp_queue_prune_members(zkp_queue *q, uint32_t stale_ms, unsigned 
 
 /* ---- jobs ---------------------------------------------------------------- */
 
+/* Statements that announce what they wrote come in two variants made from
+ * one text at compile time: [1] with the pg_notify of the rows written in
+ * the same statement, [0] without, for a connection that polls. Only the
+ * first column is read, so both read alike. */
+#define ENQUEUE_ADD_                                                                               \
+    "WITH added AS (INSERT INTO zkpipe_jobs (request_id, kind, curve, priority,"                   \
+    " inputs, inputs_path, max_attempts, key, cost_bytes, vram_bytes)"                             \
+    " VALUES ($1, $2, $3, $4::integer, $5::bytea, $6, $7::integer, $8, $9::bigint, $10::bigint)"   \
+    " ON CONFLICT (request_id) DO NOTHING RETURNING id)"
+static const char *const enqueue_sql_[2] = {
+    ENQUEUE_ADD_ " SELECT id FROM added",
+    ENQUEUE_ADD_ " SELECT id, pg_notify('" ZKP_QUEUE_QUEUED_CHANNEL "', CAST(id AS text))"
+                 " FROM added"};
+
 zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, int64_t *job_id,
                                 int *existed, zkp_diag *d) {
     *job_id = 0;
@@ -426,31 +457,26 @@ zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, in
     if (spec->key && !name_chars_ok_(spec->key))
         return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
                              "queue: key name must be 1 to 64 characters of A-Z a-z 0-9 . _ -");
-    if (spec->cost_bytes > (uint64_t)INT64_MAX)
-        return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: cost_bytes out of range");
+    if (spec->cost_bytes > (uint64_t)INT64_MAX || spec->vram_bytes > (uint64_t)INT64_MAX)
+        return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE,
+                             "queue: cost_bytes or vram_bytes out of range");
     if (!by_path && spec->inputs_len > ZKP_QUEUE_INLINE_INPUT_MAX)
         return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE,
                              "queue: %zu bytes of inputs; more than %zu go in a shared directory",
                              spec->inputs_len, ZKP_QUEUE_INLINE_INPUT_MAX);
-    char prio[16], attempts[16], cost[24];
+    char prio[16], attempts[16], cost[24], vram[24];
     snprintf(prio, sizeof prio, "%d", (int)spec->priority);
     snprintf(attempts, sizeof attempts, "%u", spec->max_attempts ? spec->max_attempts : 3u);
     snprintf(cost, sizeof cost, "%llu", (unsigned long long)spec->cost_bytes);
-    const char *values[9] = {spec->request_id, spec->kind, spec->curve, prio,
-                             by_path ? NULL : (const char *)spec->inputs,
-                             by_path ? spec->inputs_path : NULL, attempts, spec->key, cost};
-    int lengths[9] = {0, 0, 0, 0, (int)spec->inputs_len, 0, 0, 0, 0};
-    int formats[9] = {0, 0, 0, 0, 1, 0, 0, 0, 0};
+    snprintf(vram, sizeof vram, "%llu", (unsigned long long)spec->vram_bytes);
+    const char *values[10] = {spec->request_id, spec->kind, spec->curve, prio,
+                              by_path ? NULL : (const char *)spec->inputs,
+                              by_path ? spec->inputs_path : NULL, attempts, spec->key, cost, vram};
+    int lengths[10] = {0, 0, 0, 0, (int)spec->inputs_len, 0, 0, 0, 0, 0};
+    int formats[10] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
     PGresult *res;
-    st = zkp_queue_exec(q, "enqueue",
-                        "WITH added AS (INSERT INTO zkpipe_jobs (request_id, kind, curve, priority,"
-                        " inputs, inputs_path, max_attempts, key, cost_bytes)"
-                        " VALUES ($1, $2, $3, $4::integer, $5::bytea, $6, $7::integer, $8,"
-                        " $9::bigint)"
-                        " ON CONFLICT (request_id) DO NOTHING RETURNING id)"
-                        " SELECT id, pg_notify('" ZKP_QUEUE_QUEUED_CHANNEL "', CAST(id AS text))"
-                        " FROM added",
-                        9, values, lengths, formats, 1, &res, d);
+    st = zkp_queue_exec(q, "enqueue", enqueue_sql_[!q->poll], 10, values, lengths, formats, 1,
+                        &res, d);
     if (st != ZKPIPE_OK) return st;
     if (PQntuples(res) == 0) {
         PQclear(res);
@@ -506,11 +532,12 @@ static const char claim_sql_[] =
     "   AND ($4::text[] IS NULL OR curve = ANY ($4::text[]))"
     "   AND ($5::text[] IS NULL OR key IS NULL OR key = ANY ($5::text[]))"
     "   AND ($7::bigint = 0 OR cost_bytes <= $7::bigint)"
+    "   AND ($8::bigint = 0 OR vram_bytes <= $8::bigint)"
     "   ORDER BY priority DESC, coalesce(key = ANY ($6::text[]), false) DESC, created_at, id"
     "   LIMIT 1 FOR UPDATE SKIP LOCKED)"
     " AND state = 'queued'"
     " RETURNING id, lease_generation, attempts, priority, request_id, kind, curve, inputs,"
-    " inputs_path, key, cost_bytes";
+    " inputs_path, key, cost_bytes, vram_bytes";
 
 zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t lease_ms,
                                    const zkp_queue_filter *filter, zkp_queue_claim *out,
@@ -521,7 +548,7 @@ zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t le
     if (st != ZKPIPE_OK) return st;
     char kinds_buf[1024], curves_buf[1024], keys_buf[8192], hot_buf[8192];
     const char *kinds = NULL, *curves = NULL, *keys = NULL, *hot = NULL;
-    char max_cost[24] = "0";
+    char max_cost[24] = "0", max_vram[24] = "0";
     if (filter) {
         st = array_literal_("kind", filter->kinds, filter->n_kinds, kinds_buf, sizeof kinds_buf,
                             &kinds, d);
@@ -535,21 +562,24 @@ zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t le
             st = array_literal_("key", filter->hot_keys, filter->n_hot_keys, hot_buf,
                                 sizeof hot_buf, &hot, d);
         if (st != ZKPIPE_OK) return st;
-        if (filter->max_cost_bytes > (uint64_t)INT64_MAX)
-            return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: max_cost_bytes too large");
+        if (filter->max_cost_bytes > (uint64_t)INT64_MAX ||
+            filter->max_vram_bytes > (uint64_t)INT64_MAX)
+            return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE,
+                                 "queue: max_cost_bytes or max_vram_bytes too large");
         snprintf(max_cost, sizeof max_cost, "%llu", (unsigned long long)filter->max_cost_bytes);
+        snprintf(max_vram, sizeof max_vram, "%llu", (unsigned long long)filter->max_vram_bytes);
     }
     char ms[16];
     snprintf(ms, sizeof ms, "%u", lease_ms);
-    const char *values[7] = {member, ms, kinds, curves, keys, hot, max_cost};
+    const char *values[8] = {member, ms, kinds, curves, keys, hot, max_cost, max_vram};
     PGresult *res;
-    st = zkp_queue_exec(q, "claim", claim_sql_, 7, values, NULL, NULL, 1, &res, d);
+    st = zkp_queue_exec(q, "claim", claim_sql_, 8, values, NULL, NULL, 1, &res, d);
     if (st != ZKPIPE_OK) return st;
     if (PQntuples(res) == 0) {
         PQclear(res);
         return ZKPIPE_OK;
     }
-    int64_t attempts = 0, priority = 0, cost = 0;
+    int64_t attempts = 0, priority = 0, cost = 0, vram = 0;
     int bad = PQntuples(res) != 1 || zkp_queue_get_int(res, 0, 0, &out->id) ||
               zkp_queue_get_int(res, 0, 1, &out->generation) ||
               zkp_queue_get_int(res, 0, 2, &attempts) || zkp_queue_get_int(res, 0, 3, &priority) ||
@@ -559,7 +589,8 @@ zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t le
               zkp_queue_get_text(res, 0, 5, out->kind, sizeof out->kind) ||
               zkp_queue_get_text(res, 0, 6, out->curve, sizeof out->curve) ||
               zkp_queue_get_text(res, 0, 9, out->key, sizeof out->key) ||
-              zkp_queue_get_int(res, 0, 10, &cost) || cost < 0;
+              zkp_queue_get_int(res, 0, 10, &cost) || cost < 0 ||
+              zkp_queue_get_int(res, 0, 11, &vram) || vram < 0;
     if (!bad && !PQgetisnull(res, 0, 7)) {
         size_t len = (size_t)PQgetlength(res, 0, 7);
         out->inputs = malloc(len ? len : 1);
@@ -589,6 +620,7 @@ zkpipe_status zkp_queue_claim_next(zkp_queue *q, const char *member, uint32_t le
     out->attempts = (uint32_t)attempts;
     out->priority = (int32_t)priority;
     out->cost_bytes = (uint64_t)cost;
+    out->vram_bytes = (uint64_t)vram;
     *claimed = 1;
     return ZKPIPE_OK;
 }
@@ -601,27 +633,30 @@ void zkp_queue_claim_release(zkp_queue_claim *c) {
     c->inputs_len = 0;
 }
 
+/* Every right-hand side reads the row as it was before the update, so
+ * last_error names the owner whose lease expired. A job failed here wakes
+ * its waiters in the same statement (the notifying variant, as enqueue_sql_). */
+#define REAP_                                                                                      \
+    "WITH reaped AS (UPDATE zkpipe_jobs SET"                                                       \
+    " state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,"                 \
+    " last_error = 'the lease of ' || lease_owner || ' expired (attempt '"                         \
+    "   || CAST(attempts AS text) || ' of ' || CAST(max_attempts AS text) || ')',"                 \
+    " finished_at = CASE WHEN attempts >= max_attempts THEN now() END,"                            \
+    " lease_owner = NULL, lease_expires_at = NULL"                                                 \
+    " WHERE state = 'leased' AND lease_expires_at < now()"                                         \
+    " RETURNING id, state)"
+static const char *const reap_sql_[2] = {
+    REAP_ " SELECT state FROM reaped",
+    REAP_ " SELECT state, CASE WHEN state = 'failed' THEN pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL
+          "', CAST(id AS text)) ELSE pg_notify('" ZKP_QUEUE_QUEUED_CHANNEL
+          "', CAST(id AS text)) END FROM reaped"};
+
 zkpipe_status zkp_queue_reap(zkp_queue *q, unsigned *requeued, unsigned *failed, zkp_diag *d) {
     *requeued = 0;
     *failed = 0;
     PGresult *res;
-    /* Every right-hand side reads the row as it was before the update, so
-     * last_error names the owner whose lease expired. A job failed here
-     * wakes its waiters in the same statement. */
-    zkpipe_status st = zkp_queue_exec(
-        q, "reaping expired leases",
-        "WITH reaped AS (UPDATE zkpipe_jobs SET"
-        " state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,"
-        " last_error = 'the lease of ' || lease_owner || ' expired (attempt '"
-        "   || CAST(attempts AS text) || ' of ' || CAST(max_attempts AS text) || ')',"
-        " finished_at = CASE WHEN attempts >= max_attempts THEN now() END,"
-        " lease_owner = NULL, lease_expires_at = NULL"
-        " WHERE state = 'leased' AND lease_expires_at < now()"
-        " RETURNING id, state)"
-        " SELECT state, CASE WHEN state = 'failed' THEN pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL
-        "', CAST(id AS text)) ELSE pg_notify('" ZKP_QUEUE_QUEUED_CHANNEL
-        "', CAST(id AS text)) END FROM reaped",
-        0, NULL, NULL, NULL, 0, &res, d);
+    zkpipe_status st = zkp_queue_exec(q, "reaping expired leases", reap_sql_[!q->poll], 0, NULL,
+                                      NULL, NULL, 0, &res, d);
     if (st != ZKPIPE_OK) return st;
     int n = PQntuples(res);
     for (int i = 0; i < n; i++) {
@@ -637,15 +672,18 @@ zkpipe_status zkp_queue_reap(zkp_queue *q, unsigned *requeued, unsigned *failed,
 /* A fenced write: one statement, the UPDATE ... WHERE lease_generation =
  * gen ... RETURNING id in update_sql and the NOTIFY of the row it changed
  * (none when refused), so the write and its wake-up commit together and a
- * waiter is woken only after the state it will read is there. */
+ * waiter is woken only after the state it will read is there. A polling
+ * connection runs update_sql alone: the same fencing, and the row it
+ * returns (none when refused) says the same. */
 static zkpipe_status fenced_write_(zkp_queue *q, const char *what, const char *update_sql,
                                    int n, const char *const *values, const int *lengths,
                                    const int *formats, int *accepted, zkp_diag *d) {
     *accepted = 0;
     char sql[1024];
     int len = snprintf(sql, sizeof sql,
-                       "WITH written AS (%s) SELECT pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL
-                       "', CAST(id AS text)) FROM written",
+                       q->poll ? "%s"
+                               : "WITH written AS (%s) SELECT pg_notify('" ZKP_QUEUE_NOTIFY_CHANNEL
+                                 "', CAST(id AS text)) FROM written",
                        update_sql);
     if (len < 0 || (size_t)len >= sizeof sql)
         return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: %s: statement too long", what);
@@ -798,10 +836,36 @@ static int64_t now_ms_(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static void sleep_ms_(int64_t ms) {
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
+/* zkp_queue_wait without notifications: the job's row is read every poll
+ * interval (and once more at the timeout, so out holds the state then). */
+static zkpipe_status wait_polling_(zkp_queue *q, int64_t id, int64_t timeout_ms,
+                                   zkp_queue_job_info *out, int *final, zkp_diag *d) {
+    int64_t deadline = now_ms_() + (timeout_ms > 0 ? timeout_ms : 0);
+    for (;;) {
+        zkpipe_status st = zkp_queue_job_get(q, id, out, d);
+        if (st != ZKPIPE_OK) return st;
+        if (is_final_(out->state)) {
+            *final = 1;
+            return ZKPIPE_OK;
+        }
+        int64_t left = deadline - now_ms_();
+        if (left <= 0) return ZKPIPE_OK;
+        sleep_ms_(left < (int64_t)q->poll_ms ? left : (int64_t)q->poll_ms);
+        zkp_queue_job_info_release(out);
+    }
+}
+
 zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
                              zkp_queue_job_info *out, int *final, zkp_diag *d) {
     memset(out, 0, sizeof *out);
     *final = 0;
+    if (q->poll) return wait_polling_(q, id, timeout_ms, out, final, d);
     zkpipe_status st;
     if (!q->listening) {
         st = zkp_queue_simple(q, "LISTEN", "LISTEN " ZKP_QUEUE_NOTIFY_CHANNEL, d);
@@ -849,6 +913,9 @@ zkpipe_status zkp_queue_notifications(zkp_queue *q, int64_t timeout_ms, int wake
                                       size_t cap, size_t *n, int *queued, zkp_diag *d) {
     *n = 0;
     *queued = 0;
+    if (q->poll)
+        return zkp_diag_fail(d, ZKPIPE_ERR_UNSUPPORTED,
+                             "queue: a polling connection has no notifications to wait for");
     if (!q->listening) {
         zkpipe_status st = zkp_queue_simple(q, "LISTEN", "LISTEN " ZKP_QUEUE_NOTIFY_CHANNEL, d);
         if (st != ZKPIPE_OK) return st;
@@ -892,6 +959,44 @@ zkpipe_status zkp_queue_notifications(zkp_queue *q, int64_t timeout_ms, int wake
             return zkp_diag_fail(d, ZKPIPE_ERR_IO, "database: listening: %s", flat);
         }
     }
+}
+
+zkpipe_status zkp_queue_settled(zkp_queue *q, const int64_t *ids, size_t n, int64_t *out,
+                                size_t *n_out, zkp_diag *d) {
+    *n_out = 0;
+    if (n == 0) return ZKPIPE_OK;
+    /* An array literal, {1,2,...}: 20 characters and a comma at most each. */
+    if (n > ((size_t)1 << 24))
+        return zkp_diag_fail(d, ZKPIPE_ERR_OUT_OF_RANGE, "queue: %zu jobs at once", n);
+    size_t cap = n * 21 + 3, at = 0;
+    char *arr = malloc(cap);
+    if (!arr) return zkp_diag_fail(d, ZKPIPE_ERR_NO_MEMORY, "queue: out of memory");
+    arr[at++] = '{';
+    for (size_t i = 0; i < n; i++)
+        at += (size_t)snprintf(arr + at, cap - at, "%s%lld", i ? "," : "", (long long)ids[i]);
+    arr[at++] = '}';
+    arr[at] = 0;
+    const char *values[1] = {arr};
+    PGresult *res;
+    zkpipe_status st = zkp_queue_exec(
+        q, "reading jobs' states",
+        "SELECT u.id FROM unnest($1::bigint[]) AS u(id) WHERE NOT EXISTS (SELECT 1 FROM"
+        " zkpipe_jobs j WHERE j.id = u.id AND j.state IN ('queued', 'leased'))",
+        1, values, NULL, NULL, 1, &res, d);
+    free(arr);
+    if (st != ZKPIPE_OK) return st;
+    int rows = PQntuples(res);
+    for (int i = 0; i < rows; i++) {
+        int64_t v;
+        if ((size_t)i >= n || zkp_queue_get_int(res, i, 0, &v) != 0) {
+            PQclear(res);
+            *n_out = 0;
+            return zkp_diag_fail(d, ZKPIPE_ERR_PARSE, "queue: jobs' states came back malformed");
+        }
+        out[(*n_out)++] = v;
+    }
+    PQclear(res);
+    return ZKPIPE_OK;
 }
 
 zkpipe_status zkp_queue_depth(zkp_queue *q, uint64_t *depth, size_t n, zkp_diag *d) {

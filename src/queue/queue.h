@@ -24,7 +24,9 @@
  * Only plain SQL is used (no advisory locks, no extensions, no stored
  * procedures), the subset PostgreSQL shares with YugabyteDB and CockroachDB.
  * NOTIFY is a wake-up only: a waiter that misses one finds the state on
- * its next read, so nothing depends on it being delivered. */
+ * its next read, so nothing depends on it being delivered; where the
+ * database has no LISTEN/NOTIFY, a connection opened to poll issues
+ * neither and its waits re-read on a timer (zkp_queue_options). */
 #ifndef ZKP_QUEUE_QUEUE_H
 #define ZKP_QUEUE_QUEUE_H
 
@@ -54,9 +56,34 @@ typedef struct zkp_queue zkp_queue;
  * once rather than at their next look. */
 #define ZKP_QUEUE_QUEUED_CHANNEL "zkpipe_job_queued"
 
-/* Connects to url (a libpq connection string or postgresql:// URI).
- * ZKPIPE_ERR_IO with the server's message when it cannot. */
+/* Connects to url (a libpq connection string or postgresql:// URI), with
+ * wake-ups by LISTEN/NOTIFY. ZKPIPE_ERR_IO with the server's message when
+ * it cannot. */
 zkpipe_status zkp_queue_connect(zkp_queue **out, const char *url, zkp_diag *d);
+
+/* How long a polling connection's waits sleep between reads, unless told. */
+#define ZKP_QUEUE_POLL_MS_DEFAULT 250
+
+/* How a connection learns that something changed. Zeroed: LISTEN/NOTIFY,
+ * as zkp_queue_connect. */
+typedef struct {
+    /* 1: for databases without LISTEN/NOTIFY (CockroachDB; YugabyteDB
+     * unless yb_enable_listen_notify is set). No statement calls
+     * pg_notify, none LISTENs; zkp_queue_wait reads its job every poll_ms,
+     * and zkp_queue_notifications is refused (a member re-reads its jobs
+     * with zkp_queue_settled instead). Every member of a queue must agree:
+     * a polling member's writes wake no listener. */
+    int poll;
+    uint32_t poll_ms; /* the interval of poll; 0: ZKP_QUEUE_POLL_MS_DEFAULT */
+} zkp_queue_options;
+
+/* zkp_queue_connect with options (NULL: the defaults). */
+zkpipe_status zkp_queue_open(zkp_queue **out, const char *url, const zkp_queue_options *opts,
+                             zkp_diag *d);
+
+/* Whether q polls (zkp_queue_options.poll), and its interval in ms. */
+int zkp_queue_polling(const zkp_queue *q);
+uint32_t zkp_queue_poll_ms(const zkp_queue *q);
 void zkp_queue_close(zkp_queue *q);
 
 /* How many statements q ran again after a serialization failure or a
@@ -101,6 +128,9 @@ typedef struct {
     const char *curve;      /* "bn254", "bls12-381" */
     const char *key;        /* the proving key's name, [A-Za-z0-9_.-]; NULL: none */
     uint64_t cost_bytes;    /* memory the job needs to be admitted (0: unknown) */
+    /* Device memory one partition takes on a GPU beside its key's resident
+     * bases (0: unknown, or no key). */
+    uint64_t vram_bytes;
     int32_t priority;       /* higher first (zkpipe_priority's order) */
     /* Exactly one of: the inputs themselves (at most
      * ZKP_QUEUE_INLINE_INPUT_MAX bytes) or a path in a shared directory. */
@@ -112,7 +142,8 @@ typedef struct {
 
 /* Adds a job, or finds the one already submitted with its request_id
  * (*existed = 1; its inputs are not compared). A new job is announced on
- * ZKP_QUEUE_QUEUED_CHANNEL. */
+ * ZKP_QUEUE_QUEUED_CHANNEL (unless q polls: then nothing is announced,
+ * here or by any write below). */
 zkpipe_status zkp_queue_enqueue(zkp_queue *q, const zkp_queue_job_spec *spec, int64_t *job_id,
                                 int *existed, zkp_diag *d);
 
@@ -130,6 +161,10 @@ typedef struct {
     const char *const *hot_keys;
     size_t n_hot_keys;
     uint64_t max_cost_bytes; /* what its engine can admit now; 0: no limit */
+    /* The device memory its largest GPU has beside what is resident there;
+     * 0: no limit (a member that proves on the CPU). Jobs of vram_bytes 0
+     * pass any limit. */
+    uint64_t max_vram_bytes;
 } zkp_queue_filter;
 
 typedef struct {
@@ -142,6 +177,7 @@ typedef struct {
     char curve[ZKP_QUEUE_NAME_MAX + 1];
     char key[ZKP_QUEUE_NAME_MAX + 1]; /* "" when none */
     uint64_t cost_bytes;
+    uint64_t vram_bytes;
     uint8_t *inputs; /* malloc'd, or NULL when inputs_path is set */
     size_t inputs_len;
     char *inputs_path; /* malloc'd, or NULL */
@@ -216,7 +252,9 @@ void zkp_queue_job_info_release(zkp_queue_job_info *info);
  * ZKP_QUEUE_NOTIFY_CHANNEL, to which this connection LISTENs from the
  * first call on: the state is read after the LISTEN, so a write committed
  * in between is seen either by that read or as a notification, and the
- * wait does not poll. The connection must not be inside a transaction. */
+ * wait does not poll. A polling connection (zkp_queue_options.poll) reads
+ * the job again every poll interval instead, so it learns of an outcome
+ * up to that late. The connection must not be inside a transaction. */
 zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
                              zkp_queue_job_info *out, int *final, zkp_diag *d);
 
@@ -228,9 +266,20 @@ zkpipe_status zkp_queue_wait(zkp_queue *q, int64_t id, int64_t timeout_ms,
  * Returns early, with *n = 0, when wake_fd (>= 0) becomes readable: a
  * member's watcher thread is woken that way to stop. Used by a member to
  * learn at once of its jobs' outcomes and of cancels of the jobs it holds,
- * with one connection for all of them. */
+ * with one connection for all of them. ZKPIPE_ERR_UNSUPPORTED on a polling
+ * connection: there is nothing to listen to. */
 zkpipe_status zkp_queue_notifications(zkp_queue *q, int64_t timeout_ms, int wake_fd, int64_t *ids,
                                       size_t cap, size_t *n, int *queued, zkp_diag *d);
+
+/* Which of the jobs ids[0..n) no longer wait on anyone: final (done,
+ * failed, cancelled) or gone. They are written to out (room for n; *n_out
+ * of them) in no particular order; the rest are queued or leased. One
+ * statement for all of them: a polling member's watcher reads what its
+ * waiting clients and the jobs it holds became this way, every interval
+ * (a held job that became final was cancelled: nobody else can finish
+ * it). Works with or without notifications. */
+zkpipe_status zkp_queue_settled(zkp_queue *q, const int64_t *ids, size_t n, int64_t *out,
+                                size_t *n_out, zkp_diag *d);
 
 /* The queued jobs by priority: depth[p] for priorities 0..n-1 (zkpipe's
  * LOW..CRITICAL); jobs of other priorities are not counted. */

@@ -15,6 +15,8 @@ struct zkp_queue {
     uint64_t retries;     /* statements run again after a serialization failure */
     _Atomic uint64_t *retries_sink; /* zkp_queue_count_retries_into; NULL: none */
     uint64_t jitter;      /* the retries' backoff jitter */
+    int poll;             /* zkp_queue_options.poll: no pg_notify, no LISTEN */
+    uint32_t poll_ms;     /* how long a polling wait sleeps between reads */
 };
 
 const char *zkp_queue_pq_message(const PGconn *conn);

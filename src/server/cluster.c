@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <protobuf-c/protobuf-c.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -56,9 +57,14 @@ struct srv_cluster {
     int64_t idle_ms;
     size_t file_max;   /* inputs read from the shared directory, at most */
     size_t inline_max; /* inputs stored in the database, at most */
+    zkp_queue_options qopts; /* queue.notify = off: every connection polls */
 
     pthread_mutex_t lk;
     pthread_cond_t cv; /* a claim ended, work arrived, stopping */
+    /* Counts the wake-ups on cv, so that the claimer, which looks for work
+     * without the lock, does not then sleep through one that came while it
+     * looked (the next job of a client that waited for the last one). */
+    uint64_t wakes;
     zkp_queue *idle[POOL_IDLE_MAX];
     size_t n_idle;
     held *held; /* the claims running here */
@@ -92,6 +98,12 @@ static int64_t mono_ms_(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Wakes the claimer and every other waiter on cv (lock held). */
+static void wake_locked_(srv_cluster *c) {
+    c->wakes++;
+    pthread_cond_broadcast(&c->cv);
 }
 
 /* Waits on the cluster's condition for up to ms (lock held). */
@@ -331,7 +343,7 @@ static zkp_queue *conn_get_(srv_cluster *c, zkp_diag *d) {
     zkp_queue *q = c->n_idle ? c->idle[--c->n_idle] : NULL;
     pthread_mutex_unlock(&c->lk);
     if (!q) {
-        if (zkp_queue_connect(&q, c->url, d) != ZKPIPE_OK) return NULL;
+        if (zkp_queue_open(&q, c->url, &c->qopts, d) != ZKPIPE_OK) return NULL;
         zkp_queue_count_retries_into(q, &c->retries);
     }
     return q;
@@ -450,7 +462,7 @@ static void *watcher_(void *arg) {
         if (queued) {
             /* Work to claim: the claimer looks now, not at its next look. */
             pthread_mutex_lock(&c->lk);
-            pthread_cond_broadcast(&c->cv);
+            wake_locked_(c);
             pthread_mutex_unlock(&c->lk);
         }
         for (size_t i = 0; i < n && st == ZKPIPE_OK; i++) {
@@ -463,6 +475,68 @@ static void *watcher_(void *arg) {
             zkp_queue_close(q);
             q = NULL;
         }
+    }
+    zkp_queue_close(q);
+    return NULL;
+}
+
+/* The watcher where the database has no LISTEN/NOTIFY (queue.notify =
+ * off): every queue.poll_ms one statement finds which of the jobs this
+ * member watches (the entries clients wait on, and the claims running
+ * here) are final, and each is handled as a notification naming it would
+ * be: a held one can only have been cancelled (or taken over and
+ * finished), and its engine job stops. Nothing is read while there is
+ * nothing to watch. */
+static void *poller_(void *arg) {
+    srv_cluster *c = arg;
+    zkp_queue *q = NULL;
+    for (;;) {
+        pthread_mutex_lock(&c->lk);
+        int stop = c->stopping;
+        pthread_mutex_unlock(&c->lk);
+        if (stop) break;
+        zkp_diag d = {{0}};
+        zkpipe_status st = ZKPIPE_OK;
+        size_t n = 0, n_settled = 0;
+        int64_t *ids = srv_cluster_live_ids(c->d, &n), *settled = NULL;
+        if (ids) {
+            pthread_mutex_lock(&c->lk);
+            size_t n_held = 0;
+            for (held *h = c->held; h; h = h->next) n_held++;
+            int64_t *all = realloc(ids, (n + n_held + 1) * sizeof *ids);
+            if (all) {
+                ids = all;
+                for (held *h = c->held; h; h = h->next) ids[n++] = h->id;
+            }
+            pthread_mutex_unlock(&c->lk);
+            if (!all) {
+                free(ids);
+                ids = NULL;
+            }
+        }
+        if (ids) settled = malloc((n ? n : 1) * sizeof *settled);
+        if (!settled) {
+            st = zkp_diag_fail(&d, ZKPIPE_ERR_NO_MEMORY, "out of memory");
+        } else if (n) {
+            if (!q && (q = conn_get_(c, &d)) == NULL) st = ZKPIPE_ERR_IO;
+            if (st == ZKPIPE_OK) st = zkp_queue_settled(q, ids, n, settled, &n_settled, &d);
+            for (size_t i = 0; i < n_settled && st == ZKPIPE_OK; i++) {
+                cancel_if_held_(c, settled[i]);
+                st = refresh_id_(c, q, settled[i], &d);
+            }
+        }
+        free(ids);
+        free(settled);
+        int64_t wait = (int64_t)c->qopts.poll_ms;
+        if (st != ZKPIPE_OK) {
+            log_(c, "watcher: %s; again in a second", d.msg);
+            zkp_queue_close(q);
+            q = NULL;
+            if (wait < 1000) wait = 1000;
+        }
+        /* The stop writes to the pipe; nothing else does. */
+        struct pollfd p = {.fd = c->wake_pipe[0], .events = POLLIN};
+        (void)poll(&p, 1, (int)wait);
     }
     zkp_queue_close(q);
     return NULL;
@@ -523,10 +597,13 @@ static int write_shared_(srv_cluster *c, const uint8_t *b, size_t len, char *pat
  * queued again, and be taken again by it at once (its claimer wakes as
  * the failed run ends) until its attempts were spent, while other members
  * had room. A PoRep job's key is its registered proof's, under the name
- * its claimer registers it by. */
-static uint64_t cost_(zkp_daemon *d, const srv_submit_req *r, const char **curve) {
+ * its claimer registers it by. *vram is the device memory of one
+ * partition, for GPU claimers (filter_); 0 when the key is unknown here. */
+static uint64_t cost_(zkp_daemon *d, const srv_submit_req *r, const char **curve,
+                      uint64_t *vram) {
     uint64_t cost = r->payload_bytes;
     *curve = "any";
+    *vram = 0;
     uint32_t id = 0;
     char porep_key[SRV_KEY_NAME_MAX + 1];
     if (r->kind == SRV_KIND_CIRCOM && r->key)
@@ -540,6 +617,7 @@ static uint64_t cost_(zkp_daemon *d, const srv_submit_req *r, const char **curve
         for (size_t i = 0; i < st->n_keys; i++) {
             if (st->keys[i].id != id) continue;
             cost += st->keys[i].partition_bytes;
+            *vram = st->keys[i].device_partition_bytes;
             /* A circom job's row names its curve; a PoRep job's stays
              * "any", as on a member that has not met its key yet. */
             if (r->kind != SRV_KIND_CIRCOM) continue;
@@ -560,7 +638,7 @@ zkp_rpc_code srv_cluster_submit(zkp_daemon *d, const srv_submit_req *r, srv_job 
     size_t len = 0;
     char rid[ZKP_QUEUE_NAME_MAX + 1], key[SRV_KEY_NAME_MAX + 1] = "", path[PATH_MAX] = "";
     const char *curve = "any";
-    uint64_t cost = 0;
+    uint64_t cost = 0, vram = 0;
     /* What the job is, copied before the payload (where it lives) goes. */
     srv_submit_req desc = *r;
     const int client_rid = r->request_id && *r->request_id;
@@ -588,7 +666,7 @@ zkp_rpc_code srv_cluster_submit(zkp_daemon *d, const srv_submit_req *r, srv_job 
         }
         snprintf(key, sizeof key, "%s", r->key);
     }
-    cost = cost_(d, r, &curve);
+    cost = cost_(d, r, &curve, &vram);
     inputs = r->submit_msg ? srv_cluster_encode_inputs(r->service, r->submit_msg, &len) : NULL;
     if (!inputs) {
         snprintf(msg, msg_len, "out of memory");
@@ -628,6 +706,7 @@ out:
                                .curve = curve,
                                .key = key[0] ? key : NULL,
                                .cost_bytes = cost,
+                               .vram_bytes = vram,
                                .priority = (int32_t)r->priority,
                                .inputs = path[0] ? NULL : inputs,
                                .inputs_len = path[0] ? 0 : len,
@@ -662,7 +741,7 @@ out:
     conn_put_(c, q, st != ZKPIPE_OK);
     /* Work for this member's claimer, without waiting for its next look. */
     pthread_mutex_lock(&c->lk);
-    pthread_cond_broadcast(&c->cv);
+    wake_locked_(c);
     pthread_mutex_unlock(&c->lk);
     return ZKP_RPC_OK;
 }
@@ -946,7 +1025,7 @@ static void *runner_(void *arg) {
     free(ra);
     pthread_mutex_lock(&c->lk);
     c->running--;
-    pthread_cond_broadcast(&c->cv);
+    wake_locked_(c);
     pthread_mutex_unlock(&c->lk);
     return NULL;
 }
@@ -961,6 +1040,34 @@ typedef struct {
     const char *hot[SRV_MAX_KEYS];
     zkp_queue_filter f;
 } filter_buf;
+
+/* The most device memory a partition of a claimed job may take: that of
+ * the GPU with the most room beside what is resident on it (the keys'
+ * bases and compiled circuits; engine.vram_budget, or the whole device,
+ * less those). The working sets of partitions in flight are not counted
+ * against it: they are gone when the partition is, and a partition that
+ * finds its device busy waits for it, so a member whose GPU is proving
+ * still takes the next job to synthesize meanwhile. 0 (no limit) on a
+ * member that proves on the CPU; 1 on a GPU member without room, which
+ * then takes only jobs whose device memory is unknown, as a full budget
+ * does with cost_bytes. */
+static uint64_t vram_room_(const zkpipe_engine_status *st) {
+    uint64_t best = 0;
+    int gpu = 0;
+    for (size_t i = 0; i < st->n_devices; i++) {
+        const zkpipe_device_status *dv = &st->devices[i];
+        if (!dv->is_gpu) continue;
+        gpu = 1;
+        uint64_t cap = dv->vram_budget_bytes ? dv->vram_budget_bytes : dv->vram_total_bytes;
+        if (!cap) return 0; /* the driver did not say: no grounds to refuse */
+        uint64_t resident = 0;
+        for (unsigned k = 0; k < ZKPIPE_ENGINE_GPU_MEM_CATEGORIES; k++)
+            if (!strcmp(zkpipe_engine_gpu_mem_category_name(k), "bases"))
+                resident = dv->vram_bytes[k];
+        if (cap > resident && cap - resident > best) best = cap - resident;
+    }
+    return !gpu ? 0 : best ? best : 1;
+}
 
 static void filter_(srv_cluster *c, filter_buf *fb) {
     zkp_daemon *d = c->d;
@@ -986,6 +1093,7 @@ static void filter_(srv_cluster *c, filter_buf *fb) {
     }
     /* 0 means no limit to the queue: a full budget admits 1 byte. */
     fb->f.max_cost_bytes = have ? (st->budget_available_bytes ? st->budget_available_bytes : 1) : 0;
+    fb->f.max_vram_bytes = have ? vram_room_(st) : 0;
     free(st);
 }
 
@@ -998,6 +1106,7 @@ static void *claimer_(void *arg) {
     for (;;) {
         pthread_mutex_lock(&c->lk);
         int stop = c->stopping;
+        uint64_t wakes = c->wakes;
         pthread_mutex_unlock(&c->lk);
         if (stop) break;
         zkp_diag dg = {{0}};
@@ -1080,7 +1189,7 @@ static void *claimer_(void *arg) {
         int64_t to_beat = next_beat - mono_ms_();
         if (to_beat < wait) wait = to_beat;
         pthread_mutex_lock(&c->lk);
-        if (!c->stopping) wait_ms_locked_(c, wait);
+        if (!c->stopping && c->wakes == wakes) wait_ms_locked_(c, wait);
         pthread_mutex_unlock(&c->lk);
     }
     zkp_queue_close(q);
@@ -1116,6 +1225,11 @@ zkpipe_status srv_cluster_start(zkp_daemon *d, const zkp_config *cfg, FILE *log,
     c->max_claims = (unsigned)zkp_config_int(cfg, ZKP_CFG_QUEUE_MAX_CLAIMS);
     c->max_attempts = (uint32_t)zkp_config_int(cfg, ZKP_CFG_QUEUE_MAX_ATTEMPTS);
     c->idle_ms = zkp_config_int(cfg, ZKP_CFG_QUEUE_IDLE_MS);
+    c->qopts.poll = !strcmp(zkp_config_str(cfg, ZKP_CFG_QUEUE_NOTIFY), "off");
+    c->qopts.poll_ms = (uint32_t)zkp_config_int(cfg, ZKP_CFG_QUEUE_POLL_MS);
+    /* Without notifications nothing tells the claimer of work submitted on
+     * other members: it looks at least every poll interval. */
+    if (c->qopts.poll && c->idle_ms > (int64_t)c->qopts.poll_ms) c->idle_ms = c->qopts.poll_ms;
     c->file_max = d->max_message + SRV_CLUSTER_INPUTS_HEADER;
     c->inline_max = (size_t)zkp_config_size(cfg, ZKP_CFG_QUEUE_INLINE_MAX);
     pthread_mutex_init(&c->lk, NULL);
@@ -1149,14 +1263,18 @@ zkpipe_status srv_cluster_start(zkp_daemon *d, const zkp_config *cfg, FILE *log,
     if (pipe(c->wake_pipe) != 0 || fcntl(c->wake_pipe[0], F_SETFD, FD_CLOEXEC) != 0 ||
         fcntl(c->wake_pipe[1], F_SETFD, FD_CLOEXEC) != 0)
         return zkp_diag_fail(diag, ZKPIPE_ERR_IO, "pipe: %s", strerror(errno));
-    if (pthread_create(&c->watcher, NULL, watcher_, c) != 0)
+    if (pthread_create(&c->watcher, NULL, c->qopts.poll ? poller_ : watcher_, c) != 0)
         return zkp_diag_fail(diag, ZKPIPE_ERR_IO, "cannot start the cluster's watcher thread");
     c->threads = 1;
     if (pthread_create(&c->claimer, NULL, claimer_, c) != 0)
         return zkp_diag_fail(diag, ZKPIPE_ERR_IO, "cannot start the cluster's claimer thread");
     c->threads = 2;
-    log_(c, "member %s, lease %u ms, up to %u claims at once%s%s", c->member, c->lease_ms,
-         c->max_claims, c->inputs_dir[0] ? ", large inputs in " : "", c->inputs_dir);
+    char polling[64] = "";
+    if (c->qopts.poll)
+        snprintf(polling, sizeof polling, ", no notifications (polling every %u ms)",
+                 c->qopts.poll_ms);
+    log_(c, "member %s, lease %u ms, up to %u claims at once%s%s%s", c->member, c->lease_ms,
+         c->max_claims, polling, c->inputs_dir[0] ? ", large inputs in " : "", c->inputs_dir);
     return ZKPIPE_OK;
 }
 
@@ -1165,7 +1283,7 @@ void srv_cluster_stop(zkp_daemon *d) {
     if (!c) return;
     pthread_mutex_lock(&c->lk);
     c->stopping = 1;
-    pthread_cond_broadcast(&c->cv);
+    wake_locked_(c);
     pthread_mutex_unlock(&c->lk);
     if (c->wake_pipe[1] >= 0) {
         ssize_t w;

@@ -17,6 +17,9 @@
  *   error) written back under the claim's lease generation.
  * - A notification for a job this member holds can only be a cancel (no
  *   one else can complete it): its engine job is cancelled.
+ * - With queue.notify = off (a database without LISTEN/NOTIFY) nothing is
+ *   announced or listened to: the watcher reads which of those jobs are
+ *   final every queue.poll_ms, and the claimer looks at least as often.
  * The database is the only shared state: any member may die at any time,
  * and its jobs go to the others when its leases expire. */
 #ifndef ZKP_SERVER_CLUSTER_H

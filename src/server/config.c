@@ -108,6 +108,13 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
     [ZKP_CFG_ENGINE_ABC_ON_HOST] = {"engine.abc_on_host", ZKP_CFG_BOOL, NULL, 0, 0, 1, 0, 0,
                                     "make a partition's a, b and c in host memory even on GPUs "
                                     "(by default they are made on the device from the witness)"},
+    [ZKP_CFG_QUEUE_NOTIFY] = {"queue.notify", ZKP_CFG_STRING, "on", 0, 0, 0, 0, 0,
+                              "on: wake-ups by LISTEN/NOTIFY; off: for databases without them, "
+                              "no pg_notify and no LISTEN, jobs re-read every queue.poll_ms "
+                              "(every member of a queue must agree)"},
+    [ZKP_CFG_QUEUE_POLL_MS] = {"queue.poll_ms", ZKP_CFG_INT, NULL, 250, 10, 60000, 0, 0,
+                               "with queue.notify = off, how often a member re-reads its jobs "
+                               "and looks for work"},
 };
 
 static const char *const SECTIONS[] = {"server", "engine", "metrics", "queue", "filecoin"};
@@ -404,6 +411,10 @@ static zkpipe_status assign(zkp_config *cfg, int id, pval *p, zkp_cfg_source src
             return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
                                  "%s: key '%s': control character 0x%02x in string", where, k->name,
                                  bad_char(p->s));
+        if (id == ZKP_CFG_QUEUE_NOTIFY && strcmp(p->s, "on") != 0 && strcmp(p->s, "off") != 0)
+            return zkp_diag_fail(d, ZKPIPE_ERR_INVALID_ARGUMENT,
+                                 "%s: key '%s': \"%.32s\" is neither \"on\" nor \"off\"", where,
+                                 k->name, p->s);
         nv.str = p->s;
         p->s = NULL;
         break;

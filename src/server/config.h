@@ -91,6 +91,8 @@ typedef enum {
     ZKP_CFG_FILECOIN_CHECK_SUBGROUPS, /* bool: decode the parameters with subgroup checks */
     ZKP_CFG_ENGINE_VRAM_BUDGET,  /* size: device memory per GPU, 0 = the whole device */
     ZKP_CFG_ENGINE_ABC_ON_HOST,  /* bool: a, b, c made in host memory even on GPUs */
+    ZKP_CFG_QUEUE_NOTIFY,        /* string: on (LISTEN/NOTIFY) or off (re-read on a timer) */
+    ZKP_CFG_QUEUE_POLL_MS,       /* int: the timer of queue.notify = off */
     ZKP_CFG_KEY_COUNT
 } zkp_cfg_id;
 
