@@ -16,6 +16,8 @@
 #   CLIENTS=N         concurrent clients of the throughput runs (default 4 x the largest
 #                     member count: enough to keep every member's claims busy)
 #   BUDGET=4GiB       engine.budget of every daemon
+#   DEVICE=cpu        engine.device of every daemon (default cpu: on a machine with one GPU,
+#                     members sharing it would measure its contention, not the queue)
 #   PGURL=conninfo    a PostgreSQL to use (its schema "zkpipe_bench" is made and dropped);
 #                     default: one started by tests/cluster_pg.sh, on a unix socket,
 #                     fsync off (what the tests use: the queue's statements, not the disk)
@@ -40,6 +42,7 @@ JOBS=${JOBS:-48}
 LAT_JOBS=${LAT_JOBS:-10}
 RUNS=${RUNS:-3}
 BUDGET=${BUDGET:-4GiB}
+DEVICE=${DEVICE:-cpu}
 max_m=1
 for m in $MEMBERS; do [ "$m" -gt "$max_m" ] && max_m=$m; done
 THREADS=${THREADS:-$(($(nproc) / max_m > 0 ? $(nproc) / max_m : 1))}
@@ -87,7 +90,8 @@ start_daemon() {
     local name=$1 t
     shift
     "$ZKPIPE" serve --no-env --listen "unix://$WORK/$name.sock" --set server.keys="k=$ZKEY" \
-        --set engine.budget="$BUDGET" --set engine.device_threads="$THREADS" \
+        --set engine.budget="$BUDGET" --set engine.device="$DEVICE" \
+        --set engine.device_threads="$THREADS" \
         --set engine.synthesis_workers=1 --set engine.finalize_workers=1 "$@" \
         >"$WORK/$name.log" 2>&1 &
     local pid=$!
@@ -157,7 +161,7 @@ echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //
     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "PostgreSQL $pg_version ($pg_what); $("$ZKPIPE" --version | head -n 1)"
 echo "workload: $CIRCUIT synthetic, one partition per job; $JOBS jobs from $CLIENTS clients;" \
-    "engine.device_threads=$THREADS per daemon; medians of $RUNS runs"
+    "engine.device=$DEVICE, engine.device_threads=$THREADS per daemon; medians of $RUNS runs"
 
 # The anchor first, then each member count; every run is a fresh set of
 # daemons, so that no configuration inherits another's hot key or warm
@@ -223,7 +227,7 @@ if [ -n "${JSON:-}" ]; then
     cat >"$JSON" <<EOF
 {"machine": "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')", "cpus": $(nproc),
  "postgresql": "$pg_version", "circuit": "$CIRCUIT", "jobs": $JOBS, "clients": $CLIENTS,
- "device_threads": $THREADS, "runs": $RUNS,
+ "device": "$DEVICE", "device_threads": $THREADS, "runs": $RUNS,
  "throughput": [${json_rows%,}],
  "latency_ms": {"standalone": $lat_s, "one_member": $lat_m, "enqueue_to_claim": $lat_c}}
 EOF
