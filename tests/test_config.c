@@ -181,6 +181,9 @@ TEST_CASE(config_range_and_type_errors) {
     expect_error("[engine]\nverify = true\n[engine]\nverify = false\n", ZKPIPE_ERR_INVALID_ARGUMENT,
                  "t.toml:4:1:", "set twice (first on line 2)");
     expect_error("[engine]\nbudget = true\n", ZKPIPE_ERR_INVALID_ARGUMENT, "'engine.budget' takes a size", NULL);
+    expect_error("[queue]\nnotify = \"maybe\"\n", ZKPIPE_ERR_INVALID_ARGUMENT, "'queue.notify'",
+                 "neither \"on\" nor \"off\"");
+    expect_error("[queue]\npoll_ms = 5\n", ZKPIPE_ERR_OUT_OF_RANGE, "'queue.poll_ms'", NULL);
 }
 
 TEST_CASE(config_input_limits) {
