@@ -799,9 +799,9 @@ TEST_CASE(cluster_cancel) {
 /* ---- what a member can admit: keys, hot keys, memory ------------------------- */
 
 static int64_t enqueue_keyed_(zkp_queue *q, const char *request_id, const char *key,
-                              uint64_t cost, int prio) {
+                              uint64_t cost, uint64_t vram, int prio) {
     zkp_queue_job_spec s = {.request_id = request_id, .kind = "groth16", .curve = "bls12-381",
-                            .key = key, .cost_bytes = cost, .priority = prio,
+                            .key = key, .cost_bytes = cost, .vram_bytes = vram, .priority = prio,
                             .inputs_path = "/shared/x"};
     int64_t id;
     int existed;
@@ -813,11 +813,11 @@ static int64_t enqueue_keyed_(zkp_queue *q, const char *request_id, const char *
 TEST_CASE(cluster_claim_admission) {
     pg_case *c = pg_case_open_("admission");
     zkp_queue *q = migrated_(c);
-    int64_t big = enqueue_keyed_(q, "big", "k1", 100, 2);
-    int64_t cold = enqueue_keyed_(q, "cold", "k2", 10, 1);
-    int64_t hot = enqueue_keyed_(q, "hot", "k1", 10, 1);
-    int64_t unknown = enqueue_keyed_(q, "unknown", "k9", 1, 3);
-    int64_t keyless = enqueue_keyed_(q, "keyless", NULL, 0, 0);
+    int64_t big = enqueue_keyed_(q, "big", "k1", 100, 0, 2);
+    int64_t cold = enqueue_keyed_(q, "cold", "k2", 10, 0, 1);
+    int64_t hot = enqueue_keyed_(q, "hot", "k1", 10, 0, 1);
+    int64_t unknown = enqueue_keyed_(q, "unknown", "k9", 1, 0, 3);
+    int64_t keyless = enqueue_keyed_(q, "keyless", NULL, 0, 0, 0);
 
     /* A member with k1 and k2 registered, k1 hot, 50 bytes free: not the
      * job of a key it lacks, not the one too large; among equal
@@ -858,26 +858,15 @@ TEST_CASE(cluster_claim_admission) {
     ASSERT_EQ_INT(zkp_queue_enqueue(q, &bad, &id, &existed, &d2), ZKPIPE_ERR_INVALID_ARGUMENT);
 }
 
-static int64_t enqueue_vram_(zkp_queue *q, const char *request_id, uint64_t vram, int prio) {
-    zkp_queue_job_spec s = {.request_id = request_id, .kind = "groth16", .curve = "bls12-381",
-                            .key = "k1", .cost_bytes = 1, .vram_bytes = vram, .priority = prio,
-                            .inputs_path = "/shared/x"};
-    int64_t id;
-    int existed;
-    zkp_diag d = {{0}};
-    ASSERT_MSG(zkp_queue_enqueue(q, &s, &id, &existed, &d) == ZKPIPE_OK, "enqueue: %s", d.msg);
-    return id;
-}
-
 /* A GPU member's device memory: a job whose partition would not fit is
  * passed over although it comes first, one that fits and one of unknown
  * size are taken; with no limit (a member proving on the CPU) it is. */
 TEST_CASE(cluster_claim_vram) {
     pg_case *c = pg_case_open_("vram");
     zkp_queue *q = migrated_(c);
-    int64_t big = enqueue_vram_(q, "big", 1000, 2);
-    int64_t fits = enqueue_vram_(q, "fits", 600, 1);
-    int64_t unknown = enqueue_vram_(q, "unknown", 0, 0);
+    int64_t big = enqueue_keyed_(q, "big", "k1", 1, 1000, 2);
+    int64_t fits = enqueue_keyed_(q, "fits", "k1", 1, 600, 1);
+    int64_t unknown = enqueue_keyed_(q, "unknown", "k1", 1, 0, 0);
 
     zkp_queue_filter f = {.max_vram_bytes = 600};
     const int64_t expect[2] = {fits, unknown};

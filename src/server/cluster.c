@@ -428,15 +428,19 @@ static void cancel_if_held_(srv_cluster *c, int64_t id) {
     pthread_mutex_unlock(&c->lk);
 }
 
+static int stopping_(srv_cluster *c) {
+    pthread_mutex_lock(&c->lk);
+    int stop = c->stopping;
+    pthread_mutex_unlock(&c->lk);
+    return stop;
+}
+
 static void *watcher_(void *arg) {
     srv_cluster *c = arg;
     zkp_queue *q = NULL;
     int64_t ids[NOTIFY_BATCH];
     for (;;) {
-        pthread_mutex_lock(&c->lk);
-        int stop = c->stopping;
-        pthread_mutex_unlock(&c->lk);
-        if (stop) break;
+        if (stopping_(c)) break;
         zkp_diag d = {{0}};
         zkpipe_status st = ZKPIPE_OK;
         if (!q) {
@@ -491,10 +495,7 @@ static void *poller_(void *arg) {
     srv_cluster *c = arg;
     zkp_queue *q = NULL;
     for (;;) {
-        pthread_mutex_lock(&c->lk);
-        int stop = c->stopping;
-        pthread_mutex_unlock(&c->lk);
-        if (stop) break;
+        if (stopping_(c)) break;
         zkp_diag d = {{0}};
         zkpipe_status st = ZKPIPE_OK;
         size_t n = 0, n_settled = 0;
