@@ -183,6 +183,9 @@ for r in $(seq 1 "$RUNS"); do
         fi
         prefix=$([ "$c" = standalone ] && echo s || echo "$c-")
         throughput "r$r-$c" "$n" "$prefix" >>"$WORK/wall.$c"
+        # Each run as it ends, on stderr: a run stopped early still shows
+        # what it measured.
+        echo "run $r, $c: $(tail -n 1 "$WORK/wall.$c") s for $JOBS jobs" >&2
         stop_daemons
         [ "$PEAK_KIB" -gt "${RSS[$c]}" ] && RSS[$c]=$PEAK_KIB
         clear_queue
