@@ -14,7 +14,8 @@
 #      that are not a member's fail with a message;
 #      Filecoin PoRep C2 at 2 KiB, as Curio asks cuzk for it (cuzk.v1 Prove
 #      with POREP_SEAL_COMMIT, the C1 in Curio's envelope), on INSECURE dev
-#      parameters that every member finds through filecoin.params_dir: two
+#      parameters that every member finds through filecoin.params_dir: a
+#      job sent before the parameters exist waits unclaimed; two
 #      sealed sectors sent to two members are each proved once, by
 #      whichever members claim them, and their clients get proofs that
 #      `zkpipe filecoin verify` accepts; a C1 with one label byte changed,
@@ -398,8 +399,6 @@ if [ "$POREP" != 0 ]; then
     t_porep=$(date +%s.%N)
     H1=$(printf '%064x' 1)
     H2=$(printf '%064x' 2)
-    "$ZKPIPE" setup dev --filecoin porep --sector-size 2KiB --out "$FILP" --seed "$H2" --threads 2 \
-        --quiet 2>"$WORK/setup.log" || die "setup dev --filecoin porep: $(cat "$WORK/setup.log")"
     for s in 21 22; do
         mkdir -p "$WORK/sector$s"
         head -c 2048 /dev/urandom | tr '\100-\177\200-\277\300-\377' '\000-\077\000-\077\000-\077' \
@@ -425,7 +424,6 @@ if [ "$POREP" != 0 ]; then
         done
     }
     read -r -a before <<<"$(completed_by)"
-    t_prove=$(date +%s.%N)
     # Sector 21 to member 0, sector 22 to member 1, the bad C1 to member 2
     # (by way of the shared directory: its envelope is over 1 KiB).
     porep_client() {
@@ -434,6 +432,18 @@ if [ "$POREP" != 0 ]; then
     }
     porep_client 0 "$WORK/sector21/envelope.json" "$WORK/sector21/proof.bin" porep-21 &
     pa=$!
+    # No member has the 2 KiB parameters yet, so none claims the job: one
+    # that did would fail it and spend an attempt. Once they are there,
+    # every member's next look finds it.
+    sleep 2
+    early=$(sql "SELECT state || ',' || attempts || ',' || coalesce(key, '') FROM zkpipe_jobs
+                 WHERE request_id = 'porep-21'")
+    [ "$early" = "queued,0,porep-2KiB" ] &&
+        ok "a PoRep job waits, unclaimed, while no member has its parameters (key porep-2KiB)" ||
+        fail "a PoRep job before any member had its parameters: $early (want queued,0,porep-2KiB)"
+    "$ZKPIPE" setup dev --filecoin porep --sector-size 2KiB --out "$FILP" --seed "$H2" --threads 2 \
+        --quiet 2>"$WORK/setup.log" || die "setup dev --filecoin porep: $(cat "$WORK/setup.log")"
+    t_prove=$(date +%s.%N)
     porep_client 1 "$WORK/sector22/envelope.json" "$WORK/sector22/proof.bin" porep-22 &
     pb=$!
     porep_client 2 "$WORK/bad_envelope.json" "$WORK/bad_proof.bin" porep-bad &

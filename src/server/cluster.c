@@ -666,6 +666,11 @@ zkp_rpc_code srv_cluster_submit(zkp_daemon *d, const srv_submit_req *r, srv_job 
             goto out;
         }
         snprintf(key, sizeof key, "%s", r->key);
+    } else if (r->kind == SRV_KIND_POREP_SEAL_COMMIT) {
+        /* Named like the key its claimer registers, so that only members
+         * with the size's parameters claim it (filter_). An unknown
+         * registered proof keeps none: it fails on whichever member. */
+        (void)srv_porep_key_name(r->registered_proof, key, sizeof key);
     }
     cost = cost_(d, r, &curve, &vram);
     inputs = r->submit_msg ? srv_cluster_encode_inputs(r->service, r->submit_msg, &len) : NULL;
@@ -1035,10 +1040,11 @@ static void *runner_(void *arg) {
  * The claimer */
 
 /* What this member can take now. Names point into d->keys (never
- * unregistered) and are copied nowhere. */
+ * unregistered) or into porep, and are copied nowhere. */
 typedef struct {
-    const char *keys[SRV_MAX_KEYS];
+    const char *keys[SRV_MAX_KEYS + SRV_POREP_KEYS_MAX];
     const char *hot[SRV_MAX_KEYS];
+    char porep[SRV_POREP_KEYS_MAX][SRV_KEY_NAME_MAX + 1];
     zkp_queue_filter f;
 } filter_buf;
 
@@ -1083,6 +1089,14 @@ static void filter_(srv_cluster *c, filter_buf *fb) {
                 fb->hot[fb->f.n_hot_keys++] = d->keys[i].name;
     }
     pthread_mutex_unlock(&d->lk);
+    /* PoRep keys not met yet, of the sizes whose parameters are here: a
+     * member without them does not take those jobs only to fail them. */
+    size_t n_porep = srv_porep_keys_present(d, fb->porep, SRV_POREP_KEYS_MAX);
+    for (size_t i = 0; i < n_porep; i++) {
+        size_t k = 0;
+        while (k < fb->f.n_keys && strcmp(fb->keys[k], fb->porep[i])) k++;
+        if (k == fb->f.n_keys) fb->keys[fb->f.n_keys++] = fb->porep[i];
+    }
     fb->f.keys = fb->keys;
     fb->f.hot_keys = fb->hot;
     /* An empty key list would read as "any key": a member without keys

@@ -253,23 +253,48 @@ static zkp_rpc_code porep_key_register_(zkp_daemon *d, const zkp_fil_seal_proof 
     return code;
 }
 
+/* The seal proof whose key a name stands for ("porep-32GiB"): the
+ * interactive V1_1 row of its size, what Curio seals new sectors with, and
+ * the circuit its synthetic PoRep shares. i-th such row when name is NULL;
+ * NULL past the last. */
+static const zkp_fil_seal_proof *porep_key_row_(const char *name, size_t i) {
+    size_t n, seen = 0;
+    const zkp_fil_seal_proof *rows = zkp_fil_seal_proofs(&n);
+    for (size_t r = 0; r < n; r++) {
+        char row_name[SRV_KEY_NAME_MAX + 1];
+        if (rows[r].api != ZKP_FIL_API_V1_1 ||
+            rows[r].challenge_kind != ZKP_FIL_CHALLENGES_INTERACTIVE ||
+            !srv_porep_key_name(rows[r].id, row_name, sizeof row_name))
+            continue;
+        if (name ? !strcmp(row_name, name) : seen++ == i) return &rows[r];
+    }
+    return NULL;
+}
+
 zkp_rpc_code srv_porep_key_register_named(zkp_daemon *d, const char *name, char *msg,
                                           size_t msg_len) {
-    size_t n;
-    const zkp_fil_seal_proof *rows = zkp_fil_seal_proofs(&n);
-    for (size_t i = 0; i < n; i++) {
-        char row_name[SRV_KEY_NAME_MAX + 1];
-        /* The interactive V1_1 row: what Curio seals new sectors with, and
-         * the circuit its synthetic PoRep shares. */
-        if (rows[i].api != ZKP_FIL_API_V1_1 ||
-            rows[i].challenge_kind != ZKP_FIL_CHALLENGES_INTERACTIVE ||
-            !srv_porep_key_name(rows[i].id, row_name, sizeof row_name) || strcmp(row_name, name))
-            continue;
-        uint32_t id;
-        return porep_key_register_(d, &rows[i], &id, msg, msg_len);
+    const zkp_fil_seal_proof *seal = porep_key_row_(name, 0);
+    if (!seal) {
+        snprintf(msg, msg_len, "no key is registered as '%.80s'", name);
+        return ZKP_RPC_NOT_FOUND;
     }
-    snprintf(msg, msg_len, "no key is registered as '%.80s'", name);
-    return ZKP_RPC_NOT_FOUND;
+    uint32_t id;
+    return porep_key_register_(d, seal, &id, msg, msg_len);
+}
+
+size_t srv_porep_keys_present(zkp_daemon *d, char (*names)[SRV_KEY_NAME_MAX + 1], size_t cap) {
+    size_t n = 0;
+    const zkp_fil_seal_proof *seal;
+    for (size_t i = 0; n < cap && (seal = porep_key_row_(NULL, i)) != NULL; i++) {
+        zkp_fil_params_circuit fc;
+        zkp_fil_porep_shape_of(&fc, seal);
+        char path[PATH_MAX];
+        struct stat sb;
+        if (zkp_fil_params_lookup(path, sizeof path, d->fil_params_dir, &fc, "params") &&
+            stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+            (void)srv_porep_key_name(seal->id, names[n++], SRV_KEY_NAME_MAX + 1);
+    }
+    return n;
 }
 
 /* A POREP_SEAL_COMMIT request made ready for the engine: Curio's envelope

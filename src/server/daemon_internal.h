@@ -132,6 +132,11 @@ int srv_porep_key_name(uint64_t registered_proof, char *name, size_t cap);
  * FAILED_PRECONDITION, said in msg, when its parameter file is not there. */
 zkp_rpc_code srv_porep_key_register_named(zkp_daemon *d, const char *name, char *msg,
                                           size_t msg_len);
+/* The PoRep key names ("porep-32GiB") whose parameter files are in
+ * filecoin.params_dir now, up to cap: what a cluster member can prove
+ * without having met the key yet. */
+#define SRV_POREP_KEYS_MAX 8
+size_t srv_porep_keys_present(zkp_daemon *d, char (*names)[SRV_KEY_NAME_MAX + 1], size_t cap);
 
 typedef struct {
     srv_kind kind;
