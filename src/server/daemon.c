@@ -271,15 +271,14 @@ static const zkp_fil_seal_proof *porep_key_row_(const char *name, size_t i) {
     return NULL;
 }
 
-zkp_rpc_code srv_porep_key_register_named(zkp_daemon *d, const char *name, char *msg,
-                                          size_t msg_len) {
+zkp_rpc_code srv_porep_key_register_named(zkp_daemon *d, const char *name, uint32_t *key_id,
+                                          char *msg, size_t msg_len) {
     const zkp_fil_seal_proof *seal = porep_key_row_(name, 0);
     if (!seal) {
         snprintf(msg, msg_len, "no key is registered as '%.80s'", name);
         return ZKP_RPC_NOT_FOUND;
     }
-    uint32_t id;
-    return porep_key_register_(d, seal, &id, msg, msg_len);
+    return porep_key_register_(d, seal, key_id, msg, msg_len);
 }
 
 size_t srv_porep_keys_present(zkp_daemon *d, char (*names)[SRV_KEY_NAME_MAX + 1], size_t cap) {

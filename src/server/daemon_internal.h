@@ -128,10 +128,11 @@ uint32_t srv_key_lookup(zkp_daemon *d, const char *name);
 int srv_porep_key_name(uint64_t registered_proof, char *name, size_t cap);
 /* Registers "porep-<size>" (srv_porep_key_name) from filecoin.params_dir
  * as a POREP_SEAL_COMMIT job of that size would, so that a key can be
- * preloaded before its first job. NOT_FOUND when name is no PoRep key's;
- * FAILED_PRECONDITION, said in msg, when its parameter file is not there. */
-zkp_rpc_code srv_porep_key_register_named(zkp_daemon *d, const char *name, char *msg,
-                                          size_t msg_len);
+ * preloaded before its first job; *key_id gets its engine id. NOT_FOUND
+ * when name is no PoRep key's; FAILED_PRECONDITION, said in msg, when its
+ * parameter file is not there. */
+zkp_rpc_code srv_porep_key_register_named(zkp_daemon *d, const char *name, uint32_t *key_id,
+                                          char *msg, size_t msg_len);
 /* The PoRep key names ("porep-32GiB") whose parameter files are in
  * filecoin.params_dir now, up to cap: what a cluster member can prove
  * without having met the key yet. */

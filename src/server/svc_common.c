@@ -312,12 +312,8 @@ zkp_rpc_code svc_key_load(zkp_daemon *d, const char *name, int *was_hot, double 
     *ms = 0;
     uint32_t id = srv_key_lookup(d, name);
     if (!id) {
-        zkp_rpc_code code = srv_porep_key_register_named(d, name, msg, msg_len);
+        zkp_rpc_code code = srv_porep_key_register_named(d, name, &id, msg, msg_len);
         if (code != ZKP_RPC_OK) return code;
-        if (!(id = srv_key_lookup(d, name))) {
-            snprintf(msg, msg_len, "no key is registered as '%.80s'", name);
-            return ZKP_RPC_NOT_FOUND;
-        }
     }
     zkpipe_key_status ks;
     *was_hot = key_status_(d, id, &ks) && ks.tier == ZKPIPE_KEY_HOT;
