@@ -7,7 +7,9 @@
 #   MEMBERS="1 2 4"   member counts to measure
 #   CIRCUIT=bn254:18  the workload: `zkpipe bench synthetic` circuit (curve:log2 rows), one
 #                     partition per job, large enough that proving dominates
-#   JOBS=48           jobs per throughput run
+#   JOBS=48           jobs per throughput run (with the defaults on the CPU, the first run
+#                     of the four configurations did not finish within 200 s on 16 cores:
+#                     allow well over 10 minutes for RUNS=3, or use a smaller CIRCUIT)
 #   LAT_JOBS=10       jobs of the latency runs (one client, one job at a time)
 #   RUNS=3            runs per configuration (medians reported)
 #   THREADS=N         engine.device_threads of every daemon (default: CPUs / the largest
