@@ -103,14 +103,18 @@ static int retryable_(const PGresult *res) {
     return code && (!strcmp(code, "40001") || !strcmp(code, "40P01"));
 }
 
+/* Sleeps us microseconds, through interruptions by signals. */
+static void sleep_us_(int64_t us) {
+    struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
 /* Waits before retry number attempt (0, 1, ...): 4 ms doubling, with
  * jitter so that members that conflicted do not meet again in step. */
 static void backoff_(zkp_queue *q, unsigned attempt) {
     q->jitter = q->jitter * 6364136223846793005ULL + 1442695040888963407ULL;
-    long us = (4000L << attempt) + (long)((q->jitter >> 33) % (4000UL << attempt));
-    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
-    while (nanosleep(&ts, &ts) != 0) {
-    }
+    sleep_us_((4000L << attempt) + (long)((q->jitter >> 33) % (4000UL << attempt)));
 }
 
 /* Runs one statement through run (PQexec or PQexecParams), again after a
@@ -836,12 +840,6 @@ static int64_t now_ms_(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void sleep_ms_(int64_t ms) {
-    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {
-    }
-}
-
 /* zkp_queue_wait without notifications: the job's row is read every poll
  * interval (and once more at the timeout, so out holds the state then). */
 static zkpipe_status wait_polling_(zkp_queue *q, int64_t id, int64_t timeout_ms,
@@ -856,7 +854,7 @@ static zkpipe_status wait_polling_(zkp_queue *q, int64_t id, int64_t timeout_ms,
         }
         int64_t left = deadline - now_ms_();
         if (left <= 0) return ZKPIPE_OK;
-        sleep_ms_(left < (int64_t)q->poll_ms ? left : (int64_t)q->poll_ms);
+        sleep_us_(1000 * (left < (int64_t)q->poll_ms ? left : (int64_t)q->poll_ms));
         zkp_queue_job_info_release(out);
     }
 }

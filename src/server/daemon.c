@@ -253,45 +253,39 @@ static zkp_rpc_code porep_key_register_(zkp_daemon *d, const zkp_fil_seal_proof 
     return code;
 }
 
-/* The seal proof whose key a name stands for ("porep-32GiB"): the
- * interactive V1_1 row of its size, what Curio seals new sectors with, and
- * the circuit its synthetic PoRep shares. i-th such row when name is NULL;
- * NULL past the last. */
-static const zkp_fil_seal_proof *porep_key_row_(const char *name, size_t i) {
-    size_t n, seen = 0;
-    const zkp_fil_seal_proof *rows = zkp_fil_seal_proofs(&n);
-    for (size_t r = 0; r < n; r++) {
-        char row_name[SRV_KEY_NAME_MAX + 1];
-        if (rows[r].api != ZKP_FIL_API_V1_1 ||
-            rows[r].challenge_kind != ZKP_FIL_CHALLENGES_INTERACTIVE ||
-            !srv_porep_key_name(rows[r].id, row_name, sizeof row_name))
-            continue;
-        if (name ? !strcmp(row_name, name) : seen++ == i) return &rows[r];
-    }
-    return NULL;
+/* Whether row is the seal proof a PoRep key name stands for, its name
+ * then in name: the interactive V1_1 row of its size, what Curio seals new
+ * sectors with, and the circuit its synthetic PoRep shares. */
+static int porep_key_row_(const zkp_fil_seal_proof *row, char name[SRV_KEY_NAME_MAX + 1]) {
+    return row->api == ZKP_FIL_API_V1_1 && row->challenge_kind == ZKP_FIL_CHALLENGES_INTERACTIVE &&
+           srv_porep_key_name(row->id, name, SRV_KEY_NAME_MAX + 1);
 }
 
 zkp_rpc_code srv_porep_key_register_named(zkp_daemon *d, const char *name, uint32_t *key_id,
                                           char *msg, size_t msg_len) {
-    const zkp_fil_seal_proof *seal = porep_key_row_(name, 0);
-    if (!seal) {
-        snprintf(msg, msg_len, "no key is registered as '%.80s'", name);
-        return ZKP_RPC_NOT_FOUND;
+    size_t n;
+    const zkp_fil_seal_proof *rows = zkp_fil_seal_proofs(&n);
+    for (size_t r = 0; r < n; r++) {
+        char row_name[SRV_KEY_NAME_MAX + 1];
+        if (porep_key_row_(&rows[r], row_name) && !strcmp(row_name, name))
+            return porep_key_register_(d, &rows[r], key_id, msg, msg_len);
     }
-    return porep_key_register_(d, seal, key_id, msg, msg_len);
+    snprintf(msg, msg_len, "no key is registered as '%.80s'", name);
+    return ZKP_RPC_NOT_FOUND;
 }
 
 size_t srv_porep_keys_present(zkp_daemon *d, char (*names)[SRV_KEY_NAME_MAX + 1], size_t cap) {
-    size_t n = 0;
-    const zkp_fil_seal_proof *seal;
-    for (size_t i = 0; n < cap && (seal = porep_key_row_(NULL, i)) != NULL; i++) {
+    size_t n_rows, n = 0;
+    const zkp_fil_seal_proof *rows = zkp_fil_seal_proofs(&n_rows);
+    for (size_t r = 0; r < n_rows && n < cap; r++) {
+        if (!porep_key_row_(&rows[r], names[n])) continue;
         zkp_fil_params_circuit fc;
-        zkp_fil_porep_shape_of(&fc, seal);
+        zkp_fil_porep_shape_of(&fc, &rows[r]);
         char path[PATH_MAX];
         struct stat sb;
         if (zkp_fil_params_lookup(path, sizeof path, d->fil_params_dir, &fc, "params") &&
             stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-            (void)srv_porep_key_name(seal->id, names[n++], SRV_KEY_NAME_MAX + 1);
+            n++;
     }
     return n;
 }
