@@ -33,7 +33,9 @@
 # measured in the same run, and the largest peak RSS of its daemons; then
 # the latency of one job at a time, standalone and through one member, and
 # their difference: what the queue adds per job (an insert, a NOTIFY, a
-# claim, a result write and the waiter's wake-up).
+# claim, a result write and the waiter's wake-up); then the same through a
+# member that puts every job's inputs in a shared directory, which shows the
+# part of that cost that is carrying the witness through the database.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -205,10 +207,19 @@ for c in "${configs[@]}"; do
         'BEGIN { printf "{\"config\": \"%s\", \"wall_s\": %.3f, \"jobs_per_s\": %.3f, \"ratio\": %.3f, \"peak_rss_mib\": %.1f},", c, w, n / w, b / w, k / 1024 }')
 done
 
-# One job at a time: standalone, then through one member.
-: >"$WORK/lat.standalone"
-: >"$WORK/lat.m1"
-: >"$WORK/lat.claim"
+# One job at a time: standalone, then through one member with the inputs in
+# the database, then through one member with the inputs in a shared
+# directory (queue.inline_max = 0), which tells what carrying the witness
+# through the database costs.
+lat_claim() {
+    # The wait from the enqueue to the claim, the database's clock. The
+    # enqueue's now() is its statement's start, so this includes the
+    # insert of the inputs.
+    psql -qAtX "$URL" -c "SELECT 1000 * percentile_cont(0.5) WITHIN GROUP
+        (ORDER BY extract(epoch FROM claimed_at - created_at)) FROM zkpipe_jobs"
+}
+for f in standalone m1 claim m1dir claimdir; do : >"$WORK/lat.$f"; done
+mkdir -p "$WORK/shared"
 for r in $(seq 1 "$RUNS"); do
     start_daemon s0
     latency s0 "lat$r-s" >>"$WORK/lat.standalone"
@@ -216,17 +227,26 @@ for r in $(seq 1 "$RUNS"); do
     start_daemon l0 --set queue.url="$URL"
     latency l0 "lat$r-m" >>"$WORK/lat.m1"
     stop_daemons
-    # Of that, the wait from the enqueue to the claim (the database's clock).
-    psql -qAtX "$URL" -c "SELECT 1000 * percentile_cont(0.5) WITHIN GROUP
-        (ORDER BY extract(epoch FROM claimed_at - created_at)) FROM zkpipe_jobs" >>"$WORK/lat.claim"
+    lat_claim >>"$WORK/lat.claim"
+    clear_queue
+    start_daemon l1 --set queue.url="$URL" --set queue.inputs_dir="$WORK/shared" \
+        --set queue.inline_max=0
+    latency l1 "lat$r-d" >>"$WORK/lat.m1dir"
+    stop_daemons
+    lat_claim >>"$WORK/lat.claimdir"
     clear_queue
 done
 lat_s=$(median <"$WORK/lat.standalone")
 lat_m=$(median <"$WORK/lat.m1")
 lat_c=$(median <"$WORK/lat.claim")
-awk -v s="$lat_s" -v m="$lat_m" -v c="$lat_c" 'BEGIN {
+lat_md=$(median <"$WORK/lat.m1dir")
+lat_cd=$(median <"$WORK/lat.claimdir")
+awk -v s="$lat_s" -v m="$lat_m" -v c="$lat_c" -v md="$lat_md" -v cd="$lat_cd" \
+    -v w="$(stat -c %s "$WTNS")" 'BEGIN {
     printf "one job at a time: standalone %.1f ms, one member %.1f ms: the queue adds %.1f ms per job (%.2fx);\n", s, m, m - s, m / s
-    printf "  of which %.1f ms from the enqueue to the claim\n", c }'
+    printf "  of which %.1f ms from the enqueue to the claim (the insert of the %.1f MiB witness included)\n", c, w / 1048576
+    printf "with the inputs in a shared directory: one member %.1f ms, the queue adds %.1f ms per job;\n", md, md - s
+    printf "  of which %.1f ms from the enqueue to the claim\n", cd }'
 
 if [ -n "${JSON:-}" ]; then
     cat >"$JSON" <<EOF
@@ -234,6 +254,7 @@ if [ -n "${JSON:-}" ]; then
  "postgresql": "$pg_version", "circuit": "$CIRCUIT", "jobs": $JOBS, "clients": $CLIENTS,
  "device": "$DEVICE", "device_threads": $THREADS, "runs": $RUNS,
  "throughput": [${json_rows%,}],
- "latency_ms": {"standalone": $lat_s, "one_member": $lat_m, "enqueue_to_claim": $lat_c}}
+ "latency_ms": {"standalone": $lat_s, "one_member": $lat_m, "enqueue_to_claim": $lat_c,
+                "one_member_shared_dir": $lat_md, "enqueue_to_claim_shared_dir": $lat_cd}}
 EOF
 fi
