@@ -108,24 +108,52 @@ struct fp {
     }
     ZKP_GPU_HD bool operator!=(const fp &b) const { return !(*this == b); }
 
-    /* r = a - p if a >= p, for a < 2p (which fits N words). */
+    /* r = a - p if a >= p, for a < 2p (which fits N words). On the device
+     * a subtraction chain and a select, with no branch. */
     ZKP_GPU_HD static fp reduce_once(const fp &a) {
+#ifdef __CUDA_ARCH__
+        uint32_t p[N];
+        modulus_words(p);
+        fp d = a;
+        const uint32_t borrow = sub_in_place(d.w, p);
+#pragma unroll
+        for (int i = 0; i < N; i++) d.w[i] = borrow ? a.w[i] : d.w[i];
+        return d;
+#else
         fp d;
         uint32_t borrow = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) d.w[i] = subb_(a.w[i], P::p(i), &borrow);
         return borrow ? a : d;
+#endif
     }
 
     ZKP_GPU_HD friend fp operator+(const fp &a, const fp &b) {
+#ifdef __CUDA_ARCH__
+        fp s = a;
+        add_in_place(s.w, b.w);
+        return reduce_once(s);
+#else
         fp s;
         uint32_t carry = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) s.w[i] = addc_(a.w[i], b.w[i], &carry);
         return reduce_once(s);
+#endif
     }
 
     ZKP_GPU_HD friend fp operator-(const fp &a, const fp &b) {
+#ifdef __CUDA_ARCH__
+        /* a - b, plus p where that borrowed (p masked by the borrow). */
+        fp d = a;
+        const uint32_t borrow = sub_in_place(d.w, b.w);
+        uint32_t pm[N];
+        modulus_words(pm);
+#pragma unroll
+        for (int i = 0; i < N; i++) pm[i] &= borrow;
+        add_in_place(d.w, pm);
+        return d;
+#else
         fp d;
         uint32_t borrow = 0;
 #pragma unroll
@@ -136,6 +164,7 @@ struct fp {
             for (int i = 0; i < N; i++) d.w[i] = addc_(d.w[i], P::p(i), &carry);
         }
         return d;
+#endif
     }
 
     ZKP_GPU_HD fp neg() const { return is_zero() ? *this : zero() - *this; }
@@ -232,30 +261,35 @@ struct fp {
      *
      * A pair "mad.lo.cc d0, x, y; madc.hi.cc d1, x, y" adds the whole 64-bit
      * product x·y to two adjacent words, and ptxas turns such a pair into
-     * one wide multiply-add; a chain of lows followed by a chain of highs
-     * costs about twice as many instructions. So a row splits by the parity
-     * of the word of a: the products a_(2k)·b_i cover words 2k and 2k + 1
-     * and go to an accumulator e, the products a_(2k+1)·b_i cover words
-     * 2k + 1 and 2k + 2 and go to a second accumulator o, each as one chain
-     * of pairs, and the reduction row m·p splits the same way. The value is
-     * e + o throughout; the two are added once, after the last row.
+     * one wide multiply-add, whose destination is an aligned register pair.
+     * So a row splits by the parity of the word of a: the products
+     * a_(2k)·b_i cover words 2k and 2k + 1 and go to an accumulator E, the
+     * products a_(2k+1)·b_i cover words 2k + 1 and 2k + 2 and go to a second
+     * accumulator O whose word j stands for word j + 1 of the value, each as
+     * one chain of pairs; the reduction row m·p splits the same way. In both
+     * accumulators a pair is always the words (2k, 2k + 1) of the array.
      *
-     * Word 0 of the value is e_0 + o_0, and m must come from one word, so
-     * each row starts by adding o_0 into e_0. Its carry has weight 2^32,
-     * where the chain of odd products starts (o_1 += lo(a_1·b_i)), so that
-     * chain takes it as its carry in and the sum costs one instruction.
-     * Then o_0 is spent, e_0 is word 0, and after the reduction row both
-     * e_0 and o_0 are zero and the division by 2^32 is a renaming.
+     * The division by 2^32 at the end of a row keeps that true by swapping
+     * the roles rather than shifting both by one word (which would pair each
+     * word with the other neighbour at every row, and cost register moves
+     * and saved carries): O becomes the next row's E as it is, and E, whose
+     * word 0 the reduction cleared, becomes the next row's O moved down by
+     * two words, a renaming in the unrolled code. Its word 1 falls on word 0
+     * of the new E, and is added there at the start of the next row; the
+     * carry of that addition has the weight of the odd chain's first word,
+     * so the chain takes it as its carry in.
      *
-     * Bounds: e gains less than 2·2^(32N) per row before it is divided by
-     * 2^32, so it stays below 2^(32N+1) (words 0..N); o holds words 1..N+1
-     * of its products and stays below 2^(32N+2) before the shift. Their
-     * sum after the last row is the CIOS result, below 2p < 2^(32N).
+     * Bounds: with T < 2p at the start of a row (CIOS), the value before the
+     * division is below 2^33·p < 2^(32N+32) for p < 2^(32N-1), which all four
+     * fields meet (BLS12-381's r has the fewest spare bits, one). E and O are
+     * parts of it, so E fits N + 1 words and O, counted from word 1, N words;
+     * each keeps a carry word N. After the last row the value is
+     * E/2^32 + O < 2p < 2^(32N), and one conditional subtraction reduces it.
      *
      * Each chain is one asm statement, so the condition code never lives
      * across statements and the compiler may schedule the chains freely. */
     __device__ __forceinline__ static fp mont_mul_ptx(const fp &a, const fp &b) {
-        uint32_t e[N + 1], o[N + 2];
+        uint32_t x[N + 1], y[N + 1];
         uint32_t ae[N / 2], ao[N / 2], pe[N / 2], po[N / 2];
 #pragma unroll
         for (int k = 0; k < N / 2; k++) {
@@ -265,32 +299,39 @@ struct fp {
             po[k] = P::p(2 * k + 1);
         }
 #pragma unroll
-        for (int j = 0; j < N + 1; j++) e[j] = 0;
+        for (int j = 0; j < N + 1; j++) x[j] = y[j] = 0;
 #pragma unroll
-        for (int j = 0; j < N + 2; j++) o[j] = 0;
-#pragma unroll
-        for (int i = 0; i < N; i++) {
-            const uint32_t bi = b.w[i];
-            if (i == 0) {
-                chain_pairs(o + 1, ao, bi);
-            } else {
-                chain_pairs_after_add(o + 1, ao, bi, e[0], o[0]);
-            }
-            chain_pairs(e, ae, bi);
-            const uint32_t m = e[0] * P::n0;
-            chain_pairs(e, pe, m);
-            chain_pairs(o + 1, po, m);
-            /* e_0 and o_0 are zero now: divide by 2^32. */
-#pragma unroll
-            for (int j = 0; j < N; j++) e[j] = e[j + 1];
-            e[N] = 0;
-#pragma unroll
-            for (int j = 0; j < N + 1; j++) o[j] = o[j + 1];
-            o[N + 1] = 0;
+        for (int i = 0; i < N; i += 2) {
+            mont_row(x, y, ae, ao, pe, po, b.w[i], i == 0);
+            mont_row(y, x, ae, ao, pe, po, b.w[i + 1], false);
         }
+        /* N is even: the last row's E is y, its O is x. */
         fp r;
-        add_words(r.w, e, o);
+#pragma unroll
+        for (int j = 0; j < N; j++) r.w[j] = x[j];
+        add_in_place(r.w, y + 1);
         return reduce_once(r);
+    }
+
+    /* One row: e is this row's E; o holds the last row's E (or nothing on
+     * the first row), which becomes this row's O. */
+    __device__ __forceinline__ static void mont_row(uint32_t *e, uint32_t *o, const uint32_t *ae,
+                                                    const uint32_t *ao, const uint32_t *pe,
+                                                    const uint32_t *po, uint32_t bi, bool first) {
+        if (first) {
+            chain_pairs(o, ao, bi);
+        } else {
+            const uint32_t low = o[1];
+#pragma unroll
+            for (int j = 0; j + 2 < N + 1; j++) o[j] = o[j + 2];
+            o[N - 1] = 0;
+            o[N] = 0;
+            chain_pairs_after_add(o, ao, bi, e[0], low);
+        }
+        chain_pairs(e, ae, bi);
+        const uint32_t m = e[0] * P::n0;
+        chain_pairs(e, pe, m);
+        chain_pairs(o, po, m);
     }
 
     /* The chains, one asm statement each. ZKP_PAIR adds x·y to the words
@@ -344,11 +385,62 @@ struct fp {
 #undef ZKP_PAIR
 #undef ZKP_PAIR0
 
-    /* r = e + o over N words (the sum fits). */
-    __device__ __forceinline__ static void add_words(uint32_t *r, const uint32_t *x, const uint32_t *y) {
-        uint32_t carry = 0;
+    /* x += y over N words, the sum known to fit; x -= y, with the borrow
+     * out as 0 or all ones. One carry chain each. Operands are numbered
+     * outputs first: x, then the borrow, then y. */
+#define ZKP_ADD0(i, j) "add.cc.u32 %" #i ", %" #i ", %" #j ";\n\t"
+#define ZKP_ADDC(i, j) "addc.cc.u32 %" #i ", %" #i ", %" #j ";\n\t"
+#define ZKP_ADDL(i, j) "addc.u32 %" #i ", %" #i ", %" #j ";"
+#define ZKP_SUB0(i, j) "sub.cc.u32 %" #i ", %" #i ", %" #j ";\n\t"
+#define ZKP_SUBC(i, j) "subc.cc.u32 %" #i ", %" #i ", %" #j ";\n\t"
+#define ZKP_X8(v) "+r"(v[0]), "+r"(v[1]), "+r"(v[2]), "+r"(v[3]), "+r"(v[4]), "+r"(v[5]), "+r"(v[6]), "+r"(v[7])
+#define ZKP_Y8(v) "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]), "r"(v[4]), "r"(v[5]), "r"(v[6]), "r"(v[7])
+#define ZKP_X12(v) ZKP_X8(v), "+r"(v[8]), "+r"(v[9]), "+r"(v[10]), "+r"(v[11])
+#define ZKP_Y12(v) ZKP_Y8(v), "r"(v[8]), "r"(v[9]), "r"(v[10]), "r"(v[11])
+    __device__ __forceinline__ static void add_in_place(uint32_t *x, const uint32_t *y) {
+        if constexpr (N == 8) {
+            asm(ZKP_ADD0(0, 8) ZKP_ADDC(1, 9) ZKP_ADDC(2, 10) ZKP_ADDC(3, 11) ZKP_ADDC(4, 12)
+                    ZKP_ADDC(5, 13) ZKP_ADDC(6, 14) ZKP_ADDL(7, 15)
+                : ZKP_X8(x)
+                : ZKP_Y8(y));
+        } else {
+            asm(ZKP_ADD0(0, 12) ZKP_ADDC(1, 13) ZKP_ADDC(2, 14) ZKP_ADDC(3, 15) ZKP_ADDC(4, 16)
+                    ZKP_ADDC(5, 17) ZKP_ADDC(6, 18) ZKP_ADDC(7, 19) ZKP_ADDC(8, 20) ZKP_ADDC(9, 21)
+                        ZKP_ADDC(10, 22) ZKP_ADDL(11, 23)
+                : ZKP_X12(x)
+                : ZKP_Y12(y));
+        }
+    }
+    __device__ __forceinline__ static uint32_t sub_in_place(uint32_t *x, const uint32_t *y) {
+        uint32_t borrow;
+        if constexpr (N == 8) {
+            asm(ZKP_SUB0(0, 9) ZKP_SUBC(1, 10) ZKP_SUBC(2, 11) ZKP_SUBC(3, 12) ZKP_SUBC(4, 13)
+                    ZKP_SUBC(5, 14) ZKP_SUBC(6, 15) ZKP_SUBC(7, 16) "subc.u32 %8, 0, 0;"
+                : ZKP_X8(x), "=r"(borrow)
+                : ZKP_Y8(y));
+        } else {
+            asm(ZKP_SUB0(0, 13) ZKP_SUBC(1, 14) ZKP_SUBC(2, 15) ZKP_SUBC(3, 16) ZKP_SUBC(4, 17)
+                    ZKP_SUBC(5, 18) ZKP_SUBC(6, 19) ZKP_SUBC(7, 20) ZKP_SUBC(8, 21) ZKP_SUBC(9, 22)
+                        ZKP_SUBC(10, 23) ZKP_SUBC(11, 24) "subc.u32 %12, 0, 0;"
+                : ZKP_X12(x), "=r"(borrow)
+                : ZKP_Y12(y));
+        }
+        return borrow;
+    }
+#undef ZKP_ADD0
+#undef ZKP_ADDC
+#undef ZKP_ADDL
+#undef ZKP_SUB0
+#undef ZKP_SUBC
+#undef ZKP_X8
+#undef ZKP_Y8
+#undef ZKP_X12
+#undef ZKP_Y12
+
+    /* The modulus as words, for the chains. */
+    __device__ __forceinline__ static void modulus_words(uint32_t *p) {
 #pragma unroll
-        for (int j = 0; j < N; j++) r[j] = addc_(x[j], y[j], &carry);
+        for (int j = 0; j < N; j++) p[j] = P::p(j);
     }
 #endif
 };
