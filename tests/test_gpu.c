@@ -29,7 +29,7 @@
 #undef F
 #undef FK
 
-enum { OP_MUL, OP_ADD, OP_SUB, OP_FROM_MONT, OP_TO_MONT, OP_INV, OP_COUNT };
+enum { OP_MUL, OP_ADD, OP_SUB, OP_FROM_MONT, OP_TO_MONT, OP_SQR, OP_INV, OP_COUNT };
 
 /* The CPU's answer for one op of field f on 64-bit limbs. */
 #define CPU_OP_(F)                                              \
@@ -43,6 +43,7 @@ enum { OP_MUL, OP_ADD, OP_SUB, OP_FROM_MONT, OP_TO_MONT, OP_INV, OP_COUNT };
         case OP_SUB: F##_sub(&r, &x, &y); break;                \
         case OP_FROM_MONT: F##_from_mont(&r, &x); break;        \
         case OP_TO_MONT: F##_to_mont(&r, &x); break;            \
+        case OP_SQR: F##_sqr(&r, &x); break;                    \
         default: F##_inv(&r, &x); break;                        \
         }                                                       \
         memcpy(out, r.l, sizeof r.l);                           \
@@ -97,13 +98,13 @@ TEST_CASE(gpu_host_field_matches_cpu) {
             }
 }
 
-/* The quadratic extensions' product, sum, difference and inverse (the
+/* The quadratic extensions' product, square, sum, difference and inverse (the
  * inverse through the norm, which the fixed-base kernel's G2 points rely
  * on) on the host against field/: zkp_gpu_host_field_op's fields 4 and 5
  * over the base fields 0 and 2. */
 #define FP2_CASE_(F2, field, base)                                                          \
     do {                                                                                    \
-        static const int ops[] = {OP_MUL, OP_ADD, OP_SUB, OP_INV};                          \
+        static const int ops[] = {OP_MUL, OP_ADD, OP_SUB, OP_SQR, OP_INV};                  \
         for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)                             \
             for (unsigned i = 0; i < iters; i++) {                                          \
                 F2##_t x, y, want, got;                                                     \
@@ -116,6 +117,7 @@ TEST_CASE(gpu_host_field_matches_cpu) {
                 case OP_MUL: F2##_mul(&want, &x, &y); break;                                \
                 case OP_ADD: F2##_add(&want, &x, &y); break;                                \
                 case OP_SUB: F2##_sub(&want, &x, &y); break;                                \
+                case OP_SQR: F2##_sqr(&want, &x); break;                                    \
                 default: F2##_inv(&want, &x); break;                                        \
                 }                                                                           \
                 ASSERT_OK(zkp_gpu_host_field_op(field, ops[o], (uint64_t *)&got,            \

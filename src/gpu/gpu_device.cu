@@ -456,6 +456,7 @@ ZKP_GPU_HD F field_op(int op, const F &a, const F &b) {
     case 2: return a - b;
     case 3: return a.from_mont();
     case 4: return a.to_mont();
+    case 5: return a.sqr();
     default: return a.inv();
     }
 }
@@ -515,7 +516,7 @@ extern "C" {
 
 zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out, const uint64_t *a,
                                     const uint64_t *b) {
-    if (op < 0 || op > 5) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (op < 0 || op > 6) return ZKPIPE_ERR_INVALID_ARGUMENT;
     switch (field) {
     case 0: host_field_op<bn254_fq>(op, out, a, b); return ZKPIPE_OK;
     case 1: host_field_op<bn254_fr>(op, out, a, b); return ZKPIPE_OK;
@@ -539,7 +540,7 @@ zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
 
 zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out, const uint64_t *a,
                                    const uint64_t *b, size_t n, zkp_diag *diag) {
-    if (op < 0 || op > 5) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (op < 0 || op > 6) return ZKPIPE_ERR_INVALID_ARGUMENT;
     zkpipe_status st = bind(g, diag);
     if (st != ZKPIPE_OK) return st;
     busy_scope busy(g);

@@ -63,6 +63,18 @@ ZKP_GPU_FIELD_PARAMS(bn254_fr_params, BN254_FR);
 ZKP_GPU_FIELD_PARAMS(bls12_381_fp_params, BLS12_381_FP);
 ZKP_GPU_FIELD_PARAMS(bls12_381_fr_params, BLS12_381_FR);
 
+#ifdef __CUDACC__
+/* The Montgomery constant n0 as the device product reads it: from constant
+ * memory, so that ptxas does not know its value. For BLS12-381's r it is
+ * 2^32 - 1, and ptxas, seeing m = -t0, rewrote the reduction chains after it
+ * into separate low and high multiply-adds (IMAD.X and IMAD.HI.X) instead of
+ * one wide multiply-add per product: a sixth more instructions in the NTT's
+ * kernels, most of them on the multiplier. Read from constant memory, n0
+ * costs the same multiply. */
+template <class P>
+__constant__ uint32_t n0_const = P::n0;
+#endif
+
 /* Add with carry out and in, through the condition code on the device. */
 ZKP_GPU_HD uint32_t addc_(uint32_t a, uint32_t b, uint32_t *carry) {
     uint64_t s = (uint64_t)a + b + *carry;
@@ -172,7 +184,16 @@ struct fp {
 
     /* a·b·R^(-1) mod p. */
     ZKP_GPU_HD friend fp operator*(const fp &a, const fp &b) { return mont_mul(a, b); }
-    ZKP_GPU_HD fp sqr() const { return mont_mul(*this, *this); }
+    ZKP_GPU_HD fp sqr() const {
+#ifdef __CUDA_ARCH__
+        if constexpr (P::BITS <= 32 * N - 2)
+            return mont_sqr_ptx(*this);
+        else
+            return mont_mul_ptx(*this, *this);
+#else
+        return mont_mul_c(*this, *this);
+#endif
+    }
 
     /* this^(p-2) = this^(-1), or 0 for 0 (Fermat): about 1.5·BITS products,
      * for the rare inversion that no batch can share (one per point of the
@@ -329,7 +350,76 @@ struct fp {
             chain_pairs_after_add(o, ao, bi, e[0], low);
         }
         chain_pairs(e, ae, bi);
-        const uint32_t m = e[0] * P::n0;
+        const uint32_t m = e[0] * n0_const<P>;
+        chain_pairs(e, pe, m);
+        chain_pairs(o, po, m);
+    }
+
+    /* a·a·R^(-1) mod p: the product's rows with the products a_j·a_i, j < i,
+     * left out. Row i adds a_i·(a_i + 2·(a's words above i)), the sum of
+     * the rows being a^2; its multiplicand x has x_i = a_i, x_(i+1) =
+     * a_(i+1)·2 mod 2^32 and x_j = word j of 2a above that, and its
+     * products land on words i to N of the row's frame, so its chains
+     * start at the first pair at or above word i (chain_pairs_from,
+     * chain_pairs_after_add_from): N(N+1)/2 products where the general
+     * product has N^2, and the reduction's N^2 unchanged. A row adds up to
+     * twice what a row of a general product adds (a_i·2a against a·b_i),
+     * so the value before a division stays below 2^34·p, and N + 1 words
+     * hold it only for p < 2^(32N-2): two spare bits, which BN254's fields
+     * and BLS12-381's p have (sqr() calls the general product otherwise).
+     * The result is below 2p as for any Montgomery product. */
+    __device__ __forceinline__ static fp mont_sqr_ptx(const fp &a) {
+        static_assert(P::BITS <= 32 * N - 2, "the squaring needs two spare bits");
+        uint32_t x[N + 1], y[N + 1], d[N];
+        uint32_t pe[N / 2], po[N / 2];
+#pragma unroll
+        for (int k = 0; k < N / 2; k++) {
+            pe[k] = P::p(2 * k);
+            po[k] = P::p(2 * k + 1);
+        }
+        /* 2a, whose top bit a < p leaves clear. */
+        d[0] = a.w[0] << 1;
+#pragma unroll
+        for (int j = 1; j < N; j++) d[j] = __funnelshift_l(a.w[j - 1], a.w[j], 1);
+#pragma unroll
+        for (int j = 0; j < N + 1; j++) x[j] = y[j] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i += 2) {
+            sqr_row(x, y, a, d, pe, po, i);
+            sqr_row(y, x, a, d, pe, po, i + 1);
+        }
+        fp r;
+#pragma unroll
+        for (int j = 0; j < N; j++) r.w[j] = x[j];
+        add_in_place(r.w, y + 1);
+        return reduce_once(r);
+    }
+
+    /* Row i of the squaring, in the roles of mont_row (i is a constant once
+     * the caller's loop unrolls, and so is every branch on it). */
+    __device__ __forceinline__ static void sqr_row(uint32_t *e, uint32_t *o, const fp &a,
+                                                   const uint32_t *d, const uint32_t *pe,
+                                                   const uint32_t *po, int i) {
+        uint32_t xe[N / 2], xo[N / 2];
+#pragma unroll
+        for (int k = 0; k < N / 2; k++) {
+            const int je = 2 * k, jo = 2 * k + 1;
+            xe[k] = je == i ? a.w[i] : je == i + 1 ? a.w[je] << 1 : d[je];
+            xo[k] = jo == i ? a.w[i] : jo == i + 1 ? a.w[jo] << 1 : d[jo];
+        }
+        const uint32_t ai = a.w[i];
+        if (i == 0) {
+            chain_pairs(o, xo, ai);
+        } else {
+            const uint32_t low = o[1];
+#pragma unroll
+            for (int j = 0; j + 2 < N + 1; j++) o[j] = o[j + 2];
+            o[N - 1] = 0;
+            o[N] = 0;
+            chain_pairs_after_add_from(o, xo, ai, e[0], low, i / 2);
+        }
+        chain_pairs_from(e, xe, ai, (i + 1) / 2);
+        const uint32_t m = e[0] * n0_const<P>;
         chain_pairs(e, pe, m);
         chain_pairs(o, po, m);
     }
@@ -382,6 +472,164 @@ struct fp {
                 : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(y), "r"(u0));
         }
     }
+
+    /* chain_pairs over the pairs k0 to N/2 - 1 only (none for k0 = N/2):
+     * the squaring's rows, whose products start at word i. */
+#define ZKP_T9(t)                                                                          \
+    "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), \
+        "+r"(t[7]), "+r"(t[8])
+#define ZKP_T13(t) ZKP_T9(t), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
+#define ZKP_V4(x) "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+#define ZKP_V6(x) ZKP_V4(x), "r"(x[4]), "r"(x[5])
+    __device__ __forceinline__ static void chain_pairs_from(uint32_t *t, const uint32_t *x,
+                                                            uint32_t y, int k0) {
+        if constexpr (N == 8) {
+            switch (k0) {
+            case 0: chain_pairs(t, x, y); break;
+            case 1:
+                asm(ZKP_PAIR0(2, 3, 10, 13) ZKP_PAIR(4, 5, 11, 13) ZKP_PAIR(6, 7, 12, 13)
+                    "addc.u32 %8, %8, 0;"
+                    : ZKP_T9(t)
+                    : ZKP_V4(x), "r"(y));
+                break;
+            case 2:
+                asm(ZKP_PAIR0(4, 5, 11, 13) ZKP_PAIR(6, 7, 12, 13) "addc.u32 %8, %8, 0;"
+                    : ZKP_T9(t)
+                    : ZKP_V4(x), "r"(y));
+                break;
+            case 3:
+                asm(ZKP_PAIR0(6, 7, 12, 13) "addc.u32 %8, %8, 0;"
+                    : ZKP_T9(t)
+                    : ZKP_V4(x), "r"(y));
+                break;
+            default: break;
+            }
+        } else {
+            switch (k0) {
+            case 0: chain_pairs(t, x, y); break;
+            case 1:
+                asm(ZKP_PAIR0(2, 3, 14, 19) ZKP_PAIR(4, 5, 15, 19) ZKP_PAIR(6, 7, 16, 19)
+                    ZKP_PAIR(8, 9, 17, 19) ZKP_PAIR(10, 11, 18, 19) "addc.u32 %12, %12, 0;"
+                    : ZKP_T13(t)
+                    : ZKP_V6(x), "r"(y));
+                break;
+            case 2:
+                asm(ZKP_PAIR0(4, 5, 15, 19) ZKP_PAIR(6, 7, 16, 19) ZKP_PAIR(8, 9, 17, 19)
+                    ZKP_PAIR(10, 11, 18, 19) "addc.u32 %12, %12, 0;"
+                    : ZKP_T13(t)
+                    : ZKP_V6(x), "r"(y));
+                break;
+            case 3:
+                asm(ZKP_PAIR0(6, 7, 16, 19) ZKP_PAIR(8, 9, 17, 19) ZKP_PAIR(10, 11, 18, 19)
+                    "addc.u32 %12, %12, 0;"
+                    : ZKP_T13(t)
+                    : ZKP_V6(x), "r"(y));
+                break;
+            case 4:
+                asm(ZKP_PAIR0(8, 9, 17, 19) ZKP_PAIR(10, 11, 18, 19) "addc.u32 %12, %12, 0;"
+                    : ZKP_T13(t)
+                    : ZKP_V6(x), "r"(y));
+                break;
+            case 5:
+                asm(ZKP_PAIR0(10, 11, 18, 19) "addc.u32 %12, %12, 0;"
+                    : ZKP_T13(t)
+                    : ZKP_V6(x), "r"(y));
+                break;
+            default: break;
+            }
+        }
+    }
+
+    /* chain_pairs_after_add over the pairs k0 to N/2 - 1: the carry of
+     * s0 += u0 runs through the words below pair k0 first. */
+    __device__ __forceinline__ static void chain_pairs_after_add_from(uint32_t *t,
+                                                                      const uint32_t *x,
+                                                                      uint32_t y, uint32_t &s0,
+                                                                      uint32_t u0, int k0) {
+        if constexpr (N == 8) {
+            switch (k0) {
+            case 0: chain_pairs_after_add(t, x, y, s0, u0); break;
+            case 1:
+                asm("add.cc.u32 %9, %9, %15;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                    "addc.cc.u32 %1, %1, 0;\n\t" ZKP_PAIR(2, 3, 11, 14) ZKP_PAIR(4, 5, 12, 14)
+                    ZKP_PAIR(6, 7, 13, 14) "addc.u32 %8, %8, 0;"
+                    : ZKP_T9(t), "+r"(s0)
+                    : ZKP_V4(x), "r"(y), "r"(u0));
+                break;
+            case 2:
+                asm("add.cc.u32 %9, %9, %15;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                    "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
+                    "addc.cc.u32 %3, %3, 0;\n\t" ZKP_PAIR(4, 5, 12, 14) ZKP_PAIR(6, 7, 13, 14)
+                    "addc.u32 %8, %8, 0;"
+                    : ZKP_T9(t), "+r"(s0)
+                    : ZKP_V4(x), "r"(y), "r"(u0));
+                break;
+            case 3:
+                asm("add.cc.u32 %9, %9, %15;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                    "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
+                    "addc.cc.u32 %3, %3, 0;\n\t" "addc.cc.u32 %4, %4, 0;\n\t"
+                    "addc.cc.u32 %5, %5, 0;\n\t" ZKP_PAIR(6, 7, 13, 14) "addc.u32 %8, %8, 0;"
+                    : ZKP_T9(t), "+r"(s0)
+                    : ZKP_V4(x), "r"(y), "r"(u0));
+                break;
+            default: break;
+            }
+        } else {
+            switch (k0) {
+            case 0: chain_pairs_after_add(t, x, y, s0, u0); break;
+            case 1:
+                asm("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                    "addc.cc.u32 %1, %1, 0;\n\t" ZKP_PAIR(2, 3, 15, 20) ZKP_PAIR(4, 5, 16, 20)
+                    ZKP_PAIR(6, 7, 17, 20) ZKP_PAIR(8, 9, 18, 20) ZKP_PAIR(10, 11, 19, 20)
+                    "addc.u32 %12, %12, 0;"
+                    : ZKP_T13(t), "+r"(s0)
+                    : ZKP_V6(x), "r"(y), "r"(u0));
+                break;
+            case 2:
+                asm("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                    "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
+                    "addc.cc.u32 %3, %3, 0;\n\t" ZKP_PAIR(4, 5, 16, 20) ZKP_PAIR(6, 7, 17, 20)
+                    ZKP_PAIR(8, 9, 18, 20) ZKP_PAIR(10, 11, 19, 20) "addc.u32 %12, %12, 0;"
+                    : ZKP_T13(t), "+r"(s0)
+                    : ZKP_V6(x), "r"(y), "r"(u0));
+                break;
+            case 3:
+                asm("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                    "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
+                    "addc.cc.u32 %3, %3, 0;\n\t" "addc.cc.u32 %4, %4, 0;\n\t"
+                    "addc.cc.u32 %5, %5, 0;\n\t" ZKP_PAIR(6, 7, 17, 20) ZKP_PAIR(8, 9, 18, 20)
+                    ZKP_PAIR(10, 11, 19, 20) "addc.u32 %12, %12, 0;"
+                    : ZKP_T13(t), "+r"(s0)
+                    : ZKP_V6(x), "r"(y), "r"(u0));
+                break;
+            case 4:
+                asm("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                    "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
+                    "addc.cc.u32 %3, %3, 0;\n\t" "addc.cc.u32 %4, %4, 0;\n\t"
+                    "addc.cc.u32 %5, %5, 0;\n\t" "addc.cc.u32 %6, %6, 0;\n\t"
+                    "addc.cc.u32 %7, %7, 0;\n\t" ZKP_PAIR(8, 9, 18, 20) ZKP_PAIR(10, 11, 19, 20)
+                    "addc.u32 %12, %12, 0;"
+                    : ZKP_T13(t), "+r"(s0)
+                    : ZKP_V6(x), "r"(y), "r"(u0));
+                break;
+            case 5:
+                asm("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                    "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
+                    "addc.cc.u32 %3, %3, 0;\n\t" "addc.cc.u32 %4, %4, 0;\n\t"
+                    "addc.cc.u32 %5, %5, 0;\n\t" "addc.cc.u32 %6, %6, 0;\n\t"
+                    "addc.cc.u32 %7, %7, 0;\n\t" "addc.cc.u32 %8, %8, 0;\n\t"
+                    "addc.cc.u32 %9, %9, 0;\n\t" ZKP_PAIR(10, 11, 19, 20) "addc.u32 %12, %12, 0;"
+                    : ZKP_T13(t), "+r"(s0)
+                    : ZKP_V6(x), "r"(y), "r"(u0));
+                break;
+            default: break;
+            }
+        }
+    }
+#undef ZKP_T9
+#undef ZKP_T13
+#undef ZKP_V4
+#undef ZKP_V6
 #undef ZKP_PAIR
 #undef ZKP_PAIR0
 

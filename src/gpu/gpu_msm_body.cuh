@@ -711,7 +711,10 @@ struct driver {
         ZKP_CUDA_TRY(diag, cub::DevicePartition::If(temp.p, temp_bytes, all, ones_idx.as<uint32_t>(),
                                                     rest.as<uint32_t>(), zeros, count.as<uint64_t>(),
                                                     (int64_t)n, is_one, is_other, s));
-        temp.release();
+        /* temp and ones_idx stay until the MSM returns: cudaFree waits for
+         * every stream of the device, so freeing them here made the first
+         * MSM of a partition wait for the witness's upload, which the
+         * prover queues on the upload stream to run beside it. */
         uint64_t counts[2] = {0, 0};
         if ((st = copy_d2h(g, counts, count.p, sizeof counts, s, diag)) != ZKPIPE_OK) return st;
         ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
@@ -736,7 +739,6 @@ struct driver {
             if ((st = copy_d2h(g, &total_ones, ones_sum, sizeof total_ones, s, diag)) != ZKPIPE_OK) return st;
             ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
         }
-        ones_idx.release();
         tr.mark("ones");
 
         pt_t result = pt_t::inf();
