@@ -481,26 +481,24 @@ struct fp {
 #define ZKP_T13(t) ZKP_T9(t), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
 #define ZKP_V4(x) "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
 #define ZKP_V6(x) ZKP_V4(x), "r"(x[4]), "r"(x[5])
+#define ZKP_E8(chain) asm(chain : ZKP_T9(t) : ZKP_V4(x), "r"(y))
+#define ZKP_E12(chain) asm(chain : ZKP_T13(t) : ZKP_V6(x), "r"(y))
+#define ZKP_O8(chain) asm(chain : ZKP_T9(t), "+r"(s0) : ZKP_V4(x), "r"(y), "r"(u0))
+#define ZKP_O12(chain) asm(chain : ZKP_T13(t), "+r"(s0) : ZKP_V6(x), "r"(y), "r"(u0))
     __device__ __forceinline__ static void chain_pairs_from(uint32_t *t, const uint32_t *x,
                                                             uint32_t y, int k0) {
         if constexpr (N == 8) {
             switch (k0) {
             case 0: chain_pairs(t, x, y); break;
             case 1:
-                asm(ZKP_PAIR0(2, 3, 10, 13) ZKP_PAIR(4, 5, 11, 13) ZKP_PAIR(6, 7, 12, 13)
-                    "addc.u32 %8, %8, 0;"
-                    : ZKP_T9(t)
-                    : ZKP_V4(x), "r"(y));
+                ZKP_E8(ZKP_PAIR0(2, 3, 10, 13) ZKP_PAIR(4, 5, 11, 13) ZKP_PAIR(6, 7, 12, 13)
+                    "addc.u32 %8, %8, 0;");
                 break;
             case 2:
-                asm(ZKP_PAIR0(4, 5, 11, 13) ZKP_PAIR(6, 7, 12, 13) "addc.u32 %8, %8, 0;"
-                    : ZKP_T9(t)
-                    : ZKP_V4(x), "r"(y));
+                ZKP_E8(ZKP_PAIR0(4, 5, 11, 13) ZKP_PAIR(6, 7, 12, 13) "addc.u32 %8, %8, 0;");
                 break;
             case 3:
-                asm(ZKP_PAIR0(6, 7, 12, 13) "addc.u32 %8, %8, 0;"
-                    : ZKP_T9(t)
-                    : ZKP_V4(x), "r"(y));
+                ZKP_E8(ZKP_PAIR0(6, 7, 12, 13) "addc.u32 %8, %8, 0;");
                 break;
             default: break;
             }
@@ -508,32 +506,22 @@ struct fp {
             switch (k0) {
             case 0: chain_pairs(t, x, y); break;
             case 1:
-                asm(ZKP_PAIR0(2, 3, 14, 19) ZKP_PAIR(4, 5, 15, 19) ZKP_PAIR(6, 7, 16, 19)
-                    ZKP_PAIR(8, 9, 17, 19) ZKP_PAIR(10, 11, 18, 19) "addc.u32 %12, %12, 0;"
-                    : ZKP_T13(t)
-                    : ZKP_V6(x), "r"(y));
+                ZKP_E12(ZKP_PAIR0(2, 3, 14, 19) ZKP_PAIR(4, 5, 15, 19) ZKP_PAIR(6, 7, 16, 19)
+                    ZKP_PAIR(8, 9, 17, 19) ZKP_PAIR(10, 11, 18, 19) "addc.u32 %12, %12, 0;");
                 break;
             case 2:
-                asm(ZKP_PAIR0(4, 5, 15, 19) ZKP_PAIR(6, 7, 16, 19) ZKP_PAIR(8, 9, 17, 19)
-                    ZKP_PAIR(10, 11, 18, 19) "addc.u32 %12, %12, 0;"
-                    : ZKP_T13(t)
-                    : ZKP_V6(x), "r"(y));
+                ZKP_E12(ZKP_PAIR0(4, 5, 15, 19) ZKP_PAIR(6, 7, 16, 19) ZKP_PAIR(8, 9, 17, 19)
+                    ZKP_PAIR(10, 11, 18, 19) "addc.u32 %12, %12, 0;");
                 break;
             case 3:
-                asm(ZKP_PAIR0(6, 7, 16, 19) ZKP_PAIR(8, 9, 17, 19) ZKP_PAIR(10, 11, 18, 19)
-                    "addc.u32 %12, %12, 0;"
-                    : ZKP_T13(t)
-                    : ZKP_V6(x), "r"(y));
+                ZKP_E12(ZKP_PAIR0(6, 7, 16, 19) ZKP_PAIR(8, 9, 17, 19) ZKP_PAIR(10, 11, 18, 19)
+                    "addc.u32 %12, %12, 0;");
                 break;
             case 4:
-                asm(ZKP_PAIR0(8, 9, 17, 19) ZKP_PAIR(10, 11, 18, 19) "addc.u32 %12, %12, 0;"
-                    : ZKP_T13(t)
-                    : ZKP_V6(x), "r"(y));
+                ZKP_E12(ZKP_PAIR0(8, 9, 17, 19) ZKP_PAIR(10, 11, 18, 19) "addc.u32 %12, %12, 0;");
                 break;
             case 5:
-                asm(ZKP_PAIR0(10, 11, 18, 19) "addc.u32 %12, %12, 0;"
-                    : ZKP_T13(t)
-                    : ZKP_V6(x), "r"(y));
+                ZKP_E12(ZKP_PAIR0(10, 11, 18, 19) "addc.u32 %12, %12, 0;");
                 break;
             default: break;
             }
@@ -550,27 +538,21 @@ struct fp {
             switch (k0) {
             case 0: chain_pairs_after_add(t, x, y, s0, u0); break;
             case 1:
-                asm("add.cc.u32 %9, %9, %15;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                ZKP_O8("add.cc.u32 %9, %9, %15;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
                     "addc.cc.u32 %1, %1, 0;\n\t" ZKP_PAIR(2, 3, 11, 14) ZKP_PAIR(4, 5, 12, 14)
-                    ZKP_PAIR(6, 7, 13, 14) "addc.u32 %8, %8, 0;"
-                    : ZKP_T9(t), "+r"(s0)
-                    : ZKP_V4(x), "r"(y), "r"(u0));
+                    ZKP_PAIR(6, 7, 13, 14) "addc.u32 %8, %8, 0;");
                 break;
             case 2:
-                asm("add.cc.u32 %9, %9, %15;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                ZKP_O8("add.cc.u32 %9, %9, %15;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
                     "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
                     "addc.cc.u32 %3, %3, 0;\n\t" ZKP_PAIR(4, 5, 12, 14) ZKP_PAIR(6, 7, 13, 14)
-                    "addc.u32 %8, %8, 0;"
-                    : ZKP_T9(t), "+r"(s0)
-                    : ZKP_V4(x), "r"(y), "r"(u0));
+                    "addc.u32 %8, %8, 0;");
                 break;
             case 3:
-                asm("add.cc.u32 %9, %9, %15;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                ZKP_O8("add.cc.u32 %9, %9, %15;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
                     "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
                     "addc.cc.u32 %3, %3, 0;\n\t" "addc.cc.u32 %4, %4, 0;\n\t"
-                    "addc.cc.u32 %5, %5, 0;\n\t" ZKP_PAIR(6, 7, 13, 14) "addc.u32 %8, %8, 0;"
-                    : ZKP_T9(t), "+r"(s0)
-                    : ZKP_V4(x), "r"(y), "r"(u0));
+                    "addc.cc.u32 %5, %5, 0;\n\t" ZKP_PAIR(6, 7, 13, 14) "addc.u32 %8, %8, 0;");
                 break;
             default: break;
             }
@@ -578,49 +560,39 @@ struct fp {
             switch (k0) {
             case 0: chain_pairs_after_add(t, x, y, s0, u0); break;
             case 1:
-                asm("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                ZKP_O12("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
                     "addc.cc.u32 %1, %1, 0;\n\t" ZKP_PAIR(2, 3, 15, 20) ZKP_PAIR(4, 5, 16, 20)
                     ZKP_PAIR(6, 7, 17, 20) ZKP_PAIR(8, 9, 18, 20) ZKP_PAIR(10, 11, 19, 20)
-                    "addc.u32 %12, %12, 0;"
-                    : ZKP_T13(t), "+r"(s0)
-                    : ZKP_V6(x), "r"(y), "r"(u0));
+                    "addc.u32 %12, %12, 0;");
                 break;
             case 2:
-                asm("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                ZKP_O12("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
                     "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
                     "addc.cc.u32 %3, %3, 0;\n\t" ZKP_PAIR(4, 5, 16, 20) ZKP_PAIR(6, 7, 17, 20)
-                    ZKP_PAIR(8, 9, 18, 20) ZKP_PAIR(10, 11, 19, 20) "addc.u32 %12, %12, 0;"
-                    : ZKP_T13(t), "+r"(s0)
-                    : ZKP_V6(x), "r"(y), "r"(u0));
+                    ZKP_PAIR(8, 9, 18, 20) ZKP_PAIR(10, 11, 19, 20) "addc.u32 %12, %12, 0;");
                 break;
             case 3:
-                asm("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                ZKP_O12("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
                     "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
                     "addc.cc.u32 %3, %3, 0;\n\t" "addc.cc.u32 %4, %4, 0;\n\t"
                     "addc.cc.u32 %5, %5, 0;\n\t" ZKP_PAIR(6, 7, 17, 20) ZKP_PAIR(8, 9, 18, 20)
-                    ZKP_PAIR(10, 11, 19, 20) "addc.u32 %12, %12, 0;"
-                    : ZKP_T13(t), "+r"(s0)
-                    : ZKP_V6(x), "r"(y), "r"(u0));
+                    ZKP_PAIR(10, 11, 19, 20) "addc.u32 %12, %12, 0;");
                 break;
             case 4:
-                asm("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                ZKP_O12("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
                     "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
                     "addc.cc.u32 %3, %3, 0;\n\t" "addc.cc.u32 %4, %4, 0;\n\t"
                     "addc.cc.u32 %5, %5, 0;\n\t" "addc.cc.u32 %6, %6, 0;\n\t"
                     "addc.cc.u32 %7, %7, 0;\n\t" ZKP_PAIR(8, 9, 18, 20) ZKP_PAIR(10, 11, 19, 20)
-                    "addc.u32 %12, %12, 0;"
-                    : ZKP_T13(t), "+r"(s0)
-                    : ZKP_V6(x), "r"(y), "r"(u0));
+                    "addc.u32 %12, %12, 0;");
                 break;
             case 5:
-                asm("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
+                ZKP_O12("add.cc.u32 %13, %13, %21;\n\t" "addc.cc.u32 %0, %0, 0;\n\t"
                     "addc.cc.u32 %1, %1, 0;\n\t" "addc.cc.u32 %2, %2, 0;\n\t"
                     "addc.cc.u32 %3, %3, 0;\n\t" "addc.cc.u32 %4, %4, 0;\n\t"
                     "addc.cc.u32 %5, %5, 0;\n\t" "addc.cc.u32 %6, %6, 0;\n\t"
                     "addc.cc.u32 %7, %7, 0;\n\t" "addc.cc.u32 %8, %8, 0;\n\t"
-                    "addc.cc.u32 %9, %9, 0;\n\t" ZKP_PAIR(10, 11, 19, 20) "addc.u32 %12, %12, 0;"
-                    : ZKP_T13(t), "+r"(s0)
-                    : ZKP_V6(x), "r"(y), "r"(u0));
+                    "addc.cc.u32 %9, %9, 0;\n\t" ZKP_PAIR(10, 11, 19, 20) "addc.u32 %12, %12, 0;");
                 break;
             default: break;
             }
@@ -630,6 +602,10 @@ struct fp {
 #undef ZKP_T13
 #undef ZKP_V4
 #undef ZKP_V6
+#undef ZKP_E8
+#undef ZKP_E12
+#undef ZKP_O8
+#undef ZKP_O12
 #undef ZKP_PAIR
 #undef ZKP_PAIR0
 
