@@ -68,7 +68,7 @@ ZKP_GPU_FIELD_PARAMS(bls12_381_fr_params, BLS12_381_FR);
  * memory, so that ptxas does not know its value. For BLS12-381's r it is
  * 2^32 - 1, and ptxas, seeing m = -t0, rewrote the reduction chains after it
  * into separate low and high multiply-adds (IMAD.X and IMAD.HI.X) instead of
- * one wide multiply-add per product: a sixth more instructions in the NTT's
+ * one wide multiply-add per product: a fifth more instructions in the NTT's
  * kernels, most of them on the multiplier. Read from constant memory, n0
  * costs the same multiply. */
 template <class P>
