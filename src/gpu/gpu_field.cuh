@@ -326,12 +326,36 @@ struct fp {
             mont_row(x, y, ae, ao, pe, po, b.w[i], i == 0);
             mont_row(y, x, ae, ao, pe, po, b.w[i + 1], false);
         }
-        /* N is even: the last row's E is y, its O is x. */
+        return merge_rows(x, y);
+    }
+
+    /* After the last row (N is even, so its E is y and its O is x): the
+     * value E/2^32 + O, below 2p, reduced once. */
+    __device__ __forceinline__ static fp merge_rows(const uint32_t *x, const uint32_t *y) {
         fp r;
 #pragma unroll
         for (int j = 0; j < N; j++) r.w[j] = x[j];
         add_in_place(r.w, y + 1);
         return reduce_once(r);
+    }
+
+    /* The last row's E, o, becomes this row's O: moved down two words, its
+     * word 1, returned, to be added to word 0 of this row's E. */
+    __device__ __forceinline__ static uint32_t odd_down(uint32_t *o) {
+        const uint32_t low = o[1];
+#pragma unroll
+        for (int j = 0; j + 2 < N + 1; j++) o[j] = o[j + 2];
+        o[N - 1] = 0;
+        o[N] = 0;
+        return low;
+    }
+
+    /* A row's reduction: m·p over E and O, which clears E's word 0. */
+    __device__ __forceinline__ static void reduce_row(uint32_t *e, uint32_t *o, const uint32_t *pe,
+                                                      const uint32_t *po) {
+        const uint32_t m = e[0] * n0_const<P>;
+        chain_pairs(e, pe, m);
+        chain_pairs(o, po, m);
     }
 
     /* One row: e is this row's E; o holds the last row's E (or nothing on
@@ -342,17 +366,11 @@ struct fp {
         if (first) {
             chain_pairs(o, ao, bi);
         } else {
-            const uint32_t low = o[1];
-#pragma unroll
-            for (int j = 0; j + 2 < N + 1; j++) o[j] = o[j + 2];
-            o[N - 1] = 0;
-            o[N] = 0;
+            const uint32_t low = odd_down(o);
             chain_pairs_after_add(o, ao, bi, e[0], low);
         }
         chain_pairs(e, ae, bi);
-        const uint32_t m = e[0] * n0_const<P>;
-        chain_pairs(e, pe, m);
-        chain_pairs(o, po, m);
+        reduce_row(e, o, pe, po);
     }
 
     /* a·a·R^(-1) mod p: the product's rows with the products a_j·a_i, j < i,
@@ -388,11 +406,7 @@ struct fp {
             sqr_row(x, y, a, d, pe, po, i);
             sqr_row(y, x, a, d, pe, po, i + 1);
         }
-        fp r;
-#pragma unroll
-        for (int j = 0; j < N; j++) r.w[j] = x[j];
-        add_in_place(r.w, y + 1);
-        return reduce_once(r);
+        return merge_rows(x, y);
     }
 
     /* Row i of the squaring, in the roles of mont_row (i is a constant once
@@ -411,17 +425,11 @@ struct fp {
         if (i == 0) {
             chain_pairs(o, xo, ai);
         } else {
-            const uint32_t low = o[1];
-#pragma unroll
-            for (int j = 0; j + 2 < N + 1; j++) o[j] = o[j + 2];
-            o[N - 1] = 0;
-            o[N] = 0;
+            const uint32_t low = odd_down(o);
             chain_pairs_after_add_from(o, xo, ai, e[0], low, i / 2);
         }
         chain_pairs_from(e, xe, ai, (i + 1) / 2);
-        const uint32_t m = e[0] * n0_const<P>;
-        chain_pairs(e, pe, m);
-        chain_pairs(o, po, m);
+        reduce_row(e, o, pe, po);
     }
 
     /* The chains, one asm statement each. ZKP_PAIR adds x·y to the words
