@@ -11,6 +11,10 @@
  * no inversion (EFD g1p/auto-shortw-xyzz, madd-2008-s, add-2008-s,
  * dbl-2008-s-1, mdbl-2008-s-1; curve/ec_impl.h names the same formulas).
  *
+ * Each formula's Y is a difference of two products, computed as one
+ * F::sum_of_products with a negated factor: one reduction for both on the
+ * device.
+ *
  * The additions branch on the exceptional cases (infinity, P + P, P - P),
  * so they are _var in the CPU's sense: for public points. */
 #ifndef ZKP_GPU_GPU_CURVE_CUH
@@ -65,7 +69,7 @@ struct xyzz {
         F m = xx.dbl() + xx;
         xyzz r;
         r.x = m.sqr() - s.dbl();
-        r.y = m * (s - r.x) - w * a.y;
+        r.y = F::sum_of_products(m, s - r.x, w, a.y.neg());
         r.zz = v;
         r.zzz = w;
         return r;
@@ -77,7 +81,7 @@ struct xyzz {
         F m = xx.dbl() + xx;
         xyzz r;
         r.x = m.sqr() - s.dbl();
-        r.y = m * (s - r.x) - w * y;
+        r.y = F::sum_of_products(m, s - r.x, w, y.neg());
         r.zz = v * zz;
         r.zzz = w * zzz;
         return r;
@@ -101,7 +105,7 @@ struct xyzz {
         }
         F pp = p.sqr(), ppp = p * pp, q = x * pp;
         F x3 = r.sqr() - ppp - q.dbl();
-        y = r * (q - x3) - y * ppp;
+        y = F::sum_of_products(r, q - x3, y, ppp.neg());
         x = x3;
         zz = zz * pp;
         zzz = zzz * ppp;
@@ -125,7 +129,7 @@ struct xyzz {
         }
         F pp = p.sqr(), ppp = p * pp, q = u1 * pp;
         F x3 = r.sqr() - ppp - q.dbl();
-        y = r * (q - x3) - s1 * ppp;
+        y = F::sum_of_products(r, q - x3, s1, ppp.neg());
         x = x3;
         zz = zz * b.zz * pp;
         zzz = zzz * b.zzz * ppp;

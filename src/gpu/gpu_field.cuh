@@ -184,6 +184,20 @@ struct fp {
 
     /* a·b·R^(-1) mod p. */
     ZKP_GPU_HD friend fp operator*(const fp &a, const fp &b) { return mont_mul(a, b); }
+
+    /* a·b + c·d with one reduction on the device (mont_rows_ptx), where the
+     * modulus leaves two spare bits; the curve's formulas end in such a sum,
+     * a difference written with a negated factor. */
+    ZKP_GPU_HD static fp sum_of_products(const fp &a, const fp &b, const fp &c, const fp &d) {
+#ifdef __CUDA_ARCH__
+        if constexpr (P::BITS <= 32 * N - 2)
+            return mont_rows_ptx<true>(a, b, c, d);
+        else
+            return mont_mul_ptx(a, b) + mont_mul_ptx(c, d);
+#else
+        return mont_mul_c(a, b) + mont_mul_c(c, d);
+#endif
+    }
     ZKP_GPU_HD fp sqr() const {
 #ifdef __CUDA_ARCH__
         if constexpr (P::BITS <= 32 * N - 2)
@@ -310,12 +324,26 @@ struct fp {
      * Each chain is one asm statement, so the condition code never lives
      * across statements and the compiler may schedule the chains freely. */
     __device__ __forceinline__ static fp mont_mul_ptx(const fp &a, const fp &b) {
+        return mont_rows_ptx<false>(a, b, a, b);
+    }
+
+    /* The rows of a·b, and with TWO those of c·d beside them under the same
+     * reductions: a row then adds a·b_i + c·d_i, below 2^33·p, and the value
+     * before its division stays below 2^34·p, within N + 1 words for p <
+     * 2^(32N-2) (the squaring's bound, below). The result (a·b + c·d +
+     * M·p)/R is below 2p^2/R + p < 2p, so one subtraction still reduces
+     * it, and the two products take one reduction's chains instead of two. */
+    template <bool TWO>
+    __device__ __forceinline__ static fp mont_rows_ptx(const fp &a, const fp &b, const fp &c,
+                                                       const fp &d) {
         uint32_t x[N + 1], y[N + 1];
-        uint32_t ae[N / 2], ao[N / 2], pe[N / 2], po[N / 2];
+        uint32_t ae[N / 2], ao[N / 2], ce[N / 2], co[N / 2], pe[N / 2], po[N / 2];
 #pragma unroll
         for (int k = 0; k < N / 2; k++) {
             ae[k] = a.w[2 * k];
             ao[k] = a.w[2 * k + 1];
+            ce[k] = c.w[2 * k];
+            co[k] = c.w[2 * k + 1];
             pe[k] = P::p(2 * k);
             po[k] = P::p(2 * k + 1);
         }
@@ -323,8 +351,8 @@ struct fp {
         for (int j = 0; j < N + 1; j++) x[j] = y[j] = 0;
 #pragma unroll
         for (int i = 0; i < N; i += 2) {
-            mont_row(x, y, ae, ao, pe, po, b.w[i], i == 0);
-            mont_row(y, x, ae, ao, pe, po, b.w[i + 1], false);
+            mont_row<TWO>(x, y, ae, ao, ce, co, pe, po, b.w[i], d.w[i], i == 0);
+            mont_row<TWO>(y, x, ae, ao, ce, co, pe, po, b.w[i + 1], d.w[i + 1], false);
         }
         return merge_rows(x, y);
     }
@@ -360,9 +388,12 @@ struct fp {
 
     /* One row: e is this row's E; o holds the last row's E (or nothing on
      * the first row), which becomes this row's O. */
+    template <bool TWO>
     __device__ __forceinline__ static void mont_row(uint32_t *e, uint32_t *o, const uint32_t *ae,
-                                                    const uint32_t *ao, const uint32_t *pe,
-                                                    const uint32_t *po, uint32_t bi, bool first) {
+                                                    const uint32_t *ao, const uint32_t *ce,
+                                                    const uint32_t *co, const uint32_t *pe,
+                                                    const uint32_t *po, uint32_t bi, uint32_t di,
+                                                    bool first) {
         if (first) {
             chain_pairs(o, ao, bi);
         } else {
@@ -370,6 +401,10 @@ struct fp {
             chain_pairs_after_add(o, ao, bi, e[0], low);
         }
         chain_pairs(e, ae, bi);
+        if constexpr (TWO) {
+            chain_pairs(o, co, di);
+            chain_pairs(e, ce, di);
+        }
         reduce_row(e, o, pe, po);
     }
 
@@ -728,6 +763,11 @@ struct fp2 {
     /* (c0 + c1·u)^2 = (c0 + c1)(c0 - c1) + 2·c0·c1·u: two products. */
     ZKP_GPU_HD fp2 sqr() const {
         return {fp2_base_mul(c0 + c1, c0 - c1), fp2_base_mul(c0, c1).dbl()};
+    }
+    /* fp's sum of two products, which the curve's formulas call; here the
+     * plain one. */
+    ZKP_GPU_HD static fp2 sum_of_products(const fp2 &a, const fp2 &b, const fp2 &c, const fp2 &d) {
+        return a * b + c * d;
     }
     /* 1/(c0 + c1·u) = (c0 - c1·u)/(c0^2 + c1^2): one inversion in the base
      * field (Fermat, as fp::inv), or 0 for 0. */
