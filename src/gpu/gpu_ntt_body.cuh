@@ -270,6 +270,7 @@ struct level_args {
     F *a;
     const F *stw;           /* stw[j] = w_{2^D}^j, j < 2^(D-1) */
     const F *tlo, *thi;     /* twiddle step: w^e (w^-e for an inverse) */
+    const F *tdir;          /* or w^e read whole: tdir[e >> top], when not null */
     const F *slo, *shi;     /* coefficient scaling: s h^e */
     F sconst;               /* SCALE_CONST's factor */
     unsigned L, d, lo, top, logc, D, sb;
@@ -290,8 +291,9 @@ ZKP_GPU_HD F elem_scale(const level_args<F> &A, int mode, uint64_t i, const F &x
 /* The twiddle step for the element at row r of column col: w^(col·rev_d(r)·2^top). */
 template <class F>
 ZKP_GPU_HD F elem_twiddle(const level_args<F> &A, uint64_t col, unsigned r, const F &x) {
-    uint64_t e = (col * brev(r, A.d)) << A.top;
-    return x * split_pow(A.tlo, A.thi, e, A.sb);
+    const uint64_t k = col * brev(r, A.d);
+    if (A.tdir != nullptr) return x * ldt(A.tdir + k);
+    return x * split_pow(A.tlo, A.thi, k << A.top, A.sb);
 }
 
 /* Phases of a level: 0 loads, then the rounds, then the last one stores. */
@@ -509,7 +511,14 @@ static bool host_primitive(const F &w, unsigned L) {
 
 /* ---------------------------------------------------------------- tables */
 
-enum { TAB_STW = 0, TAB_TLO, TAB_THI, TAB_THIN, TAB_SLO, TAB_SHI, TAB_COUNT_ };
+enum { TAB_STW = 0, TAB_TLO, TAB_THI, TAB_THIN, TAB_TDIR, TAB_SLO, TAB_SHI, TAB_COUNT_ };
+
+/* Level 1's twiddle step of a three-level plan reads w^e whole from a table
+ * of the powers of w^(2^top) (e is a multiple of 2^top, below 2^L), one
+ * product per element instead of two, while the table has at most 2^20
+ * entries (32 MiB: 2^19 at 2^27, which the L2 holds). Level 0's exponents
+ * span all of 2^L and keep the split tables. */
+constexpr unsigned TDIR_MAX_BITS = 20;
 
 template <class F>
 struct tables {
@@ -542,6 +551,9 @@ static void tables_make(tables<F> *tb, const plan &p, const F &root, const F *sh
         tb->count[TAB_THI] = nhi, tb->base[TAB_THI] = w_hi;
         if (p.inverse && shift == nullptr)
             tb->count[TAB_THIN] = nhi, tb->base[TAB_THIN] = w_hi, tb->mult[TAB_THIN] = n_inv;
+        if (p.m == 3 && p.L - p.d[0] <= TDIR_MAX_BITS)
+            tb->count[TAB_TDIR] = (size_t)1 << (p.L - p.d[0]),
+            tb->base[TAB_TDIR] = host_sqr_n(w, p.d[0]);
     }
     tb->scale = SCALE_NONE;
     tb->sconst = one;
@@ -574,6 +586,7 @@ static level_args<F> level_make(const plan &p, const tables<F> &tb, const F *tab
     A.stw = tab + tb.off[TAB_STW];
     A.tlo = tab + tb.off[TAB_TLO];
     A.thi = tab + tb.off[(t == 0 && tb.count[TAB_THIN]) ? TAB_THIN : TAB_THI];
+    A.tdir = (t == 1 && tb.count[TAB_TDIR]) ? tab + tb.off[TAB_TDIR] : nullptr;
     A.slo = tab + tb.off[TAB_SLO];
     A.shi = tab + tb.off[TAB_SHI];
     A.sconst = tb.sconst;
