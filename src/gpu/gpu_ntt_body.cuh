@@ -41,9 +41,10 @@
  * base. The sub-transforms read one table of 2^(D-1) powers of w_{2^D} (D
  * the largest level); the twiddle step and the coset scaling read w^e (or
  * g^e) as hi[e >> sb] lo[e mod 2^sb], two tables of about sqrt(n) entries
- * (768 KiB at 2^27, which stays in L2). An inverse without shift folds its
- * 1/n into a copy of hi used by level 0's twiddle step, as the CPU does; a
- * coset folds it into the scaling tables.
+ * (768 KiB at 2^27, which stays in L2), except level 1's twiddle step in a
+ * three-level plan, which reads w^e whole (TAB_TDIR, below). An inverse
+ * without shift folds its 1/n into a copy of hi used by level 0's twiddle
+ * step, as the CPU does; a coset folds it into the scaling tables.
  *
  * Host emulation. Each kernel is a sequence of phases separated by
  * __syncthreads(); the phases are host-device functions of (block, thread),
