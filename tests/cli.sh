@@ -141,6 +141,12 @@ for c in "prove" "verify" "zkey" "zkey export-vk" "info" "bench" "bench pipeline
     [ -s "$WORK/out" ] && [ ! -s "$WORK/err" ] || fail "$c --help: usage not on stdout alone"
 done
 grep -q "exit codes" <("$ZKPIPE" prove --help) || fail "prove --help lacks the exit codes"
+for layout in params zkey; do
+    expect_exit 0 "bench prove --key-layout $layout" "$ZKPIPE" bench prove --log 10 --device cpu \
+        --runs 1 --threads 1 --key-layout "$layout"
+    grep -q "key layout $layout" "$WORK/out" || fail "bench prove: --key-layout $layout not taken"
+done
+expect_exit 2 "bench prove --key-layout of no kind" "$ZKPIPE" bench prove --key-layout dense
 expect_exit 2 "bench porep without --sector-size" "$ZKPIPE" bench porep --sectors 2
 expect_exit 3 "bench porep without parameters" "$ZKPIPE" bench porep --sector-size 2KiB --params "$WORK/none"
 err_has "setup dev --filecoin porep --sector-size 2KiB" "bench porep: says how to make the parameters"

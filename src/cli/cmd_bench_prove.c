@@ -7,9 +7,12 @@
  * 130,278,869 constraints, 328 public inputs, 130,169,893 aux variables, of
  * which 129,753,292 appear in A and 33,112,281 in B, and witness values
  * that are mostly 0 and 1. --log L scales it to a domain of 2^L with the
- * same proportions. The key's points are 2^16 distinct points repeated and
- * a, b, c are random: the kernels' work does not depend on the values, and
- * a real key of this size is 44 GB. Each set of bases is made resident
+ * same proportions. The key is laid out as Filecoin's (bellperson's .params:
+ * A and B points only for the variables those columns use, H over h's
+ * coefficients) unless --key-layout zkey asks for snarkjs's (a point per
+ * variable, H over the coset's evaluations). The key's points are 2^16
+ * distinct points repeated and a, b, c are random: the kernels' work does
+ * not depend on the values, and a real key of this size is 44 GB. Each set of bases is made resident
  * once (timed), then every run feeds the device half through the same
  * backend table that prove_start uses, and the stage times come from the
  * prover's own progress calls. On a GPU the run buffers of a, b, c and the
@@ -43,12 +46,17 @@ static const char prove_usage[] =
     "  --pageable yes leave the run buffers of a, b, c and the witness pageable (on a GPU they\n"
     "                 are registered with the driver by default, as the engine's pool is)\n"
     "  --stream yes   on a GPU, stream every G1 base set from host memory at each MSM, as a\n"
-    "                 key too big for the device's memory is (and leave B2 to the CPU)\n" CLI_OPTIONS_HELP;
+    "                 key too big for the device's memory is (and leave B2 to the CPU)\n"
+    "  --key-layout K params (default): as bellperson's .params files, a Filecoin key's, keep\n"
+    "                 A and B points only for the variables their columns use, and the H\n"
+    "                 query over h's coefficients (one inverse NTT more); zkey: as snarkjs's,\n"
+    "                 a point per variable (the identity where a column is empty) and H over\n"
+    "                 the coset's evaluations\n" CLI_OPTIONS_HELP;
 
 typedef struct {
     unsigned log_n, runs, nthreads, zeros, ones;
     const char *device;
-    int pageable, g2_on_cpu, stream;
+    int pageable, g2_on_cpu, stream, zkey_layout;
 } prove_bench_opts_;
 
 /* The 32 GiB PoRep partition (FACTS.md, issue figures). */
@@ -96,9 +104,9 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         if (bo->stream) zkp_g16_backend_set_streaming(be, 1, 0);                                  \
         if (fallback[0]) fprintf(stderr, "zkpipe bench: CPU (--device auto): %s\n", fallback);    \
         printf("device: %s; curve " #C ", domain 2^%u, %zu vars (%zu aux: %zu in A, %zu in B), "  \
-               "%u public; witness %u%% zeros, %u%% ones\n",                                      \
+               "%u public; witness %u%% zeros, %u%% ones; key layout %s\n",                      \
                zkp_g16_backend_name(be), log_n, n_vars, n_aux, a_aux, b_aux, n_public, zeros,     \
-               ones);                                                                             \
+               ones, bo->zkey_layout ? "zkey" : "params");                                        \
         zkp_g16_pk whole;                                                                         \
         G1##_affine_t *pts = malloc(nb * sizeof *pts), *pts_b = malloc(n_vars * sizeof *pts_b);   \
         FR##_t *abc = malloc(3 * n * sizeof *abc), *w = malloc(n_vars * sizeof *w);               \
@@ -108,8 +116,15 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         G1##_jacobian_t *tmp = malloc(((size_t)1 << 16) * sizeof *tmp);                          \
         G2##_affine_t *pts2 = malloc(n_vars * sizeof *pts2);                                      \
         G2##_jacobian_t *tmp2 = malloc(((size_t)1 << 16) * sizeof *tmp2);                        \
+        uint32_t *a_cols = NULL, *b_cols = NULL;                                                  \
+        if (!bo->zkey_layout) {                                                                   \
+            a_cols = malloc(n_vars * sizeof *a_cols);                                             \
+            b_cols = malloc(n_vars * sizeof *b_cols);                                             \
+        }                                                                                         \
+        size_t a_len = 0, b_len = 0;                                                              \
         int code = CLI_OK;                                                                        \
-        if (!pts || !pts_b || !abc || !w || !abc_run || !w_run || !tmp || !pts2 || !tmp2) {       \
+        if (!pts || !pts_b || !abc || !w || !abc_run || !w_run || !tmp || !pts2 || !tmp2 ||       \
+            (!bo->zkey_layout && (!a_cols || !b_cols))) {                                         \
             code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                    \
             goto out;                                                                             \
         }                                                                                         \
@@ -130,17 +145,23 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         }                                                                                         \
         uint64_t seed = 42;                                                                       \
         for (size_t i = 0; i < 3 * n; i++) FR##_set_u64(&abc[i], cli_splitmix64(&seed));                    \
-        /* The witness: 1, the public inputs (random), then the aux values. A variable that \
-         * a query does not use has the point at infinity as its base there, as in a        \
-         * snarkjs-layout key: B1 uses a b_aux / n_aux share of the aux variables, A nearly   \
-         * all, so A shares the H and L points and B1 has its own. */                        \
+        /* The witness: 1, the public inputs (random), then the aux values. A uses an a_aux / \
+         * n_aux share of the aux variables and B a b_aux / n_aux share, drawn at random, and  \
+         * both every input. A params-layout key lists the variables each uses (a_cols,        \
+         * b_cols) and has points for those only; in a zkey-layout key a variable that a query \
+         * does not use has the point at infinity as its base there, and B1 has its own points \
+         * for that. */                                                                        \
         memset(w, 0, n_vars * sizeof *w);                                                         \
         for (size_t i = 0; i < n_vars; i++) {                                                     \
-            int in_b = i <= n_public || (double)(cli_splitmix64(&seed) >> 11) * 0x1p-53 * (double)n_aux <   \
-                                            (double)b_aux;                                        \
+            double u_a = (double)(cli_splitmix64(&seed) >> 11) * 0x1p-53;                         \
+            double u_b = (double)(cli_splitmix64(&seed) >> 11) * 0x1p-53;                         \
+            int in_a = i <= n_public || u_a * (double)n_aux < (double)a_aux;                      \
+            int in_b = i <= n_public || u_b * (double)n_aux < (double)b_aux;                      \
+            if (in_a && a_cols) a_cols[a_len++] = (uint32_t)i;                                    \
+            if (in_b && b_cols) b_cols[b_len++] = (uint32_t)i;                                    \
             if (in_b) {                                                                           \
                 pts_b[i] = pts[i];                                                                \
-            } else {                                                                              \
+            } else if (bo->zkey_layout) {                                                         \
                 G1##_affine_set_infinity(&pts_b[i]);                                              \
                 G2##_affine_set_infinity(&pts2[i]);                                               \
             }                                                                                     \
@@ -165,9 +186,17 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         pk->domain_size = (uint32_t)n;                                                            \
         pk->log_domain = log_n;                                                                   \
         pk->a = pk->c = pk->h = pts;                                                              \
-        pk->b1 = pts_b;                                                                           \
         pk->b2 = pts2;                                                                            \
-        (void)a_aux;                                                                              \
+        if (bo->zkey_layout) {                                                                    \
+            pk->b1 = pts_b;                                                                       \
+        } else {                                                                                  \
+            pk->b1 = pts;                                                                         \
+            pk->a_cols = a_cols;                                                                  \
+            pk->a_len = a_len;                                                                    \
+            pk->b_cols = b_cols;                                                                  \
+            pk->b_len = b_len;                                                                    \
+            pk->h_coefficients = 1;                                                               \
+        }                                                                                         \
         double t_up = cli_now();                                                                  \
         if ((st = zkp_g16_rkey_load(&rk, be, &whole, &d)) != ZKPIPE_OK) {                         \
             code = cli_fail("bench", st, &d, CLI_INVALID);                                        \
@@ -256,6 +285,8 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         free(pts_b);                                                                              \
         free(pts2);                                                                               \
         free(tmp2);                                                                               \
+        free(a_cols);                                                                             \
+        free(b_cols);                                                                             \
         free(abc);                                                                                \
         free(abc_run);                                                                            \
         free(w_run);                                                                              \
@@ -326,6 +357,10 @@ int cli_bench_prove(int argc, char **argv) {
         } else if (!strcmp(opt, "--pageable")) {
             if (!strcmp(v, "yes")) o.pageable = 1;
             else if (!strcmp(v, "no")) o.pageable = 0;
+            else goto usage;
+        } else if (!strcmp(opt, "--key-layout")) {
+            if (!strcmp(v, "zkey")) o.zkey_layout = 1;
+            else if (!strcmp(v, "params")) o.zkey_layout = 0;
             else goto usage;
         } else if (!strcmp(opt, "--stream")) {
             if (!strcmp(v, "yes")) o.stream = 1;

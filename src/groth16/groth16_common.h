@@ -15,7 +15,7 @@
  * X(name, label) */
 #define ZKP_G16_STAGE_MAP(X)            \
     X(SYNTHESIZE, "synthesize a, b, c") \
-    X(NTT, "H polynomial (6 NTTs)")     \
+    X(NTT, "H polynomial (NTTs)")       \
     X(MSM_H, "MSM H (G1)")              \
     X(MSM_A, "MSM A (G1)")              \
     X(MSM_B1, "MSM B (G1)")             \
