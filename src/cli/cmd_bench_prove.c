@@ -12,10 +12,10 @@
  * coefficients) unless --key-layout zkey asks for snarkjs's (a point per
  * variable, H over the coset's evaluations). The key's points are 2^16
  * distinct points repeated and a, b, c are random: the kernels' work does
- * not depend on the values, and a real key of this size is 44 GB. Each set of bases is made resident
- * once (timed), then every run feeds the device half through the same
- * backend table that prove_start uses, and the stage times come from the
- * prover's own progress calls. On a GPU the run buffers of a, b, c and the
+ * not depend on the values, and a real key of this size is 44 GB. Each set
+ * of bases is made resident once (timed), then every run feeds the device
+ * half through the same backend table that prove_start uses, and the stage
+ * times come from the prover's own progress calls. On a GPU the run buffers of a, b, c and the
  * witness are registered with the driver once, as the engine registers its
  * pool's regions (--pageable leaves them pageable, to compare). Nothing
  * here is a proof: see the test suite for GPU proofs checked against the
@@ -108,7 +108,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
                zkp_g16_backend_name(be), log_n, n_vars, n_aux, a_aux, b_aux, n_public, zeros,     \
                ones, bo->zkey_layout ? "zkey" : "params");                                        \
         zkp_g16_pk whole;                                                                         \
-        G1##_affine_t *pts = malloc(nb * sizeof *pts), *pts_b = malloc(n_vars * sizeof *pts_b);   \
+        G1##_affine_t *pts = malloc(nb * sizeof *pts), *pts_b = NULL;                             \
         FR##_t *abc = malloc(3 * n * sizeof *abc), *w = malloc(n_vars * sizeof *w);               \
         size_t abc_bytes = page_round_(3 * n * sizeof *abc), w_bytes = page_round_(n_vars * sizeof *w); \
         FR##_t *abc_run = aligned_alloc(PAGE_, abc_bytes), *w_run = aligned_alloc(PAGE_, w_bytes);  \
@@ -117,14 +117,16 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         G2##_affine_t *pts2 = malloc(n_vars * sizeof *pts2);                                      \
         G2##_jacobian_t *tmp2 = malloc(((size_t)1 << 16) * sizeof *tmp2);                        \
         uint32_t *a_cols = NULL, *b_cols = NULL;                                                  \
-        if (!bo->zkey_layout) {                                                                   \
+        if (bo->zkey_layout) {                                                                    \
+            pts_b = malloc(n_vars * sizeof *pts_b);                                               \
+        } else {                                                                                  \
             a_cols = malloc(n_vars * sizeof *a_cols);                                             \
             b_cols = malloc(n_vars * sizeof *b_cols);                                             \
         }                                                                                         \
         size_t a_len = 0, b_len = 0;                                                              \
         int code = CLI_OK;                                                                        \
-        if (!pts || !pts_b || !abc || !w || !abc_run || !w_run || !tmp || !pts2 || !tmp2 ||       \
-            (!bo->zkey_layout && (!a_cols || !b_cols))) {                                         \
+        if (!pts || !abc || !w || !abc_run || !w_run || !tmp || !pts2 || !tmp2 ||                 \
+            (bo->zkey_layout ? !pts_b : !a_cols || !b_cols)) {                                    \
             code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                    \
             goto out;                                                                             \
         }                                                                                         \
@@ -159,9 +161,10 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             int in_b = i <= n_public || u_b * (double)n_aux < (double)b_aux;                      \
             if (in_a && a_cols) a_cols[a_len++] = (uint32_t)i;                                    \
             if (in_b && b_cols) b_cols[b_len++] = (uint32_t)i;                                    \
+            if (!pts_b) continue;                                                                 \
             if (in_b) {                                                                           \
                 pts_b[i] = pts[i];                                                                \
-            } else if (bo->zkey_layout) {                                                         \
+            } else {                                                                              \
                 G1##_affine_set_infinity(&pts_b[i]);                                              \
                 G2##_affine_set_infinity(&pts2[i]);                                               \
             }                                                                                     \
