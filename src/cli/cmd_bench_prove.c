@@ -15,11 +15,11 @@
  * not depend on the values, and a real key of this size is 44 GB. Each set
  * of bases is made resident once (timed), then every run feeds the device
  * half through the same backend table that prove_start uses, and the stage
- * times come from the prover's own progress calls. On a GPU the run buffers of a, b, c and the
- * witness are registered with the driver once, as the engine registers its
- * pool's regions (--pageable leaves them pageable, to compare). Nothing
- * here is a proof: see the test suite for GPU proofs checked against the
- * CPU's. */
+ * times come from the prover's own progress calls. On a GPU the run
+ * buffers of a, b, c and the witness are registered with the driver once,
+ * as the engine registers its pool's regions (--pageable leaves them
+ * pageable, to compare). Nothing here is a proof: see the test suite for
+ * GPU proofs checked against the CPU's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
