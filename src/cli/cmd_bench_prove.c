@@ -78,6 +78,9 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
     c->seen[s] = 1;
 }
 
+/* A draw uniform in [0, 1), from the top 53 bits of the next splitmix64. */
+static double unit_draw_(uint64_t *seed) { return (double)(cli_splitmix64(seed) >> 11) * 0x1p-53; }
+
 /* Registration wants whole pages. */
 #define PAGE_ ((size_t)4096)
 static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * PAGE_; }
@@ -155,8 +158,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
          * for that. */                                                                        \
         memset(w, 0, n_vars * sizeof *w);                                                         \
         for (size_t i = 0; i < n_vars; i++) {                                                     \
-            double u_a = (double)(cli_splitmix64(&seed) >> 11) * 0x1p-53;                         \
-            double u_b = (double)(cli_splitmix64(&seed) >> 11) * 0x1p-53;                         \
+            double u_a = unit_draw_(&seed), u_b = unit_draw_(&seed);                              \
             int in_a = i <= n_public || u_a * (double)n_aux < (double)a_aux;                      \
             int in_b = i <= n_public || u_b * (double)n_aux < (double)b_aux;                      \
             if (in_a && a_cols) a_cols[a_len++] = (uint32_t)i;                                    \
