@@ -213,6 +213,13 @@ TEST_CASE(engine_proofs_verify) {
         ASSERT_EQ_U64(p->proof_len, 256);
         ASSERT(p->admit_seq >= 1 && p->admit_seq <= 3);
         ASSERT(p->times.device > 0 && p->times.finalize > 0 && p->times.total > 0);
+        /* The steps: the H values and the G1 MSMs within device, the B2 MSM
+         * in finalize on the CPU. */
+        const zkpipe_stage_times *t = &p->times;
+        ASSERT(t->h_polynomial > 0 && t->msm_h > 0 && t->msm_a > 0 && t->msm_b1 > 0 &&
+               t->msm_l > 0 && t->msm_b2 > 0);
+        ASSERT(t->h_polynomial + t->msm_h + t->msm_a + t->msm_b1 + t->msm_l <= t->device);
+        ASSERT(t->msm_b2 <= t->finalize);
         check_json_proof_(p, vk);
         /* Fresh r and s: no two proofs alike. */
         if (i) ASSERT(memcmp(p->proof, r.partitions[0].proof, 256) != 0);
@@ -223,6 +230,7 @@ TEST_CASE(engine_proofs_verify) {
         ASSERT_OK(zkpipe_g2_decode(ZKPIPE_CURVE_BN254, &b, ZKPIPE_ENCODING_CIRCOM, p->proof + 64, 128));
     }
     ASSERT(r.times.total > 0 && r.times.device > 0);
+    ASSERT(r.times.msm_h >= r.partitions[0].times.msm_h + r.partitions[1].times.msm_h);
     /* The key was loaded once, for the first partition. */
     ASSERT(r.partitions[0].times.key_load > 0 || r.times.key_load > 0);
     zkpipe_job_result_clear(&r);

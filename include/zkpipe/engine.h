@@ -52,7 +52,9 @@ typedef struct {
     int verify;                /* verify every proof before its job completes; default 1 */
     unsigned rss_period_ms;    /* RSS sampler period; 0: 100 */
     const char *timeline_csv;  /* optional CSV timeline of RSS and tracked bytes; NULL: none */
-    uint64_t pool_idle_max_bytes; /* idle pooled memory kept for reuse; 0: the pool's default */
+    /* idle pooled memory kept for reuse; 0: the pool's default (1 GiB), or
+     * no cap beside GPUs, whose pool regions are registered with the driver */
+    uint64_t pool_idle_max_bytes;
     /* Where prove_start runs: "cpu" (the default when NULL), "cuda" (GPUs 0
      * .. devices-1, every GPU when devices is 0; creation fails without
      * one), or "auto" (the GPUs if there are any, else the CPU). Each device
@@ -215,7 +217,17 @@ typedef struct {
     double finalize;   /* prove_finalize: G2 MSM and assembly */
     double verify;
     double total;
+    /* The steps of device, and the G2 MSM wherever it ran: the H values
+     * from a, b and c (with the witness's upload and a, b, c themselves
+     * where the key's circuit is on the GPU), then each MSM. The B2 MSM is
+     * part of device on a GPU that holds its bases, of finalize otherwise. */
+    double h_polynomial;
+    double msm_h, msm_a, msm_b1, msm_l, msm_b2;
 } zkpipe_stage_times;
+
+/* sum += t, as a job's times sum its partitions': the longest queue_wait,
+ * total untouched, every other stage added. */
+ZKPIPE_API void zkpipe_stage_times_add(zkpipe_stage_times *sum, const zkpipe_stage_times *t);
 
 /* Largest proof encoding: BLS12-381, 96 + 192 + 96 bytes. */
 #define ZKPIPE_PROOF_MAX_BYTES 384

@@ -201,15 +201,6 @@ static int draw_svg_(const char *csv, const char *svg, uint64_t baseline) {
     return rc;
 }
 
-void bench_stage_times_add(zkpipe_stage_times *sum, const zkpipe_stage_times *t) {
-    if (t->queue_wait > sum->queue_wait) sum->queue_wait = t->queue_wait;
-    sum->key_load += t->key_load;
-    sum->synthesis += t->synthesis;
-    sum->device += t->device;
-    sum->finalize += t->finalize;
-    sum->verify += t->verify;
-}
-
 void bench_engine_finish(zkpipe_engine **e, const uint32_t *keys, size_t nkeys, int verbose,
                          bench_summary *s) {
     zkpipe_engine_status st;
@@ -249,9 +240,14 @@ void bench_engine_finish(zkpipe_engine **e, const uint32_t *keys, size_t nkeys, 
                    (st.devices[k].vram_total_bytes - st.devices[k].vram_free_bytes) / G,
                    st.devices[k].busy_seconds, st.devices[k].h2d_bytes / G,
                    st.devices[k].d2h_bytes / G);
-    if (st.n_devices && st.devices[0].is_gpu && verbose)
-        printf("host memory registered with the GPU driver (the pool's regions): %.3f GiB\n",
-               zkp_gpu_host_registered_bytes() / G);
+    if (st.n_devices && st.devices[0].is_gpu && verbose) {
+        uint64_t calls;
+        double secs;
+        zkp_gpu_host_register_stats(&calls, &secs);
+        printf("host memory registered with the GPU driver (the pool's regions): %.3f GiB; "
+               "%llu registrations and unregistrations took %.2f s\n",
+               zkp_gpu_host_registered_bytes() / G, (unsigned long long)calls, secs);
+    }
     for (size_t k = 0; k < nkeys; k++)
         if (zkpipe_engine_evict_key(*e, keys[k]) != ZKPIPE_OK)
             fprintf(stderr, "zkpipe bench: a key could not be evicted\n");
@@ -295,7 +291,9 @@ void bench_summary_json(FILE *f, const bench_summary *s) {
             "\"rss_samples\":%zu,\"proofs_verified\":%zu,\"sequential_proofs_verified\":%zu,"
             "\"jobs_failed\":%zu,\"key_bytes\":%llu,\"partition_bytes\":%llu,"
             "\"stage_seconds\":{\"queue_wait_max\":%.6f,\"key_load\":%.6f,\"synthesis\":%.6f,"
-            "\"device\":%.6f,\"finalize\":%.6f,\"verify\":%.6f},\"build_fault\":%s%s%s",
+            "\"device\":%.6f,\"finalize\":%.6f,\"verify\":%.6f,\"h_polynomial\":%.6f,"
+            "\"msm_h\":%.6f,\"msm_a\":%.6f,\"msm_b1\":%.6f,\"msm_l\":%.6f,\"msm_b2\":%.6f},"
+            "\"build_fault\":%s%s%s",
             s->proofs, s->partitions, s->seconds, s->sequential_seconds,
             s->sequential_seconds > 0 ? s->sequential_seconds / s->seconds : 0,
             s->partitions / s->seconds, (unsigned long long)s->budget_bytes,
@@ -307,7 +305,8 @@ void bench_summary_json(FILE *f, const bench_summary *s) {
             s->max_tracked_rss_deviation, s->rss_samples, s->proofs_verified,
             s->sequential_proofs_verified, s->jobs_failed, (unsigned long long)s->key_bytes,
             (unsigned long long)s->partition_bytes, t->queue_wait, t->key_load, t->synthesis,
-            t->device, t->finalize, t->verify, fault ? "\"" : "", fault ? fault : "null",
+            t->device, t->finalize, t->verify, t->h_polynomial, t->msm_h, t->msm_a, t->msm_b1,
+            t->msm_l, t->msm_b2, fault ? "\"" : "", fault ? fault : "null",
             fault ? "\"" : "");
 }
 
@@ -318,6 +317,13 @@ void bench_summary_text(FILE *f, const bench_summary *s) {
             "stage seconds (summed over partitions): key load %.3f, synthesis %.3f, device %.3f, "
             "finalize %.3f, verify %.3f; longest admission wait %.3f\n",
             t->key_load, t->synthesis, t->device, t->finalize, t->verify, t->queue_wait);
+    if (s->partitions)
+        fprintf(f,
+                "proof steps (ms, mean per partition): H polynomial %.1f, MSM H %.1f, MSM A %.1f, "
+                "MSM B1 %.1f, MSM L %.1f, MSM B2 %.1f\n",
+                1e3 * t->h_polynomial / s->partitions, 1e3 * t->msm_h / s->partitions,
+                1e3 * t->msm_a / s->partitions, 1e3 * t->msm_b1 / s->partitions,
+                1e3 * t->msm_l / s->partitions, 1e3 * t->msm_b2 / s->partitions);
     fprintf(f,
             "budget %.1f MiB: peak reserved %.1f MiB (largest key %.1f MiB, largest partition "
             "%.1f MiB)\n",

@@ -37,10 +37,6 @@ typedef struct {
     uint64_t live_end[ZKPIPE_ENGINE_MEM_CATEGORIES]; /* tracked when the run ended */
 } bench_summary;
 
-/* Adds a job's stage times (already summed over its partitions) into sum:
- * the longest admission wait, every other stage summed. */
-void bench_stage_times_add(zkpipe_stage_times *sum, const zkpipe_stage_times *t);
-
 /* Ends a run whose last result was collected: reads the engine's status
  * into s (memory, devices), evicts keys[0..nkeys) and reads the idle RSS,
  * trims and reads it again, then destroys the engine. With verbose, each

@@ -475,7 +475,7 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
         }
         for (size_t i = 0; i < r.n_partitions; i++)
             sum.proofs_verified += (size_t)r.partitions[i].verified;
-        bench_stage_times_add(&sum.stages, &r.times);
+        zkpipe_stage_times_add(&sum.stages, &r.times);
         zkpipe_job_result_clear(&r);
     }
     double t_end = cli_now();

@@ -360,7 +360,7 @@ static void collect_(const zkpipe_job_result *r, porep_phase_ *ph, unsigned tota
         ok += r->partitions[k].verified && r->partitions[k].proof_len == ZKP_BP_PROOF_BYTES;
     ph->partitions_verified += ok;
     ph->partitions += r->n_partitions;
-    bench_stage_times_add(&ph->stages, &r->times);
+    zkpipe_stage_times_add(&ph->stages, &r->times);
     if (r->status != ZKPIPE_OK) {
         fprintf(stderr, "zkpipe bench porep: sector (job %llu): %s\n",
                 (unsigned long long)r->job_id, r->error);
@@ -782,7 +782,7 @@ static int run_(porep_opts_ *o, uint8_t **c1s, size_t *c1_lens, cli_summary *js)
         sum.partitions += ph->partitions;
         sum.proofs_verified += ph->sectors_verified;
         sum.jobs_failed += ph->failed;
-        bench_stage_times_add(&sum.stages, &ph->stages);
+        zkpipe_stage_times_add(&sum.stages, &ph->stages);
         if (code == CLI_OK && o->results_path) {
             /* The timeline so far is enough for this phase's window. */
             zkpipe_engine_status now;

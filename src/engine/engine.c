@@ -357,6 +357,12 @@ zkpipe_status zkpipe_engine_create(zkpipe_engine **out, const zkpipe_engine_conf
         pc.region_mapped = pin_region_;
         pc.region_unmapping = unpin_region_;
         pc.region_hook_min_bytes = PIN_REGION_MIN_BYTES;
+        /* No idle cap by default: a registered region costs its
+         * unregistration and, when the next partition maps one, a new
+         * registration (about 0.3 s for 4 GiB, during which the driver
+         * holds the device workers' calls back). The decay and the exchange
+         * rule still give idle memory back. */
+        if (!c.pool_idle_max_bytes) pc.idle_max_bytes = UINT64_MAX;
     }
     if (st == ZKPIPE_OK) st = zkp_mem_pool_create(&e->pool, e->tracker, &pc);
     if (st == ZKPIPE_OK) {
@@ -969,13 +975,19 @@ zkpipe_status zkpipe_engine_cancel(zkpipe_engine *e, uint64_t job_id) {
     return ZKPIPE_OK;
 }
 
-static void add_times_(zkpipe_stage_times *a, const zkpipe_stage_times *b) {
-    if (b->queue_wait > a->queue_wait) a->queue_wait = b->queue_wait;
-    a->key_load += b->key_load;
-    a->synthesis += b->synthesis;
-    a->device += b->device;
-    a->finalize += b->finalize;
-    a->verify += b->verify;
+void zkpipe_stage_times_add(zkpipe_stage_times *sum, const zkpipe_stage_times *t) {
+    if (t->queue_wait > sum->queue_wait) sum->queue_wait = t->queue_wait;
+    sum->key_load += t->key_load;
+    sum->synthesis += t->synthesis;
+    sum->device += t->device;
+    sum->finalize += t->finalize;
+    sum->verify += t->verify;
+    sum->h_polynomial += t->h_polynomial;
+    sum->msm_h += t->msm_h;
+    sum->msm_a += t->msm_a;
+    sum->msm_b1 += t->msm_b1;
+    sum->msm_l += t->msm_l;
+    sum->msm_b2 += t->msm_b2;
 }
 
 static size_t proof_encode_(const zkp_g16_proof *p, uint8_t *out) {
@@ -1014,7 +1026,7 @@ static zkpipe_status collect_(eng_job *j, zkpipe_curve curve, zkpipe_job_result 
         r->verified = p->verified;
         r->admit_seq = p->admit_seq;
         r->times = p->times;
-        add_times_(&out->times, &p->times);
+        zkpipe_stage_times_add(&out->times, &p->times);
         if (p->state != PART_DONE) continue;
         if (j->key->kind == ENG_KEY_POREP) {
             zkp_diag d;

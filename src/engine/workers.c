@@ -255,10 +255,17 @@ static zkpipe_status finalize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
     double t0 = eng_now();
     zkp_g16_pending *pend = p->pending;
     p->pending = NULL; /* prove_finalize consumes it on every path */
-    zkpipe_status st = zkp_g16_prove_finalize(&p->proof, pend, NULL, d);
+    zkp_g16_timings steps = {{0}};
+    zkpipe_status st = zkp_g16_prove_finalize(&p->proof, pend, &steps, d);
     double t1 = eng_now();
     p->times.finalize = t1 - t0;
     if (st != ZKPIPE_OK) return st;
+    p->times.h_polynomial = steps.seconds[ZKP_G16_NTT];
+    p->times.msm_h = steps.seconds[ZKP_G16_MSM_H];
+    p->times.msm_a = steps.seconds[ZKP_G16_MSM_A];
+    p->times.msm_b1 = steps.seconds[ZKP_G16_MSM_B1];
+    p->times.msm_l = steps.seconds[ZKP_G16_MSM_C];
+    p->times.msm_b2 = steps.seconds[ZKP_G16_MSM_B2];
     if (e->cfg.verify) {
         if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before verify");
         st = zkp_g16_verify(&k->vk, &p->pub, &p->proof, d);

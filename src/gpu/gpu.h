@@ -120,6 +120,10 @@ void zkp_gpu_set_upload_reserve(zkp_gpu *g, uint64_t bytes);
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_register(void *p, size_t bytes, zkp_diag *diag);
 void zkp_gpu_host_unregister(void *p, size_t bytes); /* only what register accepted */
 uint64_t zkp_gpu_host_registered_bytes(void);
+/* The registrations and unregistrations made so far in the process, and
+ * the seconds they took: the driver pins each page, and other threads'
+ * CUDA calls may wait meanwhile. */
+void zkp_gpu_host_register_stats(uint64_t *calls, double *seconds);
 
 /* A buffer in device memory, owned by its context's accounting. */
 typedef struct zkp_gpu_buf zkp_gpu_buf;

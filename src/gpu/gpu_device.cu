@@ -262,24 +262,38 @@ void zkp_gpu_buf_free(zkp_gpu_buf *b) {
 size_t zkp_gpu_buf_bytes(const zkp_gpu_buf *b) { return b->bytes; }
 
 static std::atomic<uint64_t> host_registered_{0};
+static std::atomic<uint64_t> register_calls_{0}, register_ns_{0};
 
 zkpipe_status zkp_gpu_host_register(void *p, size_t bytes, zkp_diag *diag) {
     if (!p || !bytes) return ZKPIPE_ERR_INVALID_ARGUMENT;
-    ZKP_CUDA_TRY(diag, cudaHostRegister(p, bytes, cudaHostRegisterPortable));
+    uint64_t t0 = now_ns();
+    cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
+    register_calls_.fetch_add(1, std::memory_order_relaxed);
+    register_ns_.fetch_add(now_ns() - t0, std::memory_order_relaxed);
+    if (e != cudaSuccess) return cuda_fail(diag, e, "cudaHostRegister", __FILE__, __LINE__);
     host_registered_.fetch_add(bytes, std::memory_order_relaxed);
     return ZKPIPE_OK;
 }
 
 void zkp_gpu_host_unregister(void *p, size_t bytes) {
     if (!p) return;
+    uint64_t t0 = now_ns();
+    cudaError_t e = cudaHostUnregister(p);
+    register_calls_.fetch_add(1, std::memory_order_relaxed);
+    register_ns_.fetch_add(now_ns() - t0, std::memory_order_relaxed);
     /* Nothing to do about a failure: the memory is about to go anyway. */
-    if (cudaHostUnregister(p) == cudaSuccess)
+    if (e == cudaSuccess)
         host_registered_.fetch_sub(bytes, std::memory_order_relaxed);
     else
         (void)cudaGetLastError();
 }
 
 uint64_t zkp_gpu_host_registered_bytes(void) { return host_registered_.load(); }
+
+void zkp_gpu_host_register_stats(uint64_t *calls, double *seconds) {
+    *calls = register_calls_.load();
+    *seconds = 1e-9 * (double)register_ns_.load();
+}
 
 /* One copy between a device buffer and host memory, whole, on its own
  * stream: the range is checked against the buffer first. */

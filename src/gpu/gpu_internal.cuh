@@ -9,6 +9,9 @@
 
 #include <cuda_runtime.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <atomic>
 
 #include "gpu/gpu.h"
@@ -84,6 +87,42 @@ zkpipe_status copy_h2d(zkp_gpu *g, void *dst, const void *src, size_t bytes, cud
                        zkp_diag *diag);
 zkpipe_status copy_d2h(zkp_gpu *g, void *dst, const void *src, size_t bytes, cudaStream_t s,
                        zkp_diag *diag);
+
+/* Step times of one operation on stderr when ZKPIPE_GPU_TRACE is set:
+ * events recorded on one stream between the steps, read once at the end,
+ * so the trace adds no synchronisation of its own. */
+struct trace {
+    static constexpr int MAX = 12;
+    bool on;
+    int count = 0;
+    const char *title;
+    const char *names[MAX];
+    cudaEvent_t ev[MAX];
+    cudaStream_t s;
+    trace(cudaStream_t s_, const char *title_)
+        : on(getenv("ZKPIPE_GPU_TRACE") != nullptr), title(title_), s(s_) {
+        mark("start");
+    }
+    void mark(const char *name) {
+        if (!on || count == MAX || cudaEventCreate(&ev[count]) != cudaSuccess) return;
+        names[count] = name;
+        (void)cudaEventRecord(ev[count], s);
+        count++;
+    }
+    void print(const char *what) {
+        if (!on) return;
+        (void)cudaEventSynchronize(ev[count - 1]);
+        fprintf(stderr, "%s: %s:", title, what);
+        for (int i = 1; i < count; i++) {
+            float ms = 0;
+            (void)cudaEventElapsedTime(&ms, ev[i - 1], ev[i]);
+            fprintf(stderr, " %s %.2f ms%s", names[i], ms, i + 1 < count ? "," : "\n");
+        }
+    }
+    ~trace() {
+        for (int i = 0; i < count; i++) (void)cudaEventDestroy(ev[i]);
+    }
+};
 
 /* Blocks of threads to cover n items, for a one-dimensional launch. */
 static inline unsigned blocks_for(size_t n, unsigned threads) {

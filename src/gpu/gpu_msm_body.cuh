@@ -464,38 +464,6 @@ static plan choose(size_t m, const zkp_gpu_bases *b) {
 
 static inline unsigned bits_of(uint32_t v) { return v ? 32 - __builtin_clz(v) : 0; }
 
-/* Step times of one MSM on stderr when ZKPIPE_GPU_TRACE is set: events
- * recorded on the compute stream between the steps, read once at the end,
- * so the trace adds no synchronisation of its own. */
-struct trace {
-    static constexpr int MAX = 12;
-    bool on;
-    int count = 0;
-    const char *names[MAX];
-    cudaEvent_t ev[MAX];
-    cudaStream_t s;
-    explicit trace(cudaStream_t s_) : on(getenv("ZKPIPE_GPU_TRACE") != nullptr), s(s_) { mark("start"); }
-    void mark(const char *name) {
-        if (!on || count == MAX || cudaEventCreate(&ev[count]) != cudaSuccess) return;
-        names[count] = name;
-        (void)cudaEventRecord(ev[count], s);
-        count++;
-    }
-    void print(const char *what) {
-        if (!on) return;
-        (void)cudaEventSynchronize(ev[count - 1]);
-        fprintf(stderr, "gpu msm trace: %s:", what);
-        for (int i = 1; i < count; i++) {
-            float ms = 0;
-            (void)cudaEventElapsedTime(&ms, ev[i - 1], ev[i]);
-            fprintf(stderr, " %s %.2f ms%s", names[i], ms, i + 1 < count ? "," : "\n");
-        }
-    }
-    ~trace() {
-        for (int i = 0; i < count; i++) (void)cudaEventDestroy(ev[i]);
-    }
-};
-
 template <class F, int SBITS, int GROUP>
 struct driver {
     typedef affine<F> aff_t;
@@ -690,7 +658,7 @@ struct driver {
         const aff_t *bases = (const aff_t *)b->ptr;
         cudaStream_t s = g->compute;
         zkpipe_status st;
-        trace tr(s);
+        trace tr(s, "gpu msm trace");
 
         /* Step 1: the indices of the ones and of the rest, in one pass;
          * the zeros drop out. */

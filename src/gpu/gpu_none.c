@@ -135,6 +135,10 @@ zkpipe_status zkp_gpu_host_register(void *p, size_t bytes, zkp_diag *diag) {
 }
 void zkp_gpu_host_unregister(void *p, size_t bytes) { (void)p, (void)bytes; }
 uint64_t zkp_gpu_host_registered_bytes(void) { return 0; }
+void zkp_gpu_host_register_stats(uint64_t *calls, double *seconds) {
+    *calls = 0;
+    *seconds = 0;
+}
 
 void zkp_gpu_bases_free(zkp_gpu_bases *b) { (void)b; }
 size_t zkp_gpu_bases_count(const zkp_gpu_bases *b) {

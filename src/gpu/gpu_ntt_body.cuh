@@ -784,10 +784,11 @@ struct abc_source {
  * into dev[2], on the compute stream. */
 template <class F>
 static zkpipe_status abc_on_device(zkp_gpu *g, F *const dev[3], const abc_source &src, size_t n,
-                                   zkp_diag *diag) {
+                                   trace &tr, zkp_diag *diag) {
     const zkp_gpu_csr *c = src.csr;
     zkpipe_status st = buf_ready_on(src.witness, g->compute, diag);
     if (st != ZKPIPE_OK) return st;
+    tr.mark("witness");
     const F *w = (const F *)src.witness->ptr, *dict = c->dict ? (const F *)c->dict->ptr : nullptr;
     for (int m = 0; m < 2; m++) {
         const uint64_t *rp = (const uint64_t *)c->row_ptr[m]->ptr;
@@ -803,8 +804,9 @@ static zkpipe_status abc_on_device(zkp_gpu *g, F *const dev[3], const abc_source
     }
     product_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[2], dev[0], dev[1], n);
     cudaError_t e = cudaGetLastError();
-    return e == cudaSuccess ? ZKPIPE_OK
-                            : cuda_fail(diag, e, "launch of product_kernel", __FILE__, __LINE__);
+    if (e != cudaSuccess) return cuda_fail(diag, e, "launch of product_kernel", __FILE__, __LINE__);
+    tr.mark("a b c");
+    return ZKPIPE_OK;
 }
 
 /* The H values. From host memory, a, b and c are uploaded on the upload
@@ -835,6 +837,10 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
     st = bind(g, diag);
     if (st != ZKPIPE_OK) return st;
     busy_scope busy(g);
+    /* Each array's mark covers its upload's wait when it comes from the
+     * host, and its two transforms. */
+    trace tr(g->compute, "gpu h trace");
+    static const char *const transformed[3] = {"a", "b", "c"};
 
     const size_t n = (size_t)1 << log_n, bytes = n * sizeof(F);
     zkp_gpu_buf *out = nullptr;
@@ -865,7 +871,7 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
         if (st == ZKPIPE_OK) st = tables_launch(g, tf, (F *)tab + ti.total, diag);
         if (st != ZKPIPE_OK) goto done;
     }
-    if (src.csr != nullptr && (st = abc_on_device<F>(g, dev, src, n, diag)) != ZKPIPE_OK)
+    if (src.csr != nullptr && (st = abc_on_device<F>(g, dev, src, n, tr, diag)) != ZKPIPE_OK)
         goto done;
     for (int i = 0; i < 3; i++) {
         if (src.csr == nullptr) {
@@ -879,6 +885,7 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
             if (st == ZKPIPE_OK) st = enqueue(g, dev[i], pf, tf, (const F *)tab + ti.total, diag);
             if (st != ZKPIPE_OK) goto done;
         }
+        tr.mark(transformed[i]);
     }
     h_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[0], dev[1], dev[2], n);
     {
@@ -888,7 +895,14 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
             goto done;
         }
     }
+    tr.mark("h");
     ZKP_CUDA_GOTO(diag, st, done, cudaStreamSynchronize(g->compute));
+    if (tr.on) {
+        char what[64];
+        snprintf(what, sizeof what, "n=2^%u, a b c from the %s", log_n,
+                 src.csr != nullptr ? "circuit" : "host");
+        tr.print(what);
+    }
 
 done:
     /* Nothing may still use a buffer when it is freed. */
