@@ -282,8 +282,8 @@ TEST_CASE(gpu_prove_makes_abc_from_the_circuit) {
  * there and the witness) against those from a, b, c made on the host by
  * circuit/ and uploaded, for a circuit of random coefficients: few
  * distinct (values by table) and more than the table holds (values in
- * full). Both go through the same NTTs, so this isolates the device's
- * a, b and c. */
+ * full), with a few rows far longer than the rest. Both go through the
+ * same NTTs, so this isolates the device's a, b and c. */
 TEST_CASE(gpu_abc_from_the_circuit_matches_the_host) {
     enum { LOG = 12, ROWS = 1 << LOG, COLS = 3000 };
     zkp_gpu *g = test_gpu_open();
@@ -295,6 +295,13 @@ TEST_CASE(gpu_abc_from_the_circuit_matches_the_host) {
         size_t distinct = full ? ZKP_CIRCUIT_DICT_MAX + 1 : 5;
         test_coef_key k;
         test_coef_key_make(&k, LOG, COLS, 6 * ROWS + distinct, distinct);
+        /* Long rows, which the device's warps share: about 500 entries in
+         * row 3 of each matrix, and 40 in A's last row. */
+        for (size_t e = distinct; e < distinct + 1000; e++) k.coefs[e].constraint = 3;
+        for (size_t e = distinct + 1000; e < distinct + 1040; e++) {
+            k.coefs[e].matrix = 0;
+            k.coefs[e].constraint = ROWS - 1;
+        }
         const zkp_g16_pk pk = k.pk;
         const uint64_t *w = k.w;
         uint64_t *abc = malloc((size_t)3 * ROWS * 32);

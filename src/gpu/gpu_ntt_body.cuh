@@ -439,21 +439,62 @@ __global__ void h_kernel(F *a, const F *b, const F *c, size_t n) {
 /* Row i of a matrix of a compiled circuit times the witness w (canonical
  * scalars): the sum over the row's entries of the raw value (coefficient
  * times R^2) times w at the entry's column, each Montgomery product being
- * the Montgomery form of coefficient times w, as on the CPU. One thread a
- * row: a PoRep row holds one to three entries, a few rows hundreds. With
- * by_dict the values are 16-bit indices into dict (a table of a few
- * thousand values, which the caches hold). */
+ * the Montgomery form of coefficient times w, as on the CPU. With by_dict
+ * the values are 16-bit indices into dict (a table of a few thousand
+ * values, which the caches hold).
+ *
+ * One thread a row for its first SPMV_OWN entries: a PoRep row holds one
+ * to three entries. Rows longer than that (a PoRep partition's A has rows
+ * of up to 929 entries, a third of its non-zeros in rows of more than 32)
+ * would hold their warp for hundreds of dependent gathers, so the whole
+ * warp takes the rest of each, one row after another, and sums the lanes'
+ * shares by shuffles. Field addition is exact, so the order of the sum
+ * does not change the result. */
+constexpr unsigned SPMV_OWN = 32;
+
+template <class F, bool by_dict>
+__device__ __forceinline__ F spmv_entry(uint64_t k, const uint32_t *col, const void *vals,
+                                        const F *dict, const F *w) {
+    F v = by_dict ? ld(dict + ((const uint16_t *)vals)[k]) : ld((const F *)vals + k);
+    return v * ld(w + col[k]);
+}
+
+/* The sum of the warp's x, in every lane. */
+template <class F>
+__device__ __forceinline__ F warp_sum(F x) {
+    for (unsigned off = 16; off > 0; off >>= 1) {
+        F o;
+#pragma unroll
+        for (int j = 0; j < F::N; j++) o.w[j] = __shfl_down_sync(0xffffffffu, x.w[j], off);
+        x = x + o;
+    }
+#pragma unroll
+    for (int j = 0; j < F::N; j++) x.w[j] = __shfl_sync(0xffffffffu, x.w[j], 0);
+    return x;
+}
+
 template <class F, bool by_dict>
 __global__ void spmv_kernel(F *out, const uint64_t *row_ptr, const uint32_t *col,
                             const void *vals, const F *dict, const F *w, size_t n_rows) {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n_rows) return;
+    /* Every lane of a warp stays to the end, rows or not: the shuffles
+     * need them all. The launch is whole warps. */
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned lane = threadIdx.x & 31;
+    const bool live = i < n_rows;
+    uint64_t k = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
+    const uint64_t own = end - k > SPMV_OWN ? k + SPMV_OWN : end;
     F acc = F::zero();
-    for (uint64_t k = row_ptr[i], end = row_ptr[i + 1]; k < end; k++) {
-        F v = by_dict ? ld(dict + ((const uint16_t *)vals)[k]) : ld((const F *)vals + k);
-        acc = acc + v * ld(w + col[k]);
+    for (; k < own; k++) acc = acc + spmv_entry<F, by_dict>(k, col, vals, dict, w);
+    for (unsigned rest = __ballot_sync(0xffffffffu, k < end); rest != 0; rest &= rest - 1) {
+        const int src = __ffs(rest) - 1;
+        const uint64_t lo = __shfl_sync(0xffffffffu, k, src), hi = __shfl_sync(0xffffffffu, end, src);
+        F part = F::zero();
+        for (uint64_t e = lo + lane; e < hi; e += 32)
+            part = part + spmv_entry<F, by_dict>(e, col, vals, dict, w);
+        part = warp_sum(part);
+        if ((int)lane == src) acc = acc + part;
     }
-    st(out + i, acc);
+    if (live) st(out + i, acc);
 }
 
 /* c_i = a_i b_i, the C row of a satisfied circuit, as on the CPU. */
