@@ -116,9 +116,11 @@ TEST_CASE(config_valid_file) {
     c = must_load("engine.budget = 4096\nserver.keys = []\n");
     ASSERT_EQ_U64(zkp_config_size(c, ZKP_CFG_ENGINE_BUDGET), 4096);
     ASSERT_EQ_U64(zkp_config_size(c, ZKP_CFG_ENGINE_VRAM_BUDGET), 0);
+    ASSERT_EQ_U64(zkp_config_size(c, ZKP_CFG_ENGINE_POOL_IDLE_MAX), 0);
     zkp_config_free(c);
-    c = must_load("[engine]\nvram_budget = \"120 GiB\"\n");
+    c = must_load("[engine]\nvram_budget = \"120 GiB\"\npool_idle_max = \"8 GiB\"\n");
     ASSERT_EQ_U64(zkp_config_size(c, ZKP_CFG_ENGINE_VRAM_BUDGET), 120ull << 30);
+    ASSERT_EQ_U64(zkp_config_size(c, ZKP_CFG_ENGINE_POOL_IDLE_MAX), 8ull << 30);
     zkp_config_free(c);
     c = must_load("");
     zkp_config_free(c);

@@ -105,6 +105,11 @@ static const zkp_cfg_key KEYS[ZKP_CFG_KEY_COUNT] = {
                                     (uint64_t)1 << 50,
                                     "device memory the engine may take on each GPU; 0 = the "
                                     "whole device"},
+    [ZKP_CFG_ENGINE_POOL_IDLE_MAX] = {"engine.pool_idle_max", ZKP_CFG_SIZE, NULL, 0, 0, 0, 0,
+                                      (uint64_t)1 << 50,
+                                      "idle host memory the buffer pool keeps for reuse; 0 = "
+                                      "1 GiB, or no cap with GPUs (registered regions are slow "
+                                      "to replace)"},
     [ZKP_CFG_ENGINE_ABC_ON_HOST] = {"engine.abc_on_host", ZKP_CFG_BOOL, NULL, 0, 0, 1, 0, 0,
                                     "make a partition's a, b and c in host memory even on GPUs "
                                     "(by default they are made on the device from the witness)"},

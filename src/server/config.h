@@ -93,6 +93,7 @@ typedef enum {
     ZKP_CFG_ENGINE_ABC_ON_HOST,  /* bool: a, b, c made in host memory even on GPUs */
     ZKP_CFG_QUEUE_NOTIFY,        /* string: on (LISTEN/NOTIFY) or off (re-read on a timer) */
     ZKP_CFG_QUEUE_POLL_MS,       /* int: the timer of queue.notify = off */
+    ZKP_CFG_ENGINE_POOL_IDLE_MAX, /* size: idle pooled memory kept, 0 = the engine's default */
     ZKP_CFG_KEY_COUNT
 } zkp_cfg_id;
 

@@ -1084,6 +1084,7 @@ static zkpipe_status engine_config_(const zkp_config *c, zkpipe_engine_config *e
     ec->devices = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICES);
     ec->vram_budget_bytes = zkp_config_size(c, ZKP_CFG_ENGINE_VRAM_BUDGET);
     ec->abc_on_host = zkp_config_bool(c, ZKP_CFG_ENGINE_ABC_ON_HOST);
+    ec->pool_idle_max_bytes = zkp_config_size(c, ZKP_CFG_ENGINE_POOL_IDLE_MAX);
     ec->device_workers = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICE_WORKERS);
     ec->device_threads = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_DEVICE_THREADS);
     ec->finalize_workers = (unsigned)zkp_config_int(c, ZKP_CFG_ENGINE_FINALIZE_WORKERS);
