@@ -697,6 +697,12 @@ static zkpipe_stage_times times_for(unsigned i) {
     t.finalize = 0.25;
     t.verify = 0.004;
     t.total = 0.3 + 0.9 * i;
+    t.h_polynomial = 0.5 + 0.01 * i;
+    t.msm_h = 0.8 + 0.02 * i;
+    t.msm_a = 0.06;
+    t.msm_b1 = i % 2 ? 0.04 : 0.03;
+    t.msm_l = 0.055 * (i % 4);
+    t.msm_b2 = 0.09 + 0.5 * (i % 3);
     return t;
 }
 
@@ -708,12 +714,21 @@ static double stage_of(const zkpipe_stage_times *t, unsigned s) {
     case 3: return t->device;
     case 4: return t->finalize;
     case 5: return t->verify;
-    default: return t->total;
+    case 6: return t->total;
+    case 7: return t->h_polynomial;
+    case 8: return t->msm_h;
+    case 9: return t->msm_a;
+    case 10: return t->msm_b1;
+    case 11: return t->msm_l;
+    default: return t->msm_b2;
     }
 }
 
 static const char *const STAGES[] = {"queue_wait", "key_load", "synthesis", "device",
-                                     "finalize",   "verify",   "total"};
+                                     "finalize",   "verify",   "total",     "h_polynomial",
+                                     "msm_h",      "msm_a",    "msm_b1",    "msm_l",
+                                     "msm_b2"};
+enum { N_STAGES = sizeof STAGES / sizeof STAGES[0] };
 static const double BOUNDS[] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
                                 2.5,   5,    10,    30,   60,  120,  300, 600};
 static const char *const LES[] = {"0.005", "0.01", "0.025", "0.05", "0.1", "0.25",
@@ -864,7 +879,7 @@ TEST_CASE(metrics_prometheus_format) {
     ASSERT(PROM_GET(&d, "zkpipe_uptime_seconds", NULL, 0, NULL, NULL) == 12.5);
     ASSERT(PROM_GET(&d, "zkpipe_draining", NULL, 0, NULL, NULL) == 1);
     /* Every stage has its 17 buckets. */
-    for (unsigned s = 0; s < 7; s++)
+    for (unsigned s = 0; s < N_STAGES; s++)
         for (unsigned b = 0; b < 17; b++)
             (void)PROM_GET(&d, "zkpipe_stage_seconds_bucket", LES[b], 1, "stage", STAGES[s]);
     prom_doc_free(&d);
@@ -895,8 +910,8 @@ TEST_CASE(metrics_values_exact) {
     zkp_metrics *m = zkp_metrics_create();
     ASSERT(m != NULL);
     enum { N = 200 };
-    double sums[7] = {0};
-    uint64_t le_counts[7][17] = {{0}};
+    double sums[N_STAGES] = {0};
+    uint64_t le_counts[N_STAGES][17] = {{0}};
     uint64_t outcomes[3] = {0}, with_times = 0;
     for (unsigned i = 0; i < N; i++) {
         zkp_job_outcome o = (zkp_job_outcome)(i % 7 == 0 ? 2 : i % 5 == 0 ? 1 : 0);
@@ -910,7 +925,7 @@ TEST_CASE(metrics_values_exact) {
         if (i == 10) t.verify = 0.25;
         zkp_metrics_job_done(m, "k", "circom", o, &t);
         with_times++;
-        for (unsigned s = 0; s < 7; s++) {
+        for (unsigned s = 0; s < N_STAGES; s++) {
             double x = stage_of(&t, s);
             sums[s] += x;
             for (unsigned b = 0; b < 17; b++)
@@ -920,7 +935,7 @@ TEST_CASE(metrics_values_exact) {
     char *text = zkp_metrics_prometheus(m, NULL, NULL);
     prom_doc d;
     must_prom_parse(&d, text);
-    for (unsigned s = 0; s < 7; s++) {
+    for (unsigned s = 0; s < N_STAGES; s++) {
         ASSERT_EQ_U64(PROM_GET(&d, "zkpipe_stage_seconds_count", NULL, 1, "stage", STAGES[s]),
                       with_times);
         double sum = PROM_GET(&d, "zkpipe_stage_seconds_sum", NULL, 1, "stage", STAGES[s]);

@@ -21,10 +21,18 @@ enum {
     STAGE_FINALIZE,
     STAGE_VERIFY,
     STAGE_TOTAL,
+    /* The steps of device, and the B2 MSM wherever it ran. */
+    STAGE_H_POLYNOMIAL,
+    STAGE_MSM_H,
+    STAGE_MSM_A,
+    STAGE_MSM_B1,
+    STAGE_MSM_L,
+    STAGE_MSM_B2,
     N_STAGES
 };
-static const char *const STAGE_NAMES[N_STAGES] = {"queue_wait", "key_load", "synthesis", "device",
-                                                  "finalize",   "verify",   "total"};
+static const char *const STAGE_NAMES[N_STAGES] = {
+    "queue_wait", "key_load", "synthesis", "device", "finalize", "verify", "total",
+    "h_polynomial", "msm_h", "msm_a", "msm_b1", "msm_l", "msm_b2"};
 
 /* From a cached small proof (milliseconds) to a large PoRep partition set
  * under memory pressure (minutes). */
@@ -184,6 +192,12 @@ void zkp_metrics_job_done(zkp_metrics *m, const char *key, const char *kind,
         hist_observe(&m->stages[STAGE_FINALIZE], times->finalize);
         hist_observe(&m->stages[STAGE_VERIFY], times->verify);
         hist_observe(&m->stages[STAGE_TOTAL], times->total);
+        hist_observe(&m->stages[STAGE_H_POLYNOMIAL], times->h_polynomial);
+        hist_observe(&m->stages[STAGE_MSM_H], times->msm_h);
+        hist_observe(&m->stages[STAGE_MSM_A], times->msm_a);
+        hist_observe(&m->stages[STAGE_MSM_B1], times->msm_b1);
+        hist_observe(&m->stages[STAGE_MSM_L], times->msm_l);
+        hist_observe(&m->stages[STAGE_MSM_B2], times->msm_b2);
     }
     pthread_mutex_unlock(&m->mu);
 }
