@@ -697,12 +697,12 @@ static zkpipe_stage_times times_for(unsigned i) {
     t.finalize = 0.25;
     t.verify = 0.004;
     t.total = 0.3 + 0.9 * i;
-    t.h_polynomial = 0.5 + 0.01 * i;
-    t.msm_h = 0.8 + 0.02 * i;
-    t.msm_a = 0.06;
-    t.msm_b1 = i % 2 ? 0.04 : 0.03;
-    t.msm_l = 0.055 * (i % 4);
-    t.msm_b2 = 0.09 + 0.5 * (i % 3);
+    t.steps[ZKPIPE_STEP_H_POLYNOMIAL] = 0.5 + 0.01 * i;
+    t.steps[ZKPIPE_STEP_MSM_H] = 0.8 + 0.02 * i;
+    t.steps[ZKPIPE_STEP_MSM_A] = 0.06;
+    t.steps[ZKPIPE_STEP_MSM_B1] = i % 2 ? 0.04 : 0.03;
+    t.steps[ZKPIPE_STEP_MSM_L] = 0.055 * (i % 4);
+    t.steps[ZKPIPE_STEP_MSM_B2] = 0.09 + 0.5 * (i % 3);
     return t;
 }
 
@@ -715,12 +715,7 @@ static double stage_of(const zkpipe_stage_times *t, unsigned s) {
     case 4: return t->finalize;
     case 5: return t->verify;
     case 6: return t->total;
-    case 7: return t->h_polynomial;
-    case 8: return t->msm_h;
-    case 9: return t->msm_a;
-    case 10: return t->msm_b1;
-    case 11: return t->msm_l;
-    default: return t->msm_b2;
+    default: return t->steps[s - 7];
     }
 }
 

@@ -96,8 +96,8 @@ TEST_CASE(server_stage_times_are_never_summed) {
         parts[i].times.queue_wait = 0.125 * i;
     }
     parts[2].times.key_load = 0.75;
-    parts[1].times.msm_h = 0.375;
-    parts[3].times.msm_h = 0.25;
+    parts[1].times.steps[ZKPIPE_STEP_MSM_H] = 0.375;
+    parts[3].times.steps[ZKPIPE_STEP_MSM_H] = 0.25;
     zkpipe_job_result r;
     memset(&r, 0, sizeof r);
     r.partitions = parts;
@@ -110,7 +110,7 @@ TEST_CASE(server_stage_times_are_never_summed) {
     svc_stage_times(&r, &t);
     ASSERT(t.synthesis == 1.75 && t.device == 0.5 && t.finalize == 0.5 && t.verify == 0.01);
     ASSERT(t.key_load == 0.75 && t.queue_wait == 0.375 && t.total == 2.5);
-    ASSERT(t.msm_h == 0.375 && t.msm_a == 0);
+    ASSERT(t.steps[ZKPIPE_STEP_MSM_H] == 0.375 && t.steps[ZKPIPE_STEP_MSM_A] == 0);
     ASSERT(t.synthesis <= t.total && t.device <= t.total);
 }
 

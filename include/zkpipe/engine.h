@@ -206,6 +206,24 @@ ZKPIPE_API ZKPIPE_WARN_UNUSED zkpipe_status zkpipe_engine_submit(zkpipe_engine *
  * unknown id. */
 ZKPIPE_API zkpipe_status zkpipe_engine_cancel(zkpipe_engine *e, uint64_t job_id);
 
+/* The steps of device, and the G2 MSM wherever it ran: the H values from
+ * a, b and c (with the witness's upload and a, b, c themselves where the
+ * key's circuit is on the GPU), then each MSM. The B2 MSM is part of device
+ * on a GPU that holds its bases, of finalize otherwise. */
+typedef enum {
+    ZKPIPE_STEP_H_POLYNOMIAL,
+    ZKPIPE_STEP_MSM_H,
+    ZKPIPE_STEP_MSM_A,
+    ZKPIPE_STEP_MSM_B1,
+    ZKPIPE_STEP_MSM_L,
+    ZKPIPE_STEP_MSM_B2,
+    ZKPIPE_N_STEPS
+} zkpipe_proof_step;
+
+/* The step's name as reports, JSON and metrics spell it: "h_polynomial",
+ * "msm_h", "msm_a", "msm_b1", "msm_l", "msm_b2"; NULL out of range. */
+ZKPIPE_API const char *zkpipe_proof_step_name(zkpipe_proof_step step);
+
 /* Seconds spent in each stage. For a partition, its own; for a job, the sum
  * over its partitions, except total (submission to completion, wall
  * clock) and queue_wait (the longest wait of any partition for admission). */
@@ -217,12 +235,7 @@ typedef struct {
     double finalize;   /* prove_finalize: G2 MSM and assembly */
     double verify;
     double total;
-    /* The steps of device, and the G2 MSM wherever it ran: the H values
-     * from a, b and c (with the witness's upload and a, b, c themselves
-     * where the key's circuit is on the GPU), then each MSM. The B2 MSM is
-     * part of device on a GPU that holds its bases, of finalize otherwise. */
-    double h_polynomial;
-    double msm_h, msm_a, msm_b1, msm_l, msm_b2;
+    double steps[ZKPIPE_N_STEPS]; /* indexed by zkpipe_proof_step */
 } zkpipe_stage_times;
 
 /* sum += t, as a job's times sum its partitions': the longest queue_wait,

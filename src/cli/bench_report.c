@@ -291,9 +291,7 @@ void bench_summary_json(FILE *f, const bench_summary *s) {
             "\"rss_samples\":%zu,\"proofs_verified\":%zu,\"sequential_proofs_verified\":%zu,"
             "\"jobs_failed\":%zu,\"key_bytes\":%llu,\"partition_bytes\":%llu,"
             "\"stage_seconds\":{\"queue_wait_max\":%.6f,\"key_load\":%.6f,\"synthesis\":%.6f,"
-            "\"device\":%.6f,\"finalize\":%.6f,\"verify\":%.6f,\"h_polynomial\":%.6f,"
-            "\"msm_h\":%.6f,\"msm_a\":%.6f,\"msm_b1\":%.6f,\"msm_l\":%.6f,\"msm_b2\":%.6f},"
-            "\"build_fault\":%s%s%s",
+            "\"device\":%.6f,\"finalize\":%.6f,\"verify\":%.6f",
             s->proofs, s->partitions, s->seconds, s->sequential_seconds,
             s->sequential_seconds > 0 ? s->sequential_seconds / s->seconds : 0,
             s->partitions / s->seconds, (unsigned long long)s->budget_bytes,
@@ -305,8 +303,10 @@ void bench_summary_json(FILE *f, const bench_summary *s) {
             s->max_tracked_rss_deviation, s->rss_samples, s->proofs_verified,
             s->sequential_proofs_verified, s->jobs_failed, (unsigned long long)s->key_bytes,
             (unsigned long long)s->partition_bytes, t->queue_wait, t->key_load, t->synthesis,
-            t->device, t->finalize, t->verify, t->h_polynomial, t->msm_h, t->msm_a, t->msm_b1,
-            t->msm_l, t->msm_b2, fault ? "\"" : "", fault ? fault : "null",
+            t->device, t->finalize, t->verify);
+    for (int i = 0; i < ZKPIPE_N_STEPS; i++)
+        fprintf(f, ",\"%s\":%.6f", zkpipe_proof_step_name((zkpipe_proof_step)i), t->steps[i]);
+    fprintf(f, "},\"build_fault\":%s%s%s", fault ? "\"" : "", fault ? fault : "null",
             fault ? "\"" : "");
 }
 
@@ -317,13 +317,13 @@ void bench_summary_text(FILE *f, const bench_summary *s) {
             "stage seconds (summed over partitions): key load %.3f, synthesis %.3f, device %.3f, "
             "finalize %.3f, verify %.3f; longest admission wait %.3f\n",
             t->key_load, t->synthesis, t->device, t->finalize, t->verify, t->queue_wait);
-    if (s->partitions)
-        fprintf(f,
-                "proof steps (ms, mean per partition): H polynomial %.1f, MSM H %.1f, MSM A %.1f, "
-                "MSM B1 %.1f, MSM L %.1f, MSM B2 %.1f\n",
-                1e3 * t->h_polynomial / s->partitions, 1e3 * t->msm_h / s->partitions,
-                1e3 * t->msm_a / s->partitions, 1e3 * t->msm_b1 / s->partitions,
-                1e3 * t->msm_l / s->partitions, 1e3 * t->msm_b2 / s->partitions);
+    if (s->partitions) {
+        fprintf(f, "proof steps (ms, mean per partition):");
+        for (int i = 0; i < ZKPIPE_N_STEPS; i++)
+            fprintf(f, "%s %s %.1f", i ? "," : "", zkpipe_proof_step_name((zkpipe_proof_step)i),
+                    1e3 * t->steps[i] / s->partitions);
+        fprintf(f, "\n");
+    }
     fprintf(f,
             "budget %.1f MiB: peak reserved %.1f MiB (largest key %.1f MiB, largest partition "
             "%.1f MiB)\n",

@@ -982,12 +982,16 @@ void zkpipe_stage_times_add(zkpipe_stage_times *sum, const zkpipe_stage_times *t
     sum->device += t->device;
     sum->finalize += t->finalize;
     sum->verify += t->verify;
-    sum->h_polynomial += t->h_polynomial;
-    sum->msm_h += t->msm_h;
-    sum->msm_a += t->msm_a;
-    sum->msm_b1 += t->msm_b1;
-    sum->msm_l += t->msm_l;
-    sum->msm_b2 += t->msm_b2;
+    for (int s = 0; s < ZKPIPE_N_STEPS; s++) sum->steps[s] += t->steps[s];
+}
+
+const char *zkpipe_proof_step_name(zkpipe_proof_step step) {
+    static const char *const names[ZKPIPE_N_STEPS] = {
+        [ZKPIPE_STEP_H_POLYNOMIAL] = "h_polynomial", [ZKPIPE_STEP_MSM_H] = "msm_h",
+        [ZKPIPE_STEP_MSM_A] = "msm_a",   [ZKPIPE_STEP_MSM_B1] = "msm_b1",
+        [ZKPIPE_STEP_MSM_L] = "msm_l",   [ZKPIPE_STEP_MSM_B2] = "msm_b2",
+    };
+    return (unsigned)step < ZKPIPE_N_STEPS ? names[step] : NULL;
 }
 
 static size_t proof_encode_(const zkp_g16_proof *p, uint8_t *out) {

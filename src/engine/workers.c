@@ -249,6 +249,16 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
     return ZKPIPE_OK;
 }
 
+/* The public proof steps are the prover's stages from the H polynomial to
+ * the B2 MSM, in the same order. */
+#define STEP_FIRST_STAGE ZKP_G16_NTT
+_Static_assert(ZKP_G16_MSM_H - STEP_FIRST_STAGE == ZKPIPE_STEP_MSM_H &&
+                   ZKP_G16_MSM_A - STEP_FIRST_STAGE == ZKPIPE_STEP_MSM_A &&
+                   ZKP_G16_MSM_B1 - STEP_FIRST_STAGE == ZKPIPE_STEP_MSM_B1 &&
+                   ZKP_G16_MSM_C - STEP_FIRST_STAGE == ZKPIPE_STEP_MSM_L &&
+                   ZKP_G16_MSM_B2 - STEP_FIRST_STAGE == ZKPIPE_STEP_MSM_B2,
+               "the proof steps follow the prover's stages");
+
 static zkpipe_status finalize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
     if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before finalize");
     eng_key *k = p->job->key;
@@ -260,12 +270,8 @@ static zkpipe_status finalize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
     double t1 = eng_now();
     p->times.finalize = t1 - t0;
     if (st != ZKPIPE_OK) return st;
-    p->times.h_polynomial = steps.seconds[ZKP_G16_NTT];
-    p->times.msm_h = steps.seconds[ZKP_G16_MSM_H];
-    p->times.msm_a = steps.seconds[ZKP_G16_MSM_A];
-    p->times.msm_b1 = steps.seconds[ZKP_G16_MSM_B1];
-    p->times.msm_l = steps.seconds[ZKP_G16_MSM_C];
-    p->times.msm_b2 = steps.seconds[ZKP_G16_MSM_B2];
+    for (int s = 0; s < ZKPIPE_N_STEPS; s++)
+        p->times.steps[s] = steps.seconds[STEP_FIRST_STAGE + s];
     if (e->cfg.verify) {
         if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before verify");
         st = zkp_g16_verify(&k->vk, &p->pub, &p->proof, d);

@@ -21,18 +21,17 @@ enum {
     STAGE_FINALIZE,
     STAGE_VERIFY,
     STAGE_TOTAL,
-    /* The steps of device, and the B2 MSM wherever it ran. */
-    STAGE_H_POLYNOMIAL,
-    STAGE_MSM_H,
-    STAGE_MSM_A,
-    STAGE_MSM_B1,
-    STAGE_MSM_L,
-    STAGE_MSM_B2,
-    N_STAGES
+    /* Then the proof's steps (zkpipe_proof_step), in their order. */
+    STAGE_FIRST_STEP,
+    N_STAGES = STAGE_FIRST_STEP + ZKPIPE_N_STEPS
 };
-static const char *const STAGE_NAMES[N_STAGES] = {
-    "queue_wait", "key_load", "synthesis", "device", "finalize", "verify", "total",
-    "h_polynomial", "msm_h", "msm_a", "msm_b1", "msm_l", "msm_b2"};
+
+static const char *stage_name(int s) {
+    static const char *const names[STAGE_FIRST_STEP] = {
+        "queue_wait", "key_load", "synthesis", "device", "finalize", "verify", "total"};
+    return s < STAGE_FIRST_STEP ? names[s]
+                                : zkpipe_proof_step_name((zkpipe_proof_step)(s - STAGE_FIRST_STEP));
+}
 
 /* From a cached small proof (milliseconds) to a large PoRep partition set
  * under memory pressure (minutes). */
@@ -192,12 +191,8 @@ void zkp_metrics_job_done(zkp_metrics *m, const char *key, const char *kind,
         hist_observe(&m->stages[STAGE_FINALIZE], times->finalize);
         hist_observe(&m->stages[STAGE_VERIFY], times->verify);
         hist_observe(&m->stages[STAGE_TOTAL], times->total);
-        hist_observe(&m->stages[STAGE_H_POLYNOMIAL], times->h_polynomial);
-        hist_observe(&m->stages[STAGE_MSM_H], times->msm_h);
-        hist_observe(&m->stages[STAGE_MSM_A], times->msm_a);
-        hist_observe(&m->stages[STAGE_MSM_B1], times->msm_b1);
-        hist_observe(&m->stages[STAGE_MSM_L], times->msm_l);
-        hist_observe(&m->stages[STAGE_MSM_B2], times->msm_b2);
+        for (int s = 0; s < ZKPIPE_N_STEPS; s++)
+            hist_observe(&m->stages[STAGE_FIRST_STEP + s], times->steps[s]);
     }
     pthread_mutex_unlock(&m->mu);
 }
@@ -566,10 +561,10 @@ static void prom_histograms(sbuf *b, const histogram *h) {
                 fmt_finite(le, BUCKET_BOUNDS[i]);
             else
                 strcpy(le, "+Inf");
-            const char *kv[] = {"stage", STAGE_NAMES[s], "le", le};
+            const char *kv[] = {"stage", stage_name(s), "le", le};
             prom_sample(b, "stage_seconds_bucket", kv, 2, fmt_u64(val, cum));
         }
-        const char *kv[] = {"stage", STAGE_NAMES[s]};
+        const char *kv[] = {"stage", stage_name(s)};
         prom_sample(b, "stage_seconds_sum", kv, 1, fmt_prom_double(val, h[s].sum));
         prom_sample(b, "stage_seconds_count", kv, 1, fmt_u64(val, h[s].count));
     }
@@ -922,7 +917,7 @@ char *zkp_metrics_status_json(zkp_metrics *m, const zkpipe_engine_status *st,
     json_key(&b, 0, "stages");
     sb_putc(&b, '{');
     for (size_t s = 0; s < N_STAGES; s++) {
-        json_key(&b, s == 0, STAGE_NAMES[s]);
+        json_key(&b, s == 0, stage_name(s));
         sb_putc(&b, '{');
         json_member_u64(&b, 1, "count", c.stages[s].count);
         json_key(&b, 0, "sum_seconds");

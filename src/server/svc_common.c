@@ -212,12 +212,7 @@ void svc_stage_times(const zkpipe_job_result *r, zkpipe_stage_times *out) {
         out->device = longer_(out->device, t->device);
         out->finalize = longer_(out->finalize, t->finalize);
         out->verify = longer_(out->verify, t->verify);
-        out->h_polynomial = longer_(out->h_polynomial, t->h_polynomial);
-        out->msm_h = longer_(out->msm_h, t->msm_h);
-        out->msm_a = longer_(out->msm_a, t->msm_a);
-        out->msm_b1 = longer_(out->msm_b1, t->msm_b1);
-        out->msm_l = longer_(out->msm_l, t->msm_l);
-        out->msm_b2 = longer_(out->msm_b2, t->msm_b2);
+        for (int s = 0; s < ZKPIPE_N_STEPS; s++) out->steps[s] = longer_(out->steps[s], t->steps[s]);
     }
 }
 
