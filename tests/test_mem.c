@@ -499,6 +499,62 @@ TEST_CASE(mem_tracker_counts_balance_to_zero) {
     ASSERT(t == NULL);
 }
 
+/* A buffer moving between categories: the total never changes, not even
+ * for a reader between the move's two steps. */
+typedef struct {
+    zkp_mem_tracker *t;
+    unsigned iters;
+    atomic_int stop, failures;
+} move_race;
+
+static void *move_worker(void *arg) {
+    move_race *mr = arg;
+    for (unsigned i = 0; i < mr->iters; i++)
+        if (zkp_mem_tracker_move(mr->t, ZKP_MEM_WITNESS, ZKP_MEM_POOL_IDLE, 4096) != ZKPIPE_OK ||
+            zkp_mem_tracker_move(mr->t, ZKP_MEM_POOL_IDLE, ZKP_MEM_WITNESS, 4096) != ZKPIPE_OK)
+            atomic_fetch_add(&mr->failures, 1);
+    atomic_store(&mr->stop, 1);
+    return NULL;
+}
+
+TEST_CASE(mem_tracker_move_keeps_the_total) {
+    zkp_mem_tracker *t;
+    ASSERT_OK(zkp_mem_tracker_create(&t));
+    ASSERT_OK(zkp_mem_tracker_charge(t, ZKP_MEM_WITNESS, 4096));
+    ASSERT_OK(zkp_mem_tracker_charge(t, ZKP_MEM_KEY, 100));
+    ASSERT_OK(zkp_mem_tracker_move(t, ZKP_MEM_WITNESS, ZKP_MEM_POOL_IDLE, 4096));
+    ASSERT_EQ_U64(category(t, ZKP_MEM_WITNESS).live_bytes, 0);
+    ASSERT_EQ_U64(category(t, ZKP_MEM_WITNESS).live_count, 0);
+    ASSERT_EQ_U64(category(t, ZKP_MEM_POOL_IDLE).live_bytes, 4096);
+    ASSERT_EQ_U64(category(t, ZKP_MEM_POOL_IDLE).live_count, 1);
+    /* Refused, nothing changed: more bytes than the source holds, a source
+     * with no buffer, a category out of range. */
+    ASSERT_EQ_STATUS(zkp_mem_tracker_move(t, ZKP_MEM_KEY, ZKP_MEM_ABC, 101),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(zkp_mem_tracker_move(t, ZKP_MEM_WITNESS, ZKP_MEM_ABC, 0),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(zkp_mem_tracker_move(t, ZKP_MEM_KEY, ZKP_MEM_CATEGORY_COUNT, 1),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_U64(category(t, ZKP_MEM_KEY).live_bytes, 100);
+    ASSERT_EQ_U64(category(t, ZKP_MEM_ABC).live_bytes, 0);
+    ASSERT_EQ_U64(category(t, ZKP_MEM_ABC).live_count, 0);
+    ASSERT_OK(zkp_mem_tracker_move(t, ZKP_MEM_POOL_IDLE, ZKP_MEM_WITNESS, 4096));
+
+    move_race mr = {.t = t, .iters = test_iters(200000)};
+    pthread_t th;
+    ASSERT(pthread_create(&th, NULL, move_worker, &mr) == 0);
+    do {
+        zkp_mem_snapshot snap;
+        ASSERT_OK(zkp_mem_tracker_snapshot(t, &snap));
+        ASSERT_EQ_U64(snap.total_live_bytes, 4196);
+    } while (!atomic_load(&mr.stop));
+    pthread_join(th, NULL);
+    ASSERT_EQ_INT(atomic_load(&mr.failures), 0);
+    ASSERT_EQ_U64(category(t, ZKP_MEM_WITNESS).live_bytes, 4096);
+    ASSERT_EQ_U64(category(t, ZKP_MEM_POOL_IDLE).live_bytes, 0);
+    ASSERT_OK(zkp_mem_tracker_destroy(&t));
+}
+
 /* ------------------------------------------------------------------------
  * The pool */
 

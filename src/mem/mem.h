@@ -95,6 +95,12 @@ ZKP_WARN_UNUSED zkpipe_status zkp_mem_tracker_discharge(zkp_mem_tracker *t, zkp_
 ZKP_WARN_UNUSED zkpipe_status zkp_mem_tracker_discharge_less(zkp_mem_tracker *t,
                                                              zkp_mem_category cat,
                                                              uint64_t bytes);
+/* Moves one buffer of bytes from one category to another, the total
+ * untouched at every instant: a pool region going idle, or taken again.
+ * ZKPIPE_ERR_INVALID_ARGUMENT, nothing changed, when from holds fewer bytes
+ * or no buffer. */
+ZKP_WARN_UNUSED zkpipe_status zkp_mem_tracker_move(zkp_mem_tracker *t, zkp_mem_category from,
+                                                   zkp_mem_category to, uint64_t bytes);
 /* Lock-free: only atomic loads, so a status request or the sampler never
  * waits behind allocation work. */
 zkpipe_status zkp_mem_tracker_snapshot(const zkp_mem_tracker *t, zkp_mem_snapshot *out);

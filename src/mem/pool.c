@@ -221,8 +221,9 @@ static void books_charge(zkp_mem_pool *pool, zkp_mem_category cat, uint64_t byte
     (void)st;
 }
 
-static void books_discharge(zkp_mem_pool *pool, zkp_mem_category cat, uint64_t bytes) {
-    zkpipe_status st = zkp_mem_tracker_discharge(pool->tracker, cat, bytes);
+static void books_move(zkp_mem_pool *pool, zkp_mem_category from, zkp_mem_category to,
+                       uint64_t bytes) {
+    zkpipe_status st = zkp_mem_tracker_move(pool->tracker, from, to, bytes);
     ZKP_VERIFY_CHECK(st == ZKPIPE_OK);
     (void)st;
 }
@@ -384,9 +385,6 @@ static zkpipe_status alloc_from_malloc(zkp_mem_pool *pool, size_t bytes, size_t 
     return ZKPIPE_OK;
 }
 
-/* A region of class_size bytes: an idle one of the class if there is one,
- * else a fresh mapping, after the exchange rule has made room. NULL when
- * the OS refuses. */
 /* Charges part of a new region: the first step counts the buffer, the
  * rest add bytes to it. */
 static void charge_step(zkp_mem_pool *pool, zkp_mem_category cat, uint64_t bytes, int first) {
@@ -396,7 +394,6 @@ static void charge_step(zkp_mem_pool *pool, zkp_mem_category cat, uint64_t bytes
     (void)st;
 }
 
-/* A region of the class for a buffer of category cat, charged to it. */
 /* The exchange rule (mu held): retires idle regions worth bytes (all of
  * them if there are fewer) and waits until everything retired so far is
  * unmapped, not just those: regions the idle cap retired a moment ago are
@@ -419,6 +416,9 @@ void zkp_mem_pool_make_room(zkp_mem_pool *pool, uint64_t bytes) {
 
 zkp_mem_tracker *zkp_mem_pool_tracker(const zkp_mem_pool *pool) { return pool->tracker; }
 
+/* A region of class_size bytes for a buffer of category cat, charged to
+ * it: an idle one of the class if there is one, else a fresh mapping,
+ * after the exchange rule has made room. NULL when the OS refuses. */
 static void *take_region(zkp_mem_pool *pool, size_t class_size, unsigned class_index,
                          zkp_mem_category cat) {
     pthread_mutex_lock(&pool->mu);
@@ -430,8 +430,7 @@ static void *take_region(zkp_mem_pool *pool, size_t class_size, unsigned class_i
         pthread_mutex_unlock(&pool->mu);
         void *base = r->base;
         free(r);
-        books_discharge(pool, ZKP_MEM_POOL_IDLE, class_size);
-        books_charge(pool, cat, class_size);
+        books_move(pool, ZKP_MEM_POOL_IDLE, cat, class_size);
         return base;
     }
     make_room_locked(pool, class_size);
@@ -495,28 +494,35 @@ zkpipe_status zkp_mem_pool_alloc(zkp_mem_pool *pool, size_t bytes, zkp_mem_categ
     return ZKPIPE_OK;
 }
 
-/* Makes a freed region idle. The record is allocated before the lock; if
- * even that fails the region is unmapped here, the one time a caller's
- * thread does it. */
-static void give_back_region(zkp_mem_pool *pool, void *base, size_t class_size,
-                             unsigned class_index) {
+/* Makes a freed region of category cat idle, its bytes moved to
+ * POOL_IDLE. The record is allocated before the lock; if even that fails
+ * the region is unmapped here, the one time a caller's thread does it.
+ * The books' verdict: ZKPIPE_ERR_INVALID_ARGUMENT when cat did not hold the
+ * region (a caller passing the wrong category), which goes back all the
+ * same. */
+static zkpipe_status give_back_region(zkp_mem_pool *pool, void *base, size_t class_size,
+                                      unsigned class_index, zkp_mem_category cat) {
     zkp_mem_region *r = malloc(sizeof *r);
     if (!r) {
+        zkpipe_status st = zkp_mem_tracker_discharge(pool->tracker, cat, class_size);
         unmap_with_hook(pool, base, class_size);
         pthread_mutex_lock(&pool->mu);
         pool->live_bytes -= class_size;
         pool->mapped_bytes -= class_size;
         pool->unmaps++;
         pthread_mutex_unlock(&pool->mu);
-        return;
+        return st;
     }
     r->base = base;
     r->size = class_size;
     r->class_index = class_index;
     r->idle_since_ns = zkp_mem_now_ns();
-    /* Charged before the region is visible on a list: an allocator may
-     * take it (and discharge it) the moment the lock is dropped. */
-    books_charge(pool, ZKP_MEM_POOL_IDLE, class_size);
+    /* Moved before the region is visible on a list: an allocator may take
+     * it (and move it on) the moment the lock is dropped. One move, not a
+     * discharge and a charge, so that the total never misses the region
+     * while it stays resident. */
+    zkpipe_status st = zkp_mem_tracker_move(pool->tracker, cat, ZKP_MEM_POOL_IDLE, class_size);
+    if (st != ZKPIPE_OK) books_charge(pool, ZKP_MEM_POOL_IDLE, class_size);
     pthread_mutex_lock(&pool->mu);
     pool->live_bytes -= class_size;
     idle_push(pool, r);
@@ -526,6 +532,7 @@ static void give_back_region(zkp_mem_pool *pool, void *base, size_t class_size,
     if (over_cap || (first_idle && pool->cfg.idle_decay_ms > 0))
         pthread_cond_signal(&pool->trimmer_wake);
     pthread_mutex_unlock(&pool->mu);
+    return st;
 }
 
 zkpipe_status zkp_mem_pool_free(zkp_mem_pool *pool, void *p, size_t bytes, zkp_mem_category cat) {
@@ -534,20 +541,18 @@ zkpipe_status zkp_mem_pool_free(zkp_mem_pool *pool, void *p, size_t bytes, zkp_m
     size_t charge;
     zkpipe_status st = zkp_mem_charge_size(bytes, &charge);
     if (st != ZKPIPE_OK) return st;
-    int from_malloc = bytes < ZKP_MEM_BIG_MIN || pool->cfg.big_from_malloc;
+    atomic_fetch_sub(&pool->live_buffers, 1);
     /* The memory goes back even when the books disagree (a caller passing
      * the wrong category); the status reports the disagreement. */
-    st = zkp_mem_tracker_discharge(pool->tracker, cat, charge);
-    atomic_fetch_sub(&pool->live_buffers, 1);
-    if (from_malloc) {
+    if (bytes < ZKP_MEM_BIG_MIN || pool->cfg.big_from_malloc) {
+        st = zkp_mem_tracker_discharge(pool->tracker, cat, charge);
         free(p);
-    } else {
-        unsigned class_index;
-        size_t class_size;
-        (void)size_class(bytes, &class_size, &class_index); /* charge_size checked it */
-        give_back_region(pool, p, charge, class_index);
+        return st;
     }
-    return st;
+    unsigned class_index;
+    size_t class_size;
+    (void)size_class(bytes, &class_size, &class_index); /* charge_size checked it */
+    return give_back_region(pool, p, charge, class_index, cat);
 }
 
 zkpipe_status zkp_mem_pool_trim(zkp_mem_pool *pool, uint64_t keep_idle_bytes) {

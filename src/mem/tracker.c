@@ -112,6 +112,25 @@ zkpipe_status zkp_mem_tracker_discharge_less(zkp_mem_tracker *t, zkp_mem_categor
     return discharge_(t, cat, bytes, 0);
 }
 
+zkpipe_status zkp_mem_tracker_move(zkp_mem_tracker *t, zkp_mem_category from,
+                                   zkp_mem_category to, uint64_t bytes) {
+    if (!t || !category_valid(from) || !category_valid(to)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    /* The destination first: a snapshot between the two steps sees the
+     * buffer in both categories, never in neither, and the total, which
+     * the RSS is compared with, not at all. */
+    zkp_mem_counter *dst = &t->cat[to], *src = &t->cat[from];
+    uint64_t live = atomic_fetch_add_explicit(&dst->live_bytes, bytes, memory_order_relaxed) + bytes;
+    atomic_fetch_add_explicit(&dst->live_count, 1, memory_order_relaxed);
+    raise_peak(&dst->peak_bytes, live);
+    if (subtract_if_enough(&src->live_count, 1)) {
+        if (subtract_if_enough(&src->live_bytes, bytes)) return ZKPIPE_OK;
+        atomic_fetch_add_explicit(&src->live_count, 1, memory_order_relaxed);
+    }
+    atomic_fetch_sub_explicit(&dst->live_count, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&dst->live_bytes, bytes, memory_order_relaxed);
+    return ZKPIPE_ERR_INVALID_ARGUMENT;
+}
+
 zkpipe_status zkp_mem_tracker_snapshot(const zkp_mem_tracker *t, zkp_mem_snapshot *out) {
     if (!t || !out) return ZKPIPE_ERR_INVALID_ARGUMENT;
     for (int c = 0; c < ZKP_MEM_CATEGORY_COUNT; c++) {
