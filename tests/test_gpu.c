@@ -281,3 +281,70 @@ TEST_CASE(gpu_device_info_is_sane) {
     zkp_gpu_buf_free(buf);
     zkp_gpu_close(g);
 }
+
+/* The cache of freed working buffers: a freed buffer stays booked, as
+ * cached, and comes back for a request of about its size; the bases never
+ * go there; room for an allocation within the budget, or a release, gives
+ * cached buffers back to the driver. */
+TEST_CASE(gpu_cache_keeps_and_gives_back) {
+    zkp_gpu *g = test_gpu_open();
+    zkp_diag diag = {{0}};
+    const size_t MIB = (size_t)1 << 20;
+    zkp_gpu_set_cache(g, 1);
+    zkp_gpu_buf *a, *b;
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &a, 64 * MIB, ZKP_GPU_MEM_SCRATCH, &diag));
+    zkp_gpu_buf_free(a);
+    zkp_gpu_stats s;
+    zkp_gpu_stats_get(g, &s);
+    ASSERT_EQ_U64(s.live_bytes[ZKP_GPU_MEM_SCRATCH], 0);
+    ASSERT_EQ_U64(s.live_bytes[ZKP_GPU_MEM_CACHED], 64 * MIB);
+    ASSERT_EQ_U64(s.live_total, 64 * MIB);
+    /* 60 MiB fits the 64 MiB buffer (an eighth less at most) and books all
+     * of it, under the new category; its free books all of it back. */
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &a, 60 * MIB, ZKP_GPU_MEM_ABC, &diag));
+    zkp_gpu_stats_get(g, &s);
+    ASSERT_EQ_U64(s.live_bytes[ZKP_GPU_MEM_ABC], 64 * MIB);
+    ASSERT_EQ_U64(s.live_bytes[ZKP_GPU_MEM_CACHED], 0);
+    ASSERT_EQ_U64(s.live_total, 64 * MIB);
+    /* 32 MiB does not: a buffer of its own. */
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &b, 32 * MIB, ZKP_GPU_MEM_SCRATCH, &diag));
+    zkp_gpu_buf_free(a);
+    zkp_gpu_buf_free(b);
+    zkp_gpu_stats_get(g, &s);
+    ASSERT_EQ_U64(s.live_bytes[ZKP_GPU_MEM_ABC], 0);
+    ASSERT_EQ_U64(s.live_bytes[ZKP_GPU_MEM_CACHED], 96 * MIB);
+    /* Bases are freed, not cached. */
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &a, MIB, ZKP_GPU_MEM_BASES, &diag));
+    zkp_gpu_buf_free(a);
+    zkp_gpu_stats_get(g, &s);
+    ASSERT_EQ_U64(s.live_bytes[ZKP_GPU_MEM_CACHED], 96 * MIB);
+    ASSERT_EQ_U64(s.live_total, 96 * MIB);
+    /* Within a budget of 128 MiB, 80 MiB fits only once the cached 64 MiB
+     * buffer has gone back: the largest goes first. */
+    zkp_gpu_set_memory_budget(g, 128 * MIB);
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &a, 80 * MIB, ZKP_GPU_MEM_SCRATCH, &diag));
+    zkp_gpu_stats_get(g, &s);
+    ASSERT_EQ_U64(s.live_bytes[ZKP_GPU_MEM_CACHED], 32 * MIB);
+    ASSERT_EQ_U64(s.live_total, 112 * MIB);
+    /* Past the budget even with the cache empty: refused, books intact. */
+    ASSERT_EQ_STATUS(zkp_gpu_buf_alloc(g, &b, 64 * MIB, ZKP_GPU_MEM_SCRATCH, &diag),
+                     ZKPIPE_ERR_NO_MEMORY);
+    ASSERT(strstr(diag.msg, "budget") != NULL);
+    zkp_gpu_stats_get(g, &s);
+    ASSERT_EQ_U64(s.live_bytes[ZKP_GPU_MEM_CACHED], 0);
+    ASSERT_EQ_U64(s.live_total, 80 * MIB);
+    zkp_gpu_buf_free(a);
+    zkp_gpu_set_memory_budget(g, 0);
+    ASSERT_EQ_U64(zkp_gpu_release_cached(g), 80 * MIB);
+    zkp_gpu_stats_get(g, &s);
+    ASSERT_EQ_U64(s.live_total, 0);
+    /* Turned off, the cache gives back what it holds and keeps nothing. */
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &a, MIB, ZKP_GPU_MEM_SCRATCH, &diag));
+    zkp_gpu_buf_free(a);
+    zkp_gpu_set_cache(g, 0);
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &a, MIB, ZKP_GPU_MEM_SCRATCH, &diag));
+    zkp_gpu_buf_free(a);
+    zkp_gpu_stats_get(g, &s);
+    ASSERT_EQ_U64(s.live_total, 0);
+    zkp_gpu_close(g);
+}

@@ -307,7 +307,7 @@ ZKPIPE_API void zkpipe_job_result_clear(zkpipe_job_result *r);
 #define ZKPIPE_ENGINE_STATUS_MAX_KEYS 32
 #define ZKPIPE_ENGINE_STATUS_MAX_WORKERS 64
 #define ZKPIPE_ENGINE_STATUS_MAX_DEVICES 16
-#define ZKPIPE_ENGINE_GPU_MEM_CATEGORIES 4 /* bases abc scalars scratch */
+#define ZKPIPE_ENGINE_GPU_MEM_CATEGORIES 5 /* bases abc scalars scratch cached */
 
 typedef struct {
     char name[160];    /* "cpu" or "cuda:N (model)" */
@@ -438,8 +438,9 @@ ZKPIPE_API zkpipe_status zkpipe_engine_set_limits(zkpipe_engine *e, uint64_t bud
 /* Gives idle memory back to the operating system: the pool's idle regions
  * beyond keep_idle_bytes are unmapped (waiting for the pool's trimmer to do
  * it), then the C library is asked to return its free heap pages
- * (malloc_trim, where the C library is glibc). Running work is not waited
- * for and keeps its memory. For idle periods, shutdown and tests. */
+ * (malloc_trim, where the C library is glibc); the GPUs' cached working
+ * buffers go back to their drivers. Running work is not waited for and
+ * keeps its memory. For idle periods, shutdown and tests. */
 ZKPIPE_API zkpipe_status zkpipe_engine_trim(zkpipe_engine *e, uint64_t keep_idle_bytes);
 
 /* Memory the engine's caller holds on behalf of its jobs: a daemon's

@@ -282,7 +282,13 @@ static zkpipe_status open_backends_(zkpipe_engine_config *c, zkp_g16_backend ***
             return st;
         }
         zkp_gpu *g = zkp_g16_backend_gpu(b[i]);
-        if (g) zkp_gpu_set_memory_budget(g, c->vram_budget_bytes);
+        if (g) {
+            zkp_gpu_set_memory_budget(g, c->vram_budget_bytes);
+            /* Partition after partition allocates the same working set:
+             * kept, it costs the driver nothing and no free waits for the
+             * next partition's upload (docs/MEMORY.md). */
+            zkp_gpu_set_cache(g, 1);
+        }
     }
     c->devices = n;
     *out = b;
@@ -1134,6 +1140,10 @@ void zkpipe_job_result_clear(zkpipe_job_result *r) {
 zkpipe_status zkpipe_engine_trim(zkpipe_engine *e, uint64_t keep_idle_bytes) {
     if (!e) return ZKPIPE_ERR_INVALID_ARGUMENT;
     zkpipe_status st = zkp_mem_pool_trim(e->pool, keep_idle_bytes);
+    for (unsigned i = 0; i < e->cfg.devices; i++) {
+        zkp_gpu *g = zkp_g16_backend_gpu(e->backends[i]);
+        if (g) (void)zkp_gpu_release_cached(g);
+    }
     /* Small buffers (witnesses of small circuits, public inputs, results)
      * come from malloc; its arenas keep freed pages until asked. */
     zkp_mem_trim_heap();

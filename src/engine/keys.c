@@ -105,8 +105,14 @@ static void key_take_locked_(eng_key *k, key_data_ *d) {
 static void key_data_free_(zkpipe_engine *e, key_data_ *d) {
     /* The ready keys first: they borrow the key's points. Their device
      * memory goes back to the driver, which is safe beside other work on
-     * the same GPU. */
-    for (int i = 0; i < ZKPIPE_ENGINE_STATUS_MAX_DEVICES; i++) zkp_g16_rkey_free(d->rkeys[i]);
+     * the same GPU, and so do the working buffers the GPU kept cached
+     * after its partitions: another key's are of other sizes. */
+    for (int i = 0; i < ZKPIPE_ENGINE_STATUS_MAX_DEVICES; i++) {
+        if (!d->rkeys[i]) continue;
+        zkp_g16_rkey_free(d->rkeys[i]);
+        zkp_gpu *g = zkp_g16_backend_gpu(e->backends[i]);
+        if (g) (void)zkp_gpu_release_cached(g);
+    }
     if (d->circuit_built) zkp_circuit_free(&d->circuit);
     zkp_zkey_free(&d->zkey);
     zkp_fil_c2_key_free(&d->c2);

@@ -69,6 +69,7 @@ typedef enum {
     ZKP_GPU_MEM_ABC,       /* a, b, c and the H values */
     ZKP_GPU_MEM_SCALARS,   /* witness scalars of the MSMs */
     ZKP_GPU_MEM_SCRATCH,   /* buckets, sort keys, twiddles */
+    ZKP_GPU_MEM_CACHED,    /* freed working buffers kept for reuse (zkp_gpu_set_cache) */
     ZKP_GPU_MEM_COUNT_
 } zkp_gpu_mem_category;
 
@@ -99,6 +100,20 @@ void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out);
  * freed. */
 void zkp_gpu_set_memory_budget(zkp_gpu *g, uint64_t bytes);
 uint64_t zkp_gpu_memory_budget(const zkp_gpu *g);
+
+/* Keeps freed working buffers (every category but the bases) for the next
+ * allocation of about their size instead of giving them back to the
+ * driver: cudaFree waits for all the device's work, every stream's, so a
+ * free in one partition's MSM would wait for the witness upload of the
+ * next. A cached buffer stays in the books, under ZKP_GPU_MEM_CACHED, and
+ * within the budget; an allocation that finds no room gives cached buffers
+ * back first. Off by default; turning it off gives back what is cached.
+ * The buffers are freed only once no device work uses them (each entry
+ * point synchronises its streams first), so one handed out again is free
+ * on every stream. */
+void zkp_gpu_set_cache(zkp_gpu *g, int on);
+/* Gives every cached buffer back to the driver; returns the bytes. */
+uint64_t zkp_gpu_release_cached(zkp_gpu *g);
 
 /* Device memory within the budget that uploads of bases leave alone when
  * they size their precomputed copies: the working set of a partition that

@@ -39,24 +39,106 @@ zkpipe_status bind(zkp_gpu *g, zkp_diag *diag) {
     return ZKPIPE_OK;
 }
 
+/* ---- The cache of freed working buffers (zkp_gpu_set_cache) ---- */
+
+/* A cached buffer serves a request of up to an eighth less than its size:
+ * a partition's scratch varies with its witness by a few percent. */
+static bool fits_(size_t have, size_t want) { return have >= want && have - want <= want / 8; }
+
+/* Takes the smallest cached buffer that fits bytes, moving its size from
+ * the cache's books to cat's. */
+static bool cache_take_(zkp_gpu *g, void **p, size_t bytes, zkp_gpu_mem_category cat) {
+    zkp_gpu_cache &c = g->cache;
+    std::lock_guard<std::mutex> lock(c.mu);
+    int best = -1;
+    for (int i = 0; i < c.n_free; i++)
+        if (fits_(c.free_[i].bytes, bytes) && (best < 0 || c.free_[i].bytes < c.free_[best].bytes))
+            best = i;
+    if (best < 0) return false;
+    zkp_gpu_cache::block b = c.free_[best];
+    if (b.bytes != bytes) {
+        if (c.n_lent == zkp_gpu_cache::MAX) return false;
+        c.lent[c.n_lent++] = b;
+    }
+    c.free_[best] = c.free_[--c.n_free];
+    g->live[ZKP_GPU_MEM_CACHED].fetch_sub(b.bytes, std::memory_order_relaxed);
+    g->live[cat].fetch_add(b.bytes, std::memory_order_relaxed);
+    *p = b.p;
+    return true;
+}
+
+/* The size booked for p, allocated for a request of bytes: its own where
+ * the cache lent it for less. */
+static size_t booked_size_(zkp_gpu *g, void *p, size_t bytes) {
+    zkp_gpu_cache &c = g->cache;
+    std::lock_guard<std::mutex> lock(c.mu);
+    for (int i = 0; i < c.n_lent; i++)
+        if (c.lent[i].p == p) {
+            size_t have = c.lent[i].bytes;
+            c.lent[i] = c.lent[--c.n_lent];
+            return have;
+        }
+    return bytes;
+}
+
+static bool cache_put_(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category cat) {
+    zkp_gpu_cache &c = g->cache;
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (!c.on || cat == ZKP_GPU_MEM_BASES || c.n_free == zkp_gpu_cache::MAX) return false;
+    c.free_[c.n_free++] = {p, bytes};
+    g->live[cat].fetch_sub(bytes, std::memory_order_relaxed);
+    g->live[ZKP_GPU_MEM_CACHED].fetch_add(bytes, std::memory_order_relaxed);
+    return true;
+}
+
+/* Gives the largest cached buffer back to the driver; false when none. */
+static bool cache_evict_one_(zkp_gpu *g) {
+    zkp_gpu_cache::block b;
+    {
+        zkp_gpu_cache &c = g->cache;
+        std::lock_guard<std::mutex> lock(c.mu);
+        if (c.n_free == 0) return false;
+        int big = 0;
+        for (int i = 1; i < c.n_free; i++)
+            if (c.free_[i].bytes > c.free_[big].bytes) big = i;
+        b = c.free_[big];
+        c.free_[big] = c.free_[--c.n_free];
+    }
+    (void)cudaFree(b.p);
+    g->live[ZKP_GPU_MEM_CACHED].fetch_sub(b.bytes, std::memory_order_relaxed);
+    g->live_total.fetch_sub(b.bytes, std::memory_order_relaxed);
+    return true;
+}
+
 zkpipe_status dev_alloc(zkp_gpu *g, void **p, size_t bytes, zkp_gpu_mem_category cat,
                         zkp_diag *diag) {
     *p = nullptr;
     if (bytes == 0) return ZKPIPE_OK;
+    if (cat != ZKP_GPU_MEM_BASES && cache_take_(g, p, bytes, cat)) return ZKPIPE_OK;
     /* The bytes are booked first, against the budget, so that two
-     * allocations racing for its last bytes cannot both pass it. */
+     * allocations racing for its last bytes cannot both pass it. Cached
+     * buffers make room first. */
     uint64_t budget = g->budget.load(std::memory_order_relaxed);
     uint64_t held = g->live_total.load(std::memory_order_relaxed), total;
-    do {
+    for (;;) {
         total = held + bytes;
-        if (budget && (total < held || total > budget))
+        if (!budget || (total >= held && total <= budget)) {
+            if (g->live_total.compare_exchange_weak(held, total, std::memory_order_relaxed)) break;
+            continue;
+        }
+        if (!cache_evict_one_(g))
             return zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY,
                                  "GPU %u: %zu bytes (%s) would pass the device memory budget of "
                                  "%llu bytes, %llu of which are held",
                                  g->ordinal, bytes, zkp_gpu_mem_category_name(cat),
                                  (unsigned long long)budget, (unsigned long long)held);
-    } while (!g->live_total.compare_exchange_weak(held, total, std::memory_order_relaxed));
+        held = g->live_total.load(std::memory_order_relaxed);
+    }
     cudaError_t e = cudaMalloc(p, bytes);
+    if (e == cudaErrorMemoryAllocation && zkp_gpu_release_cached(g)) {
+        (void)cudaGetLastError();
+        e = cudaMalloc(p, bytes);
+    }
     if (e != cudaSuccess) {
         *p = nullptr;
         g->live_total.fetch_sub(bytes, std::memory_order_relaxed);
@@ -74,6 +156,8 @@ zkpipe_status dev_alloc(zkp_gpu *g, void **p, size_t bytes, zkp_gpu_mem_category
 
 void dev_free(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category cat) {
     if (!p) return;
+    bytes = booked_size_(g, p, bytes);
+    if (cache_put_(g, p, bytes, cat)) return;
     /* A free cannot fail in a way the caller could act on; a sticky error
      * from an earlier fault is reported by the next checked call. */
     (void)cudaFree(p);
@@ -84,8 +168,11 @@ void dev_free(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category cat) {
 zkpipe_status usable_free_bytes(zkp_gpu *g, size_t *out, zkp_diag *diag) {
     size_t free_b = 0, total_b = 0;
     ZKP_CUDA_TRY(diag, cudaMemGetInfo(&free_b, &total_b));
+    /* Cached buffers are free to whoever needs the room. */
+    uint64_t cached = g->live[ZKP_GPU_MEM_CACHED].load(std::memory_order_relaxed);
+    free_b += cached;
     uint64_t budget = g->budget.load(std::memory_order_relaxed);
-    uint64_t held = g->live_total.load(std::memory_order_relaxed);
+    uint64_t held = g->live_total.load(std::memory_order_relaxed) - cached;
     if (budget) {
         uint64_t keep = held + g->reserve.load(std::memory_order_relaxed);
         uint64_t left = keep < budget ? budget - keep : 0;
@@ -125,7 +212,8 @@ int zkp_gpu_built(void) { return 1; }
 void zkp_gpu_prefer_eager_loading(void) { (void)setenv("CUDA_MODULE_LOADING", "EAGER", 0); }
 
 const char *zkp_gpu_mem_category_name(zkp_gpu_mem_category c) {
-    static const char *const names[ZKP_GPU_MEM_COUNT_] = {"bases", "abc", "scalars", "scratch"};
+    static const char *const names[ZKP_GPU_MEM_COUNT_] = {"bases", "abc", "scalars", "scratch",
+                                                           "cached"};
     return (unsigned)c < ZKP_GPU_MEM_COUNT_ ? names[c] : "unknown";
 }
 
@@ -198,6 +286,7 @@ fail:
 void zkp_gpu_close(zkp_gpu *g) {
     if (!g) return;
     (void)cudaSetDevice((int)g->ordinal);
+    zkp_gpu_set_cache(g, 0);
     for (cudaStream_t s : {g->upload, g->compute, g->download})
         if (s) (void)cudaStreamDestroy(s);
     delete g;
@@ -215,6 +304,22 @@ uint64_t zkp_gpu_memory_budget(const zkp_gpu *g) {
 
 void zkp_gpu_set_upload_reserve(zkp_gpu *g, uint64_t bytes) {
     g->reserve.store(bytes, std::memory_order_relaxed);
+}
+
+void zkp_gpu_set_cache(zkp_gpu *g, int on) {
+    {
+        std::lock_guard<std::mutex> lock(g->cache.mu);
+        g->cache.on = on != 0;
+    }
+    if (!on) (void)zkp_gpu_release_cached(g);
+}
+
+uint64_t zkp_gpu_release_cached(zkp_gpu *g) {
+    uint64_t before = g->live[ZKP_GPU_MEM_CACHED].load(std::memory_order_relaxed);
+    (void)cudaSetDevice((int)g->ordinal);
+    while (cache_evict_one_(g)) {
+    }
+    return before;
 }
 
 void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out) {
@@ -255,6 +360,10 @@ void zkp_gpu_buf_free(zkp_gpu_buf *b) {
         (void)cudaEventSynchronize(b->uploaded);
         (void)cudaEventDestroy(b->uploaded);
     }
+    /* A cached buffer may be lent again at once: the work queued on it,
+     * which cudaFree would have waited for, must be done. */
+    (void)cudaStreamSynchronize(b->g->compute);
+    (void)cudaStreamSynchronize(b->g->download);
     dev_free(b->g, b->ptr, b->bytes, b->cat);
     delete b;
 }

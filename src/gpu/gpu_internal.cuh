@@ -13,8 +13,24 @@
 #include <stdlib.h>
 
 #include <atomic>
+#include <mutex>
 
 #include "gpu/gpu.h"
+
+/* Freed working buffers kept for reuse (zkp_gpu_set_cache), and those lent
+ * out again for a request smaller than the buffer, whose free must book
+ * the buffer's own size. Fixed arrays: a partition frees a few dozen. */
+struct zkp_gpu_cache {
+    static constexpr int MAX = 64;
+    struct block {
+        void *p;
+        size_t bytes;
+    };
+    std::mutex mu;
+    bool on = false;
+    int n_free = 0, n_lent = 0;
+    block free_[MAX], lent[MAX];
+};
 
 struct zkp_gpu {
     unsigned ordinal;
@@ -26,6 +42,7 @@ struct zkp_gpu {
     std::atomic<uint64_t> busy_ns;
     std::atomic<uint64_t> budget;  /* zkp_gpu_set_memory_budget; 0: none */
     std::atomic<uint64_t> reserve; /* zkp_gpu_set_upload_reserve */
+    zkp_gpu_cache cache;
 };
 
 struct zkp_gpu_buf {

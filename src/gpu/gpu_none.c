@@ -10,7 +10,8 @@ int zkp_gpu_built(void) { return 0; }
 void zkp_gpu_prefer_eager_loading(void) {}
 
 const char *zkp_gpu_mem_category_name(zkp_gpu_mem_category c) {
-    static const char *const names[ZKP_GPU_MEM_COUNT_] = {"bases", "abc", "scalars", "scratch"};
+    static const char *const names[ZKP_GPU_MEM_COUNT_] = {"bases", "abc", "scalars", "scratch",
+                                                           "cached"};
     return (unsigned)c < ZKP_GPU_MEM_COUNT_ ? names[c] : "unknown";
 }
 
@@ -52,6 +53,14 @@ uint64_t zkp_gpu_memory_budget(const zkp_gpu *g) {
 void zkp_gpu_set_upload_reserve(zkp_gpu *g, uint64_t bytes) {
     (void)g;
     (void)bytes;
+}
+void zkp_gpu_set_cache(zkp_gpu *g, int on) {
+    (void)g;
+    (void)on;
+}
+uint64_t zkp_gpu_release_cached(zkp_gpu *g) {
+    (void)g;
+    return 0;
 }
 zkpipe_status zkp_gpu_buf_alloc(zkp_gpu *g, zkp_gpu_buf **out, size_t bytes,
                                 zkp_gpu_mem_category cat, zkp_diag *diag) {
