@@ -91,13 +91,14 @@ static bool cache_put_(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category c
     return true;
 }
 
-/* Gives the largest cached buffer back to the driver; false when none. */
-static bool cache_evict_one_(zkp_gpu *g) {
+/* Gives the largest cached buffer back to the driver: its bytes, 0 when
+ * none is cached. */
+static size_t cache_evict_one_(zkp_gpu *g) {
     zkp_gpu_cache::block b;
     {
         zkp_gpu_cache &c = g->cache;
         std::lock_guard<std::mutex> lock(c.mu);
-        if (c.n_free == 0) return false;
+        if (c.n_free == 0) return 0;
         int big = 0;
         for (int i = 1; i < c.n_free; i++)
             if (c.free_[i].bytes > c.free_[big].bytes) big = i;
@@ -107,7 +108,7 @@ static bool cache_evict_one_(zkp_gpu *g) {
     (void)cudaFree(b.p);
     g->live[ZKP_GPU_MEM_CACHED].fetch_sub(b.bytes, std::memory_order_relaxed);
     g->live_total.fetch_sub(b.bytes, std::memory_order_relaxed);
-    return true;
+    return b.bytes;
 }
 
 zkpipe_status dev_alloc(zkp_gpu *g, void **p, size_t bytes, zkp_gpu_mem_category cat,
@@ -172,7 +173,8 @@ zkpipe_status usable_free_bytes(zkp_gpu *g, size_t *out, zkp_diag *diag) {
     uint64_t cached = g->live[ZKP_GPU_MEM_CACHED].load(std::memory_order_relaxed);
     free_b += cached;
     uint64_t budget = g->budget.load(std::memory_order_relaxed);
-    uint64_t held = g->live_total.load(std::memory_order_relaxed) - cached;
+    uint64_t held = g->live_total.load(std::memory_order_relaxed);
+    held = held > cached ? held - cached : 0;
     if (budget) {
         uint64_t keep = held + g->reserve.load(std::memory_order_relaxed);
         uint64_t left = keep < budget ? budget - keep : 0;
@@ -315,11 +317,10 @@ void zkp_gpu_set_cache(zkp_gpu *g, int on) {
 }
 
 uint64_t zkp_gpu_release_cached(zkp_gpu *g) {
-    uint64_t before = g->live[ZKP_GPU_MEM_CACHED].load(std::memory_order_relaxed);
     (void)cudaSetDevice((int)g->ordinal);
-    while (cache_evict_one_(g)) {
-    }
-    return before;
+    uint64_t released = 0;
+    for (size_t n; (n = cache_evict_one_(g)) != 0;) released += n;
+    return released;
 }
 
 void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out) {
