@@ -117,7 +117,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         FR##_t *abc_run = aligned_alloc(PAGE_, abc_bytes), *w_run = aligned_alloc(PAGE_, w_bytes);  \
         int abc_pinned = 0, w_pinned = 0;                                                         \
         G1##_jacobian_t *tmp = malloc(((size_t)1 << 16) * sizeof *tmp);                          \
-        G2##_affine_t *pts2 = malloc(n_vars * sizeof *pts2);                                      \
+        G2##_affine_t *pts2 = NULL; /* after the columns: a params key has B's alone */           \
         G2##_jacobian_t *tmp2 = malloc(((size_t)1 << 16) * sizeof *tmp2);                        \
         uint32_t *a_cols = NULL, *b_cols = NULL;                                                  \
         if (bo->zkey_layout) {                                                                    \
@@ -128,7 +128,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         }                                                                                         \
         size_t a_len = 0, b_len = 0;                                                              \
         int code = CLI_OK;                                                                        \
-        if (!pts || !abc || !w || !abc_run || !w_run || !tmp || !pts2 || !tmp2 ||                 \
+        if (!pts || !abc || !w || !abc_run || !w_run || !tmp || !tmp2 ||                          \
             (bo->zkey_layout ? !pts_b : !a_cols || !b_cols)) {                                    \
             code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                    \
             goto out;                                                                             \
@@ -141,12 +141,6 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             for (size_t i = 1; i < distinct; i++) G1##_add_affine(&tmp[i], &tmp[i - 1], &gen);    \
             G1##_batch_to_affine_var(pts, tmp, distinct);                                         \
             for (size_t i = distinct; i < nb; i++) pts[i] = pts[i % distinct];                    \
-            G2##_affine_t gen2;                                                                   \
-            G2##_generator(&gen2);                                                                \
-            G2##_from_affine(&tmp2[0], &gen2);                                                    \
-            for (size_t i = 1; i < distinct; i++) G2##_add_affine(&tmp2[i], &tmp2[i - 1], &gen2); \
-            G2##_batch_to_affine_var(pts2, tmp2, distinct < n_vars ? distinct : n_vars);          \
-            for (size_t i = distinct; i < n_vars; i++) pts2[i] = pts2[i % distinct];              \
         }                                                                                         \
         uint64_t seed = 42;                                                                       \
         for (size_t i = 0; i < 3 * n; i++) FR##_set_u64(&abc[i], cli_splitmix64(&seed));                    \
@@ -164,12 +158,28 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             if (in_a && a_cols) a_cols[a_len++] = (uint32_t)i;                                    \
             if (in_b && b_cols) b_cols[b_len++] = (uint32_t)i;                                    \
             if (!pts_b) continue;                                                                 \
-            if (in_b) {                                                                           \
+            if (in_b)                                                                             \
                 pts_b[i] = pts[i];                                                                \
-            } else {                                                                              \
+            else                                                                                  \
                 G1##_affine_set_infinity(&pts_b[i]);                                              \
-                G2##_affine_set_infinity(&pts2[i]);                                               \
+        }                                                                                         \
+        {                                                                                         \
+            /* B2: a point per variable in a zkey key (infinity where B1 has it), one per     \
+             * listed variable in a params key. */                                            \
+            size_t n2 = pts_b ? n_vars : b_len;                                                   \
+            size_t distinct = n2 < ((size_t)1 << 16) ? n2 : ((size_t)1 << 16);                    \
+            if (!(pts2 = malloc((n2 ? n2 : 1) * sizeof *pts2))) {                                 \
+                code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                \
+                goto out;                                                                         \
             }                                                                                     \
+            G2##_affine_t gen2;                                                                   \
+            G2##_generator(&gen2);                                                                \
+            G2##_from_affine(&tmp2[0], &gen2);                                                    \
+            for (size_t i = 1; i < distinct; i++) G2##_add_affine(&tmp2[i], &tmp2[i - 1], &gen2); \
+            G2##_batch_to_affine_var(pts2, tmp2, distinct);                                       \
+            for (size_t i = distinct; i < n2; i++) pts2[i] = pts2[i % distinct];                  \
+            for (size_t i = 0; pts_b && i < n_vars; i++)                                          \
+                if (G1##_affine_is_infinity(&pts_b[i])) G2##_affine_set_infinity(&pts2[i]);       \
         }                                                                                         \
         w[0].l[0] = 1;                                                                            \
         for (size_t i = 1; i < n_vars; i++) {                                                     \
