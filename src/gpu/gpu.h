@@ -103,11 +103,12 @@ uint64_t zkp_gpu_memory_budget(const zkp_gpu *g);
 
 /* Keeps freed working buffers (every category but the bases) for the next
  * allocation of about their size instead of giving them back to the
- * driver: cudaFree waits for all the device's work, every stream's, so a
- * free in one partition's MSM would wait for the witness upload of the
- * next. A cached buffer stays in the books, under ZKP_GPU_MEM_CACHED, and
- * within the budget; an allocation that finds no room gives cached buffers
- * back first. Off by default; turning it off gives back what is cached.
+ * driver: cudaFree waits for all the device's work, every stream's (an
+ * upload queued for the next partition too), and the driver unmaps and
+ * maps again what the next partition asks for at once. A cached buffer
+ * stays in the books, under ZKP_GPU_MEM_CACHED, and within the budget; an
+ * allocation that finds no room gives cached buffers back first. Off by
+ * default; turning it off gives back what is cached.
  * The buffers are freed only once no device work uses them (each entry
  * point synchronises its streams first), so one handed out again is free
  * on every stream. */
