@@ -64,40 +64,47 @@ zkpipe_status zkp_mem_tracker_destroy(zkp_mem_tracker **t) {
     return ZKPIPE_OK;
 }
 
-zkpipe_status zkp_mem_tracker_charge(zkp_mem_tracker *t, zkp_mem_category cat, uint64_t bytes) {
-    if (!t || !category_valid(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
-    zkp_mem_counter *c = &t->cat[cat];
+/* Adds bytes, and buffers to the count, to one category alone. */
+static void counter_add_(zkp_mem_counter *c, uint64_t bytes, uint64_t buffers) {
     uint64_t live = atomic_fetch_add_explicit(&c->live_bytes, bytes, memory_order_relaxed) + bytes;
-    atomic_fetch_add_explicit(&c->live_count, 1, memory_order_relaxed);
+    if (buffers) atomic_fetch_add_explicit(&c->live_count, buffers, memory_order_relaxed);
     raise_peak(&c->peak_bytes, live);
+}
+
+/* Takes bytes and buffers from one category alone; 0, nothing changed,
+ * when it holds fewer. */
+static int counter_take_(zkp_mem_counter *c, uint64_t bytes, uint64_t buffers) {
+    if (!subtract_if_enough(&c->live_count, buffers)) return 0;
+    if (subtract_if_enough(&c->live_bytes, bytes)) return 1;
+    atomic_fetch_add_explicit(&c->live_count, buffers, memory_order_relaxed);
+    return 0;
+}
+
+/* Adds bytes to cat, and one buffer when buffers is 1. */
+static zkpipe_status charge_(zkp_mem_tracker *t, zkp_mem_category cat, uint64_t bytes,
+                             uint64_t buffers) {
+    if (!t || !category_valid(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    counter_add_(&t->cat[cat], bytes, buffers);
     uint64_t total =
         atomic_fetch_add_explicit(&t->total_live_bytes, bytes, memory_order_relaxed) + bytes;
     raise_peak(&t->total_peak_bytes, total);
     return ZKPIPE_OK;
 }
 
+zkpipe_status zkp_mem_tracker_charge(zkp_mem_tracker *t, zkp_mem_category cat, uint64_t bytes) {
+    return charge_(t, cat, bytes, 1);
+}
+
 zkpipe_status zkp_mem_tracker_charge_more(zkp_mem_tracker *t, zkp_mem_category cat,
                                           uint64_t bytes) {
-    if (!t || !category_valid(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
-    zkp_mem_counter *c = &t->cat[cat];
-    uint64_t live = atomic_fetch_add_explicit(&c->live_bytes, bytes, memory_order_relaxed) + bytes;
-    raise_peak(&c->peak_bytes, live);
-    uint64_t total =
-        atomic_fetch_add_explicit(&t->total_live_bytes, bytes, memory_order_relaxed) + bytes;
-    raise_peak(&t->total_peak_bytes, total);
-    return ZKPIPE_OK;
+    return charge_(t, cat, bytes, 0);
 }
 
 /* Removes bytes from cat, and one buffer when buffers is 1. */
 static zkpipe_status discharge_(zkp_mem_tracker *t, zkp_mem_category cat, uint64_t bytes,
                                 uint64_t buffers) {
     if (!t || !category_valid(cat)) return ZKPIPE_ERR_INVALID_ARGUMENT;
-    zkp_mem_counter *c = &t->cat[cat];
-    if (!subtract_if_enough(&c->live_count, buffers)) return ZKPIPE_ERR_INVALID_ARGUMENT;
-    if (!subtract_if_enough(&c->live_bytes, bytes)) {
-        atomic_fetch_add_explicit(&c->live_count, buffers, memory_order_relaxed);
-        return ZKPIPE_ERR_INVALID_ARGUMENT;
-    }
+    if (!counter_take_(&t->cat[cat], bytes, buffers)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     /* The category's bytes are part of the total, so the total has them. */
     atomic_fetch_sub_explicit(&t->total_live_bytes, bytes, memory_order_relaxed);
     return ZKPIPE_OK;
@@ -118,16 +125,10 @@ zkpipe_status zkp_mem_tracker_move(zkp_mem_tracker *t, zkp_mem_category from,
     /* The destination first: a snapshot between the two steps sees the
      * buffer in both categories, never in neither, and the total, which
      * the RSS is compared with, not at all. */
-    zkp_mem_counter *dst = &t->cat[to], *src = &t->cat[from];
-    uint64_t live = atomic_fetch_add_explicit(&dst->live_bytes, bytes, memory_order_relaxed) + bytes;
-    atomic_fetch_add_explicit(&dst->live_count, 1, memory_order_relaxed);
-    raise_peak(&dst->peak_bytes, live);
-    if (subtract_if_enough(&src->live_count, 1)) {
-        if (subtract_if_enough(&src->live_bytes, bytes)) return ZKPIPE_OK;
-        atomic_fetch_add_explicit(&src->live_count, 1, memory_order_relaxed);
-    }
-    atomic_fetch_sub_explicit(&dst->live_count, 1, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&dst->live_bytes, bytes, memory_order_relaxed);
+    counter_add_(&t->cat[to], bytes, 1);
+    if (counter_take_(&t->cat[from], bytes, 1)) return ZKPIPE_OK;
+    /* Taken back: just added, so it holds them. */
+    (void)counter_take_(&t->cat[to], bytes, 1);
     return ZKPIPE_ERR_INVALID_ARGUMENT;
 }
 
