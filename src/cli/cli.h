@@ -46,6 +46,21 @@ enum {
 /* Options that take a value accept both spellings; --help says so. */
 #define CLI_OPTIONS_HELP "Options with a value may also be written --option=value.\n"
 
+/* The benchmarks' bases of group G (curve/curve.h): g, 2g, ..., distinct·g
+ * of its generator, made through tmp (distinct Jacobian points), then
+ * repeated to n points in out; an MSM's cost does not depend on which
+ * points it sums. 0 < distinct <= n. */
+#define CLI_BENCH_BASES(G, out, n, tmp, distinct)                                                  \
+    do {                                                                                           \
+        size_t d_ = (distinct), n_ = (n);                                                          \
+        G##_affine_t gen_;                                                                         \
+        G##_generator(&gen_);                                                                      \
+        G##_from_affine(&(tmp)[0], &gen_);                                                         \
+        for (size_t i_ = 1; i_ < d_; i_++) G##_add_affine(&(tmp)[i_], &(tmp)[i_ - 1], &gen_);      \
+        G##_batch_to_affine_var((out), (tmp), d_);                                                 \
+        for (size_t i_ = d_; i_ < n_; i_++) (out)[i_] = (out)[i_ % d_];                            \
+    } while (0)
+
 /* Prints "zkpipe <cmd>: <diag or status message>" on stderr; returns code. */
 int cli_fail(const char *cmd, zkpipe_status st, const zkp_diag *d, int code);
 

@@ -72,12 +72,7 @@ static void random_scalars_(uint64_t *s, size_t n, const uint64_t *r, unsigned b
             code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                    \
             goto out;                                                                             \
         }                                                                                         \
-        G##_affine_t gen;                                                                         \
-        G##_generator(&gen);                                                                      \
-        G##_from_affine(&tmp[0], &gen);                                                           \
-        for (size_t i = 1; i < distinct; i++) G##_add_affine(&tmp[i], &tmp[i - 1], &gen);         \
-        G##_batch_to_affine_var(bases, tmp, distinct);                                            \
-        for (size_t i = distinct; i < nmax; i++) bases[i] = bases[i % distinct];                  \
+        CLI_BENCH_BASES(G, bases, nmax, tmp, distinct);                                           \
         random_scalars_(sc, nmax, r, FK##_BITS);                                                  \
         printf("%-14s %6s %12s %12s %12s %12s %8s\n", #G " MSM", "log n", "cpu ms", "gpu ms",     \
                "gpu+h2d ms", "upload ms", "cpu/gpu");                                             \

@@ -133,15 +133,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                    \
             goto out;                                                                             \
         }                                                                                         \
-        {                                                                                         \
-            size_t distinct = nb < ((size_t)1 << 16) ? nb : ((size_t)1 << 16);                    \
-            G1##_affine_t gen;                                                                    \
-            G1##_generator(&gen);                                                                 \
-            G1##_from_affine(&tmp[0], &gen);                                                      \
-            for (size_t i = 1; i < distinct; i++) G1##_add_affine(&tmp[i], &tmp[i - 1], &gen);    \
-            G1##_batch_to_affine_var(pts, tmp, distinct);                                         \
-            for (size_t i = distinct; i < nb; i++) pts[i] = pts[i % distinct];                    \
-        }                                                                                         \
+        CLI_BENCH_BASES(G1, pts, nb, tmp, nb < ((size_t)1 << 16) ? nb : ((size_t)1 << 16));      \
         uint64_t seed = 42;                                                                       \
         for (size_t i = 0; i < 3 * n; i++) FR##_set_u64(&abc[i], cli_splitmix64(&seed));                    \
         /* The witness: 1, the public inputs (random), then the aux values. A uses an a_aux / \
@@ -172,12 +164,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
                 code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                \
                 goto out;                                                                         \
             }                                                                                     \
-            G2##_affine_t gen2;                                                                   \
-            G2##_generator(&gen2);                                                                \
-            G2##_from_affine(&tmp2[0], &gen2);                                                    \
-            for (size_t i = 1; i < distinct; i++) G2##_add_affine(&tmp2[i], &tmp2[i - 1], &gen2); \
-            G2##_batch_to_affine_var(pts2, tmp2, distinct);                                       \
-            for (size_t i = distinct; i < n2; i++) pts2[i] = pts2[i % distinct];                  \
+            CLI_BENCH_BASES(G2, pts2, n2, tmp2, distinct);                                        \
             for (size_t i = 0; pts_b && i < n_vars; i++)                                          \
                 if (G1##_affine_is_infinity(&pts_b[i])) G2##_affine_set_infinity(&pts2[i]);       \
         }                                                                                         \
