@@ -42,16 +42,24 @@ static void load_fixture_(const char *fixture, zkp_zkey *key, zkp_wtns *w) {
     ASSERT_MSG(zkp_wtns_load(w, path, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
 }
 
+/* The blinding scalars r and s of every proof compared bit for bit here. */
+static const uint64_t fixed_rs_[8] = {0x1234567, 0, 0, 1, 0x89abcdef, 7, 0, 2};
+
+/* A copy of the witness values[0..bytes), which prove_start takes over. */
+static zkp_buffer witness_copy_(const uint64_t *values, size_t bytes) {
+    zkp_buffer wb = {malloc(bytes), bytes, ZKP_MEM_WITNESS, NULL};
+    ASSERT(wb.ptr);
+    memcpy(wb.ptr, values, bytes);
+    return wb;
+}
+
 /* A proof of pk for the witness values[0..bytes) with fixed r and s on
  * rkey's backend (NULL: CPU); the witness is copied, since prove_start
  * takes it over. */
 static void prove_fixed_(zkp_g16_proof *proof, const zkp_g16_pk *pk, const uint64_t *values,
                          size_t bytes, const zkp_g16_rkey *rkey) {
-    static const uint64_t rs[8] = {0x1234567, 0, 0, 1, 0x89abcdef, 7, 0, 2};
-    zkp_buffer wb = {malloc(bytes), bytes, ZKP_MEM_WITNESS, NULL};
-    ASSERT(wb.ptr);
-    memcpy(wb.ptr, values, bytes);
-    zkp_g16_prove_opts o = {.nthreads = 2, .rkey = rkey, .test_fixed_rs = rs};
+    zkp_buffer wb = witness_copy_(values, bytes);
+    zkp_g16_prove_opts o = {.nthreads = 2, .rkey = rkey, .test_fixed_rs = fixed_rs_};
     zkp_g16_pending *p = NULL;
     zkp_diag d = {{0}};
     zkpipe_status st = zkp_g16_prove_start(&p, pk, &wb, &o, &d);
@@ -192,7 +200,6 @@ TEST_CASE(gpu_prove_matches_cpu_on_synthetic_keys) {
 static void check_abc_on_device_(zkp_g16_backend *be, const zkp_g16_pk *pk, const zkp_g16_vk *vk,
                                  const uint64_t *values, size_t bytes, size_t n_public,
                                  int want_dict, const char *what) {
-    static const uint64_t rs[8] = {0x1234567, 0, 0, 1, 0x89abcdef, 7, 0, 2};
     zkp_diag d = {{0}};
     zkp_circuit c;
     ASSERT_MSG(zkp_circuit_build(&c, pk, NULL, &d) == ZKPIPE_OK, "%s: %s", what, d.msg);
@@ -209,10 +216,8 @@ static void check_abc_on_device_(zkp_g16_backend *be, const zkp_g16_pk *pk, cons
     memset(&cpu, 0, sizeof cpu);
     memset(&gpu, 0, sizeof gpu);
     prove_fixed_(&cpu, pk, values, bytes, NULL);
-    zkp_buffer wb = {malloc(bytes), bytes, ZKP_MEM_WITNESS, NULL}, abc = {NULL, 0, ZKP_MEM_ABC, NULL};
-    ASSERT(wb.ptr);
-    memcpy(wb.ptr, values, bytes);
-    zkp_g16_prove_opts o = {.nthreads = 2, .rkey = rk, .test_fixed_rs = rs};
+    zkp_buffer wb = witness_copy_(values, bytes), abc = {NULL, 0, ZKP_MEM_ABC, NULL};
+    zkp_g16_prove_opts o = {.nthreads = 2, .rkey = rk, .test_fixed_rs = fixed_rs_};
     zkp_g16_pending *p = NULL;
     zkpipe_status st = zkp_g16_prove_start_abc(&p, pk, &wb, &abc, &o, &d);
     ASSERT_MSG(st == ZKPIPE_OK, "%s: prove_start: %s", what, d.msg);
@@ -228,9 +233,7 @@ static void check_abc_on_device_(zkp_g16_backend *be, const zkp_g16_pk *pk, cons
     /* Without a circuit on the device, an empty abc is refused. */
     zkp_g16_rkey *bare = NULL;
     ASSERT_MSG(zkp_g16_rkey_load(&bare, be, pk, &d) == ZKPIPE_OK, "%s: %s", what, d.msg);
-    zkp_buffer wb2 = {malloc(bytes), bytes, ZKP_MEM_WITNESS, NULL};
-    ASSERT(wb2.ptr);
-    memcpy(wb2.ptr, values, bytes);
+    zkp_buffer wb2 = witness_copy_(values, bytes);
     o.rkey = bare;
     ASSERT_EQ_STATUS(zkp_g16_prove_start_abc(&p, pk, &wb2, &abc, &o, &d), ZKPIPE_ERR_SIZE_MISMATCH);
     ASSERT(p == NULL && wb2.ptr == NULL);
@@ -470,6 +473,119 @@ TEST_CASE(gpu_prove_within_a_device_memory_budget) {
                   ZKPIPE_ERR_NO_MEMORY);
     ASSERT_MSG(strstr(d.msg, "budget") != NULL, "%s", d.msg);
     synthetic_free_(&sk);
+    zkp_g16_backend_close(be);
+}
+
+/* Device memory held for work, cached buffers aside: what a refused or
+ * failed proof must give back. */
+static uint64_t held_for_work_(zkp_gpu *g) {
+    zkp_gpu_stats s;
+    zkp_gpu_stats_get(g, &s);
+    return s.live_total - s.live_bytes[ZKP_GPU_MEM_CACHED];
+}
+
+/* A witness queued to the GPU before prove_start (as the engine's device
+ * worker queues it while the GPU computes the partition ahead) gives the
+ * proof that prove_start's own upload gives, with a, b and c made on the
+ * host and on the device; a copy that is not the proof's is refused, and
+ * every path that gives up the witness frees the copy too. */
+TEST_CASE(gpu_prove_takes_the_witness_queued_early) {
+    zkp_g16_backend *be = open_gpu_backend_();
+    zkp_gpu *g = zkp_g16_backend_gpu(be);
+    zkp_zkey key = {0};
+    zkp_wtns w = {0};
+    load_fixture_("poseidon_small_bls12381", &key, &w);
+    zkp_g16_pk pk;
+    zkp_zkey_pk(&key, &pk);
+    zkp_diag d = {{0}};
+    zkp_circuit c;
+    ASSERT_MSG(zkp_circuit_build(&c, &pk, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    zkp_gpu_csr_src src;
+    zkp_circuit_gpu_src(&c, &src);
+    zkp_g16_rkey *rk = NULL;
+    ASSERT_MSG(zkp_g16_rkey_load_with_circuit(&rk, be, &pk, &src, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT(rk->csr != NULL);
+    zkp_g16_proof cpu;
+    memset(&cpu, 0, sizeof cpu);
+    prove_fixed_(&cpu, &pk, w.values, w.values_bytes, NULL);
+    uint64_t held = held_for_work_(g);
+    for (int abc_on_device = 0; abc_on_device < 2; abc_on_device++) {
+        zkp_buffer wb = witness_copy_(w.values, w.values_bytes);
+        zkp_buffer abc = {NULL, 0, ZKP_MEM_ABC, NULL};
+        zkp_gpu_buf *early = NULL;
+        ASSERT_MSG(zkp_g16_witness_to_device(&early, be, &pk, &wb, &d) == ZKPIPE_OK, "%s", d.msg);
+        ASSERT_MSG(early != NULL, "a few KiB found no room on the GPU");
+        ASSERT_EQ_U64(zkp_gpu_buf_bytes(early), w.values_bytes);
+        zkp_g16_prove_opts o = {.nthreads = 2, .rkey = rk, .test_fixed_rs = fixed_rs_,
+                                .witness_on_device = early};
+        zkp_g16_pending *p = NULL;
+        zkpipe_status st = abc_on_device ? zkp_g16_prove_start_abc(&p, &pk, &wb, &abc, &o, &d)
+                                         : zkp_g16_prove_start(&p, &pk, &wb, &o, &d);
+        ASSERT_MSG(st == ZKPIPE_OK, "prove_start: %s", d.msg);
+        zkp_g16_proof gpu;
+        memset(&gpu, 0, sizeof gpu);
+        ASSERT_MSG(zkp_g16_prove_finalize(&gpu, p, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+        ASSERT_MSG(memcmp(&cpu, &gpu, sizeof cpu) == 0,
+                   "a, b, c on the %s: the proof from the early witness differs from the CPU's",
+                   abc_on_device ? "device" : "host");
+        ASSERT_EQ_U64(held_for_work_(g), held);
+    }
+    /* A witness of the wrong size queues nothing. */
+    zkp_buffer wb = witness_copy_(w.values, w.values_bytes - 32);
+    zkp_gpu_buf *early = (zkp_gpu_buf *)&wb; /* overwritten on every path */
+    ASSERT_EQ_STATUS(zkp_g16_witness_to_device(&early, be, &pk, &wb, &d), ZKPIPE_ERR_SIZE_MISMATCH);
+    ASSERT(early == NULL);
+    zkp_buffer_release(&wb);
+    /* A copy of another size is refused, and freed with the witness. */
+    ASSERT_OK(zkp_gpu_buf_alloc(g, &early, w.values_bytes + 32, ZKP_GPU_MEM_SCALARS, &d));
+    wb = witness_copy_(w.values, w.values_bytes);
+    zkp_g16_prove_opts o = {.nthreads = 2, .rkey = rk, .witness_on_device = early};
+    zkp_g16_pending *p = NULL;
+    ASSERT_EQ_STATUS(zkp_g16_prove_start(&p, &pk, &wb, &o, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT(p == NULL && wb.ptr == NULL && strstr(d.msg, "witness on the device"));
+    ASSERT_EQ_U64(held_for_work_(g), held);
+    /* So is one handed to the CPU, and one with no key to prove. */
+    for (int no_key = 0; no_key < 2; no_key++) {
+        wb = witness_copy_(w.values, w.values_bytes);
+        ASSERT_OK(zkp_g16_witness_to_device(&early, be, &pk, &wb, &d));
+        ASSERT(early != NULL);
+        o.rkey = NULL;
+        o.witness_on_device = early;
+        ASSERT_EQ_STATUS(zkp_g16_prove_start(&p, no_key ? NULL : &pk, &wb, &o, &d),
+                         ZKPIPE_ERR_INVALID_ARGUMENT);
+        ASSERT(p == NULL && wb.ptr == NULL);
+        ASSERT_EQ_U64(held_for_work_(g), held);
+    }
+    zkp_g16_rkey_free(rk);
+    zkp_circuit_free(&c);
+    zkp_wtns_free(&w);
+    zkp_zkey_free(&key);
+    zkp_g16_backend_close(be);
+    printf("  identical proofs from a witness queued early; refusals free the copy\n");
+}
+
+/* On the CPU, which reads the witness where it lies, nothing is queued;
+ * the witness is checked against the key all the same. */
+TEST_CASE(gpu_witness_to_device_on_the_cpu_queues_nothing) {
+    zkp_g16_backend *be = NULL;
+    zkp_diag d = {{0}};
+    ASSERT_OK(zkp_g16_backend_open(&be, "cpu", NULL, 0, &d));
+    zkp_zkey key = {0};
+    zkp_wtns w = {0};
+    load_fixture_("poseidon_small_bn128", &key, &w);
+    zkp_g16_pk pk;
+    zkp_zkey_pk(&key, &pk);
+    zkp_buffer wb = witness_copy_(w.values, w.values_bytes);
+    zkp_gpu_buf *early = (zkp_gpu_buf *)&wb; /* overwritten on every path */
+    ASSERT_OK(zkp_g16_witness_to_device(&early, be, &pk, &wb, &d));
+    ASSERT(early == NULL);
+    zkp_buffer_release(&wb);
+    wb = witness_copy_(w.values, w.values_bytes + 32);
+    ASSERT_EQ_STATUS(zkp_g16_witness_to_device(&early, be, &pk, &wb, &d), ZKPIPE_ERR_SIZE_MISMATCH);
+    ASSERT(early == NULL && strstr(d.msg, "witness has"));
+    zkp_buffer_release(&wb);
+    zkp_wtns_free(&w);
+    zkp_zkey_free(&key);
     zkp_g16_backend_close(be);
 }
 

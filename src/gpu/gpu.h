@@ -116,6 +116,10 @@ void zkp_gpu_set_cache(zkp_gpu *g, int on);
 /* Gives every cached buffer back to the driver; returns the bytes. */
 uint64_t zkp_gpu_release_cached(zkp_gpu *g);
 
+/* The device memory a new buffer could take now: what the driver reports
+ * free and what the cache holds, within the budget. */
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_room(zkp_gpu *g, uint64_t *bytes, zkp_diag *diag);
+
 /* Device memory within the budget that uploads of bases leave alone when
  * they size their precomputed copies: the working set of a partition that
  * will use them (a, b, c, its scalars, the MSMs' scratch), which must
@@ -148,6 +152,7 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_buf_alloc(zkp_gpu *g, zkp_gpu_buf **out, s
                                                 zkp_gpu_mem_category cat, zkp_diag *diag);
 void zkp_gpu_buf_free(zkp_gpu_buf *b); /* NULL is a no-op */
 size_t zkp_gpu_buf_bytes(const zkp_gpu_buf *b);
+zkp_gpu *zkp_gpu_buf_gpu(const zkp_gpu_buf *b); /* the context whose books hold b */
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_buf_upload(zkp_gpu_buf *dst, size_t offset, const void *src,
                                                  size_t bytes, zkp_diag *diag);
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_buf_download(void *dst, const zkp_gpu_buf *src,

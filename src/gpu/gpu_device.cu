@@ -371,6 +371,17 @@ void zkp_gpu_buf_free(zkp_gpu_buf *b) {
 
 size_t zkp_gpu_buf_bytes(const zkp_gpu_buf *b) { return b->bytes; }
 
+zkp_gpu *zkp_gpu_buf_gpu(const zkp_gpu_buf *b) { return b->g; }
+
+zkpipe_status zkp_gpu_room(zkp_gpu *g, uint64_t *bytes, zkp_diag *diag) {
+    *bytes = 0;
+    zkpipe_status st = bind(g, diag);
+    size_t room = 0;
+    if (st == ZKPIPE_OK) st = usable_free_bytes(g, &room, diag);
+    if (st == ZKPIPE_OK) *bytes = room;
+    return st;
+}
+
 static std::atomic<uint64_t> host_registered_{0};
 static std::atomic<uint64_t> register_calls_{0}, register_ns_{0};
 

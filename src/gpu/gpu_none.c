@@ -75,6 +75,15 @@ size_t zkp_gpu_buf_bytes(const zkp_gpu_buf *b) {
     (void)b;
     return 0;
 }
+zkp_gpu *zkp_gpu_buf_gpu(const zkp_gpu_buf *b) {
+    (void)b;
+    return NULL;
+}
+zkpipe_status zkp_gpu_room(zkp_gpu *g, uint64_t *bytes, zkp_diag *diag) {
+    (void)g;
+    *bytes = 0;
+    return NO_CUDA_(diag);
+}
 zkpipe_status zkp_gpu_buf_upload(zkp_gpu_buf *dst, size_t offset, const void *src, size_t bytes,
                                  zkp_diag *diag) {
     (void)dst, (void)offset, (void)src, (void)bytes;

@@ -31,9 +31,9 @@ static zkpipe_status cpu_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, ui
 }
 
 /* The MSMs read the witness where it lies. */
-static zkpipe_status cpu_witness_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *s,
+static zkpipe_status cpu_witness_scalars(const zkp_g16_backend *be, zkp_g16_scalars *s,
                                          const uint64_t *witness, size_t n, zkp_diag *diag) {
-    (void)k, (void)n, (void)diag;
+    (void)be, (void)n, (void)diag;
     s->host = witness;
     s->dev = NULL;
     return ZKPIPE_OK;
@@ -359,12 +359,12 @@ static zkpipe_status cuda_h_scalars_circuit(const zkp_g16_rkey *k, zkp_g16_scala
  * comes from registered memory at the bus's speed when the witness lies in
  * the engine's pool (gpu.h). It is queued, not waited for: it runs beside
  * the H MSM, and the MSMs that read it wait for it on the device. */
-static zkpipe_status cuda_witness_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *s,
+static zkpipe_status cuda_witness_scalars(const zkp_g16_backend *be, zkp_g16_scalars *s,
                                           const uint64_t *witness, size_t n, zkp_diag *diag) {
     s->host = NULL;
     s->dev = NULL;
     size_t bytes = n * 32; /* n <= n_vars of a validated key: no overflow */
-    zkpipe_status st = zkp_gpu_buf_alloc(k->be->gpu, &s->dev, bytes ? bytes : 32,
+    zkpipe_status st = zkp_gpu_buf_alloc(be->gpu, &s->dev, bytes ? bytes : 32,
                                          ZKP_GPU_MEM_SCALARS, diag);
     if (st == ZKPIPE_OK && bytes) st = zkp_gpu_buf_upload_async(s->dev, 0, witness, bytes, diag);
     if (st != ZKPIPE_OK) {
@@ -372,6 +372,34 @@ static zkpipe_status cuda_witness_scalars(const zkp_g16_rkey *k, zkp_g16_scalars
         zkp_gpu_buf_free(s->dev);
         s->dev = NULL;
     }
+    return st;
+}
+
+zkpipe_status zkp_g16_witness_to_device(zkp_gpu_buf **out, const zkp_g16_backend *be,
+                                        const zkp_g16_pk *pk, const zkp_buffer *witness,
+                                        zkp_diag *diag) {
+    *out = NULL;
+    size_t n = pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.n_vars : pk->u.bls12_381.n_vars;
+    if (!witness->ptr || witness->bytes / 32 != n || witness->bytes % 32)
+        return zkp_diag_fail(diag, ZKPIPE_ERR_SIZE_MISMATCH,
+                             "witness has %zu bytes; the key needs %zu values", witness->bytes, n);
+    zkp_gpu *g = be->gpu;
+    if (!g) return ZKPIPE_OK;
+    /* The partition on the device now may still ask for the rest of its
+     * working set: the working buffers it holds count towards that. */
+    uint64_t room;
+    zkpipe_status st = zkp_gpu_room(g, &room, diag);
+    if (st != ZKPIPE_OK) return st;
+    zkp_gpu_stats s;
+    zkp_gpu_stats_get(g, &s);
+    uint64_t idle = s.live_bytes[ZKP_GPU_MEM_BASES] + s.live_bytes[ZKP_GPU_MEM_CACHED];
+    uint64_t working = s.live_total > idle ? s.live_total - idle : 0;
+    uint64_t work = zkp_g16_device_work_bytes(pk);
+    uint64_t lack = work > working ? work - working : 0;
+    if (room < lack || room - lack < witness->bytes) return ZKPIPE_OK;
+    zkp_g16_scalars ws;
+    st = be->ops->witness_scalars(be, &ws, witness->ptr, n, diag);
+    if (st == ZKPIPE_OK) *out = ws.dev;
     return st;
 }
 

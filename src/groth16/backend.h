@@ -41,7 +41,10 @@
  * backend (zkp_g16_rkey, a "ready key"); prove_start takes the ready key
  * through zkp_g16_prove_opts.rkey (NULL: the CPU, as before). Calls on one
  * CUDA backend must not overlap: the engine's device lock, or the one
- * thread of the command line, serialises them. */
+ * thread of the command line, serialises them. The one exception is
+ * zkp_g16_witness_to_device, which only books a buffer and queues a copy,
+ * so that the next partition's witness crosses the bus while the device
+ * computes the one before it. */
 #ifndef ZKP_GROTH16_BACKEND_H
 #define ZKP_GROTH16_BACKEND_H
 
@@ -87,10 +90,12 @@ typedef struct {
                                                        const zkp_g16_scalars *ws,
                                                        const uint64_t *root, const uint64_t *shift,
                                                        zkp_diag *diag);
-    /* witness: n canonical values in host memory, which must outlive *s. */
-    ZKP_WARN_UNUSED zkpipe_status (*witness_scalars)(const zkp_g16_rkey *k, zkp_g16_scalars *s,
-                                                     const uint64_t *witness, size_t n,
-                                                     zkp_diag *diag);
+    /* witness: n canonical values in host memory, which must outlive *s.
+     * It reads nothing of a ready key, and may run beside the other calls
+     * (zkp_g16_witness_to_device). */
+    ZKP_WARN_UNUSED zkpipe_status (*witness_scalars)(const zkp_g16_backend *be,
+                                                     zkp_g16_scalars *s, const uint64_t *witness,
+                                                     size_t n, zkp_diag *diag);
     void (*scalars_free)(zkp_g16_scalars *s); /* a zeroed *s is a no-op */
     /* out: a Jacobian point of the key's G1, the sum over i < n of scalar
      * first + i of s times base i of the set. */
@@ -150,6 +155,22 @@ void zkp_g16_backend_set_g2_on_cpu(zkp_g16_backend *be, int on);
  * window of chunk points (0: the default, 2^22). For tests and benchmarks
  * of the streamed path on a device where everything fits. */
 void zkp_g16_backend_set_streaming(zkp_g16_backend *be, size_t resident_limit, size_t chunk);
+
+/* The witness's copy to be's GPU, queued now rather than at prove_start,
+ * so that it runs beside the partition the GPU is busy with: the engine's
+ * device worker queues it before it waits for the device. *out receives
+ * the device buffer, for zkp_g16_prove_opts.witness_on_device, or NULL
+ * where nothing was queued: on the CPU, which reads the witness where it
+ * lies, and where the GPU's free memory less what a partition's working
+ * set (zkp_g16_device_work_bytes) may still ask for has no room for it;
+ * prove_start uploads it then. witness must hold pk's n_vars values and
+ * stay until the buffer is freed. Safe beside another thread's prove_start
+ * on the same backend. */
+ZKP_WARN_UNUSED zkpipe_status zkp_g16_witness_to_device(zkp_gpu_buf **out,
+                                                        const zkp_g16_backend *be,
+                                                        const zkp_g16_pk *pk,
+                                                        const zkp_buffer *witness,
+                                                        zkp_diag *diag);
 
 /* pk made ready for be (its G1 bases resident on a GPU); pk must outlive
  * it. */

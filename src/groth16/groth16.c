@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "gpu/gpu.h"
+
 const char *zkp_g16_stage_label(zkp_g16_stage s) {
     switch (s) {
 #define ZKP_G16_STAGE_LABEL_(name, label) \
@@ -76,9 +78,14 @@ static zkpipe_status g16_start(zkp_g16_pending **out, const zkp_g16_pk *pk, zkp_
     return ZKPIPE_OK;
 fail:
     free(p);
-    if (witness) zkp_buffer_release(witness);
+    zkp_g16_release_witness(witness, opts);
     if (abc) zkp_buffer_release(abc);
     return st;
+}
+
+void zkp_g16_release_witness(zkp_buffer *witness, const zkp_g16_prove_opts *opts) {
+    if (opts) zkp_gpu_buf_free(opts->witness_on_device);
+    if (witness) zkp_buffer_release(witness);
 }
 
 zkpipe_status zkp_g16_prove_start(zkp_g16_pending **out, const zkp_g16_pk *pk, zkp_buffer *witness,
@@ -91,7 +98,7 @@ zkpipe_status zkp_g16_prove_start_abc(zkp_g16_pending **out, const zkp_g16_pk *p
                                       const zkp_g16_prove_opts *opts, zkp_diag *diag) {
     if (!abc) {
         if (out) *out = NULL;
-        if (witness) zkp_buffer_release(witness);
+        zkp_g16_release_witness(witness, opts);
         return ZKPIPE_ERR_INVALID_ARGUMENT;
     }
     return g16_start(out, pk, witness, abc, opts, diag);

@@ -283,7 +283,7 @@ zkpipe_status G16_FN(cpu_msm_g1)(const zkp_g16_rkey *k, void *out, zkp_g16_base_
 
 void G16_FN(pending_free)(G16_T(pending_t) *p) {
     if (!p) return;
-    zkp_buffer_release(&p->witness);
+    zkp_g16_release_witness(&p->witness, &p->opts);
     free(p);
 }
 
@@ -296,7 +296,7 @@ static zkpipe_status G16_FN(pending_new_)(G16_T(pending_t) **out, const G16_T(pk
     *out = NULL;
     G16_T(pending_t) *p = calloc(1, sizeof *p);
     if (!p) {
-        zkp_buffer_release(witness);
+        zkp_g16_release_witness(witness, opts);
         return ZKPIPE_ERR_NO_MEMORY;
     }
     p->witness = *witness;
@@ -341,7 +341,19 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     void *scratch = scratch_bytes ? zkp_alloc(al, scratch_bytes, ZKP_MEM_SCRATCH) : NULL;
     zkp_g16_cpu_work work = {p->nthreads, scratch, scratch_bytes, al};
     zkp_g16_scalars hv = {NULL, NULL}, ws = {NULL, NULL};
+    /* The witness's copy queued before the device was free, if any: the
+     * device's MSMs read it from here on. */
+    ws.dev = p->opts.witness_on_device;
+    p->opts.witness_on_device = NULL;
     zkpipe_status st;
+    if (ws.dev && (zkp_gpu_buf_gpu(ws.dev) != zkp_g16_backend_gpu(rk->be) ||
+                   zkp_gpu_buf_bytes(ws.dev) != n_vars * sizeof(G16_FRT))) {
+        zkp_gpu_buf_free(ws.dev);
+        ws.dev = NULL;
+        st = zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                           "prove_start: the witness on the device is not this proof's");
+        goto done;
+    }
     if (scratch_bytes && !scratch) {
         st = zkp_diag_fail(diag, ZKPIPE_ERR_NO_MEMORY, "cannot allocate %zu bytes of MSM scratch",
                            scratch_bytes);
@@ -362,7 +374,7 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     } else if (!rk->csr || !ops->h_scalars_circuit) {
         st = zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
                            "prove_start: no a, b, c, and no circuit on the device to make them");
-    } else if ((st = ops->witness_scalars(rk, &ws, wl, n_vars, diag)) == ZKPIPE_OK) {
+    } else if (ws.dev || (st = ops->witness_scalars(rk->be, &ws, wl, n_vars, diag)) == ZKPIPE_OK) {
         /* Made on the device from the witness, which goes there first. */
         st = ops->h_scalars_circuit(rk, &hv, &ws, root.l, shift.l, diag);
     }
@@ -373,7 +385,8 @@ static zkpipe_status G16_FN(start_from_abc_)(G16_T(pending_t) *p, zkp_buffer *ab
     /* The witness goes where the MSMs read it, once; a device's copy of it
      * is queued now and runs beside the H MSM. */
     if ((st = G16_FN(enter_)(ck, ZKP_G16_MSM_H, diag)) != ZKPIPE_OK) goto done;
-    if (!ws.host && !ws.dev && (st = ops->witness_scalars(rk, &ws, wl, n_vars, diag)) != ZKPIPE_OK)
+    if (!ws.host && !ws.dev &&
+        (st = ops->witness_scalars(rk->be, &ws, wl, n_vars, diag)) != ZKPIPE_OK)
         goto done;
     G16_G1J hsum;
     if ((st = ops->msm_g1(rk, &hsum, ZKP_G16_SET_H, &hv, 0, G16_FN(h_len)(pk), &work, diag)) !=
@@ -419,7 +432,7 @@ zkpipe_status G16_FN(prove_start_abc)(G16_T(pending_t) **out, const G16_T(pk_t) 
                                       const zkp_g16_prove_opts *opts, zkp_diag *diag) {
     if (out) *out = NULL;
     if (!out || !pk || !witness || !abc) {
-        if (witness) zkp_buffer_release(witness);
+        zkp_g16_release_witness(witness, opts);
         if (abc) zkp_buffer_release(abc);
         return ZKPIPE_ERR_INVALID_ARGUMENT;
     }
@@ -450,7 +463,7 @@ zkpipe_status G16_FN(prove_start)(G16_T(pending_t) **out, const G16_T(pk_t) *pk,
                                   zkp_diag *diag) {
     if (out) *out = NULL;
     if (!out || !pk || !witness) {
-        if (witness) zkp_buffer_release(witness);
+        zkp_g16_release_witness(witness, opts);
         return ZKPIPE_ERR_INVALID_ARGUMENT;
     }
     G16_T(pending_t) *p;

@@ -53,6 +53,8 @@ typedef enum {
 
 /* A key made ready for a backend (groth16/backend.h). */
 typedef struct zkp_g16_rkey zkp_g16_rkey;
+/* A buffer in a GPU's memory (gpu/gpu.h). */
+typedef struct zkp_gpu_buf zkp_gpu_buf;
 
 typedef struct {
     unsigned nthreads;          /* 0: every online CPU */
@@ -67,6 +69,11 @@ typedef struct {
     /* Where the H polynomial and the G1 MSMs run: a key made ready for a
      * backend (a GPU) from the same key as prove_start's; NULL: the CPU. */
     const zkp_g16_rkey *rkey;
+    /* The witness already on its way to rkey's GPU, queued by
+     * zkp_g16_witness_to_device from the witness prove_start is given;
+     * NULL: prove_start uploads it. prove_start takes it over with the
+     * witness and frees it on every path, before the witness. */
+    zkp_gpu_buf *witness_on_device;
     /* Tests only: the blinding scalars r then s (canonical, four limbs
      * each, nonzero and < r) instead of fresh ones from the OS, so that two
      * backends' proofs of one witness can be compared bit for bit. A proof
@@ -90,6 +97,12 @@ static inline void zkp_buffer_release(zkp_buffer *b) {
     b->ptr = NULL;
     b->bytes = 0;
 }
+
+/* Gives up the witness prove_start was given (NULL: none), and first its
+ * copy queued to the device (opts->witness_on_device), since freeing that
+ * waits for the transfer that reads the witness: every path of prove_start
+ * that does not keep the witness ends here. */
+void zkp_g16_release_witness(zkp_buffer *witness, const zkp_g16_prove_opts *opts);
 
 /* The thread count opts asks for, resolving 0 to the online CPUs. */
 unsigned zkp_g16_threads(const zkp_g16_prove_opts *opts);
