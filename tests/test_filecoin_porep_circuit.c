@@ -280,6 +280,45 @@ TEST_CASE(filecoin_porep_blank_matrices_from_the_callers_allocator) {
     ASSERT_EQ_U64(live, 0);
 }
 
+/* Proving synthesizes the witness alone, where gadgets build no linear
+ * combinations (gadgets/cs.h): a partition's witness and its counts of
+ * variables and constraints are those of the same synthesis with every
+ * combination built, which counts the rows' non-zeros (COUNTS) and keeps
+ * the witness beside them. */
+TEST_CASE(filecoin_c2_witness_alone_matches_the_rows_mode) {
+    const zkp_fil_c1 *c1 = test_sealed_2kib();
+    zkp_cs_csr *r = calloc(1, sizeof *r);
+    ASSERT(r);
+    test_defer(csr_free_, r);
+    zkp_cs_csr_init(r, ZKP_CSR_COUNTS | ZKP_CSR_WITNESS);
+    ASSERT(zkp_cs_wants_lcs(&r->cs));
+    zkp_diag d = {{0}};
+    ASSERT_MSG(zkp_fil_porep_circuit(&r->cs, c1, 0, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_OK(zkp_cs_csr_finish(r));
+    ASSERT(zkp_cs_csr_nnz(r, ZKP_CSR_A) > r->cs.num_constraints); /* the rows were read */
+    zkp_cs counter;
+    zkp_cs_init_counter(&counter);
+    ASSERT(!zkp_cs_wants_lcs(&counter));
+    ASSERT_MSG(zkp_fil_porep_circuit(&counter, c1, 0, &d) == ZKPIPE_OK, "%s", d.msg);
+    ASSERT_EQ_U64(counter.num_constraints, r->cs.num_constraints);
+    ASSERT_EQ_U64(counter.num_aux, r->cs.num_aux);
+    ASSERT_EQ_U64(counter.num_inputs, r->cs.num_inputs);
+    bls12_381_g16_pk_t pk;
+    memset(&pk, 0, sizeof pk);
+    pk.n_public = (uint32_t)(r->cs.num_inputs - 1);
+    pk.n_vars = (uint32_t)(r->cs.num_inputs + r->cs.num_aux);
+    size_t bytes = (size_t)pk.n_vars * 32;
+    uint64_t *rows = malloc(bytes), *alone = malloc(bytes);
+    ASSERT(rows && alone);
+    zkp_cs_csr_witness(r, rows);
+    memset(alone, 0xa5, bytes);
+    ASSERT_MSG(zkp_fil_c2_synthesize(alone, &pk, c1, 0, 1, NULL, &d) == ZKPIPE_OK, "%s", d.msg);
+    for (size_t j = 0; j < pk.n_vars; j++)
+        ASSERT_MSG(!memcmp(rows + 4 * j, alone + 4 * j, 32), "variable %zu differs", j);
+    free(alone);
+    free(rows);
+}
+
 /* A partition's witness is the same made on one thread or several: the
  * challenges after the first synthesized on copies of the system whose
  * counters start where each challenge's variables fall

@@ -43,10 +43,10 @@ typedef struct {
     zkp_lc a, b, c;
 } abc_t;
 
-static void abc_init_(abc_t *t) {
-    zkp_lc_init(&t->a);
-    zkp_lc_init(&t->b);
-    zkp_lc_init(&t->c);
+static void abc_init_(abc_t *t, const zkp_cs *cs) {
+    zkp_lc_init_for(&t->a, cs);
+    zkp_lc_init_for(&t->b, cs);
+    zkp_lc_init_for(&t->c, cs);
 }
 
 static void abc_enforce_(zkp_cs *cs, abc_t *t) {
@@ -60,7 +60,7 @@ zkp_bool zkp_bool_alloc(zkp_cs *cs, int value) {
     fr_t v = fr_bit_(value);
     zkp_var x = zkp_cs_alloc(cs, &v);
     abc_t t;
-    abc_init_(&t);
+    abc_init_(&t, cs);
     zkp_lc_add_one(&t.a, ZKP_VAR_ONE); /* (1 - x) * x = 0 */
     zkp_lc_sub_one(&t.a, x);
     zkp_lc_add_one(&t.b, x);
@@ -79,7 +79,7 @@ static zkp_bool bits_xor_(zkp_cs *cs, zkp_var x, int vx, zkp_var y, int vy) {
     fr_t fv = fr_bit_(v);
     zkp_var r = zkp_cs_alloc(cs, &fv);
     abc_t t; /* (2x) * y = x + y - r */
-    abc_init_(&t);
+    abc_init_(&t, cs);
     zkp_lc_add_one(&t.a, x);
     zkp_lc_add_one(&t.a, x);
     zkp_lc_add_one(&t.b, y);
@@ -95,7 +95,7 @@ static zkp_bool bits_and_(zkp_cs *cs, zkp_var x, int vx, zkp_var y, int vy) {
     fr_t fv = fr_bit_(v);
     zkp_var r = zkp_cs_alloc(cs, &fv);
     abc_t t; /* x * y = r */
-    abc_init_(&t);
+    abc_init_(&t, cs);
     zkp_lc_add_one(&t.a, x);
     zkp_lc_add_one(&t.b, y);
     zkp_lc_add_one(&t.c, r);
@@ -108,7 +108,7 @@ static zkp_bool bits_and_not_(zkp_cs *cs, zkp_var x, int vx, zkp_var y, int vy) 
     fr_t fv = fr_bit_(v);
     zkp_var r = zkp_cs_alloc(cs, &fv);
     abc_t t; /* x * (1 - y) = r */
-    abc_init_(&t);
+    abc_init_(&t, cs);
     zkp_lc_add_one(&t.a, x);
     zkp_lc_add_one(&t.b, ZKP_VAR_ONE);
     zkp_lc_sub_one(&t.b, y);
@@ -122,7 +122,7 @@ static zkp_bool bits_nor_(zkp_cs *cs, zkp_var x, int vx, zkp_var y, int vy) {
     fr_t fv = fr_bit_(v);
     zkp_var r = zkp_cs_alloc(cs, &fv);
     abc_t t; /* (1 - x) * (1 - y) = r */
-    abc_init_(&t);
+    abc_init_(&t, cs);
     zkp_lc_add_one(&t.a, ZKP_VAR_ONE);
     zkp_lc_sub_one(&t.a, x);
     zkp_lc_add_one(&t.b, ZKP_VAR_ONE);
@@ -193,7 +193,7 @@ zkp_bool zkp_bool_sha256_ch(zkp_cs *cs, const zkp_bool *a, const zkp_bool *b, co
     bls12_381_fr_neg(&minus_one, &one);
     zkp_var ch = zkp_cs_alloc(cs, &fv);
     abc_t t;
-    abc_init_(&t);
+    abc_init_(&t, cs);
     zkp_bool_lc(&t.a, b, &one);
     zkp_bool_lc(&t.a, c, &minus_one);
     zkp_bool_lc(&t.b, a, &one);
@@ -227,7 +227,7 @@ zkp_bool zkp_bool_sha256_maj(zkp_cs *cs, const zkp_bool *a, const zkp_bool *b, c
     zkp_var maj = zkp_cs_alloc(cs, &fv);
     zkp_bool bc = zkp_bool_and(cs, b, c);
     abc_t t;
-    abc_init_(&t);
+    abc_init_(&t, cs);
     zkp_bool_lc(&t.a, &bc, &one);
     zkp_bool_lc(&t.a, &bc, &one);
     zkp_bool_lc(&t.a, b, &minus_one);

@@ -12,6 +12,12 @@ void zkp_lc_init(zkp_lc *lc) {
     lc->len = 0;
     lc->cap = ZKP_LC_INLINE;
     lc->oom = 0;
+    lc->inert = 0;
+}
+
+void zkp_lc_init_for(zkp_lc *lc, const zkp_cs *cs) {
+    zkp_lc_init(lc);
+    lc->inert = !zkp_cs_wants_lcs(cs);
 }
 
 void zkp_lc_clear(zkp_lc *lc) {
@@ -20,8 +26,10 @@ void zkp_lc_clear(zkp_lc *lc) {
 }
 
 void zkp_lc_free(zkp_lc *lc) {
+    int inert = lc->inert;
     if (lc->terms != lc->inline_terms) free(lc->terms);
     zkp_lc_init(lc);
+    lc->inert = inert;
 }
 
 static int lc_reserve_(zkp_lc *lc, uint32_t more) {
@@ -45,19 +53,21 @@ static int lc_reserve_(zkp_lc *lc, uint32_t more) {
 }
 
 void zkp_lc_add(zkp_lc *lc, zkp_var var, const zkp_fr *coeff) {
-    if (!lc_reserve_(lc, 1)) return;
+    if (lc->inert || !lc_reserve_(lc, 1)) return;
     lc->terms[lc->len].var = var;
     lc->terms[lc->len].coeff = *coeff;
     lc->len++;
 }
 
 void zkp_lc_add_one(zkp_lc *lc, zkp_var var) {
+    if (lc->inert) return;
     fr_t one;
     bls12_381_fr_set_one(&one);
     zkp_lc_add(lc, var, &one);
 }
 
 void zkp_lc_sub_one(zkp_lc *lc, zkp_var var) {
+    if (lc->inert) return;
     fr_t minus_one;
     bls12_381_fr_set_one(&minus_one);
     bls12_381_fr_neg(&minus_one, &minus_one);
@@ -65,6 +75,7 @@ void zkp_lc_sub_one(zkp_lc *lc, zkp_var var) {
 }
 
 void zkp_lc_add_lc(zkp_lc *lc, const zkp_lc *other, const zkp_fr *scale) {
+    if (lc->inert) return;
     if (other->oom) lc->oom = 1;
     if (!lc_reserve_(lc, other->len)) return;
     for (uint32_t i = 0; i < other->len; i++) {
@@ -122,7 +133,7 @@ void zkp_cs_enforce(zkp_cs *cs, const zkp_lc *a, const zkp_lc *b, const zkp_lc *
         cs_fail_(cs, ZKPIPE_ERR_NO_MEMORY);
         return;
     }
-    if (cs->backend) {
+    if (zkp_cs_wants_lcs(cs)) {
         zkpipe_status st = cs->backend->enforce(cs->ctx, cs->num_constraints, a, b, c);
         if (st != ZKPIPE_OK) {
             cs_fail_(cs, st);

@@ -26,6 +26,16 @@
  * value); a back end that does not want them ignores them. The structure
  * never depends on the values, only on which operands are constants.
  *
+ * Combinations. Building them is most of a gadget's time (SHA-256's sums
+ * and MultiEq's packed equalities above all), and two uses read none: the
+ * count, and the CSR back end's witness alone, the one that proving runs.
+ * A back end that reads none has no enforce operation; the combinations a
+ * gadget makes for such a system (zkp_lc_init_for) are inert, every
+ * addition to them a no-op, and enforce counts the constraint. Gadgets
+ * build their constraints the same way in every mode and pay for the terms
+ * only where a back end reads them (zkp_cs_wants_lcs tells, for the work
+ * around the terms, such as their coefficients).
+ *
  * Errors. An allocation failure inside a back end is sticky: the zkp_cs
  * records the first status and ignores later operations, and gadgets do not
  * check after each step; callers read zkp_cs_status once at the end. */
@@ -65,13 +75,14 @@ typedef struct {
 typedef struct {
     zkp_lc_term *terms; /* inline_terms or heap */
     uint32_t len, cap;
-    int oom; /* a growth failed; the combination is incomplete */
+    int oom;   /* a growth failed; the combination is incomplete */
+    int inert; /* for a system whose back end reads no combinations: stays empty */
     zkp_lc_term inline_terms[ZKP_LC_INLINE];
 } zkp_lc;
 
 void zkp_lc_init(zkp_lc *lc);
 void zkp_lc_clear(zkp_lc *lc); /* empties, keeps the storage */
-void zkp_lc_free(zkp_lc *lc);
+void zkp_lc_free(zkp_lc *lc);  /* frees the storage; an inert combination stays inert */
 /* lc += coeff * var */
 void zkp_lc_add(zkp_lc *lc, zkp_var var, const zkp_fr *coeff);
 void zkp_lc_add_one(zkp_lc *lc, zkp_var var);   /* coefficient 1 */
@@ -84,7 +95,8 @@ typedef struct zkp_cs zkp_cs;
 typedef struct {
     /* A new variable; index is its number within its kind. */
     zkpipe_status (*alloc)(void *ctx, int is_input, uint32_t index, const zkp_fr *value);
-    /* Constraint number index: a * b = c. */
+    /* Constraint number index: a * b = c. NULL: the back end reads no
+     * combinations, and gadgets build none for it. */
     zkpipe_status (*enforce)(void *ctx, uint64_t index, const zkp_lc *a, const zkp_lc *b,
                              const zkp_lc *c);
 } zkp_cs_backend;
@@ -97,6 +109,14 @@ struct zkp_cs {
     uint64_t num_constraints;
     zkpipe_status status; /* first failure, sticky */
 };
+
+/* Whether cs's back end reads the combinations of its constraints. */
+static inline int zkp_cs_wants_lcs(const zkp_cs *cs) {
+    return cs->backend != NULL && cs->backend->enforce != NULL;
+}
+
+/* An empty combination for a constraint of cs: inert where cs reads none. */
+void zkp_lc_init_for(zkp_lc *lc, const zkp_cs *cs);
 
 /* A system with the given back end (NULL: count only), ONE allocated. */
 void zkp_cs_init(zkp_cs *cs, const zkp_cs_backend *backend, void *ctx);

@@ -140,7 +140,6 @@ static zkpipe_status csr_alloc_(void *ctx, int is_input, uint32_t index, const z
 static zkpipe_status csr_enforce_(void *ctx, uint64_t index, const zkp_lc *a, const zkp_lc *b,
                                   const zkp_lc *c) {
     zkp_cs_csr *r = ctx;
-    if (!(r->what & (ZKP_CSR_MATRICES | ZKP_CSR_COUNTS))) return ZKPIPE_OK;
     const zkp_lc *abc[3] = {a, b, c};
     for (int m = 0; m < 3; m++) {
         if (!append_lc_(r, m, abc[m])) return ZKPIPE_ERR_NO_MEMORY;
@@ -151,12 +150,19 @@ static zkpipe_status csr_enforce_(void *ctx, uint64_t index, const zkp_lc *a, co
 }
 
 static const zkp_cs_backend csr_backend_ = {csr_alloc_, csr_enforce_};
+/* Without matrices or counts (the witness alone) no combination is read,
+ * and gadgets build none. */
+static const zkp_cs_backend csr_values_backend_ = {csr_alloc_, NULL};
+
+static const zkp_cs_backend *csr_backend_for_(unsigned what) {
+    return what & (ZKP_CSR_MATRICES | ZKP_CSR_COUNTS) ? &csr_backend_ : &csr_values_backend_;
+}
 
 void zkp_cs_csr_init(zkp_cs_csr *r, unsigned what) {
     memset(r, 0, sizeof *r);
     r->what = what & (ZKP_CSR_MATRICES | ZKP_CSR_WITNESS | ZKP_CSR_COUNTS);
     if (r->what & ZKP_CSR_MATRICES) r->what &= ~(unsigned)ZKP_CSR_COUNTS; /* the rows say it all */
-    zkp_cs_init(&r->cs, &csr_backend_, r);
+    zkp_cs_init(&r->cs, csr_backend_for_(r->what), r);
 }
 
 zkpipe_status zkp_cs_csr_matrices_from(zkp_cs_csr *r, const zkp_allocator *alloc,

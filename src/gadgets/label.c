@@ -75,9 +75,9 @@ zkp_var zkp_create_label_circuit(zkp_cs *cs, const zkp_bool *replica_id, size_t 
 
 void zkp_constraint_equal(zkp_cs *cs, zkp_var a, zkp_var b) {
     zkp_lc la, one, lb;
-    zkp_lc_init(&la);
-    zkp_lc_init(&one);
-    zkp_lc_init(&lb);
+    zkp_lc_init_for(&la, cs);
+    zkp_lc_init_for(&one, cs);
+    zkp_lc_init_for(&lb, cs);
     zkp_lc_add_one(&la, a);
     zkp_lc_add_one(&one, ZKP_VAR_ONE);
     zkp_lc_add_one(&lb, b);
@@ -90,9 +90,9 @@ zkp_var zkp_constraint_add(zkp_cs *cs, zkp_var a, const zkp_fr *a_value, zkp_var
     bls12_381_fr_add(&s, a_value, b_value);
     zkp_var sum = zkp_cs_alloc(cs, &s);
     zkp_lc ab, one, ls;
-    zkp_lc_init(&ab);
-    zkp_lc_init(&one);
-    zkp_lc_init(&ls);
+    zkp_lc_init_for(&ab, cs);
+    zkp_lc_init_for(&one, cs);
+    zkp_lc_init_for(&ls, cs);
     zkp_lc_add_one(&ab, a);
     zkp_lc_add_one(&ab, b);
     zkp_lc_add_one(&one, ZKP_VAR_ONE);

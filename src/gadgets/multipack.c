@@ -18,8 +18,8 @@ static void pack_lc_(zkp_lc *lc, fr_t *value, const zkp_bool *bits, size_t n) {
 /* packed * ONE = target */
 static void enforce_packing_(zkp_cs *cs, zkp_lc *packed, zkp_var target) {
     zkp_lc one, t;
-    zkp_lc_init(&one);
-    zkp_lc_init(&t);
+    zkp_lc_init_for(&one, cs);
+    zkp_lc_init_for(&t, cs);
     zkp_lc_add_one(&one, ZKP_VAR_ONE);
     zkp_lc_add_one(&t, target);
     zkp_cs_enforce(cs, packed, &one, &t);
@@ -28,7 +28,7 @@ static void enforce_packing_(zkp_cs *cs, zkp_lc *packed, zkp_var target) {
 zkp_var zkp_pack_bits(zkp_cs *cs, const zkp_bool *bits, size_t n, zkp_fr *value) {
     if (n > ZKP_FR_CAPACITY) n = ZKP_FR_CAPACITY;
     zkp_lc lc;
-    zkp_lc_init(&lc);
+    zkp_lc_init_for(&lc, cs);
     fr_t v;
     pack_lc_(&lc, &v, bits, n);
     zkp_var x = zkp_cs_alloc(cs, &v);
@@ -40,7 +40,7 @@ zkp_var zkp_pack_bits(zkp_cs *cs, const zkp_bool *bits, size_t n, zkp_fr *value)
 
 void zkp_pack_into_inputs(zkp_cs *cs, const zkp_bool *bits, size_t n) {
     zkp_lc lc;
-    zkp_lc_init(&lc);
+    zkp_lc_init_for(&lc, cs);
     for (size_t start = 0; start < n; start += ZKP_FR_CAPACITY) {
         size_t len = n - start < ZKP_FR_CAPACITY ? n - start : ZKP_FR_CAPACITY;
         fr_t v;
@@ -70,8 +70,8 @@ void zkp_num_to_bits_le(zkp_cs *cs, zkp_var x, const zkp_fr *value,
     uint8_t le[32];
     bls12_381_fr_to_bytes_le(le, value); /* canonical, from Montgomery form */
     zkp_lc zero, sum;
-    zkp_lc_init(&zero);
-    zkp_lc_init(&sum);
+    zkp_lc_init_for(&zero, cs);
+    zkp_lc_init_for(&sum, cs);
     fr_t coeff;
     bls12_381_fr_set_one(&coeff);
     for (int i = 0; i < ZKP_FR_NUM_BITS; i++) {

@@ -36,9 +36,9 @@ static num_ pick_(zkp_cs *cs, const zkp_bool *cond, const num_ *a, const num_ *b
     fr_t one;
     bls12_381_fr_set_one(&one);
     zkp_lc la, lb, lc;
-    zkp_lc_init(&la);
-    zkp_lc_init(&lb);
-    zkp_lc_init(&lc);
+    zkp_lc_init_for(&la, cs);
+    zkp_lc_init_for(&lb, cs);
+    zkp_lc_init_for(&lc, cs);
     zkp_lc_add_one(&la, b->var);
     zkp_lc_sub_one(&la, a->var);
     zkp_bool_lc(&lb, cond, &one);

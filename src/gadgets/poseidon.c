@@ -425,9 +425,9 @@ zkp_var zkp_poseidon_gadget(zkp_cs *cs, unsigned arity, const zkp_var *preimage,
         var[1 + i] = preimage[i];
     }
     zkp_lc a, b, c;
-    zkp_lc_init(&a);
-    zkp_lc_init(&b);
-    zkp_lc_init(&c);
+    zkp_lc_init_for(&a, cs);
+    zkp_lc_init_for(&b, cs);
+    zkp_lc_init_for(&c, cs);
     const uint32_t *row = tp->row;
     for (uint32_t s = 0; s < tp->steps; s++, row += 3) {
         const size_t slot = 1 + (size_t)arity + s;

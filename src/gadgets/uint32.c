@@ -5,16 +5,16 @@ typedef bls12_381_fr_t fr_t;
 
 void zkp_multieq_init(zkp_multieq *m, zkp_cs *cs) {
     m->cs = cs;
-    zkp_lc_init(&m->lhs);
-    zkp_lc_init(&m->rhs);
+    zkp_lc_init_for(&m->lhs, cs);
+    zkp_lc_init_for(&m->rhs, cs);
     m->bits_used = 0;
-    zkp_lc_init(&m->sum);
-    zkp_lc_init(&m->bits);
+    zkp_lc_init_for(&m->sum, cs);
+    zkp_lc_init_for(&m->bits, cs);
 }
 
 static void multieq_flush_(zkp_multieq *m) {
     zkp_lc one;
-    zkp_lc_init(&one);
+    zkp_lc_init_for(&one, m->cs);
     zkp_lc_add_one(&one, ZKP_VAR_ONE);
     zkp_cs_enforce(m->cs, &m->lhs, &one, &m->rhs);
     zkp_lc_clear(&m->lhs);
@@ -29,11 +29,13 @@ void zkp_multieq_enforce_equal(zkp_multieq *m, unsigned num_bits, const zkp_lc *
         return;
     }
     if (m->bits_used + num_bits >= ZKP_MULTIEQ_CAPACITY) multieq_flush_(m);
-    fr_t weight;
-    bls12_381_fr_set_one(&weight);
-    for (unsigned i = 0; i < m->bits_used; i++) bls12_381_fr_dbl(&weight, &weight);
-    zkp_lc_add_lc(&m->lhs, lhs, &weight);
-    zkp_lc_add_lc(&m->rhs, rhs, &weight);
+    if (zkp_cs_wants_lcs(m->cs)) {
+        fr_t weight;
+        bls12_381_fr_set_one(&weight);
+        for (unsigned i = 0; i < m->bits_used; i++) bls12_381_fr_dbl(&weight, &weight);
+        zkp_lc_add_lc(&m->lhs, lhs, &weight);
+        zkp_lc_add_lc(&m->rhs, rhs, &weight);
+    }
     m->bits_used += num_bits;
 }
 
@@ -119,7 +121,7 @@ zkp_u32 zkp_u32_addmany(zkp_multieq *m, const zkp_u32 *ops, size_t n) {
         return zkp_u32_const(0);
     }
     uint64_t sum = 0;
-    int all_constants = 1;
+    int all_constants = 1, lcs = zkp_cs_wants_lcs(cs);
     zkp_lc *lhs = &m->sum, *rhs = &m->bits;
     zkp_lc_clear(lhs);
     zkp_lc_clear(rhs);
@@ -128,8 +130,9 @@ zkp_u32 zkp_u32_addmany(zkp_multieq *m, const zkp_u32 *ops, size_t n) {
         fr_t coeff;
         bls12_381_fr_set_one(&coeff);
         for (int i = 0; i < 32; i++) {
-            zkp_bool_lc(lhs, &ops[k].bits[i], &coeff);
             all_constants &= zkp_bool_is_const(&ops[k].bits[i]);
+            if (!lcs) continue;
+            zkp_bool_lc(lhs, &ops[k].bits[i], &coeff);
             bls12_381_fr_dbl(&coeff, &coeff);
         }
     }
@@ -142,8 +145,9 @@ zkp_u32 zkp_u32_addmany(zkp_multieq *m, const zkp_u32 *ops, size_t n) {
     unsigned nbits = 0;
     for (; max_value != 0; max_value >>= 1, nbits++) {
         zkp_bool bit = zkp_bool_alloc(cs, (int)(sum >> nbits) & 1);
-        zkp_lc_add(rhs, bit.var, &coeff);
         if (nbits < 32) r.bits[nbits] = bit;
+        if (!lcs) continue;
+        zkp_lc_add(rhs, bit.var, &coeff);
         bls12_381_fr_dbl(&coeff, &coeff);
     }
     zkp_multieq_enforce_equal(m, nbits, lhs, rhs);
