@@ -439,7 +439,7 @@ zkp_var zkp_poseidon_gadget(zkp_cs *cs, unsigned arity, const zkp_var *preimage,
         bls12_381_fr_mul(&val[slot], &va, &vb);
         bls12_381_fr_sub(&val[slot], &val[slot], &rest);
         var[slot] = zkp_cs_alloc(cs, &val[slot]);
-        if (cs->backend) { /* counting alone never reads the combinations */
+        if (zkp_cs_wants_lcs(cs)) {
             lc_fill_(&a, tp, var, row[0], row[1]);
             lc_fill_(&b, tp, var, row[1], row[2]);
             lc_fill_(&c, tp, var, row[2], row[3]);
