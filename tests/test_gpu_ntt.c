@@ -50,7 +50,7 @@ typedef struct {
     zkpipe_status (*gpu_ntt_dev)(zkp_gpu *, zkp_gpu_buf *, unsigned, int, const uint64_t *,
                                  const uint64_t *, zkp_diag *);
     zkpipe_status (*gpu_h_evals)(zkp_gpu *, zkp_gpu_buf **, const uint64_t *, unsigned,
-                                 const uint64_t *, const uint64_t *, zkp_diag *);
+                                 const uint64_t *, const uint64_t *, int, zkp_diag *);
     zkpipe_status (*host_ntt)(uint64_t *, unsigned, int, const uint64_t *, const uint64_t *);
     void (*rand)(uint64_t *);
     void (*one)(uint64_t *);
@@ -249,6 +249,10 @@ TEST_CASE(gpu_ntt_host_emulation_matches_cpu) {
                 for (int sh = 0; sh < SH_COUNT; sh += 2)
                     check_one_(NULL, &f, 2, log_n, kind, FAM_SNARKJS, sh, IN_RANDOM);
         check_one_(NULL, &f, 2, 12, ZKP_NTT_FORWARD_NR, FAM_DEFAULT, SH_SNARKJS, IN_P_MINUS_1);
+        /* 2^15 is the first size whose strided level (4 bits, 128 columns)
+         * has a round of q = 4 with p above the lanes. */
+        check_one_(NULL, &f, 2, 15, fi ? ZKP_NTT_FORWARD_NR : ZKP_NTT_INVERSE_RN, FAM_SNARKJS,
+                   SH_SNARKJS, IN_RANDOM);
         /* Three levels take seconds here: the H path's two kinds, one per
          * field, and the other two with ZKPIPE_TEST_ITERS > 1. */
         check_one_(NULL, &f, 2, 21, fi ? ZKP_NTT_FORWARD_RN : ZKP_NTT_INVERSE_NR, FAM_SNARKJS,
@@ -295,8 +299,9 @@ TEST_CASE(gpu_ntt_bn254_large_matches_cpu) { large_(0); }
 TEST_CASE(gpu_ntt_bls12_381_large_matches_cpu) { large_(1); }
 
 /* H as the CPU prover computes it: to_coset_ on a, b and c, then
- * a b - c out of Montgomery form. */
-static void h_check_(zkp_gpu *g, const field_t *f, unsigned log_n) {
+ * a b - c out of Montgomery form; with coef, then interpolated back from
+ * the coset to h's coefficients, as for a key in the coefficient basis. */
+static void h_check_(zkp_gpu *g, const field_t *f, unsigned log_n, int coef) {
     const size_t n = (size_t)1 << log_n;
     uint64_t root[4], shift[4];
     uint64_t *abc = malloc(3 * n * 32), *cpu = malloc(3 * n * 32), *want = malloc(n * 32),
@@ -311,13 +316,14 @@ static void h_check_(zkp_gpu *g, const field_t *f, unsigned log_n) {
         ASSERT_OK(f->cpu_ntt(cpu + 4 * n * (size_t)i, log_n, ZKP_NTT_FORWARD_RN, root, shift));
     }
     f->cpu_h(want, cpu, n);
+    if (coef) ASSERT_OK(f->cpu_ntt(want, log_n, ZKP_NTT_INVERSE, root, shift));
     zkp_gpu_stats s0, s1, s2;
     zkp_gpu_stats_get(g, &s0);
     zkp_gpu_buf *h = NULL;
     zkp_diag diag = {{0}};
-    zkpipe_status st = f->gpu_h_evals(g, &h, abc, log_n, root, shift, &diag);
-    ASSERT_MSG(st == ZKPIPE_OK, "%s h_evals 2^%u: %s (%s)", f->name, log_n, zkpipe_status_name(st),
-               diag.msg);
+    zkpipe_status st = f->gpu_h_evals(g, &h, abc, log_n, root, shift, coef, &diag);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s h_evals 2^%u%s: %s (%s)", f->name, log_n,
+               coef ? " (coefficients)" : "", zkpipe_status_name(st), diag.msg);
     ASSERT(h != NULL && zkp_gpu_buf_bytes(h) == n * 32);
     zkp_gpu_stats_get(g, &s1);
     /* Only the result is left, charged to ABC. */
@@ -329,7 +335,8 @@ static void h_check_(zkp_gpu *g, const field_t *f, unsigned log_n) {
     zkp_gpu_stats_get(g, &s2);
     ASSERT_EQ_U64(s2.live_total, s0.live_total);
     if (memcmp(want, got, n * 32) != 0)
-        report_mismatch_(f, "h_evals", log_n, ZKP_NTT_FORWARD_RN, FAM_SNARKJS, SH_SNARKJS,
+        report_mismatch_(f, coef ? "h coefficients" : "h_evals", log_n,
+                         coef ? ZKP_NTT_INVERSE : ZKP_NTT_FORWARD_RN, FAM_SNARKJS, SH_SNARKJS,
                          IN_RANDOM, want, got, n);
     free(abc);
     free(cpu);
@@ -341,9 +348,11 @@ TEST_CASE(gpu_ntt_h_evals_matches_cpu) {
     zkp_gpu *g = test_gpu_open();
     for (int fi = 0; fi < 2; fi++) {
         field_t f = field_get_(fi);
-        for (unsigned log_n = 0; log_n <= 13; log_n++) h_check_(g, &f, log_n);
-        h_check_(g, &f, 17);
-        h_check_(g, &f, test_iters(1) > 1 ? 22 : 21);
+        for (int coef = 0; coef < 2; coef++) {
+            for (unsigned log_n = 0; log_n <= 13; log_n++) h_check_(g, &f, log_n, coef);
+            h_check_(g, &f, 17, coef);
+            h_check_(g, &f, test_iters(1) > 1 ? 22 : 21, coef);
+        }
     }
     zkp_gpu_close(g);
 }
@@ -385,11 +394,11 @@ TEST_CASE(gpu_ntt_rejects_bad_arguments) {
         REFUSED_(f.gpu_ntt_dev(g, NULL, 4, ZKP_NTT_FORWARD, root, NULL, &diag));
         REFUSED_(f.gpu_ntt_dev(g, b, 3, ZKP_NTT_BIT_REVERSE, root, NULL, &diag));
         zkp_gpu_buf_free(b);
-        REFUSED_(f.gpu_h_evals(g, &h, a, f.adicity + 1, root, shift, &diag));
+        REFUSED_(f.gpu_h_evals(g, &h, a, f.adicity + 1, root, shift, 0, &diag));
         ASSERT(h == NULL);
-        REFUSED_(f.gpu_h_evals(g, &h, NULL, 4, root, shift, &diag));
-        REFUSED_(f.gpu_h_evals(g, &h, a, 4, root, NULL, &diag));
-        REFUSED_(f.gpu_h_evals(g, NULL, a, 4, root, shift, &diag));
+        REFUSED_(f.gpu_h_evals(g, &h, NULL, 4, root, shift, 1, &diag));
+        REFUSED_(f.gpu_h_evals(g, &h, a, 4, root, NULL, 0, &diag));
+        REFUSED_(f.gpu_h_evals(g, NULL, a, 4, root, shift, 0, &diag));
 #undef REFUSED_
     }
     zkp_gpu_stats s;

@@ -287,6 +287,22 @@ TEST_CASE(gpu_prove_makes_abc_from_the_circuit) {
  * distinct (values by table) and more than the table holds (values in
  * full), with a few rows far longer than the rest. Both go through the
  * same NTTs, so this isolates the device's a, b and c. */
+/* h's values on the coset to h's coefficients, on the CPU. */
+static void cpu_coset_interpolate_(uint64_t *h, unsigned log_n, const bls12_381_fr_t *root,
+                                   const bls12_381_fr_t *shift) {
+    bls12_381_fr_ntt_options_t o;
+    memset(&o, 0, sizeof o);
+    o.root = root;
+    size_t bytes = bls12_381_fr_ntt_domain_bytes_opt(log_n, &o);
+    void *mem = malloc(bytes);
+    ASSERT(mem != NULL);
+    bls12_381_fr_ntt_domain_t dom;
+    ASSERT_OK(bls12_381_fr_ntt_domain_init_opt(&dom, log_n, &o, mem, bytes));
+    ASSERT_OK(bls12_381_fr_ntt_transform(&dom, (bls12_381_fr_t *)h, dom.n, ZKP_NTT_INVERSE, shift,
+                                         2));
+    free(mem);
+}
+
 TEST_CASE(gpu_abc_from_the_circuit_matches_the_host) {
     enum { LOG = 12, ROWS = 1 << LOG, COLS = 3000 };
     zkp_gpu *g = test_gpu_open();
@@ -309,41 +325,59 @@ TEST_CASE(gpu_abc_from_the_circuit_matches_the_host) {
         const uint64_t *w = k.w;
         uint64_t *abc = malloc((size_t)3 * ROWS * 32);
         uint64_t *h_host = malloc((size_t)ROWS * 32), *h_dev = malloc((size_t)ROWS * 32);
-        ASSERT(abc && h_host && h_dev);
+        uint64_t *h_coef = malloc((size_t)ROWS * 32);
+        ASSERT(abc && h_host && h_dev && h_coef);
         zkp_circuit c;
         zkp_diag d = {{0}};
         ASSERT_OK(zkp_circuit_build(&c, &pk, NULL, &d));
         ASSERT_EQ_INT(c.u.bls12_381.dict == NULL, full);
         zkp_circuit_synthesize(&c, w, abc, 2);
-        zkp_gpu_buf *h1 = NULL, *h2 = NULL, *wd = NULL;
+        /* h's values and h's coefficients, from the host's a, b, c and from
+         * the circuit on the device: the coefficients from the circuit take
+         * the transforms' other order (a and b made bit-reversed). */
+        zkp_gpu_buf *h[2][2] = {{NULL, NULL}, {NULL, NULL}}, *wd = NULL;
         zkp_gpu_csr *dc = NULL;
         zkp_gpu_csr_src src;
         zkp_circuit_gpu_src(&c, &src);
-        ASSERT_MSG(bls12_381_fr_gpu_h_evals(g, &h1, abc, LOG, root.l, shift.l, &d) == ZKPIPE_OK,
-                   "%s", d.msg);
         ASSERT_OK(zkp_gpu_buf_alloc(g, &wd, (size_t)COLS * 32, ZKP_GPU_MEM_SCALARS, &d));
         ASSERT_OK(zkp_gpu_buf_upload_async(wd, 0, w, (size_t)COLS * 32, &d));
         ASSERT_MSG(zkp_gpu_csr_upload(g, &dc, &src, &d) == ZKPIPE_OK, "%s", d.msg);
-        ASSERT_MSG(bls12_381_fr_gpu_h_evals_csr(g, &h2, dc, wd, LOG, root.l, shift.l, &d) ==
-                       ZKPIPE_OK,
-                   "%s", d.msg);
-        ASSERT_OK(zkp_gpu_buf_download(h_host, h1, 0, (size_t)ROWS * 32, &d));
-        ASSERT_OK(zkp_gpu_buf_download(h_dev, h2, 0, (size_t)ROWS * 32, &d));
-        for (size_t i = 0; i < ROWS; i++)
-            ASSERT_MSG(!memcmp(h_host + 4 * i, h_dev + 4 * i, 32), "values %s: h differs at %zu",
-                       full ? "in full" : "by table", i);
+        for (int coef = 0; coef < 2; coef++) {
+            ASSERT_MSG(bls12_381_fr_gpu_h_evals(g, &h[coef][0], abc, LOG, root.l, shift.l, coef,
+                                                &d) == ZKPIPE_OK,
+                       "%s", d.msg);
+            ASSERT_MSG(bls12_381_fr_gpu_h_evals_csr(g, &h[coef][1], dc, wd, LOG, root.l, shift.l,
+                                                    coef, &d) == ZKPIPE_OK,
+                       "%s", d.msg);
+        }
+        /* The host's values (test_gpu_ntt.c checks them against the CPU's),
+         * and the CPU's interpolation of them for the coefficients. */
+        uint64_t *want[2] = {h_host, h_coef};
+        ASSERT_OK(zkp_gpu_buf_download(h_host, h[0][0], 0, (size_t)ROWS * 32, &d));
+        memcpy(h_coef, h_host, (size_t)ROWS * 32);
+        cpu_coset_interpolate_(h_coef, LOG, &root, &shift);
+        for (int coef = 0; coef < 2; coef++)
+            for (int from = 0; from < 2; from++) {
+                ASSERT_OK(zkp_gpu_buf_download(h_dev, h[coef][from], 0, (size_t)ROWS * 32, &d));
+                for (size_t i = 0; i < ROWS; i++)
+                    ASSERT_MSG(!memcmp(want[coef] + 4 * i, h_dev + 4 * i, 32),
+                               "values %s: h's %s from the %s differ at %zu",
+                               full ? "in full" : "by table", coef ? "coefficients" : "values",
+                               from ? "circuit" : "host", i);
+            }
         /* A circuit of another domain is refused. */
         zkp_gpu_buf *h3 = NULL;
-        ASSERT_EQ_STATUS(bls12_381_fr_gpu_h_evals_csr(g, &h3, dc, wd, LOG + 1, root.l, shift.l, &d),
-                         ZKPIPE_ERR_INVALID_ARGUMENT);
+        ASSERT_EQ_STATUS(
+            bls12_381_fr_gpu_h_evals_csr(g, &h3, dc, wd, LOG + 1, root.l, shift.l, 1, &d),
+            ZKPIPE_ERR_INVALID_ARGUMENT);
         ASSERT(h3 == NULL);
         printf("  values %s (%zu distinct): the device's a, b, c give the host's h\n",
                full ? "in full" : "by table", distinct);
         zkp_gpu_csr_free(dc);
-        zkp_gpu_buf_free(h1);
-        zkp_gpu_buf_free(h2);
+        for (int i = 0; i < 4; i++) zkp_gpu_buf_free(h[i / 2][i % 2]);
         zkp_gpu_buf_free(wd);
         zkp_circuit_free(&c);
+        free(h_coef);
         free(h_dev);
         free(h_host);
         free(abc);

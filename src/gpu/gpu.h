@@ -215,12 +215,15 @@ void zkp_gpu_csr_free(zkp_gpu_csr *c); /* NULL is a no-op */
  * BIT_REVERSE. F_gpu_ntt_dev does the same on elements already in device
  * memory.
  *
- * F_gpu_h_evals(g, h, abc, log_n, root, shift, diag): the H scalars of
- * Groth16 as the CPU prover computes them (groth16/groth16_body.h): a, b
- * and c (abc: 3·2^log_n elements of host memory, Montgomery form, a then b
- * then c) are each interpolated (INVERSE_NR) and evaluated on the coset
- * shift·H (FORWARD_RN), and h_j = a_j·b_j - c_j is written to *h, a new
- * device buffer of 2^log_n canonical scalars (category ABC) for the H MSM. */
+ * F_gpu_h_evals(g, h, abc, log_n, root, shift, coefficients, diag): the H
+ * scalars of Groth16 as the CPU prover computes them (groth16/groth16_body.h):
+ * a, b and c (abc: 3·2^log_n elements of host memory, Montgomery form, a
+ * then b then c) are each interpolated and evaluated on the coset shift·H,
+ * and h_j = a_j·b_j - c_j is written to *h, a new device buffer of 2^log_n
+ * canonical scalars (category ABC) for the H MSM. With coefficients
+ * nonzero, *h holds h's coefficients instead, the values interpolated back
+ * from the coset (INVERSE with shift), for a key in the coefficient basis.
+ * Either comes out in natural order. */
 #define ZKP_GPU_NTT_DECLARE_(F)                                                                  \
     ZKP_WARN_UNUSED zkpipe_status F##_gpu_ntt(zkp_gpu *g, uint64_t *a, unsigned log_n, int kind,   \
                                               const uint64_t *root, const uint64_t *shift,       \
@@ -230,12 +233,13 @@ void zkp_gpu_csr_free(zkp_gpu_csr *c); /* NULL is a no-op */
                                                   const uint64_t *shift, zkp_diag *diag);        \
     ZKP_WARN_UNUSED zkpipe_status F##_gpu_h_evals(zkp_gpu *g, zkp_gpu_buf **h, const uint64_t *abc, \
                                                   unsigned log_n, const uint64_t *root,          \
-                                                  const uint64_t *shift, zkp_diag *diag);
+                                                  const uint64_t *shift, int coefficients,       \
+                                                  zkp_diag *diag);
 ZKP_GPU_NTT_DECLARE_(bn254_fr)
 ZKP_GPU_NTT_DECLARE_(bls12_381_fr)
 #undef ZKP_GPU_NTT_DECLARE_
 
-/* F_gpu_h_evals_csr(g, h, csr, witness, log_n, root, shift, diag):
+/* F_gpu_h_evals_csr(g, h, csr, witness, log_n, root, shift, coefficients, diag):
  * F_gpu_h_evals with a, b and c made on the device: a = A·w and b = B·w
  * over csr's rows (2^log_n of them), c = a∘b, from the witness w on the
  * device (canonical scalars, as the MSMs read it), each product of a raw
@@ -244,7 +248,8 @@ ZKP_GPU_NTT_DECLARE_(bls12_381_fr)
 #define ZKP_GPU_H_CSR_DECLARE_(F)                                                                \
     ZKP_WARN_UNUSED zkpipe_status F##_gpu_h_evals_csr(                                           \
         zkp_gpu *g, zkp_gpu_buf **h, const zkp_gpu_csr *csr, const zkp_gpu_buf *witness,         \
-        unsigned log_n, const uint64_t *root, const uint64_t *shift, zkp_diag *diag);
+        unsigned log_n, const uint64_t *root, const uint64_t *shift, int coefficients,            \
+        zkp_diag *diag);
 ZKP_GPU_H_CSR_DECLARE_(bn254_fr)
 ZKP_GPU_H_CSR_DECLARE_(bls12_381_fr)
 #undef ZKP_GPU_H_CSR_DECLARE_

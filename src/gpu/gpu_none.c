@@ -131,16 +131,17 @@ zkpipe_status zkp_gpu_gather_scalars(zkp_gpu_buf **out, const zkp_gpu_buf *src,
     }                                                                                         \
     zkpipe_status F##_gpu_h_evals(zkp_gpu *g, zkp_gpu_buf **h, const uint64_t *abc,           \
                                   unsigned log_n, const uint64_t *root, const uint64_t *shift, \
-                                  zkp_diag *diag) {                                           \
-        (void)g, (void)abc, (void)log_n, (void)root, (void)shift;                             \
+                                  int coefficients, zkp_diag *diag) {                         \
+        (void)g, (void)abc, (void)log_n, (void)root, (void)shift, (void)coefficients;         \
         *h = NULL;                                                                            \
         return NO_CUDA_(diag);                                                                \
     }                                                                                         \
     zkpipe_status F##_gpu_h_evals_csr(zkp_gpu *g, zkp_gpu_buf **h, const zkp_gpu_csr *csr,    \
                                       const zkp_gpu_buf *witness, unsigned log_n,             \
                                       const uint64_t *root, const uint64_t *shift,            \
-                                      zkp_diag *diag) {                                       \
-        (void)g, (void)csr, (void)witness, (void)log_n, (void)root, (void)shift;              \
+                                      int coefficients, zkp_diag *diag) {                     \
+        (void)g, (void)csr, (void)witness, (void)log_n, (void)root, (void)shift,              \
+            (void)coefficients;                                                               \
         *h = NULL;                                                                            \
         return NO_CUDA_(diag);                                                                \
     }

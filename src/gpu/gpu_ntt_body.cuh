@@ -26,14 +26,25 @@
  * or scaling on the way). A transform of up to 2^11 points is one kernel;
  * up to 2^20 two, up to 2^29 three, each one read and one write of the
  * array. A field has no cheap fourth root of unity, so radix 4 costs the
- * same products as radix 2; in the last radix-4 round of an even d every
- * twiddle but the fourth root is 1, and those products are skipped.
+ * same products as radix 2, less the trivial twiddles (below).
  *
  * Shared memory. An element is 32 bytes, kept as two planes of 16-byte
- * halves, so a quarter warp reading consecutive elements touches 8
- * consecutive 16-byte slots, one per bank group. Slot s is stored at
- * s + s/4, which spreads the strided patterns of the small-span rounds
- * (threads 4 or 8 slots apart) over distinct bank groups as well.
+ * halves. A quarter warp's 16-byte accesses are served at once when its
+ * eight slots fall in distinct bank groups (slot mod 8). Element s is kept
+ * at s XOR (s/8 XOR s/64 XOR s/512) mod 8, a permutation within each row
+ * of eight slots: every 3-bit field of s lands on the row's three bits
+ * once, so eight lanes at any power-of-two distance (1 for the loads and
+ * the wide rounds, 2^(lq+2) for the narrow ones below) touch eight groups.
+ *
+ * Trivial twiddles. In a radix-4 round the quads at p = 0 need only the
+ * fourth root's product (w1 = w3 = 1), a quarter of the others' four: all
+ * of the last round of an even d (q = 1), and 1/q of the others. A lane
+ * skipping them saves nothing while its warp's other lanes multiply, so in
+ * the rounds of q = 2 and 4 (where the saving is 3/8 and 3/16 of a product
+ * an element) p is taken from unit bits above the warp's lanes, spread so
+ * that each scheduler's warps (warp mod 4) get every p alike and the
+ * block's barrier waits for no scheduler with more of them. At 2^27 this
+ * takes the sub-transforms from 11.5 products an element to 10.75.
  *
  * Twiddles. Nothing is copied by hand: the host derives w^-1, 1/n and the
  * shift's powers from the arguments with the same field template compiled
@@ -65,8 +76,8 @@
 namespace zkp_cuda {
 namespace ntt {
 
-/* A block's tile: 2^11 elements, 80 KiB of shared memory with the padding,
- * so two blocks of 256 threads share an SM. */
+/* A block's tile: 2^11 elements, 64 KiB of shared memory; the registers
+ * (about 120 a thread) let two blocks of 256 threads share an SM. */
 constexpr unsigned TILE_BITS = 11;
 /* Strided levels keep at least 4 columns in a tile. */
 constexpr unsigned STRIDED_BITS = TILE_BITS - 2;
@@ -173,13 +184,11 @@ ZKP_GPU_HD F ldt(const F *p) {
 #endif
 }
 
-ZKP_GPU_HD unsigned slot(unsigned s) { return s + (s >> 2); }
+ZKP_GPU_HD unsigned slot(unsigned s) { return s ^ (((s >> 3) ^ (s >> 6) ^ (s >> 9)) & 7u); }
 
-/* Shared-memory planes of a tile of 2^bits elements. */
-ZKP_GPU_HD unsigned plane_len(unsigned bits) {
-    unsigned t = 1u << bits;
-    return t + (t >> 2);
-}
+/* Shared-memory planes of a tile of 2^bits elements (bits <= 11, so that
+ * slot's three folds cover every bit). */
+ZKP_GPU_HD unsigned plane_len(unsigned bits) { return 1u << bits; }
 
 template <class F>
 ZKP_GPU_HD F lds(const uint4 *s_lo, const uint4 *s_hi, unsigned s) {
@@ -316,22 +325,43 @@ ZKP_GPU_HD void radix2_round(const level_args<F> &A, unsigned tid, unsigned nt, 
     }
 }
 
+/* Unit bits below P_LOW hold a block's warps' lanes and the scheduler of
+ * each warp (bits 5 and 6 of the thread index with 256 threads); p, where
+ * it is warp-uniform, comes from the bits above. */
+constexpr unsigned P_LOW = 7;
+
 /* One radix-4 round on quads of rows row0 + k·q, q = 2^lq. Unit u takes
  * column u mod C, then p = (u / C) mod q, then the group: consecutive
- * threads touch consecutive slots while q·C allows it. */
+ * threads touch consecutive slots while q·C allows it. In the rounds of
+ * q = 2 and 4 (header: trivial twiddles), p = (u >> P_LOW) mod q instead,
+ * and the column and the group come from the other bits; eight lanes then
+ * lie 2^(lq+2)·C slots apart, or C >= 8 consecutive, which the slots spread
+ * over the bank groups (C = 2 and 4 would not be, and keep the first
+ * order). */
 template <class F, bool DIT>
 ZKP_GPU_HD void radix4_round(const level_args<F> &A, unsigned lq, unsigned tid, unsigned nt,
                              uint4 *s_lo, uint4 *s_hi) {
     const unsigned units = 1u << (A.d + A.logc - 2), cmask = (1u << A.logc) - 1;
     const unsigned q = 1u << lq, sh = A.D - (lq + 2), step = q << A.logc;
+    const bool p_high = (lq == 1 || lq == 2) && A.d + A.logc - 2 >= P_LOW + lq &&
+                        (A.logc == 0 || A.logc >= 3);
     const F w4 = ldt(A.stw + (1u << (A.D - 2)));
     for (unsigned u = tid; u < units; u += nt) {
-        unsigned c = u & cmask, v = u >> A.logc;
-        unsigned p = v & (q - 1), grp = v >> lq;
+        unsigned p, rest;
+        if (p_high) {
+            p = (u >> P_LOW) & (q - 1);
+            rest = (u & ((1u << P_LOW) - 1)) | ((u >> (P_LOW + lq)) << P_LOW);
+        } else {
+            p = (u >> A.logc) & (q - 1);
+            rest = (u & cmask) | ((u >> (A.logc + lq)) << A.logc);
+        }
+        unsigned c = rest & cmask, grp = rest >> A.logc;
         unsigned s0 = ((((grp << (lq + 2)) + p)) << A.logc) + c;
         F x0 = lds<F>(s_lo, s_hi, s0), x1 = lds<F>(s_lo, s_hi, s0 + step);
         F x2 = lds<F>(s_lo, s_hi, s0 + 2 * step), x3 = lds<F>(s_lo, s_hi, s0 + 3 * step);
-        if (lq == 0) {
+        /* Only where p is the same across the warp: elsewhere the lanes at
+         * p = 0 would wait for the others' products anyway. */
+        if ((lq == 0 || p_high) && p == 0) {
             if (DIT)
                 dit4_p0(x0, x1, x2, x3, w4);
             else
@@ -473,9 +503,11 @@ __device__ __forceinline__ F warp_sum(F x) {
     return x;
 }
 
+/* Row i goes to out[i], or to out[rev_L(i)] when rev_bits = L > 0. */
 template <class F, bool by_dict>
 __global__ void spmv_kernel(F *out, const uint64_t *row_ptr, const uint32_t *col,
-                            const void *vals, const F *dict, const F *w, size_t n_rows) {
+                            const void *vals, const F *dict, const F *w, size_t n_rows,
+                            unsigned rev_bits) {
     /* Every lane of a warp stays to the end, rows or not: the shuffles
      * need them all. The launch is whole warps. */
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -494,7 +526,7 @@ __global__ void spmv_kernel(F *out, const uint64_t *row_ptr, const uint32_t *col
         part = warp_sum(part);
         if ((int)lane == src) acc = acc + part;
     }
-    if (live) st(out + i, acc);
+    if (live) st(out + (rev_bits ? brev(i, rev_bits) : i), acc);
 }
 
 /* c_i = a_i b_i, the C row of a satisfied circuit, as on the CPU. */
@@ -822,10 +854,11 @@ struct abc_source {
 };
 
 /* a and b from the circuit and the witness into dev[0] and dev[1], and c
- * into dev[2], on the compute stream. */
+ * into dev[2], on the compute stream; in bit-reversed order of log_n bits
+ * when rev_bits = log_n, in natural order when it is 0. */
 template <class F>
 static zkpipe_status abc_on_device(zkp_gpu *g, F *const dev[3], const abc_source &src, size_t n,
-                                   trace &tr, zkp_diag *diag) {
+                                   unsigned rev_bits, trace &tr, zkp_diag *diag) {
     const zkp_gpu_csr *c = src.csr;
     zkpipe_status st = buf_ready_on(src.witness, g->compute, diag);
     if (st != ZKPIPE_OK) return st;
@@ -836,10 +869,10 @@ static zkpipe_status abc_on_device(zkp_gpu *g, F *const dev[3], const abc_source
         const uint32_t *col = (const uint32_t *)c->col[m]->ptr;
         if (dict)
             spmv_kernel<F, true><<<blocks_for(n, 256), 256, 0, g->compute>>>(
-                dev[m], rp, col, c->vals[m]->ptr, dict, w, n);
+                dev[m], rp, col, c->vals[m]->ptr, dict, w, n, rev_bits);
         else
             spmv_kernel<F, false><<<blocks_for(n, 256), 256, 0, g->compute>>>(
-                dev[m], rp, col, c->vals[m]->ptr, nullptr, w, n);
+                dev[m], rp, col, c->vals[m]->ptr, nullptr, w, n, rev_bits);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return cuda_fail(diag, e, "launch of spmv_kernel", __FILE__, __LINE__);
     }
@@ -854,11 +887,21 @@ static zkpipe_status abc_on_device(zkp_gpu *g, F *const dev[3], const abc_source
  * stream, each transformed on the compute stream once its upload's event
  * has fired, so b's and c's uploads overlap the transforms of a (and c's
  * those of b); from a circuit on the device, they are made there first.
- * Then h over a's buffer, which becomes *h. */
+ * Then h over a's buffer, which becomes *h, and with coefficients h
+ * interpolated back from the coset.
+ *
+ * The orders. Interpolation takes natural values to bit-reversed
+ * coefficients (DIF) and the coset's evaluation takes those back to
+ * natural values (DIT), so the evaluations come out in natural order, as
+ * a key in the evaluation basis reads them; the coefficients then cost a
+ * reversal pass after the last transform. Made from a circuit, a and b
+ * can instead be written in bit-reversed order, and every transform runs
+ * the other way round (DIT, DIF, DIT) to natural coefficients with no pass:
+ * a key in the coefficient basis (Filecoin's) gets that. */
 template <class F>
 static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g, zkp_gpu_buf **h,
                                  const abc_source &src, unsigned log_n, const uint64_t *root,
-                                 const uint64_t *shift, zkp_diag *diag) {
+                                 const uint64_t *shift, int coefficients, zkp_diag *diag) {
     if (h != nullptr) *h = nullptr;
     if (g == nullptr || h == nullptr || (src.host == nullptr && src.csr == nullptr) ||
         shift == nullptr)
@@ -884,12 +927,13 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
     static const char *const transformed[3] = {"a", "b", "c"};
 
     const size_t n = (size_t)1 << log_n, bytes = n * sizeof(F);
+    const bool rev = coefficients && src.csr != nullptr;
     zkp_gpu_buf *out = nullptr;
     void *dbuf[2] = {nullptr, nullptr}, *tab = nullptr;
     size_t tab_bytes = 0;
     cudaEvent_t ev[3] = {nullptr, nullptr, nullptr};
-    plan pi, pf;
-    tables<F> ti, tf;
+    plan pi, pf, ph;
+    tables<F> ti, tf, th;
     F *dev[3];
 
     st = zkp_gpu_buf_alloc(g, &out, bytes, ZKP_GPU_MEM_ABC, diag);
@@ -902,17 +946,23 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
         ZKP_CUDA_GOTO(diag, st, done, cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming));
 
     if (log_n > 0) {
-        plan_make(&pi, log_n, ZKP_NTT_INVERSE_NR);
-        plan_make(&pf, log_n, ZKP_NTT_FORWARD_RN);
+        plan_make(&pi, log_n, rev ? ZKP_NTT_INVERSE_RN : ZKP_NTT_INVERSE_NR);
+        plan_make(&pf, log_n, rev ? ZKP_NTT_FORWARD_NR : ZKP_NTT_FORWARD_RN);
+        plan_make(&ph, log_n, rev ? ZKP_NTT_INVERSE_RN : ZKP_NTT_INVERSE);
         tables_make<F>(&ti, pi, w, nullptr);
         tables_make<F>(&tf, pf, w, &gs);
-        tab_bytes = (ti.total + tf.total) * sizeof(F);
+        tables_make<F>(&th, ph, w, &gs);
+        if (!coefficients) th.total = 0;
+        tab_bytes = (ti.total + tf.total + th.total) * sizeof(F);
         st = dev_alloc(g, &tab, tab_bytes, ZKP_GPU_MEM_SCRATCH, diag);
         if (st == ZKPIPE_OK) st = tables_launch(g, ti, (F *)tab, diag);
         if (st == ZKPIPE_OK) st = tables_launch(g, tf, (F *)tab + ti.total, diag);
+        if (st == ZKPIPE_OK && coefficients)
+            st = tables_launch(g, th, (F *)tab + ti.total + tf.total, diag);
         if (st != ZKPIPE_OK) goto done;
     }
-    if (src.csr != nullptr && (st = abc_on_device<F>(g, dev, src, n, tr, diag)) != ZKPIPE_OK)
+    if (src.csr != nullptr &&
+        (st = abc_on_device<F>(g, dev, src, n, rev ? log_n : 0, tr, diag)) != ZKPIPE_OK)
         goto done;
     for (int i = 0; i < 3; i++) {
         if (src.csr == nullptr) {
@@ -937,11 +987,16 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
         }
     }
     tr.mark("h");
+    if (coefficients && log_n > 0) {
+        st = enqueue(g, dev[0], ph, th, (const F *)tab + ti.total + tf.total, diag);
+        if (st != ZKPIPE_OK) goto done;
+        tr.mark("h coefficients");
+    }
     ZKP_CUDA_GOTO(diag, st, done, cudaStreamSynchronize(g->compute));
     if (tr.on) {
-        char what[64];
-        snprintf(what, sizeof what, "n=2^%u, a b c from the %s", log_n,
-                 src.csr != nullptr ? "circuit" : "host");
+        char what[96];
+        snprintf(what, sizeof what, "n=2^%u, a b c from the %s%s", log_n,
+                 src.csr != nullptr ? "circuit" : "host", rev ? " in bit-reversed order" : "");
         tr.print(what);
     }
 
@@ -1033,21 +1088,21 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     }                                                                                            \
     zkpipe_status F##_gpu_h_evals(zkp_gpu *g, zkp_gpu_buf **h, const uint64_t *abc,              \
                                   unsigned log_n, const uint64_t *root, const uint64_t *shift,   \
-                                  zkp_diag *diag) {                                              \
+                                  int coefficients, zkp_diag *diag) {                            \
         zkp_cuda::ntt::abc_source src = {abc, nullptr, nullptr};                                 \
         return zkp_cuda::ntt::gpu_h_evals<T>(#F "_gpu_h_evals", A, g, h, src, log_n, root, shift, \
-                                             diag);                                              \
+                                             coefficients, diag);                                \
     }                                                                                            \
     zkpipe_status F##_gpu_h_evals_csr(zkp_gpu *g, zkp_gpu_buf **h, const zkp_gpu_csr *csr,       \
                                       const zkp_gpu_buf *witness, unsigned log_n,                \
                                       const uint64_t *root, const uint64_t *shift,               \
-                                      zkp_diag *diag) {                                          \
+                                      int coefficients, zkp_diag *diag) {                        \
         zkp_cuda::ntt::abc_source src = {nullptr, csr, witness};                                 \
         if (csr == nullptr)                                                                      \
             return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "%s: no circuit",            \
                                  #F "_gpu_h_evals_csr");                                         \
         return zkp_cuda::ntt::gpu_h_evals<T>(#F "_gpu_h_evals_csr", A, g, h, src, log_n, root,   \
-                                             shift, diag);                                       \
+                                             shift, coefficients, diag);                         \
     }                                                                                            \
     /* The kernels' code run on the host, for the tests (not in gpu.h: a    \
      * build without CUDA has no such function, and the tests see that). */ \

@@ -305,24 +305,12 @@ static unsigned key_log_domain(const zkp_g16_pk *pk) {
     return pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.log_domain : pk->u.bls12_381.log_domain;
 }
 
-/* A key in the coefficient basis takes h's coefficients (times Z): the
- * evaluations interpolated back from the coset, on the device. */
-static zkpipe_status cuda_h_to_coefficients(const zkp_g16_rkey *k, zkp_g16_scalars *h,
-                                            const uint64_t *root, const uint64_t *shift,
-                                            zkp_diag *diag) {
-    const zkp_g16_pk *pk = k->pk;
-    int bn = pk->curve == ZKPIPE_CURVE_BN254;
-    if (!(bn ? pk->u.bn254.h_coefficients : pk->u.bls12_381.h_coefficients)) return ZKPIPE_OK;
-    unsigned log_n = key_log_domain(pk);
-    zkpipe_status st =
-        bn ? bn254_fr_gpu_ntt_dev(k->be->gpu, h->dev, log_n, ZKP_NTT_INVERSE, root, shift, diag)
-           : bls12_381_fr_gpu_ntt_dev(k->be->gpu, h->dev, log_n, ZKP_NTT_INVERSE, root, shift,
-                                      diag);
-    if (st != ZKPIPE_OK) {
-        zkp_gpu_buf_free(h->dev);
-        h->dev = NULL;
-    }
-    return st;
+/* A key in the coefficient basis (Filecoin's) takes h's coefficients, the
+ * evaluations interpolated back from the coset on the device; one in the
+ * evaluation basis (snarkjs's) takes the evaluations. */
+static int key_h_coefficients(const zkp_g16_pk *pk) {
+    return pk->curve == ZKPIPE_CURVE_BN254 ? pk->u.bn254.h_coefficients
+                                           : pk->u.bls12_381.h_coefficients;
 }
 
 static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, uint64_t *abc,
@@ -333,10 +321,10 @@ static zkpipe_status cuda_h_scalars(const zkp_g16_rkey *k, zkp_g16_scalars *h, u
     h->dev = NULL;
     int bn = k->pk->curve == ZKPIPE_CURVE_BN254;
     unsigned log_n = key_log_domain(k->pk);
-    zkpipe_status st =
-        bn ? bn254_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, log_n, root, shift, diag)
-           : bls12_381_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, log_n, root, shift, diag);
-    return st == ZKPIPE_OK ? cuda_h_to_coefficients(k, h, root, shift, diag) : st;
+    int coef = key_h_coefficients(k->pk);
+    return bn ? bn254_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, log_n, root, shift, coef, diag)
+              : bls12_381_fr_gpu_h_evals(k->be->gpu, &h->dev, abc, log_n, root, shift, coef,
+                                         diag);
 }
 
 static zkpipe_status cuda_h_scalars_circuit(const zkp_g16_rkey *k, zkp_g16_scalars *h,
@@ -346,13 +334,14 @@ static zkpipe_status cuda_h_scalars_circuit(const zkp_g16_rkey *k, zkp_g16_scala
     h->dev = NULL;
     int bn = k->pk->curve == ZKPIPE_CURVE_BN254;
     unsigned log_n = key_log_domain(k->pk);
+    int coef = key_h_coefficients(k->pk);
     zkpipe_status st =
         bn ? bn254_fr_gpu_h_evals_csr(k->be->gpu, &h->dev, k->csr, ws->dev, log_n, root, shift,
-                                      diag)
+                                      coef, diag)
            : bls12_381_fr_gpu_h_evals_csr(k->be->gpu, &h->dev, k->csr, ws->dev, log_n, root,
-                                          shift, diag);
+                                          shift, coef, diag);
     if (st != ZKPIPE_OK) zkp_diag_prefix(diag, "a, b and c from the circuit on the GPU");
-    return st == ZKPIPE_OK ? cuda_h_to_coefficients(k, h, root, shift, diag) : st;
+    return st;
 }
 
 /* One upload of the witness serves the A, B1, L and B2 MSMs; the copy
