@@ -147,6 +147,11 @@ for layout in params zkey; do
     grep -q "key layout $layout" "$WORK/out" || fail "bench prove: --key-layout $layout not taken"
 done
 expect_exit 2 "bench prove --key-layout of no kind" "$ZKPIPE" bench prove --key-layout dense
+expect_exit 2 "bench prove --abc-on of no kind" "$ZKPIPE" bench prove --abc-on gpu
+# a, b and c from the circuit are the GPU's: the CPU refuses before any work.
+expect_exit 2 "bench prove --abc-on device on the CPU" "$ZKPIPE" bench prove --log 10 --device cpu \
+    --abc-on device
+err_has "makes a, b and c on a GPU" "bench prove --abc-on device: says it needs a GPU"
 expect_exit 2 "bench porep without --sector-size" "$ZKPIPE" bench porep --sectors 2
 expect_exit 3 "bench porep without parameters" "$ZKPIPE" bench porep --sector-size 2KiB --params "$WORK/none"
 err_has "setup dev --filecoin porep --sector-size 2KiB" "bench porep: says how to make the parameters"

@@ -18,8 +18,11 @@
  * times come from the prover's own progress calls. On a GPU the run
  * buffers of a, b, c and the witness are registered with the driver once,
  * as the engine registers its pool's regions (--pageable leaves them
- * pageable, to compare). Nothing here is a proof: see the test suite for
- * GPU proofs checked against the CPU's. */
+ * pageable, to compare). With --abc-on device a, b and c are made on the
+ * GPU from the witness instead, through a circuit of the partition's shape
+ * resident with the key, as the engine does for a key with its circuit.
+ * Nothing here is a proof: see the test suite for GPU proofs checked
+ * against the CPU's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,12 +54,17 @@ static const char prove_usage[] =
     "                 A and B points only for the variables their columns use, and the H\n"
     "                 query over h's coefficients (one inverse NTT more); zkey: as snarkjs's,\n"
     "                 a point per variable (the identity where a column is empty) and H over\n"
-    "                 the coset's evaluations\n" CLI_OPTIONS_HELP;
+    "                 the coset's evaluations\n"
+    "  --abc-on W     host (default): a, b and c are made on the host and uploaded; device\n"
+    "                 (a GPU only): made on the GPU from the witness through a circuit of the\n"
+    "                 partition's shape (random columns and values) resident with the key, the\n"
+    "                 witness's copy finished before the clock starts, as the engine's device\n"
+    "                 workers queue it before their turn\n" CLI_OPTIONS_HELP;
 
 typedef struct {
     unsigned log_n, runs, nthreads, zeros, ones;
     const char *device;
-    int pageable, g2_on_cpu, stream, zkey_layout;
+    int pageable, g2_on_cpu, stream, zkey_layout, abc_on_device;
 } prove_bench_opts_;
 
 /* The 32 GiB PoRep partition (FACTS.md, issue figures). */
@@ -66,6 +74,14 @@ typedef struct {
 #define POREP_AUX 130169893.0
 #define POREP_A_AUX 129753292.0
 #define POREP_B_AUX 33112281.0
+#define POREP_A_NNZ 309.4e6
+#define POREP_B_NNZ 130.3e6
+/* A's rows are not uniform: 0.2 % of them, longer than 32 entries (up to
+ * 929), hold 37 % of its non-zeros (measured at 2 KiB and 8 MiB,
+ * PERFORMANCE.md); B's hold one or two. */
+#define POREP_A_LONG_ROWS 0.002
+#define POREP_A_LONG_SHARE 0.37
+#define SYNTH_DICT 4096u /* distinct values of the circuit's table */
 
 typedef struct {
     double t0, stage_start[ZKP_G16_STAGE_COUNT];
@@ -80,6 +96,61 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
 
 /* A draw uniform in [0, 1), from the top 53 bits of the next splitmix64. */
 static double unit_draw_(uint64_t *seed) { return (double)(cli_splitmix64(seed) >> 11) * 0x1p-53; }
+
+/* One matrix of a partition-shaped circuit: row_ptr[0..n_rows] for about
+ * nnz entries over the first n_cons rows (the rest are the domain's
+ * padding), long_rows of them (every n_cons / long_rows-th) holding a
+ * long_share of the entries with lengths uniform around their mean, the
+ * others one, two or three; then the columns (uniform over n_vars) and
+ * the indices into a table of SYNTH_DICT values. 0, or -1 out of memory. */
+static int synth_matrix_(zkp_gpu_csr_src *src, int m, size_t n_rows, size_t n_cons, size_t n_vars,
+                         double nnz, double long_rows, double long_share, uint64_t *seed) {
+    uint64_t *rp = malloc((n_rows + 1) * sizeof *rp);
+    if (!rp) return -1;
+    size_t n_long = (size_t)(long_rows * (double)n_cons), every = n_long ? n_cons / n_long : 0;
+    double long_mean = n_long ? long_share * nnz / (double)n_long : 0;
+    double short_mean = (1 - long_share) * nnz / (double)(n_cons - n_long);
+    unsigned short_base = (unsigned)short_mean, long_span = (unsigned)(2 * long_mean) - 65;
+    double short_frac = short_mean - short_base;
+    rp[0] = 0;
+    for (size_t i = 0; i < n_rows; i++) {
+        uint64_t len = 0;
+        if (i < n_cons && every && i % every == 0 && i / every < n_long)
+            len = 33 + cli_splitmix64(seed) % (long_span ? long_span : 1);
+        else if (i < n_cons)
+            len = short_base + (unit_draw_(seed) < short_frac);
+        rp[i + 1] = rp[i] + len;
+    }
+    size_t total = (size_t)rp[n_rows];
+    uint32_t *col = malloc((total ? total : 1) * sizeof *col);
+    uint16_t *vidx = malloc((total ? total : 1) * sizeof *vidx);
+    if (!col || !vidx) {
+        free(rp);
+        free(col);
+        free(vidx);
+        return -1;
+    }
+    for (size_t k = 0; k < total; k++) {
+        uint64_t r = cli_splitmix64(seed);
+        col[k] = (uint32_t)((r >> 16) % n_vars);
+        vidx[k] = (uint16_t)(r % SYNTH_DICT);
+    }
+    src->row_ptr[m] = rp;
+    src->col[m] = col;
+    src->vidx[m] = vidx;
+    src->nnz[m] = total;
+    return 0;
+}
+
+static void synth_free_(zkp_gpu_csr_src *src) {
+    for (int m = 0; m < 2; m++) {
+        free((void *)src->row_ptr[m]);
+        free((void *)src->col[m]);
+        free((void *)src->vidx[m]);
+    }
+    free((void *)src->dict);
+    memset(src, 0, sizeof *src);
+}
 
 /* Registration wants whole pages. */
 #define PAGE_ ((size_t)4096)
@@ -103,6 +174,13 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         zkp_g16_rkey *rk = NULL;                                                                  \
         zkpipe_status st = zkp_g16_backend_open(&be, device, fallback, sizeof fallback, &d);      \
         if (st != ZKPIPE_OK) return cli_fail("bench", st, &d, CLI_INVALID);                       \
+        if (bo->abc_on_device && !zkp_g16_backend_is_gpu(be)) {                                   \
+            zkp_diag_fail(&d, ZKPIPE_ERR_INVALID_ARGUMENT,                                        \
+                          "--abc-on device makes a, b and c on a GPU, and the backend is %s",     \
+                          zkp_g16_backend_name(be));                                              \
+            zkp_g16_backend_close(be);                                                            \
+            return cli_fail("bench", ZKPIPE_ERR_INVALID_ARGUMENT, &d, CLI_USAGE);                 \
+        }                                                                                         \
         zkp_g16_backend_set_g2_on_cpu(be, g2_on_cpu);                                             \
         if (bo->stream) zkp_g16_backend_set_streaming(be, 1, 0);                                  \
         if (fallback[0]) fprintf(stderr, "zkpipe bench: CPU (--device auto): %s\n", fallback);    \
@@ -112,9 +190,13 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
                ones, bo->zkey_layout ? "zkey" : "params");                                        \
         zkp_g16_pk whole;                                                                         \
         G1##_affine_t *pts = malloc(nb * sizeof *pts), *pts_b = NULL;                             \
-        FR##_t *abc = malloc(3 * n * sizeof *abc), *w = malloc(n_vars * sizeof *w);               \
-        size_t abc_bytes = page_round_(3 * n * sizeof *abc), w_bytes = page_round_(n_vars * sizeof *w); \
+        /* a, b and c from the device need no host copy: one element stands in. */              \
+        size_t abc_n = bo->abc_on_device ? 1 : 3 * n;                                             \
+        FR##_t *abc = malloc(abc_n * sizeof *abc), *w = malloc(n_vars * sizeof *w);               \
+        size_t abc_bytes = page_round_(abc_n * sizeof *abc), w_bytes = page_round_(n_vars * sizeof *w); \
         FR##_t *abc_run = aligned_alloc(PAGE_, abc_bytes), *w_run = aligned_alloc(PAGE_, w_bytes);  \
+        zkp_gpu_csr_src csr;                                                                      \
+        memset(&csr, 0, sizeof csr);                                                              \
         int abc_pinned = 0, w_pinned = 0;                                                         \
         G1##_jacobian_t *tmp = malloc(((size_t)1 << 16) * sizeof *tmp);                          \
         G2##_affine_t *pts2 = NULL; /* after the columns: a params key has B's alone */           \
@@ -135,7 +217,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         }                                                                                         \
         CLI_BENCH_BASES(G1, pts, nb, tmp, nb < ((size_t)1 << 16) ? nb : ((size_t)1 << 16));      \
         uint64_t seed = 42;                                                                       \
-        for (size_t i = 0; i < 3 * n; i++) FR##_set_u64(&abc[i], cli_splitmix64(&seed));                    \
+        for (size_t i = 0; i < abc_n; i++) FR##_set_u64(&abc[i], cli_splitmix64(&seed));          \
         /* The witness: 1, the public inputs (random), then the aux values. A uses an a_aux / \
          * n_aux share of the aux variables and B a b_aux / n_aux share, drawn at random, and  \
          * both every input. A params-layout key lists the variables each uses (a_cols,        \
@@ -199,14 +281,38 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             pk->b_len = b_len;                                                                    \
             pk->h_coefficients = 1;                                                               \
         }                                                                                         \
+        if (bo->abc_on_device) {                                                                  \
+            size_t n_cons = (size_t)(POREP_CONSTRAINTS * scale);                                  \
+            FR##_t *dict = malloc(SYNTH_DICT * sizeof *dict);                                     \
+            csr.dict = dict;                                                                      \
+            csr.n_dict = SYNTH_DICT;                                                              \
+            csr.n_rows = (uint32_t)n;                                                             \
+            if (!dict || synth_matrix_(&csr, 0, n, n_cons, n_vars, POREP_A_NNZ * scale,           \
+                                       POREP_A_LONG_ROWS, POREP_A_LONG_SHARE, &seed) ||           \
+                synth_matrix_(&csr, 1, n, n_cons, n_vars, POREP_B_NNZ * scale, 0, 0, &seed)) {    \
+                code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                \
+                goto out;                                                                         \
+            }                                                                                     \
+            for (unsigned i = 0; i < SYNTH_DICT; i++) FR##_set_u64(&dict[i], cli_splitmix64(&seed)); \
+        }                                                                                         \
         double t_up = cli_now();                                                                  \
-        if ((st = zkp_g16_rkey_load(&rk, be, &whole, &d)) != ZKPIPE_OK) {                         \
+        st = bo->abc_on_device ? zkp_g16_rkey_load_with_circuit(&rk, be, &whole, &csr, &d)       \
+                               : zkp_g16_rkey_load(&rk, be, &whole, &d);                          \
+        if (st == ZKPIPE_OK && bo->abc_on_device && !rk->csr)                                     \
+            st = zkp_diag_fail(&d, ZKPIPE_ERR_NO_MEMORY,                                          \
+                               "the circuit (%.2f GiB) does not fit on the device beside the "   \
+                               "key's bases and a partition's working set",                       \
+                               zkp_gpu_csr_bytes(&csr) / 1073741824.0);                           \
+        if (st != ZKPIPE_OK) {                                                                    \
             code = cli_fail("bench", st, &d, CLI_INVALID);                                        \
             goto out;                                                                             \
         }                                                                                         \
         t_up = cli_now() - t_up;                                                                  \
         printf("key bases resident in %.2f s (%u of 4 G1 sets streamed instead)\n", t_up,        \
                zkp_g16_rkey_streamed_sets(rk));                                                   \
+        if (bo->abc_on_device)                                                                    \
+            printf("circuit on the device: %.2f GiB, %zu and %zu non-zeros in A and B\n",         \
+                   zkp_gpu_csr_bytes(&csr) / 1073741824.0, csr.nnz[0], csr.nnz[1]);               \
         if (zkp_g16_backend_is_gpu(be) && !pageable) {                                            \
             double t_pin = cli_now();                                                             \
             st = zkp_gpu_host_register(abc_run, abc_bytes, &d);                                   \
@@ -221,7 +327,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         }                                                                                         \
         double stage[ZKP_G16_STAGE_COUNT][64], total[64], fin[64];                                \
         for (unsigned k = 0; k <= runs && code == CLI_OK; k++) {                                  \
-            memcpy(abc_run, abc, 3 * n * sizeof *abc);                                            \
+            memcpy(abc_run, abc, abc_n * sizeof *abc);                                            \
             memcpy(w_run, w, n_vars * sizeof *w);                                                 \
             zkp_buffer wb = {w_run, n_vars * sizeof *w, ZKP_MEM_WITNESS, &keep_alloc_};           \
             zkp_buffer ab = {abc_run, 3 * n * sizeof *abc, ZKP_MEM_ABC, &keep_alloc_};            \
@@ -229,6 +335,22 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             memset(&sc, 0, sizeof sc);                                                            \
             zkp_g16_prove_opts o = {.nthreads = nthreads, .progress = on_stage_,                  \
                                     .progress_ctx = &sc, .rkey = rk};                             \
+            if (bo->abc_on_device) {                                                              \
+                /* No a, b, c: the GPU makes them. The witness goes up first, and a download \
+                 * of its first scalar waits for the copy, which the engine's pipeline hides \
+                 * behind the partition before it. */                                          \
+                ab = (zkp_buffer){NULL, 0, ZKP_MEM_ABC, &keep_alloc_};                            \
+                zkp_gpu_buf *wdev = NULL;                                                         \
+                uint64_t first[4];                                                                \
+                st = zkp_g16_witness_to_device(&wdev, be, &whole, &wb, &d);                       \
+                if (st == ZKPIPE_OK && wdev) st = zkp_gpu_buf_download(first, wdev, 0, 32, &d);   \
+                if (st != ZKPIPE_OK) {                                                            \
+                    zkp_gpu_buf_free(wdev);                                                       \
+                    code = cli_fail("bench", st, &d, CLI_INVALID);                                \
+                    break;                                                                        \
+                }                                                                                 \
+                o.witness_on_device = wdev;                                                       \
+            }                                                                                     \
             zkp_g16_pending *p = NULL;                                                            \
             sc.t0 = cli_now();                                                                    \
             st = zkp_g16_prove_start_abc(&p, &whole, &wb, &ab, &o, &d);                          \
@@ -283,6 +405,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         if (w_pinned) zkp_gpu_host_unregister(w_run, w_bytes);                                    \
         zkp_g16_rkey_free(rk);                                                                    \
         zkp_g16_backend_close(be);                                                                \
+        synth_free_(&csr);                                                                        \
         free(pts);                                                                                \
         free(pts_b);                                                                              \
         free(pts2);                                                                               \
@@ -363,6 +486,10 @@ int cli_bench_prove(int argc, char **argv) {
         } else if (!strcmp(opt, "--key-layout")) {
             if (!strcmp(v, "zkey")) o.zkey_layout = 1;
             else if (!strcmp(v, "params")) o.zkey_layout = 0;
+            else goto usage;
+        } else if (!strcmp(opt, "--abc-on")) {
+            if (!strcmp(v, "device")) o.abc_on_device = 1;
+            else if (!strcmp(v, "host")) o.abc_on_device = 0;
             else goto usage;
         } else if (!strcmp(opt, "--stream")) {
             if (!strcmp(v, "yes")) o.stream = 1;
