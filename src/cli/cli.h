@@ -142,6 +142,10 @@ double cli_median(double *v, unsigned n);
 /* splitmix64: the next of a deterministic sequence of 64-bit values, for
  * benchmark data that need only look random to the kernels. */
 uint64_t cli_splitmix64(uint64_t *state);
+/* x = a scalar uniform below r (4 limbs, little-endian, of a field of
+ * `bits` bits): 256 draws of the sequence with the top bits cleared,
+ * drawn again until below r. */
+void cli_random_scalar(uint64_t x[4], const uint64_t r[4], unsigned bits, uint64_t *state);
 
 int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);

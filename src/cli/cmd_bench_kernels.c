@@ -40,18 +40,10 @@ typedef struct {
     zkp_gpu *gpu;
 } kbench_;
 
-/* Scalars below r: 256 random bits with the top ones cleared, retried until
- * below the modulus. */
+/* n scalars uniform below r. */
 static void random_scalars_(uint64_t *s, size_t n, const uint64_t *r, unsigned bits) {
-    uint64_t mask = bits % 64 ? (~(uint64_t)0) >> (64 - bits % 64) : ~(uint64_t)0;
     uint64_t state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t *x = s + 4 * i;
-        do {
-            for (int j = 0; j < 4; j++) x[j] = cli_splitmix64(&state);
-            x[3] &= mask;
-        } while (x[3] > r[3] || (x[3] == r[3] && (x[2] > r[2] || (x[2] == r[2] && (x[1] > r[1] || (x[1] == r[1] && x[0] >= r[0]))))));
-    }
+    for (size_t i = 0; i < n; i++) cli_random_scalar(s + 4 * i, r, bits, &state);
 }
 
 #define BENCH_MSM_DISTINCT_ 16384

@@ -4,25 +4,26 @@
  * shape, with the key resident on the device, stage by stage.
  *
  * The shape is a Filecoin PoRep partition's by default: a domain of 2^27,
- * 130,278,869 constraints, 328 public inputs, 130,169,893 aux variables, of
- * which 129,753,292 appear in A and 33,112,281 in B, and witness values
- * that are mostly 0 and 1. --log L scales it to a domain of 2^L with the
- * same proportions. The key is laid out as Filecoin's (bellperson's .params:
- * A and B points only for the variables those columns use, H over h's
- * coefficients) unless --key-layout zkey asks for snarkjs's (a point per
- * variable, H over the coset's evaluations). The key's points are 2^16
- * distinct points repeated and a, b, c are random: the kernels' work does
- * not depend on the values, and a real key of this size is 44 GB. Each set
- * of bases is made resident once (timed), then every run feeds the device
- * half through the same backend table that prove_start uses, and the stage
- * times come from the prover's own progress calls. On a GPU the run
- * buffers of a, b, c and the witness are registered with the driver once,
- * as the engine registers its pool's regions (--pageable leaves them
- * pageable, to compare). With --abc-on device a, b and c are made on the
- * GPU from the witness instead, through a circuit of the partition's shape
- * resident with the key, as the engine does for a key with its circuit.
- * Nothing here is a proof: see the test suite for GPU proofs checked
- * against the CPU's. */
+ * 130,278,869 constraints, 328 public inputs, 130,169,893 aux variables,
+ * of which 129,753,292 appear in A and 33,112,281 in B, and witness values
+ * that are mostly 0 and 1 (51 % zeros, 48 % ones and 1 % random values
+ * below r by default, as a real partition's). --log L scales it to a
+ * domain of 2^L with the same proportions. The key is laid out as
+ * Filecoin's (bellperson's .params: A and B points only for the variables
+ * those columns use, H over h's coefficients) unless --key-layout zkey
+ * asks for snarkjs's (a point per variable, H over the coset's
+ * evaluations). The key's points are 2^16 distinct points repeated and a,
+ * b, c are random: the kernels' work does not depend on the values, and a
+ * real key of this size is 44 GB. Each set of bases is made resident once
+ * (timed), then every run feeds the device half through the same backend
+ * table that prove_start uses, and the stage times come from the prover's
+ * own progress calls. On a GPU the run buffers of a, b, c and the witness
+ * are registered with the driver once, as the engine registers its pool's
+ * regions (--pageable leaves them pageable, to compare). With --abc-on
+ * device a, b and c are made on the GPU from the witness instead, through
+ * a circuit of the partition's shape resident with the key, as the engine
+ * does for a key with its circuit. Nothing here is a proof: see the test
+ * suite for GPU proofs checked against the CPU's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +43,10 @@ static const char prove_usage[] =
     "  --device D     default auto\n"
     "  --runs R       timed runs (default 3; medians reported)\n"
     "  --threads N    CPU threads (default: every CPU)\n"
-    "  --zeros P      percent of aux values that are 0 (default 45)\n"
-    "  --ones P       percent that are 1 (default 45); the rest are random\n"
+    "  --zeros P      percent of aux values that are 0 (default 51)\n"
+    "  --ones P       percent that are 1 (default 48); the rest are random below r. The\n"
+    "                 defaults are a 32 GiB partition's witness: of the 129.8 M variables A\n"
+    "                 lists, 61.6 M are 1 and 1.3 M neither 0 nor 1\n"
     "  --g2 W         where the B2 (G2) MSM runs on a GPU: device (default, in prove_start)\n"
     "                 or cpu (in prove_finalize, as on the CPU backend)\n"
     "  --pageable yes leave the run buffers of a, b, c and the witness pageable (on a GPU they\n"
@@ -99,10 +102,11 @@ static double unit_draw_(uint64_t *seed) { return (double)(cli_splitmix64(seed) 
 
 /* One matrix of a partition-shaped circuit: row_ptr[0..n_rows] for about
  * nnz entries over the first n_cons rows (the rest are the domain's
- * padding), long_rows of them (every n_cons / long_rows-th) holding a
- * long_share of the entries with lengths uniform around their mean, the
- * others one, two or three; then the columns (uniform over n_vars) and
- * the indices into a table of SYNTH_DICT values. 0, or -1 out of memory. */
+ * padding), a long_rows share of them (every n_cons / n_long-th) holding a
+ * long_share of the entries, their lengths uniform from 33 to twice their
+ * mean less 33, the others the floor or the ceiling of theirs; then the
+ * columns (uniform over n_vars) and the indices into a table of SYNTH_DICT
+ * values. 0, or -1 out of memory. */
 static int synth_matrix_(zkp_gpu_csr_src *src, int m, size_t n_rows, size_t n_cons, size_t n_vars,
                          double nnz, double long_rows, double long_share, uint64_t *seed) {
     uint64_t *rp = malloc((n_rows + 1) * sizeof *rp);
@@ -110,13 +114,14 @@ static int synth_matrix_(zkp_gpu_csr_src *src, int m, size_t n_rows, size_t n_co
     size_t n_long = (size_t)(long_rows * (double)n_cons), every = n_long ? n_cons / n_long : 0;
     double long_mean = n_long ? long_share * nnz / (double)n_long : 0;
     double short_mean = (1 - long_share) * nnz / (double)(n_cons - n_long);
-    unsigned short_base = (unsigned)short_mean, long_span = (unsigned)(2 * long_mean) - 65;
+    unsigned short_base = (unsigned)short_mean;
+    unsigned long_span = long_mean > 34 ? (unsigned)(2 * long_mean) - 65 : 1;
     double short_frac = short_mean - short_base;
     rp[0] = 0;
     for (size_t i = 0; i < n_rows; i++) {
         uint64_t len = 0;
         if (i < n_cons && every && i % every == 0 && i / every < n_long)
-            len = 33 + cli_splitmix64(seed) % (long_span ? long_span : 1);
+            len = 33 + cli_splitmix64(seed) % long_span;
         else if (i < n_cons)
             len = short_base + (unit_draw_(seed) < short_frac);
         rp[i + 1] = rp[i] + len;
@@ -168,6 +173,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         size_t n_aux = (size_t)(POREP_AUX * scale), n_vars = n_aux + n_public + 1;                \
         size_t a_aux = (size_t)(POREP_A_AUX * scale), b_aux = (size_t)(POREP_B_AUX * scale);      \
         size_t nb = n > n_vars ? n : n_vars;                                                      \
+        static const uint64_t modulus[4] = FK##_MODULUS;                                          \
         zkp_diag d = {{0}};                                                                       \
         char fallback[ZKP_DIAG_MAX];                                                              \
         zkp_g16_backend *be = NULL;                                                               \
@@ -254,10 +260,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         for (size_t i = 1; i < n_vars; i++) {                                                     \
             unsigned r = (unsigned)(cli_splitmix64(&seed) % 100);                                           \
             if (i <= n_public || r >= zeros + ones) {                                             \
-                FR##_t x;                                                                         \
-                FR##_set_u64(&x, cli_splitmix64(&seed));                                                    \
-                FR##_mul(&x, &x, &x);                                                             \
-                FR##_from_mont(&w[i], &x);                                                        \
+                cli_random_scalar(w[i].l, modulus, FK##_BITS, &seed);                             \
             } else if (r >= zeros) {                                                              \
                 w[i].l[0] = 1;                                                                    \
             }                                                                                     \
@@ -441,7 +444,8 @@ BENCH_PROVE_(bls12_381, bls12_381_g1, bls12_381_g2, bls12_381_fr, BLS12_381_FR)
 
 int cli_bench_prove(int argc, char **argv) {
     int curve = 1;
-    prove_bench_opts_ o = {.log_n = POREP_LOG, .runs = 3, .zeros = 45, .ones = 45, .device = "auto"};
+    prove_bench_opts_ o = {
+        .log_n = POREP_LOG, .runs = 3, .zeros = 51, .ones = 48, .device = "auto"};
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
         if (cli_is_help(argv[i])) {

@@ -62,6 +62,19 @@ uint64_t cli_splitmix64(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
+void cli_random_scalar(uint64_t x[4], const uint64_t r[4], unsigned bits, uint64_t *state) {
+    uint64_t mask = bits % 64 ? (~(uint64_t)0) >> (64 - bits % 64) : ~(uint64_t)0;
+    for (;;) {
+        for (int j = 0; j < 4; j++) x[j] = cli_splitmix64(state);
+        x[3] &= mask;
+        for (int j = 3; j >= 0; j--)
+            if (x[j] != r[j]) {
+                if (x[j] < r[j]) return;
+                break;
+            }
+    }
+}
+
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out) {
     if (s == NULL || *s < '0' || *s > '9') return -1;
     uint64_t v = 0;
