@@ -60,11 +60,6 @@ typedef struct {
     void (*cpu_h)(uint64_t *, const uint64_t *, size_t);
 } field_t;
 
-static unsigned cpu_threads_(void) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 16 ? 16 : (unsigned)n;
-}
-
 /* The per-field half. snarkjs's family comes from the generator 5 (for
  * bn254_fr that is F_root_of_unity's too); FAM_ODD_POWER is w^3 of the
  * default family, another primitive root, to show nothing assumes a family. */
@@ -94,22 +89,7 @@ static unsigned cpu_threads_(void) {
         }                                                                                        \
         ASSERT_OK(F##_root_(g, log_n + 1, FAM_SNARKJS));                                         \
     }                                                                                            \
-    static zkpipe_status F##_cpu_ntt_(uint64_t *a, unsigned log_n, int kind, const uint64_t *root, \
-                                      const uint64_t *shift) {                                   \
-        F##_ntt_options_t o;                                                                     \
-        memset(&o, 0, sizeof o);                                                                 \
-        o.root = (const F##_t *)root;                                                            \
-        size_t bytes = F##_ntt_domain_bytes_opt(log_n, &o);                                      \
-        void *mem = malloc(bytes);                                                               \
-        if (!mem) return ZKPIPE_ERR_NO_MEMORY;                                                   \
-        F##_ntt_domain_t d;                                                                      \
-        zkpipe_status st = F##_ntt_domain_init_opt(&d, log_n, &o, mem, bytes);                   \
-        if (st == ZKPIPE_OK)                                                                     \
-            st = F##_ntt_transform(&d, (F##_t *)a, d.n, (zkp_ntt_kind)kind,                      \
-                                   (const F##_t *)shift, cpu_threads_());                        \
-        free(mem);                                                                               \
-        return st;                                                                               \
-    }                                                                                            \
+    TEST_CPU_NTT_DEFINE(F)                                                                       \
     /* h_evals_ of groth16_body.h on a, b, c (already on the coset). */                          \
     static void F##_cpu_h_(uint64_t *out, const uint64_t *abc, size_t n) {                       \
         const F##_t *a = (const F##_t *)abc, *b = a + n, *c = b + n;                             \
@@ -131,7 +111,7 @@ static unsigned cpu_threads_(void) {
                                        F##_one_,                                                 \
                                        F##_root_,                                                \
                                        F##_coset_shift_,                                         \
-                                       F##_cpu_ntt_,                                             \
+                                       test_##F##_cpu_ntt,                                       \
                                        F##_cpu_h_};
 
 FIELD_(bn254_fr, BN254_FR)

@@ -287,21 +287,7 @@ TEST_CASE(gpu_prove_makes_abc_from_the_circuit) {
  * distinct (values by table) and more than the table holds (values in
  * full), with a few rows far longer than the rest. Both go through the
  * same NTTs, so this isolates the device's a, b and c. */
-/* h's values on the coset to h's coefficients, on the CPU. */
-static void cpu_coset_interpolate_(uint64_t *h, unsigned log_n, const bls12_381_fr_t *root,
-                                   const bls12_381_fr_t *shift) {
-    bls12_381_fr_ntt_options_t o;
-    memset(&o, 0, sizeof o);
-    o.root = root;
-    size_t bytes = bls12_381_fr_ntt_domain_bytes_opt(log_n, &o);
-    void *mem = malloc(bytes);
-    ASSERT(mem != NULL);
-    bls12_381_fr_ntt_domain_t dom;
-    ASSERT_OK(bls12_381_fr_ntt_domain_init_opt(&dom, log_n, &o, mem, bytes));
-    ASSERT_OK(bls12_381_fr_ntt_transform(&dom, (bls12_381_fr_t *)h, dom.n, ZKP_NTT_INVERSE, shift,
-                                         2));
-    free(mem);
-}
+TEST_CPU_NTT_DEFINE(bls12_381_fr)
 
 TEST_CASE(gpu_abc_from_the_circuit_matches_the_host) {
     enum { LOG = 12, ROWS = 1 << LOG, COLS = 3000 };
@@ -355,7 +341,7 @@ TEST_CASE(gpu_abc_from_the_circuit_matches_the_host) {
         uint64_t *want[2] = {h_host, h_coef};
         ASSERT_OK(zkp_gpu_buf_download(h_host, h[0][0], 0, (size_t)ROWS * 32, &d));
         memcpy(h_coef, h_host, (size_t)ROWS * 32);
-        cpu_coset_interpolate_(h_coef, LOG, &root, &shift);
+        ASSERT_OK(test_bls12_381_fr_cpu_ntt(h_coef, LOG, ZKP_NTT_INVERSE, root.l, shift.l));
         for (int coef = 0; coef < 2; coef++)
             for (int from = 0; from < 2; from++) {
                 ASSERT_OK(zkp_gpu_buf_download(h_dev, h[coef][from], 0, (size_t)ROWS * 32, &d));

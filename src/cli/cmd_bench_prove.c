@@ -333,16 +333,18 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             memcpy(abc_run, abc, abc_n * sizeof *abc);                                            \
             memcpy(w_run, w, n_vars * sizeof *w);                                                 \
             zkp_buffer wb = {w_run, n_vars * sizeof *w, ZKP_MEM_WITNESS, &keep_alloc_};           \
-            zkp_buffer ab = {abc_run, 3 * n * sizeof *abc, ZKP_MEM_ABC, &keep_alloc_};            \
+            /* No a, b, c where the GPU makes them. */                                            \
+            zkp_buffer ab = {bo->abc_on_device ? NULL : abc_run,                                  \
+                             bo->abc_on_device ? 0 : 3 * n * sizeof *abc, ZKP_MEM_ABC,            \
+                             &keep_alloc_};                                                       \
             stage_clock_ sc;                                                                      \
             memset(&sc, 0, sizeof sc);                                                            \
             zkp_g16_prove_opts o = {.nthreads = nthreads, .progress = on_stage_,                  \
                                     .progress_ctx = &sc, .rkey = rk};                             \
             if (bo->abc_on_device) {                                                              \
-                /* No a, b, c: the GPU makes them. The witness goes up first, and a download \
-                 * of its first scalar waits for the copy, which the engine's pipeline hides \
-                 * behind the partition before it. */                                          \
-                ab = (zkp_buffer){NULL, 0, ZKP_MEM_ABC, &keep_alloc_};                            \
+                /* The witness goes up first, and a download of its first scalar waits for  \
+                 * the copy, which the engine's pipeline hides behind the partition before   \
+                 * it. */                                                                      \
                 zkp_gpu_buf *wdev = NULL;                                                         \
                 uint64_t first[4];                                                                \
                 st = zkp_g16_witness_to_device(&wdev, be, &whole, &wb, &d);                       \

@@ -948,12 +948,15 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
     if (log_n > 0) {
         plan_make(&pi, log_n, rev ? ZKP_NTT_INVERSE_RN : ZKP_NTT_INVERSE_NR);
         plan_make(&pf, log_n, rev ? ZKP_NTT_FORWARD_NR : ZKP_NTT_FORWARD_RN);
-        plan_make(&ph, log_n, rev ? ZKP_NTT_INVERSE_RN : ZKP_NTT_INVERSE);
         tables_make<F>(&ti, pi, w, nullptr);
         tables_make<F>(&tf, pf, w, &gs);
-        tables_make<F>(&th, ph, w, &gs);
-        if (!coefficients) th.total = 0;
-        tab_bytes = (ti.total + tf.total + th.total) * sizeof(F);
+        size_t h_total = 0;
+        if (coefficients) {
+            plan_make(&ph, log_n, rev ? ZKP_NTT_INVERSE_RN : ZKP_NTT_INVERSE);
+            tables_make<F>(&th, ph, w, &gs);
+            h_total = th.total;
+        }
+        tab_bytes = (ti.total + tf.total + h_total) * sizeof(F);
         st = dev_alloc(g, &tab, tab_bytes, ZKP_GPU_MEM_SCRATCH, diag);
         if (st == ZKPIPE_OK) st = tables_launch(g, ti, (F *)tab, diag);
         if (st == ZKPIPE_OK) st = tables_launch(g, tf, (F *)tab + ti.total, diag);
