@@ -141,6 +141,12 @@ struct trace {
     }
 };
 
+/* OK for cudaSuccess, else the failure of what. */
+static inline zkpipe_status cuda_status(zkp_diag *diag, cudaError_t e, const char *what,
+                                        const char *file, int line) {
+    return e == cudaSuccess ? ZKPIPE_OK : cuda_fail(diag, e, what, file, line);
+}
+
 /* Blocks of threads to cover n items, for a one-dimensional launch. */
 static inline unsigned blocks_for(size_t n, unsigned threads) {
     return (unsigned)((n + threads - 1) / threads);
@@ -175,5 +181,9 @@ static inline unsigned blocks_for(size_t n, unsigned threads) {
         if (e_ != cudaSuccess)                                                               \
             return zkp_cuda::cuda_fail(diag, e_, "launch of " #kernel, __FILE__, __LINE__);   \
     } while (0)
+
+/* The same as a status, for code that goes to its cleanup label. */
+#define ZKP_CUDA_LAUNCH_STATUS(diag, kernel)                                          \
+    zkp_cuda::cuda_status(diag, cudaGetLastError(), "launch of " #kernel, __FILE__, __LINE__)
 
 #endif

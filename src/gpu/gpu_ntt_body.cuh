@@ -459,11 +459,30 @@ __global__ void bitrev_kernel(F *a, size_t n, unsigned L) {
     }
 }
 
-/* h_j = a_j b_j - c_j, out of Montgomery form, over a. */
+/* h_j = a_j b_j - c_j, or a_j b_j without c, out of Montgomery form, over
+ * a. */
 template <class F>
 __global__ void h_kernel(F *a, const F *b, const F *c, size_t n) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) st(a + i, (ld(a + i) * ld(b + i) - ld(c + i)).from_mont());
+    if (i >= n) return;
+    F x = ld(a + i) * ld(b + i);
+    if (c != nullptr) x = x - ld(c + i);
+    st(a + i, x.from_mont());
+}
+
+/* h's coefficients (times Z) over a: a_j less c_j out of Montgomery form
+ * (gpu_h_evals says why). With rev_bits = L both are in bit-reversed order
+ * of L bits and the result goes to natural order: the thread of index i
+ * takes the pair (i, rev(i)) when i <= rev(i), as bitrev_kernel does. */
+template <class F>
+__global__ void coef_kernel(F *a, const F *c, size_t n, unsigned rev_bits) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    size_t j = rev_bits ? (size_t)brev(i, rev_bits) : i;
+    if (j < i) return;
+    F x = ld(a + j) - ld(c + j).from_mont();
+    if (j != i) st(a + j, ld(a + i) - ld(c + i).from_mont());
+    st(a + i, x);
 }
 
 /* Row i of a matrix of a compiled circuit times the witness w (canonical
@@ -873,12 +892,10 @@ static zkpipe_status abc_on_device(zkp_gpu *g, F *const dev[3], const abc_source
         else
             spmv_kernel<F, false><<<blocks_for(n, 256), 256, 0, g->compute>>>(
                 dev[m], rp, col, c->vals[m]->ptr, nullptr, w, n, rev_bits);
-        cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess) return cuda_fail(diag, e, "launch of spmv_kernel", __FILE__, __LINE__);
+        ZKP_CUDA_LAUNCHED(diag, spmv_kernel);
     }
     product_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[2], dev[0], dev[1], n);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return cuda_fail(diag, e, "launch of product_kernel", __FILE__, __LINE__);
+    ZKP_CUDA_LAUNCHED(diag, product_kernel);
     tr.mark("a b c");
     return ZKPIPE_OK;
 }
@@ -887,17 +904,24 @@ static zkpipe_status abc_on_device(zkp_gpu *g, F *const dev[3], const abc_source
  * stream, each transformed on the compute stream once its upload's event
  * has fired, so b's and c's uploads overlap the transforms of a (and c's
  * those of b); from a circuit on the device, they are made there first.
- * Then h over a's buffer, which becomes *h, and with coefficients h
- * interpolated back from the coset.
+ * Then h over a's buffer, which becomes *h.
+ *
+ * h's coefficients (times Z, for a key in the coefficient basis) take six
+ * transforms, not seven, as on the CPU (groth16/groth16_body.h,
+ * cpu_h_scalars): they are the coefficients of AB mod (x^n - g^n) less
+ * C's, so c is only interpolated, AB's values on the coset are
+ * interpolated back from it, and the difference is taken coefficient by
+ * coefficient.
  *
  * The orders. Interpolation takes natural values to bit-reversed
  * coefficients (DIF) and the coset's evaluation takes those back to
  * natural values (DIT), so the evaluations come out in natural order, as
- * a key in the evaluation basis reads them; the coefficients then cost a
- * reversal pass after the last transform. Made from a circuit, a and b
+ * a key in the evaluation basis reads them; the two interpolations of the
+ * coefficients then leave both in bit-reversed order, and the difference
+ * is written in natural order. Made from a circuit, a and b (and so c)
  * can instead be written in bit-reversed order, and every transform runs
- * the other way round (DIT, DIF, DIT) to natural coefficients with no pass:
- * a key in the coefficient basis (Filecoin's) gets that. */
+ * the other way round (DIT, DIF, DIT) to natural coefficients: a key in
+ * the coefficient basis (Filecoin's) gets that. */
 template <class F>
 static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g, zkp_gpu_buf **h,
                                  const abc_source &src, unsigned log_n, const uint64_t *root,
@@ -952,7 +976,7 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
         tables_make<F>(&tf, pf, w, &gs);
         size_t h_total = 0;
         if (coefficients) {
-            plan_make(&ph, log_n, rev ? ZKP_NTT_INVERSE_RN : ZKP_NTT_INVERSE);
+            plan_make(&ph, log_n, pi.dit ? ZKP_NTT_INVERSE_RN : ZKP_NTT_INVERSE_NR);
             tables_make<F>(&th, ph, w, &gs);
             h_total = th.total;
         }
@@ -976,23 +1000,23 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
         }
         if (log_n > 0) {
             st = enqueue(g, dev[i], pi, ti, (const F *)tab, diag);
-            if (st == ZKPIPE_OK) st = enqueue(g, dev[i], pf, tf, (const F *)tab + ti.total, diag);
+            /* With coefficients, c is interpolated only. */
+            if (st == ZKPIPE_OK && !(coefficients && i == 2))
+                st = enqueue(g, dev[i], pf, tf, (const F *)tab + ti.total, diag);
             if (st != ZKPIPE_OK) goto done;
         }
         tr.mark(transformed[i]);
     }
-    h_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[0], dev[1], dev[2], n);
-    {
-        cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess) {
-            st = cuda_fail(diag, e, "launch of h_kernel", __FILE__, __LINE__);
-            goto done;
-        }
-    }
-    tr.mark("h");
+    h_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[0], dev[1],
+                                                            coefficients ? nullptr : dev[2], n);
+    if ((st = ZKP_CUDA_LAUNCH_STATUS(diag, h_kernel)) != ZKPIPE_OK) goto done;
+    tr.mark(coefficients ? "ab" : "h");
     if (coefficients && log_n > 0) {
         st = enqueue(g, dev[0], ph, th, (const F *)tab + ti.total + tf.total, diag);
         if (st != ZKPIPE_OK) goto done;
+        coef_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[0], dev[2], n,
+                                                                   ph.dit ? 0 : log_n);
+        if ((st = ZKP_CUDA_LAUNCH_STATUS(diag, coef_kernel)) != ZKPIPE_OK) goto done;
         tr.mark("h coefficients");
     }
     ZKP_CUDA_GOTO(diag, st, done, cudaStreamSynchronize(g->compute));

@@ -133,14 +133,24 @@ static zkpipe_status G16_FN(to_coset_)(const ZKP_CAT(G16_FR, _ntt_domain_t) * do
     return NTT_(transform)(dom, v, dom->n, ZKP_NTT_FORWARD_RN, g, nthreads);
 }
 
-/* h_j = a_j b_j - c_j on the coset, as canonical MSM scalars, over a: in
- * ranges of this many elements, spread over the threads. */
+/* The elementwise steps of the H step, as canonical MSM scalars over a, in
+ * ranges of this many elements spread over the threads:
+ *   H_EVALS       a_j = a_j b_j - c_j, h's values on the coset;
+ *   H_PRODUCT     a_j = a_j b_j, AB's values on the coset;
+ *   H_DIFFERENCE  a_j = a_j - c_j with c in Montgomery form and a already
+ *                 canonical: the coefficients of AB mod (x^n - g^n) less
+ *                 those of C (G16_FN(cpu_h_scalars) says why). */
 #define G16_H_UNIT_ 4096
+
+#define G16_H_EVALS_ 0
+#define G16_H_PRODUCT_ 1
+#define G16_H_DIFFERENCE_ 2
 
 typedef struct {
     G16_FRT *a;
     const G16_FRT *b, *c;
     size_t n;
+    int step;
 } G16_T(h_ctx_);
 
 static void G16_FN(h_unit_)(void *arg, unsigned tid, size_t unit) {
@@ -149,21 +159,42 @@ static void G16_FN(h_unit_)(void *arg, unsigned tid, size_t unit) {
     size_t lo = unit * G16_H_UNIT_, hi = lo + G16_H_UNIT_ < x->n ? lo + G16_H_UNIT_ : x->n;
     for (size_t i = lo; i < hi; i++) {
         G16_FRT h;
+        if (x->step == G16_H_DIFFERENCE_) {
+            FR_(from_mont)(&h, &x->c[i]);
+            FR_(sub)(&x->a[i], &x->a[i], &h);
+            continue;
+        }
         FR_(mul)(&h, &x->a[i], &x->b[i]);
-        FR_(sub)(&h, &h, &x->c[i]);
+        if (x->step == G16_H_EVALS_) FR_(sub)(&h, &h, &x->c[i]);
         FR_(from_mont)(&x->a[i], &h);
     }
 }
 
+static void G16_FN(h_step_)(G16_FRT *a, const G16_FRT *b, const G16_FRT *c, size_t n, int step,
+                            unsigned nthreads) {
+    G16_T(h_ctx_) x = {a, b, c, n, step};
+    zkp_parallel_for(nthreads, (n + G16_H_UNIT_ - 1) / G16_H_UNIT_, G16_FN(h_unit_), &x);
+}
+
 /* The CPU backend's H step (backend.h): h_j on the coset, as canonical MSM
  * scalars, written over a; for a key in the coefficient basis, h's
- * coefficients times Z (groth16.h: H). */
+ * coefficients times Z (groth16.h: H).
+ *
+ * Those take six transforms, not the seven of interpolating h back from
+ * the coset. With A, B, C the interpolants of a, b, c (degree < n) and H =
+ * (AB - C)/(x^n - 1), the scalars are the coefficients of (AB - C) mod
+ * (x^n - g^n) = H·(g^n - 1). Reduction mod x^n - g^n is linear and leaves
+ * C as it is, so they are (AB mod (x^n - g^n)) - C: the inverse coset
+ * transform of AB's values on the coset, less C's coefficients, which the
+ * interpolation of c gives. c is interpolated and never evaluated on the
+ * coset. */
 zkpipe_status G16_FN(cpu_h_scalars)(const zkp_g16_rkey *k, zkp_g16_scalars *h, uint64_t *abc,
                                     const uint64_t *root_l, const uint64_t *shift_l,
                                     const zkp_g16_cpu_work *w, zkp_diag *diag) {
     const G16_T(pk_t) *pk = &k->pk->u.G16_CURVE;
     unsigned log_n = pk->log_domain;
-    G16_FRT root, shift, *a = (G16_FRT *)abc, *b = a + pk->domain_size, *c = b + pk->domain_size;
+    size_t n = pk->domain_size;
+    G16_FRT root, shift, *a = (G16_FRT *)abc, *b = a + n, *c = b + n;
     memcpy(root.l, root_l, sizeof root.l);
     memcpy(shift.l, shift_l, sizeof shift.l);
     ZKP_CAT(G16_FR, _ntt_options_t) o = {0};
@@ -177,12 +208,21 @@ zkpipe_status G16_FN(cpu_h_scalars)(const zkp_g16_rkey *k, zkp_g16_scalars *h, u
     zkpipe_status s = NTT_(domain_init_opt)(&dom, log_n, &o, dmem, dbytes);
     if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, a, &shift, w->nthreads);
     if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, b, &shift, w->nthreads);
-    if (s == ZKPIPE_OK) s = G16_FN(to_coset_)(&dom, c, &shift, w->nthreads);
-    if (s == ZKPIPE_OK) {
-        G16_T(h_ctx_) x = {a, b, c, pk->domain_size};
-        zkp_parallel_for(w->nthreads, (x.n + G16_H_UNIT_ - 1) / G16_H_UNIT_, G16_FN(h_unit_), &x);
-        if (pk->h_coefficients)
-            s = NTT_(transform)(&dom, a, dom.n, ZKP_NTT_INVERSE, &shift, w->nthreads);
+    if (s == ZKPIPE_OK && !pk->h_coefficients) {
+        s = G16_FN(to_coset_)(&dom, c, &shift, w->nthreads);
+        if (s == ZKPIPE_OK) G16_FN(h_step_)(a, b, c, n, G16_H_EVALS_, w->nthreads);
+    } else if (s == ZKPIPE_OK) {
+        /* AB's and C's coefficients, both in bit-reversed order, and one
+         * reversal pass for the difference. */
+        s = NTT_(transform)(&dom, c, n, ZKP_NTT_INVERSE_NR, NULL, w->nthreads);
+        if (s == ZKPIPE_OK) {
+            G16_FN(h_step_)(a, b, NULL, n, G16_H_PRODUCT_, w->nthreads);
+            s = NTT_(transform)(&dom, a, n, ZKP_NTT_INVERSE_NR, &shift, w->nthreads);
+        }
+        if (s == ZKPIPE_OK) {
+            G16_FN(h_step_)(a, NULL, c, n, G16_H_DIFFERENCE_, w->nthreads);
+            s = NTT_(transform)(&dom, a, n, ZKP_NTT_BIT_REVERSE, NULL, w->nthreads);
+        }
     }
     NTT_(domain_clear)(&dom);
     zkp_free(w->alloc, dmem, dbytes, ZKP_MEM_SCRATCH);
@@ -666,6 +706,9 @@ zkpipe_status G16_FN(verify)(const G16_T(vk_t) *vk, const uint64_t *pub, size_t 
 }
 
 #undef G16_H_UNIT_
+#undef G16_H_EVALS_
+#undef G16_H_PRODUCT_
+#undef G16_H_DIFFERENCE_
 #undef G16_GATHER_UNIT_
 #undef G16_FN
 #undef G16_T
