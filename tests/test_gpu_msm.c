@@ -110,6 +110,15 @@ TEST_CASE(gpu_msm_witness_like) {
     zkp_gpu_close(g);
 }
 
+TEST_CASE(gpu_msm_trim_gives_back_unused_copies) {
+    zkp_gpu *g = test_gpu_open();
+    test_gm_bn254_g1_trim(g);
+    test_gm_bls12_381_g1_trim(g);
+    test_gm_bn254_g2_trim(g);
+    test_gm_bls12_381_g2_trim(g);
+    zkp_gpu_close(g);
+}
+
 /* For information: the times, never asserted. */
 TEST_CASE(gpu_msm_times) {
     zkp_gpu *g = test_gpu_open();
@@ -282,6 +291,62 @@ static void TG(witness)(zkp_gpu *g, size_t n) {
     zkp_gpu_bases *b = TG(upload)(g, bases, n);
     TG(check)(g, "witness-like", b, bases, 0, scalars, n);
     zkp_gpu_bases_free(b);
+    free(bases);
+    free(scalars);
+}
+
+static uint64_t TG(bases_bytes)(zkp_gpu *g) {
+    zkp_gpu_stats s;
+    zkp_gpu_stats_get(g, &s);
+    return s.live_bytes[ZKP_GPU_MEM_BASES];
+}
+
+/* zkp_gpu_bases_trim: 2^19 points get shifted copies at upload (14 or 15
+ * of them), which an MSM over scalars that are nearly all 0 and 1 plans
+ * without (7-bit windows, 37 bucket sets). Only such an MSM over all the points lets the trim give
+ * them back; the points stay, and the MSMs after it match the CPU's. */
+static void TG(trim)(zkp_gpu *g) {
+    const size_t n = (size_t)1 << 19, points = n * sizeof(AFF);
+    AFF *bases = calloc(n, sizeof *bases);
+    uint64_t *scalars = malloc(n * NL * sizeof *scalars);
+    ASSERT(bases && scalars);
+    TG(make_bases)(bases, n);
+    const uint64_t before = TG(bases_bytes)(g);
+    zkp_gpu_bases *b = TG(upload)(g, bases, n);
+    const uint64_t held = TG(bases_bytes)(g) - before;
+    ASSERT_MSG(held > points, "%s: %llu bytes of bases for %zu points: no copies", GM_STR(G),
+               (unsigned long long)held, n);
+    zkp_diag diag = {{0}};
+    uint64_t freed = 1;
+    JAC got;
+
+    /* Dense scalars: the MSM reads the copies, which stay. */
+    for (size_t i = 0; i < n; i++) TG(rand_scalar)(scalars + NL * i);
+    ASSERT_OK(TG(gpu_msm)(g, &got, b, 0, scalars, n, 0, &diag));
+    ASSERT_OK(zkp_gpu_bases_trim(b, &freed, &diag));
+    ASSERT_EQ_U64(freed, 0);
+
+    /* Ones and 1,000 other values: over all but the last point the MSM
+     * decides nothing, over all of them it frees the copies. */
+    for (size_t i = 0; i < n; i++) memset(scalars + NL * i, 0, 32), scalars[NL * i] = 1;
+    for (int j = 0; j < 1000; j++) TG(rand_scalar)(scalars + NL * (test_rng_u64() % n));
+    ASSERT_OK(TG(gpu_msm)(g, &got, b, 0, scalars, n - 1, 1, &diag));
+    ASSERT_OK(zkp_gpu_bases_trim(b, &freed, &diag));
+    ASSERT_EQ_U64(freed, 0);
+    TG(check)(g, "ones and a few others", b, bases, 0, scalars, n);
+    ASSERT_OK(zkp_gpu_bases_trim(b, &freed, &diag));
+    ASSERT_EQ_U64(freed, held - points);
+    ASSERT_EQ_U64(TG(bases_bytes)(g) - before, points);
+    ASSERT_OK(zkp_gpu_bases_trim(b, &freed, &diag));
+    ASSERT_EQ_U64(freed, 0);
+
+    /* Every point is summed once by the ones: the points' new buffer is
+     * whole; and a sub-range with dense scalars runs without copies. */
+    TG(check)(g, "ones and a few others, after the trim", b, bases, 0, scalars, n);
+    for (size_t i = 0; i < 4096; i++) TG(rand_scalar)(scalars + NL * i);
+    TG(check)(g, "random at an offset, after the trim", b, bases, n / 2, scalars, 4096);
+    zkp_gpu_bases_free(b);
+    ASSERT_EQ_U64(TG(bases_bytes)(g), before);
     free(bases);
     free(scalars);
 }

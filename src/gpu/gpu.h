@@ -277,11 +277,23 @@ ZKP_GPU_H_CSR_DECLARE_(bls12_381_fr)
  * for capacity points and no precomputation, and zkp_gpu_bases_fill(b,
  * pts, n, diag) copies n <= capacity points into it (returning once they
  * are there), so that an MSM over many points runs as MSMs over chunks of
- * them. */
+ * them.
+ *
+ * The upload sizes its precomputed copies for scalars that are all neither
+ * 0 nor 1, before any witness is seen; a witness's MSMs, whose scalars are
+ * mostly 0 and 1, may find fewer windows over the points alone cheaper.
+ * zkp_gpu_bases_trim(b, freed, diag) gives the copies back, keeping the
+ * points, when the last MSM over all of b's points planned without them;
+ * *freed is the bytes given back, 0 when it kept them (they were used, or
+ * the device had no room for the points' new buffer, which it fills from
+ * the old one before freeing that). Later MSMs over b plan without copies,
+ * whatever their scalars. */
 typedef struct zkp_gpu_bases zkp_gpu_bases;
 void zkp_gpu_bases_free(zkp_gpu_bases *b); /* NULL is a no-op */
 size_t zkp_gpu_bases_count(const zkp_gpu_bases *b);
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_bases_fill(zkp_gpu_bases *b, const void *pts, size_t n,
+                                                 zkp_diag *diag);
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_bases_trim(zkp_gpu_bases *b, uint64_t *freed,
                                                  zkp_diag *diag);
 
 #define ZKP_GPU_MSM_DECLARE_(G)                                                                  \

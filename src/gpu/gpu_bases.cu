@@ -1,4 +1,7 @@
 /* The resident MSM bases: what does not depend on the group. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "gpu/gpu_msm.cuh"
 
 using namespace zkp_cuda;
@@ -31,6 +34,45 @@ zkpipe_status zkp_gpu_bases_fill(zkp_gpu_bases *b, const void *pts, size_t n, zk
     if (st != ZKPIPE_OK) return st;
     ZKP_CUDA_TRY(diag, cudaStreamSynchronize(g->compute));
     b->n = n;
+    return ZKPIPE_OK;
+}
+
+zkpipe_status zkp_gpu_bases_trim(zkp_gpu_bases *b, uint64_t *freed, zkp_diag *diag) {
+    *freed = 0;
+    if (!b) return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU bases: NULL argument");
+    if (b->copies == 1 || !b->copies_idle) return ZKPIPE_OK;
+    zkp_gpu *g = b->g;
+    zkpipe_status st = bind(g, diag);
+    if (st != ZKPIPE_OK) return st;
+    busy_scope busy(g);
+    const size_t keep = b->n * b->point_bytes;
+    void *p = nullptr;
+    zkp_diag full = {{0}};
+    st = dev_alloc(g, &p, keep, ZKP_GPU_MEM_BASES, &full);
+    /* No room for the points' buffer: the copies stay until a later try. */
+    if (st == ZKPIPE_ERR_NO_MEMORY) return ZKPIPE_OK;
+    if (st != ZKPIPE_OK) {
+        if (diag) *diag = full;
+        return st;
+    }
+    /* Copy 0 is the points as uploaded. */
+    cudaError_t e = cudaMemcpyAsync(p, b->ptr, keep, cudaMemcpyDeviceToDevice, g->compute);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(g->compute);
+    if (e != cudaSuccess) {
+        dev_free(g, p, keep, ZKP_GPU_MEM_BASES);
+        return cuda_fail(diag, e, "cudaMemcpyAsync of the points without their copies", __FILE__,
+                         __LINE__);
+    }
+    dev_free(g, b->ptr, b->bytes, ZKP_GPU_MEM_BASES);
+    *freed = b->bytes - keep;
+    if (getenv("ZKPIPE_GPU_TRACE"))
+        fprintf(stderr, "gpu bases: %u copies of %zu points unused by an MSM over them: %.2f GiB "
+                "given back\n", b->copies, b->n, (double)*freed / 1073741824.0);
+    b->ptr = p;
+    b->bytes = keep;
+    b->copies = 1;
+    b->shift = 0;
+    b->copies_idle = false;
     return ZKPIPE_OK;
 }
 

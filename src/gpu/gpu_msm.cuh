@@ -21,6 +21,10 @@ struct zkp_gpu_bases {
     int group;           /* which group's points these are, to refuse a mix-up */
     unsigned copies;     /* 1 when nothing was precomputed */
     unsigned shift;      /* copy q is 2^(q·shift) times the point */
+    /* Whether the last MSM over all n points planned without the copies:
+     * what an MSM, which only reads the set, leaves for
+     * zkp_gpu_bases_trim. */
+    mutable bool copies_idle;
 };
 
 namespace zkp_cuda {

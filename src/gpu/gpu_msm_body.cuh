@@ -718,6 +718,8 @@ struct driver {
             st = pippenger(g, &result, bases, scalars, rest.as<uint32_t>(), m, lay, tr, diag);
             if (st != ZKPIPE_OK) return st;
         }
+        /* Windows read the copies only when a copy serves several of them. */
+        if (first == 0 && n == b->n) b->copies_idle = m == 0 || lay.wpc >= lay.nwin;
         if (tr.on) {
             char what[160];
             snprintf(what, sizeof what, "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u",

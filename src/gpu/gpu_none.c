@@ -168,6 +168,11 @@ zkpipe_status zkp_gpu_bases_fill(zkp_gpu_bases *b, const void *pts, size_t n, zk
     (void)b, (void)pts, (void)n;
     return NO_CUDA_(diag);
 }
+zkpipe_status zkp_gpu_bases_trim(zkp_gpu_bases *b, uint64_t *freed, zkp_diag *diag) {
+    (void)b;
+    *freed = 0;
+    return NO_CUDA_(diag);
+}
 
 #define MSM_NONE_(G)                                                                              \
     zkpipe_status G##_gpu_bases_upload(zkp_gpu *g, zkp_gpu_bases **out, const void *bases,       \

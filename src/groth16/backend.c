@@ -449,6 +449,14 @@ static zkpipe_status gather_for(const zkp_g16_rkey *k, int b, const zkp_gpu_buf 
     return ZKPIPE_OK;
 }
 
+/* After an MSM over a resident set: its shifted copies go back if the MSM
+ * planned without them (gpu.h). A PoRep witness's B1 MSM does, and they
+ * are 32.6 GiB of a 32 GiB sector's key of 74.3 (docs/PERFORMANCE.md). */
+static zkpipe_status trim_copies(zkp_gpu_bases *b, zkp_diag *diag) {
+    uint64_t freed = 0;
+    return b ? zkp_gpu_bases_trim(b, &freed, diag) : ZKPIPE_OK;
+}
+
 /* The scalars are on the device: the H values where the H step left them,
  * or the witness as witness_scalars uploaded it. */
 static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_set set,
@@ -477,6 +485,7 @@ static zkpipe_status cuda_msm_g1(const zkp_g16_rkey *k, void *out, zkp_g16_base_
         if (st == ZKPIPE_OK) bls12_381_g1_xyzz_to_jacobian(out, &r);
     }
     zkp_gpu_buf_free(gathered);
+    if (st == ZKPIPE_OK) st = trim_copies(k->bases[set], diag);
     if (st != ZKPIPE_OK) {
         char what[64];
         snprintf(what, sizeof what, "MSM %s on the GPU", set_names[set]);
@@ -502,6 +511,7 @@ static zkpipe_status cuda_msm_g2(const zkp_g16_rkey *k, void *out, const zkp_g16
         if (st == ZKPIPE_OK) bls12_381_g2_xyzz_to_jacobian(out, &r);
     }
     zkp_gpu_buf_free(gathered);
+    if (st == ZKPIPE_OK) st = trim_copies(k->b2, diag);
     if (st != ZKPIPE_OK) zkp_diag_prefix(diag, "MSM B2 on the GPU");
     return st;
 }
