@@ -55,7 +55,10 @@
  * (768 KiB at 2^27, which stays in L2), except level 1's twiddle step in a
  * three-level plan, which reads w^e whole (TAB_TDIR, below). An inverse
  * without shift folds its 1/n into a copy of hi used by level 0's twiddle
- * step, as the CPU does; a coset folds it into the scaling tables.
+ * step, as the CPU does; a coset folds it into the scaling tables. The
+ * scaling of natural coefficients costs one product an element where the
+ * shift is a square root of the root, as snarkjs's is: its column factor
+ * joins level 0's twiddle step (tables_make).
  *
  * Host emulation. Each kernel is a sequence of phases separated by
  * __syncthreads(); the phases are host-device functions of (block, thread),
@@ -84,7 +87,7 @@ constexpr unsigned STRIDED_BITS = TILE_BITS - 2;
 constexpr unsigned THREADS = 256;
 constexpr unsigned MAX_LEVELS = 4; /* 11 + 3 * 9 bits covers a 2-adicity of 32 */
 
-enum { SCALE_NONE = 0, SCALE_CONST, SCALE_NATURAL, SCALE_BITREV };
+enum { SCALE_NONE = 0, SCALE_CONST, SCALE_NATURAL, SCALE_BITREV, SCALE_ROWS };
 
 /* ---------------------------------------------------------------- plan */
 
@@ -282,10 +285,12 @@ struct level_args {
     const F *tlo, *thi;     /* twiddle step: w^e (w^-e for an inverse) */
     const F *tdir;          /* or w^e read whole: tdir[e >> top], when not null */
     const F *slo, *shi;     /* coefficient scaling: s h^e */
+    const F *srow;          /* SCALE_ROWS: level 0's row r takes srow[r] */
     F sconst;               /* SCALE_CONST's factor */
     unsigned L, d, lo, top, logc, D, sb;
     int in_scale, out_scale;
     int in_tw, out_tw;
+    int tw_coset;           /* the twiddle step takes h^(col·(2k+1)) from slo, shi */
 };
 
 template <class F>
@@ -294,14 +299,18 @@ ZKP_GPU_HD F elem_scale(const level_args<F> &A, int mode, uint64_t i, const F &x
     case SCALE_CONST: return x * A.sconst;
     case SCALE_NATURAL: return x * split_pow(A.slo, A.shi, i, A.sb);
     case SCALE_BITREV: return x * split_pow(A.slo, A.shi, brev(i, A.L), A.sb);
+    case SCALE_ROWS: return x * ldt(A.srow + (i >> A.lo));
     default: return x;
     }
 }
 
-/* The twiddle step for the element at row r of column col: w^(col·rev_d(r)·2^top). */
+/* The twiddle step for the element at row r of column col: w^(col·rev_d(r)·2^top);
+ * with the coset's column factor folded in (tables, SCALE_ROWS), h^(col·(2k+1))
+ * for k = rev_d(r), level 0's top being 0. */
 template <class F>
 ZKP_GPU_HD F elem_twiddle(const level_args<F> &A, uint64_t col, unsigned r, const F &x) {
     const uint64_t k = col * brev(r, A.d);
+    if (A.tw_coset) return x * split_pow(A.slo, A.shi, 2 * k + col, A.sb);
     if (A.tdir != nullptr) return x * ldt(A.tdir + k);
     return x * split_pow(A.tlo, A.thi, k << A.top, A.sb);
 }
@@ -604,7 +613,7 @@ static bool host_primitive(const F &w, unsigned L) {
 
 /* ---------------------------------------------------------------- tables */
 
-enum { TAB_STW = 0, TAB_TLO, TAB_THI, TAB_THIN, TAB_TDIR, TAB_SLO, TAB_SHI, TAB_COUNT_ };
+enum { TAB_STW = 0, TAB_TLO, TAB_THI, TAB_THIN, TAB_TDIR, TAB_SLO, TAB_SHI, TAB_SROW, TAB_COUNT_ };
 
 /* Level 1's twiddle step of a three-level plan reads w^e whole from a table
  * of the powers of w^(2^top) (e is a multiple of 2^top, below 2^L), one
@@ -658,6 +667,22 @@ static void tables_make(tables<F> *tb, const plan &p, const F &root, const F *sh
          * an inverse DIT (natural order), the other way round in
          * bit-reversed order. */
         tb->scale = p.dit == p.inverse ? SCALE_NATURAL : SCALE_BITREV;
+        /* Natural coefficients meet level 0, whose sub-transforms run over
+         * the top d0 bits of the index i = r·2^lo + col. The scaling h^i
+         * splits into a row factor h^(r·2^lo) and a column factor h^col,
+         * which is the same for all of a column's rows and so passes
+         * through the sub-transform to its twiddle step, w^(col·k) (w^-1
+         * for an inverse). When h² is that w (snarkjs's shift, w_{2n},
+         * is), the two make h^(col·(2k+1)), one split lookup as the step's
+         * own w^(col·k) was, and the scaling costs one product an element
+         * instead of two: h's powers go up to 2^(L+1), and 1/n moves to
+         * the rows' table. */
+        if (tb->scale == SCALE_NATURAL && p.m > 1 && h.sqr() == w) {
+            tb->scale = SCALE_ROWS;
+            tb->count[TAB_SHI] = nhi << 1, tb->mult[TAB_SHI] = one;
+            tb->count[TAB_SROW] = (size_t)1 << p.d[0];
+            tb->base[TAB_SROW] = host_sqr_n(h, p.lo[0]), tb->mult[TAB_SROW] = n_inv;
+        }
     } else if (p.inverse && p.m == 1) {
         tb->scale = SCALE_CONST;
         tb->sconst = n_inv;
@@ -682,6 +707,7 @@ static level_args<F> level_make(const plan &p, const tables<F> &tb, const F *tab
     A.tdir = (t == 1 && tb.count[TAB_TDIR]) ? tab + tb.off[TAB_TDIR] : nullptr;
     A.slo = tab + tb.off[TAB_SLO];
     A.shi = tab + tb.off[TAB_SHI];
+    A.srow = tab + tb.off[TAB_SROW];
     A.sconst = tb.sconst;
     A.L = p.L, A.d = p.d[t], A.lo = p.lo[t], A.top = p.L - p.d[t] - p.lo[t];
     A.logc = p.logc[t], A.D = p.D, A.sb = p.sb;
@@ -689,15 +715,17 @@ static level_args<F> level_make(const plan &p, const tables<F> &tb, const F *tab
     const int sc = tb.scale;
     A.in_scale = A.out_scale = SCALE_NONE;
     A.in_tw = A.out_tw = 0;
+    const bool natural = sc == SCALE_NATURAL || sc == SCALE_ROWS;
     if (!p.dit) {
-        if (t == 0 && (sc == SCALE_NATURAL || sc == SCALE_CONST)) A.in_scale = sc;
+        if (t == 0 && (natural || sc == SCALE_CONST)) A.in_scale = sc;
         A.out_tw = !last;
         if (last && sc == SCALE_BITREV) A.out_scale = sc;
     } else {
         if (last && (sc == SCALE_BITREV || sc == SCALE_CONST)) A.in_scale = sc;
         A.in_tw = !last;
-        if (t == 0 && sc == SCALE_NATURAL) A.out_scale = sc;
+        if (t == 0 && natural) A.out_scale = sc;
     }
+    A.tw_coset = t == 0 && sc == SCALE_ROWS;
     return A;
 }
 
