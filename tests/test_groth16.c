@@ -7,12 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "field/field.h"
+#include "field/limbs.h"
 #include "formats/snarkjs_json.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
+#include "groth16/backend.h"
 #include "groth16/groth16.h"
+#include "ntt_support.h"
 #include "test.h"
 #include "util/fileio.h"
+
+#define F bn254_fr
+#define FK BN254_FR
+#include "field_sample_impl.h"
+#undef F
+#undef FK
+#define F bls12_381_fr
+#define FK BLS12_381_FR
+#include "field_sample_impl.h"
+#undef F
+#undef FK
+TEST_CPU_NTT_DEFINE(bn254_fr)
+TEST_CPU_NTT_DEFINE(bls12_381_fr)
 
 static const char *const fixtures[] = {
     "poseidon_small_bn128",
@@ -347,4 +364,80 @@ TEST_CASE(groth16_prove_start_refuses_bad_witness_and_cancels) {
     zkp_g16_pending_free(p);
     zkp_wtns_free(&kw.wtns);
     zkp_zkey_free(&kw.key);
+}
+
+/* ------------------------------------------------------------- the H step */
+
+/* The CPU's H step (groth16_body.h) against its definition, on a, b and c
+ * that satisfy nothing, so that no term can cancel: each interpolated and
+ * evaluated on the coset, h_j = a_j b_j - c_j there, and for a key in the
+ * coefficient basis those values interpolated back from the coset, seven
+ * transforms where the prover takes six. The shift is snarkjs's or a
+ * random one: the six-transform form holds for any shift. */
+#define H_STEP_CHECK_(C, F, CURVE)                                                                \
+    static void h_step_check_##C##_(unsigned log_n, int random_shift, int coef) {                \
+        const size_t n = (size_t)1 << log_n;                                                     \
+        F##_t root, shift, five, zn, one;                                                         \
+        F##_set_u64(&five, 5);                                                                    \
+        F##_set_one(&one);                                                                        \
+        ASSERT_OK(F##_ntt_root_from_generator(&root, &five, log_n));                              \
+        if (random_shift) {                                                                       \
+            uint64_t nn = n;                                                                      \
+            do {                                                                                  \
+                test_##F##_rand(&shift);                                                          \
+                F##_pow(&zn, &shift, &nn, 1);                                                     \
+            } while (F##_is_zero(&shift) || F##_eq(&zn, &one));                                  \
+        } else {                                                                                  \
+            ASSERT_OK(F##_ntt_root_from_generator(&shift, &five, log_n + 1));                     \
+        }                                                                                         \
+        F##_t *abc = malloc(3 * n * sizeof *abc), *want = malloc(3 * n * sizeof *want);          \
+        ASSERT(abc && want);                                                                      \
+        for (size_t i = 0; i < 3 * n; i++) test_##F##_rand(&abc[i]);                              \
+        memcpy(want, abc, 3 * n * sizeof *abc);                                                   \
+        for (int m = 0; m < 3; m++) {                                                             \
+            uint64_t *v = want[m * n].l;                                                          \
+            ASSERT_OK(test_##F##_cpu_ntt(v, log_n, ZKP_NTT_INVERSE_NR, root.l, NULL));            \
+            ASSERT_OK(test_##F##_cpu_ntt(v, log_n, ZKP_NTT_FORWARD_RN, root.l, shift.l));         \
+        }                                                                                         \
+        for (size_t i = 0; i < n; i++) {                                                          \
+            F##_t h;                                                                              \
+            F##_mul(&h, &want[i], &want[n + i]);                                                  \
+            F##_sub(&h, &h, &want[2 * n + i]);                                                    \
+            F##_from_mont(&want[i], &h);                                                          \
+        }                                                                                         \
+        if (coef) ASSERT_OK(test_##F##_cpu_ntt(want[0].l, log_n, ZKP_NTT_INVERSE, root.l,         \
+                                               shift.l));                                         \
+        zkp_g16_pk pk;                                                                            \
+        memset(&pk, 0, sizeof pk);                                                                \
+        pk.curve = CURVE;                                                                         \
+        pk.u.C.log_domain = log_n;                                                                \
+        pk.u.C.domain_size = (uint32_t)n;                                                         \
+        pk.u.C.h_coefficients = coef;                                                             \
+        zkp_g16_rkey k;                                                                           \
+        memset(&k, 0, sizeof k);                                                                  \
+        k.pk = &pk;                                                                               \
+        zkp_g16_cpu_work w = {.nthreads = 2};                                                     \
+        zkp_g16_scalars h = {0};                                                                  \
+        zkp_diag d = {{0}};                                                                       \
+        ASSERT_MSG(C##_g16_cpu_h_scalars(&k, &h, abc[0].l, root.l, shift.l, &w, &d) == ZKPIPE_OK, \
+                   "%s", d.msg);                                                                  \
+        ASSERT(h.host == abc[0].l);                                                               \
+        for (size_t i = 0; i < n; i++)                                                            \
+            ASSERT_MSG(F##_eq(&abc[i], &want[i]), #C " 2^%u%s%s: h scalar %zu of %zu differs",   \
+                       log_n, coef ? ", coefficients" : "", random_shift ? ", random shift" : "", \
+                       i, n);                                                                     \
+        free(abc);                                                                                \
+        free(want);                                                                               \
+    }
+H_STEP_CHECK_(bn254, bn254_fr, ZKPIPE_CURVE_BN254)
+H_STEP_CHECK_(bls12_381, bls12_381_fr, ZKPIPE_CURVE_BLS12_381)
+#undef H_STEP_CHECK_
+
+TEST_CASE(groth16_cpu_h_step_matches_its_definition) {
+    for (unsigned log_n = 1; log_n <= 12; log_n++)
+        for (int coef = 0; coef < 2; coef++)
+            for (int rs = 0; rs < 2; rs++) {
+                h_step_check_bn254_(log_n, rs, coef);
+                h_step_check_bls12_381_(log_n, rs, coef);
+            }
 }
