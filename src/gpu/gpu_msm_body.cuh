@@ -14,18 +14,21 @@
  *  3. Each remaining scalar is cut into signed digits of width c, in
  *     (-2^(c-1), 2^(c-1)], and every nonzero digit emits a key (its bucket:
  *     bucket set and magnitude) and a value (the point's index, its sign in
- *     the top bit). Zero digits emit a key past every bucket, which sorts
- *     last and is skipped.
- *  4. cub::DeviceRadixSort orders the pairs by key, so every bucket is one
- *     run of the sorted array.
+ *     the top bit). Zero digits emit a value that adds nothing, with a key
+ *     past every bucket, which sorts last and is skipped, or where each
+ *     window has a set of its own, the key of its first bucket.
+ *  4. cub::DeviceRadixSort orders the pairs by key, or by the magnitude
+ *     bits alone where each window has a set of its own, so every bucket is
+ *     one run of the sorted array.
  *  5. The sorted array is cut into segments of equal length L, one thread
  *     each, so the work per thread is the same whatever the bucket sizes.
  *     A thread adds its points into XYZZ accumulators run by run; a run
  *     that begins and ends inside its segment is a whole bucket and is
  *     stored as it is. A run that crosses a segment boundary leaves pieces
  *     in per-segment slots (the first run of a segment if it began before,
- *     the last if it goes on); the occupied slots, compacted, are again a
- *     key-sorted list, and the same step reduces them, until none crosses.
+ *     the last if it goes on); the occupied slots, compacted, again hold
+ *     each key's pieces together, and the same step reduces them, until
+ *     none crosses.
  *     One bucket with all the points (equal scalars) costs log_L(n) rounds
  *     rather than n serial additions.
  *  6. Each bucket set's sum_k k·B_k is computed in parallel: chunks of
@@ -194,9 +197,13 @@ struct not_empty {
 struct layout {
     unsigned c, nwin, wpc, sets;
     uint32_t buckets_per_set; /* 2^(c-1) */
-    uint32_t nb;              /* sets · buckets_per_set: also the key of a zero digit */
+    uint32_t nb;              /* sets · buckets_per_set: the key of a zero digit, unless grouped */
     size_t copy_stride;       /* points per copy of the bases */
     size_t first;
+    /* Each window its own bucket set (no copies): the sort orders the
+     * magnitude bits alone (step 4), and a zero digit takes its window's
+     * first bucket, as a value that adds nothing. */
+    bool grouped;
 };
 
 /* Step 3: the keys and values of the m points idx[0..m), window-major. */
@@ -230,17 +237,25 @@ __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint
         }
         unsigned q = win / lay.wpc, set = win % lay.wpc;
         size_t at = (size_t)win * m + j;
-        keys[at] = mag ? set * half + (mag - 1) : lay.nb;
-        vals[at] = (uint32_t)(q * lay.copy_stride + lay.first + i) | sign;
+        if (mag) {
+            keys[at] = set * half + (mag - 1);
+            vals[at] = (uint32_t)(q * lay.copy_stride + lay.first + i) | sign;
+        } else {
+            keys[at] = lay.grouped ? set * half : lay.nb;
+            vals[at] = EMPTY;
+        }
     }
 }
 
 /* Step 5, one round. FIRST: the items are the sorted (key, value) pairs,
- * a value naming a base and its sign. Otherwise: item e is the partial sum
- * src_pt[vals[e]] with key src_key[vals[e]]. A whole run goes to
- * buckets[key]; the pieces of a crossing run go to this segment's two
- * slots (2s: the run it continues, 2s + 1: the run it starts and hands
- * on), whose indices are left in dst_idx, EMPTY where unused. */
+ * a value naming a base and its sign, or EMPTY for a zero digit. Otherwise:
+ * item e is the partial sum src_pt[vals[e]] with key src_key[vals[e]]. A
+ * whole run goes to buckets[key]; the pieces of a crossing run go to this
+ * segment's two slots (2s: the run it continues, 2s + 1: the run it starts
+ * and hands on), whose indices are left in dst_idx, EMPTY where unused. A
+ * piece that summed nothing (zero digits only) takes no slot: the run's
+ * other pieces, or the bucket's zeros (the point at infinity), stand for
+ * it. Runs need only be contiguous, not in key order. */
 template <class F, bool FIRST>
 __global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
     segment_kernel(const uint32_t *keys, const uint32_t *vals, const affine<F> *bases,
@@ -261,12 +276,12 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
         if (ke != k) {
             /* The run of k ends inside the segment. */
             if (k < nb) {
-                if (head) {
+                if (!head)
+                    buckets[k] = acc;
+                else if (!acc.is_inf()) {
                     dst_key[2 * s] = k;
                     dst_pt[2 * s] = acc;
                     dst_idx[2 * s] = (uint32_t)(2 * s);
-                } else {
-                    buckets[k] = acc;
                 }
             }
             head = false;
@@ -276,6 +291,7 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
         if (k >= nb) return; /* zero digits sort last: nothing more to add */
         if (FIRST) {
             uint32_t v = vals[e];
+            if (v == EMPTY) continue;
             affine<F> p = load_affine(bases + (v & ~NEG));
             if (v & NEG) p = p.neg();
             acc.add_affine(p);
@@ -284,16 +300,13 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
         }
     }
     bool tail = hi < total && key_at(hi) == k;
-    if (head) {
-        dst_key[2 * s] = k;
-        dst_pt[2 * s] = acc;
-        dst_idx[2 * s] = (uint32_t)(2 * s);
-    } else if (tail) {
-        dst_key[2 * s + 1] = k;
-        dst_pt[2 * s + 1] = acc;
-        dst_idx[2 * s + 1] = (uint32_t)(2 * s + 1);
-    } else {
+    if (!head && !tail) {
         buckets[k] = acc;
+    } else if (!acc.is_inf()) {
+        const size_t at = head ? 2 * s : 2 * s + 1;
+        dst_key[at] = k;
+        dst_pt[at] = acc;
+        dst_idx[at] = (uint32_t)at;
     }
 }
 
@@ -457,12 +470,18 @@ static plan choose(size_t m, const zkp_gpu_bases *b) {
             best.lay.buckets_per_set = 1u << (c - 1);
             best.lay.nb = sets << (c - 1);
             best.lay.copy_stride = b->n;
+            best.lay.grouped = wpc >= nwin;
         }
     }
     return best;
 }
 
 static inline unsigned bits_of(uint32_t v) { return v ? 32 - __builtin_clz(v) : 0; }
+
+/* The key bits step 4 orders. */
+static inline unsigned sort_bits(const layout &lay) {
+    return lay.grouped ? lay.c - 1 : bits_of(lay.nb);
+}
 
 template <class F, int SBITS, int GROUP>
 struct driver {
@@ -722,8 +741,10 @@ struct driver {
         if (first == 0 && n == b->n) b->copies_idle = m == 0 || lay.wpc >= lay.nwin;
         if (tr.on) {
             char what[160];
-            snprintf(what, sizeof what, "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u",
-                     GROUP, n, k, m, lay.c, lay.nwin, lay.sets, b->copies);
+            snprintf(what, sizeof what,
+                     "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u sort bits=%u",
+                     GROUP, n, k, m, lay.c, lay.nwin, lay.sets, b->copies,
+                     sort_bits(lay));
             tr.print(what);
         }
         result.add(total_ones);
@@ -753,8 +774,12 @@ struct driver {
         ZKP_CUDA_LAUNCHED(diag, digits_kernel);
         tr.mark("digits");
 
-        /* Step 4. */
-        int end_bit = (int)bits_of(lay.nb);
+        /* Step 4. The radix sort is stable, and the keys come window by
+         * window, so where each window has a set of its own, ordering the
+         * magnitude's c - 1 bits alone leaves every bucket's entries
+         * together (by magnitude, then window): the H MSM's 25-bit keys
+         * (12 sets of 2^21) take three passes of 8 bits instead of four. */
+        int end_bit = (int)sort_bits(lay);
         cub::DoubleBuffer<uint32_t> dk(keys.as<uint32_t>(), keys2.as<uint32_t>());
         cub::DoubleBuffer<uint32_t> dv(vals.as<uint32_t>(), vals2.as<uint32_t>());
         size_t sort_bytes = 0;
