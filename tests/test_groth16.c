@@ -434,7 +434,7 @@ H_STEP_CHECK_(bls12_381, bls12_381_fr, ZKPIPE_CURVE_BLS12_381)
 #undef H_STEP_CHECK_
 
 TEST_CASE(groth16_cpu_h_step_matches_its_definition) {
-    for (unsigned log_n = 1; log_n <= 12; log_n++)
+    for (unsigned log_n = 0; log_n <= 12; log_n++)
         for (int coef = 0; coef < 2; coef++)
             for (int rs = 0; rs < 2; rs++) {
                 h_step_check_bn254_(log_n, rs, coef);

@@ -1004,7 +1004,7 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
         tables_make<F>(&tf, pf, w, &gs);
         size_t h_total = 0;
         if (coefficients) {
-            plan_make(&ph, log_n, pi.dit ? ZKP_NTT_INVERSE_RN : ZKP_NTT_INVERSE_NR);
+            plan_make(&ph, log_n, rev ? ZKP_NTT_INVERSE_RN : ZKP_NTT_INVERSE_NR);
             tables_make<F>(&th, ph, w, &gs);
             h_total = th.total;
         }
@@ -1039,11 +1039,12 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
                                                             coefficients ? nullptr : dev[2], n);
     if ((st = ZKP_CUDA_LAUNCH_STATUS(diag, h_kernel)) != ZKPIPE_OK) goto done;
     tr.mark(coefficients ? "ab" : "h");
-    if (coefficients && log_n > 0) {
-        st = enqueue(g, dev[0], ph, th, (const F *)tab + ti.total + tf.total, diag);
-        if (st != ZKPIPE_OK) goto done;
+    if (coefficients) {
+        if (log_n > 0 &&
+            (st = enqueue(g, dev[0], ph, th, (const F *)tab + ti.total + tf.total, diag)) != ZKPIPE_OK)
+            goto done;
         coef_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[0], dev[2], n,
-                                                                   ph.dit ? 0 : log_n);
+                                                                   rev ? 0 : log_n);
         if ((st = ZKP_CUDA_LAUNCH_STATUS(diag, coef_kernel)) != ZKPIPE_OK) goto done;
         tr.mark("h coefficients");
     }
