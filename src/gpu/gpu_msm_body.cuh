@@ -288,7 +288,7 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
             k = ke;
             acc = xyzz<F>::inf();
         }
-        if (k >= nb) return; /* zero digits sort last: nothing more to add */
+        if (k >= nb) return; /* keyed zero digits sort last: nothing more to add */
         if (FIRST) {
             uint32_t v = vals[e];
             if (v == EMPTY) continue;
