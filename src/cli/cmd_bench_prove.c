@@ -311,8 +311,15 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             goto out;                                                                             \
         }                                                                                         \
         t_up = cli_now() - t_up;                                                                  \
-        printf("key bases resident in %.2f s (%u of 4 G1 sets streamed instead)\n", t_up,        \
+        printf("key bases resident in %.2f s (%u of 4 G1 sets streamed instead)", t_up,          \
                zkp_g16_rkey_streamed_sets(rk));                                                   \
+        if (zkp_g16_backend_gpu(be)) {                                                            \
+            zkp_gpu_stats gs0;                                                                    \
+            zkp_gpu_stats_get(zkp_g16_backend_gpu(be), &gs0);                                     \
+            printf(", the key holding %.2f GiB on the GPU",                                       \
+                   gs0.live_bytes[ZKP_GPU_MEM_BASES] / 1073741824.0);                             \
+        }                                                                                         \
+        printf("\n");                                                                             \
         if (bo->abc_on_device)                                                                    \
             printf("circuit on the device: %.2f GiB, %zu and %zu non-zeros in A and B\n",         \
                    zkp_gpu_csr_bytes(&csr) / 1073741824.0, csr.nnz[0], csr.nnz[1]);               \
