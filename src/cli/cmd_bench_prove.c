@@ -34,6 +34,7 @@
 #include "field/field.h"
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
+#include "util/parallel.h"
 
 static const char prove_usage[] =
     "usage: zkpipe bench prove [--curve C] [--log L] [--device cpu|cuda|cuda:N|auto] [options]\n"
@@ -97,8 +98,17 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
     c->seen[s] = 1;
 }
 
-/* A draw uniform in [0, 1), from the top 53 bits of the next splitmix64. */
-static double unit_draw_(uint64_t *seed) { return (double)(cli_splitmix64(seed) >> 11) * 0x1p-53; }
+/* A draw uniform in [0, 1) from the top 53 bits of r, and from the next
+ * splitmix64. */
+static double unit_of_(uint64_t r) { return (double)(r >> 11) * 0x1p-53; }
+static double unit_draw_(uint64_t *seed) { return unit_of_(cli_splitmix64(seed)); }
+
+/* Draw k of the splitmix64 stream from state s, without the k before it:
+ * the stream is a counter, so threads can fill their own ranges. */
+static uint64_t draw_at_(uint64_t s, uint64_t k) {
+    uint64_t state = s + k * 0x9e3779b97f4a7c15ULL;
+    return cli_splitmix64(&state);
+}
 
 /* One matrix of a partition-shaped circuit: row_ptr[0..n_rows] for about
  * nnz entries over the first n_cons rows (the rest are the domain's
@@ -106,43 +116,79 @@ static double unit_draw_(uint64_t *seed) { return (double)(cli_splitmix64(seed) 
  * long_share of the entries, their lengths uniform from 33 to twice their
  * mean less 33, the others the floor or the ceiling of theirs; then the
  * columns (uniform over n_vars) and the indices into a table of SYNTH_DICT
- * values. 0, or -1 out of memory. */
-static int synth_matrix_(zkp_gpu_csr_src *src, int m, size_t n_rows, size_t n_cons, size_t n_vars,
-                         double nnz, double long_rows, double long_share, uint64_t *seed) {
-    uint64_t *rp = malloc((n_rows + 1) * sizeof *rp);
-    if (!rp) return -1;
-    size_t n_long = (size_t)(long_rows * (double)n_cons), every = n_long ? n_cons / n_long : 0;
-    double long_mean = n_long ? long_share * nnz / (double)n_long : 0;
-    double short_mean = (1 - long_share) * nnz / (double)(n_cons - n_long);
-    unsigned short_base = (unsigned)short_mean;
-    unsigned long_span = long_mean > 34 ? (unsigned)(2 * long_mean) - 65 : 1;
-    double short_frac = short_mean - short_base;
-    rp[0] = 0;
-    for (size_t i = 0; i < n_rows; i++) {
-        uint64_t len = 0;
-        if (i < n_cons && every && i % every == 0 && i / every < n_long)
-            len = 33 + cli_splitmix64(seed) % long_span;
-        else if (i < n_cons)
-            len = short_base + (unit_draw_(seed) < short_frac);
-        rp[i + 1] = rp[i] + len;
+ * values. Row i's length and entry k's draw are draws i and k of two
+ * streams seeded from *seed, made by nthreads threads (a 2^27 partition's
+ * 440 M entries took 38 s on one). 0, or -1 out of memory. */
+#define SYNTH_UNIT_ ((size_t)1 << 20)
+
+typedef struct {
+    uint64_t *rp;
+    uint32_t *col;
+    uint16_t *vidx;
+    size_t n, n_cons, n_vars, n_long, every;
+    unsigned short_base, long_span;
+    double short_frac;
+    uint64_t s_rows, s_entries;
+} synth_ctx_;
+
+/* Units of rows: each row's length at rp[i + 1], summed afterwards. */
+static void synth_rows_(void *arg, unsigned tid, size_t unit) {
+    synth_ctx_ *x = arg;
+    (void)tid;
+    size_t lo = unit * SYNTH_UNIT_, hi = lo + SYNTH_UNIT_ < x->n ? lo + SYNTH_UNIT_ : x->n;
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t r = draw_at_(x->s_rows, i), len = 0;
+        if (i < x->n_cons && x->every && i % x->every == 0 && i / x->every < x->n_long)
+            len = 33 + r % x->long_span;
+        else if (i < x->n_cons)
+            len = x->short_base + (unit_of_(r) < x->short_frac);
+        x->rp[i + 1] = len;
     }
-    size_t total = (size_t)rp[n_rows];
-    uint32_t *col = malloc((total ? total : 1) * sizeof *col);
-    uint16_t *vidx = malloc((total ? total : 1) * sizeof *vidx);
-    if (!col || !vidx) {
-        free(rp);
-        free(col);
-        free(vidx);
+}
+
+static void synth_entries_(void *arg, unsigned tid, size_t unit) {
+    synth_ctx_ *x = arg;
+    (void)tid;
+    size_t lo = unit * SYNTH_UNIT_, hi = lo + SYNTH_UNIT_ < x->n ? lo + SYNTH_UNIT_ : x->n;
+    for (size_t k = lo; k < hi; k++) {
+        uint64_t r = draw_at_(x->s_entries, k);
+        x->col[k] = (uint32_t)((r >> 16) % x->n_vars);
+        x->vidx[k] = (uint16_t)(r % SYNTH_DICT);
+    }
+}
+
+static int synth_matrix_(zkp_gpu_csr_src *src, int m, size_t n_rows, size_t n_cons, size_t n_vars,
+                         double nnz, double long_rows, double long_share, uint64_t *seed,
+                         unsigned nthreads) {
+    synth_ctx_ x = {0};
+    x.rp = malloc((n_rows + 1) * sizeof *x.rp);
+    if (!x.rp) return -1;
+    x.n = n_rows, x.n_cons = n_cons, x.n_vars = n_vars;
+    x.n_long = (size_t)(long_rows * (double)n_cons), x.every = x.n_long ? n_cons / x.n_long : 0;
+    double long_mean = x.n_long ? long_share * nnz / (double)x.n_long : 0;
+    double short_mean = (1 - long_share) * nnz / (double)(n_cons - x.n_long);
+    x.short_base = (unsigned)short_mean;
+    x.long_span = long_mean > 34 ? (unsigned)(2 * long_mean) - 65 : 1;
+    x.short_frac = short_mean - x.short_base;
+    x.s_rows = cli_splitmix64(seed);
+    x.s_entries = cli_splitmix64(seed);
+    x.rp[0] = 0;
+    zkp_parallel_for(nthreads, (n_rows + SYNTH_UNIT_ - 1) / SYNTH_UNIT_, synth_rows_, &x);
+    for (size_t i = 0; i < n_rows; i++) x.rp[i + 1] += x.rp[i];
+    size_t total = (size_t)x.rp[n_rows];
+    x.col = malloc((total ? total : 1) * sizeof *x.col);
+    x.vidx = malloc((total ? total : 1) * sizeof *x.vidx);
+    if (!x.col || !x.vidx) {
+        free(x.rp);
+        free(x.col);
+        free(x.vidx);
         return -1;
     }
-    for (size_t k = 0; k < total; k++) {
-        uint64_t r = cli_splitmix64(seed);
-        col[k] = (uint32_t)((r >> 16) % n_vars);
-        vidx[k] = (uint16_t)(r % SYNTH_DICT);
-    }
-    src->row_ptr[m] = rp;
-    src->col[m] = col;
-    src->vidx[m] = vidx;
+    x.n = total;
+    zkp_parallel_for(nthreads, (total + SYNTH_UNIT_ - 1) / SYNTH_UNIT_, synth_entries_, &x);
+    src->row_ptr[m] = x.rp;
+    src->col[m] = x.col;
+    src->vidx[m] = x.vidx;
     src->nnz[m] = total;
     return 0;
 }
@@ -291,8 +337,9 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             csr.n_dict = SYNTH_DICT;                                                              \
             csr.n_rows = (uint32_t)n;                                                             \
             if (!dict || synth_matrix_(&csr, 0, n, n_cons, n_vars, POREP_A_NNZ * scale,           \
-                                       POREP_A_LONG_ROWS, POREP_A_LONG_SHARE, &seed) ||           \
-                synth_matrix_(&csr, 1, n, n_cons, n_vars, POREP_B_NNZ * scale, 0, 0, &seed)) {    \
+                                       POREP_A_LONG_ROWS, POREP_A_LONG_SHARE, &seed, nthreads) || \
+                synth_matrix_(&csr, 1, n, n_cons, n_vars, POREP_B_NNZ * scale, 0, 0, &seed,       \
+                              nthreads)) {                                                        \
                 code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                \
                 goto out;                                                                         \
             }                                                                                     \
