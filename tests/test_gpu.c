@@ -8,26 +8,7 @@
 #include "gpu_support.h"
 #include "field/limbs.h"
 
-#define F bn254_fq
-#define FK BN254_FQ
-#include "field_sample_impl.h"
-#undef F
-#undef FK
-#define F bn254_fr
-#define FK BN254_FR
-#include "field_sample_impl.h"
-#undef F
-#undef FK
-#define F bls12_381_fp
-#define FK BLS12_381_FP
-#include "field_sample_impl.h"
-#undef F
-#undef FK
-#define F bls12_381_fr
-#define FK BLS12_381_FR
-#include "field_sample_impl.h"
-#undef F
-#undef FK
+#include "field_samples.h"
 
 enum { OP_MUL, OP_ADD, OP_SUB, OP_FROM_MONT, OP_TO_MONT, OP_SQR, OP_INV, OP_COUNT };
 

@@ -15,16 +15,7 @@
 #include "gpu_support.h"
 #include "ntt/ntt.h"
 
-#define F bn254_fr
-#define FK BN254_FR
-#include "field_sample_impl.h"
-#undef F
-#undef FK
-#define F bls12_381_fr
-#define FK BLS12_381_FR
-#include "field_sample_impl.h"
-#undef F
-#undef FK
+#include "field_samples.h"
 
 /* Defined by the CUDA backend only; NULL in a build without it. */
 zkpipe_status bn254_fr_gpu_ntt_host(uint64_t *a, unsigned log_n, int kind, const uint64_t *root,

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "field/field.h"
-#include "field/limbs.h"
 #include "formats/snarkjs_json.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
@@ -18,16 +17,7 @@
 #include "test.h"
 #include "util/fileio.h"
 
-#define F bn254_fr
-#define FK BN254_FR
-#include "field_sample_impl.h"
-#undef F
-#undef FK
-#define F bls12_381_fr
-#define FK BLS12_381_FR
-#include "field_sample_impl.h"
-#undef F
-#undef FK
+#include "field_samples.h"
 TEST_CPU_NTT_DEFINE(bn254_fr)
 TEST_CPU_NTT_DEFINE(bls12_381_fr)
 
