@@ -1040,9 +1040,8 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
     if ((st = ZKP_CUDA_LAUNCH_STATUS(diag, h_kernel)) != ZKPIPE_OK) goto done;
     tr.mark(coefficients ? "ab" : "h");
     if (coefficients) {
-        if (log_n > 0 &&
-            (st = enqueue(g, dev[0], ph, th, (const F *)tab + ti.total + tf.total, diag)) != ZKPIPE_OK)
-            goto done;
+        const F *th_tab = (const F *)tab + ti.total + tf.total;
+        if (log_n > 0 && (st = enqueue(g, dev[0], ph, th, th_tab, diag)) != ZKPIPE_OK) goto done;
         coef_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[0], dev[2], n,
                                                                    rev ? 0 : log_n);
         if ((st = ZKP_CUDA_LAUNCH_STATUS(diag, coef_kernel)) != ZKPIPE_OK) goto done;
