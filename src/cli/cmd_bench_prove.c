@@ -103,13 +103,6 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
 static double unit_of_(uint64_t r) { return (double)(r >> 11) * 0x1p-53; }
 static double unit_draw_(uint64_t *seed) { return unit_of_(cli_splitmix64(seed)); }
 
-/* Draw k of the splitmix64 stream from state s, without the k before it:
- * the stream is a counter, so threads can fill their own ranges. */
-static uint64_t draw_at_(uint64_t s, uint64_t k) {
-    uint64_t state = s + k * 0x9e3779b97f4a7c15ULL;
-    return cli_splitmix64(&state);
-}
-
 /* One matrix of a partition-shaped circuit: row_ptr[0..n_rows] for about
  * nnz entries over the first n_cons rows (the rest are the domain's
  * padding), a long_rows share of them (every n_cons / n_long-th) holding a
@@ -125,7 +118,7 @@ typedef struct {
     uint64_t *rp;
     uint32_t *col;
     uint16_t *vidx;
-    size_t n, n_cons, n_vars, n_long, every;
+    size_t n_rows, n_entries, n_cons, n_vars, n_long, every;
     unsigned short_base, long_span;
     double short_frac;
     uint64_t s_rows, s_entries;
@@ -135,9 +128,10 @@ typedef struct {
 static void synth_rows_(void *arg, unsigned tid, size_t unit) {
     synth_ctx_ *x = arg;
     (void)tid;
-    size_t lo = unit * SYNTH_UNIT_, hi = lo + SYNTH_UNIT_ < x->n ? lo + SYNTH_UNIT_ : x->n;
+    size_t lo = unit * SYNTH_UNIT_;
+    size_t hi = lo + SYNTH_UNIT_ < x->n_rows ? lo + SYNTH_UNIT_ : x->n_rows;
     for (size_t i = lo; i < hi; i++) {
-        uint64_t r = draw_at_(x->s_rows, i), len = 0;
+        uint64_t r = cli_splitmix64_at(x->s_rows, i), len = 0;
         if (i < x->n_cons && x->every && i % x->every == 0 && i / x->every < x->n_long)
             len = 33 + r % x->long_span;
         else if (i < x->n_cons)
@@ -149,9 +143,10 @@ static void synth_rows_(void *arg, unsigned tid, size_t unit) {
 static void synth_entries_(void *arg, unsigned tid, size_t unit) {
     synth_ctx_ *x = arg;
     (void)tid;
-    size_t lo = unit * SYNTH_UNIT_, hi = lo + SYNTH_UNIT_ < x->n ? lo + SYNTH_UNIT_ : x->n;
+    size_t lo = unit * SYNTH_UNIT_;
+    size_t hi = lo + SYNTH_UNIT_ < x->n_entries ? lo + SYNTH_UNIT_ : x->n_entries;
     for (size_t k = lo; k < hi; k++) {
-        uint64_t r = draw_at_(x->s_entries, k);
+        uint64_t r = cli_splitmix64_at(x->s_entries, k);
         x->col[k] = (uint32_t)((r >> 16) % x->n_vars);
         x->vidx[k] = (uint16_t)(r % SYNTH_DICT);
     }
@@ -163,7 +158,7 @@ static int synth_matrix_(zkp_gpu_csr_src *src, int m, size_t n_rows, size_t n_co
     synth_ctx_ x = {0};
     x.rp = malloc((n_rows + 1) * sizeof *x.rp);
     if (!x.rp) return -1;
-    x.n = n_rows, x.n_cons = n_cons, x.n_vars = n_vars;
+    x.n_rows = n_rows, x.n_cons = n_cons, x.n_vars = n_vars;
     x.n_long = (size_t)(long_rows * (double)n_cons), x.every = x.n_long ? n_cons / x.n_long : 0;
     double long_mean = x.n_long ? long_share * nnz / (double)x.n_long : 0;
     double short_mean = (1 - long_share) * nnz / (double)(n_cons - x.n_long);
@@ -184,7 +179,7 @@ static int synth_matrix_(zkp_gpu_csr_src *src, int m, size_t n_rows, size_t n_co
         free(x.vidx);
         return -1;
     }
-    x.n = total;
+    x.n_entries = total;
     zkp_parallel_for(nthreads, (total + SYNTH_UNIT_ - 1) / SYNTH_UNIT_, synth_entries_, &x);
     src->row_ptr[m] = x.rp;
     src->col[m] = x.col;
@@ -360,7 +355,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         t_up = cli_now() - t_up;                                                                  \
         printf("key bases resident in %.2f s (%u of 4 G1 sets streamed instead)", t_up,          \
                zkp_g16_rkey_streamed_sets(rk));                                                   \
-        if (zkp_g16_backend_gpu(be)) {                                                            \
+        if (zkp_g16_backend_is_gpu(be)) {                                                         \
             zkp_gpu_stats gs0;                                                                    \
             zkp_gpu_stats_get(zkp_g16_backend_gpu(be), &gs0);                                     \
             printf(", the key holding %.2f GiB on the GPU",                                       \

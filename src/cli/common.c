@@ -55,11 +55,18 @@ double cli_median(double *v, unsigned n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+#define SPLITMIX64_STEP_ 0x9e3779b97f4a7c15ULL
+
 uint64_t cli_splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    uint64_t z = (*state += SPLITMIX64_STEP_);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
+}
+
+uint64_t cli_splitmix64_at(uint64_t s, uint64_t k) {
+    uint64_t state = s + k * SPLITMIX64_STEP_;
+    return cli_splitmix64(&state);
 }
 
 void cli_random_scalar(uint64_t x[4], const uint64_t r[4], unsigned bits, uint64_t *state) {

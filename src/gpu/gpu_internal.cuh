@@ -177,9 +177,8 @@ static inline unsigned blocks_for(size_t n, unsigned threads) {
  * next synchronisation. */
 #define ZKP_CUDA_LAUNCHED(diag, kernel)                                                      \
     do {                                                                                     \
-        cudaError_t e_ = cudaGetLastError();                                                 \
-        if (e_ != cudaSuccess)                                                               \
-            return zkp_cuda::cuda_fail(diag, e_, "launch of " #kernel, __FILE__, __LINE__);   \
+        zkpipe_status s_ = ZKP_CUDA_LAUNCH_STATUS(diag, kernel);                             \
+        if (s_ != ZKPIPE_OK) return s_;                                                      \
     } while (0)
 
 /* The same as a status, for code that goes to its cleanup label. */
