@@ -56,13 +56,15 @@ expect_exit 1 "verify: a changed proof" "$ZKPIPE" filecoin verify "$F/c1.json" "
 err_has "partition 0" "the partition is named"
 
 # Another seed: the seed's challenges are not the nodes the C1's vanilla
-# proofs open, which the vanilla verifier sees before any proving.
+# proofs open, which the vanilla verifier sees before any proving. The data
+# is random, so the first challenge the new seed moves is any of them: a
+# 2 KiB sector's 64 nodes leave a challenge where it was once in 64.
 sed 's/"seed":\[\([0-9]*\),/"seed":[7\1,/' "$F/c1.json" >"$F/other_seed.json"
 cmp -s "$F/other_seed.json" "$F/c1.json" && fail "the seed was not changed"
 expect_exit 3 "c2: a C1 with another seed" "$ZKPIPE" filecoin c2 "$F/other_seed.json" --params "$P" \
   --out "$F/never.bin" --threads 2
 err_has "vanilla proofs do not verify" "the failure says the C1's vanilla proofs do not verify"
-err_has "vanilla_proofs[0][0]" "the failing proof is named"
+err_has "vanilla_proofs[0][" "the failing proof is named"
 [ -e "$F/never.bin" ] && fail "c2 wrote a proof for a C1 that does not verify" || ok "no proof written"
 expect_exit 1 "verify: the proof against the other seed" "$ZKPIPE" filecoin verify \
   "$F/other_seed.json" "$F/proof.bin" --params "$P"
@@ -128,7 +130,7 @@ if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
         prove-proof porep_seal_commit <(printf '{"SectorNum":11,"Phase1Out":"%s","SectorSize":2048}' \
         "$(base64 -w0 <"$F/other_seed.json")") "$F/never.bin" --registered-proof 5
     err_has "the engine refused the C1" "daemon: the refusal says the C1 is at fault"
-    err_has "vanilla_proofs[0][0]" "daemon: the failing vanilla proof is named"
+    err_has "vanilla_proofs[0][" "daemon: the failing vanilla proof is named"
     [ -e "$F/never.bin" ] && fail "daemon: a proof that does not verify was written" ||
         ok "daemon: no proof written"
     expect_exit 4 "daemon: 8MiB's registered proof for a 2KiB envelope" "$ZKPIPE" client \
