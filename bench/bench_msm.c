@@ -17,16 +17,12 @@
 #include "bench.h"
 #include "curve/curve.h"
 #include "msm/msm.h"
+#include "util/splitmix.h"
 
 static uint64_t bench_msm_rng_ = 0x243f6a8885a308d3ULL;
 
 /* splitmix64: fixed-seed inputs, so runs compare. */
-static uint64_t bench_msm_u64(void) {
-    uint64_t z = (bench_msm_rng_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+static uint64_t bench_msm_u64(void) { return zkp_splitmix64(&bench_msm_rng_); }
 
 /* A uniform value below the modulus r (nbits bits), by rejection. */
 static void bench_msm_scalar(uint64_t *k, const uint64_t *r, unsigned nbits) {

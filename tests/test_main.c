@@ -9,6 +9,7 @@
 
 #include "test.h"
 #include "util/cpu.h"
+#include "util/splitmix.h"
 
 #define TEST_ENTRY(name) void zkp_test_##name(void);
 #include "tests_list.inc"
@@ -78,16 +79,9 @@ static int run_deferred(void) {
     return failed;
 }
 
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static void rng_seed(uint64_t seed) {
     uint64_t s = seed;
-    for (int i = 0; i < 4; i++) rng_state[i] = splitmix64(&s);
+    for (int i = 0; i < 4; i++) rng_state[i] = zkp_splitmix64(&s);
 }
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

@@ -20,6 +20,7 @@
 
 #include "mem/mem.h"
 #include "test.h"
+#include "util/splitmix.h"
 
 #define KIB ((uint64_t)1 << 10)
 #define MIB ((uint64_t)1 << 20)
@@ -1360,22 +1361,15 @@ typedef struct {
     uint64_t seed;
 } admission_worker_arg;
 
-static uint64_t splitmix(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static void *admission_worker(void *arg) {
     admission_worker_arg *wa = arg;
     admission_race *ar = wa->race;
     uint64_t rng = wa->seed;
     for (unsigned i = 0; i < ar->rounds; i++) {
-        uint64_t bytes = 1 + splitmix(&rng) % (ar->total / 3);
-        zkp_mem_wait_opts opts = {(zkp_mem_priority)(splitmix(&rng) % ZKP_MEM_PRIO_COUNT), -1,
+        uint64_t bytes = 1 + zkp_splitmix64(&rng) % (ar->total / 3);
+        zkp_mem_wait_opts opts = {(zkp_mem_priority)(zkp_splitmix64(&rng) % ZKP_MEM_PRIO_COUNT), -1,
                                   NULL};
-        switch (splitmix(&rng) % 3) {
+        switch (zkp_splitmix64(&rng) % 3) {
             case 0: opts.timeout_ms = 0; break;
             case 1: opts.timeout_ms = 2; break;
             default: break;
@@ -1520,7 +1514,7 @@ static void *load_worker(void *arg) {
     load_job *job = arg;
     uint64_t rng = job->seed;
     for (unsigned i = 0; i < job->cycles; i++) {
-        size_t abc = load_sizes[splitmix(&rng) % 3], aux = load_sizes[splitmix(&rng) % 3];
+        size_t abc = load_sizes[zkp_splitmix64(&rng) % 3], aux = load_sizes[zkp_splitmix64(&rng) % 3];
         zkp_mem_reservation *r;
         void *pa = NULL, *px = NULL;
         int ok = zkp_mem_reserve(job->budget, abc + aux, ZKP_MEM_PRIO_NORMAL, &r) == ZKPIPE_OK;

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "filecoin/c1.h"
 #include "filecoin/seal.h"
+#include "util/splitmix.h"
 
 static int hex_digit_(char c) {
     return c >= '0' && c <= '9' ? c - '0'
@@ -29,7 +30,7 @@ int cli_parse_hex32(const char *s, uint8_t out[32]) {
  * repeatable from --seed. */
 static void fill32_(uint8_t out[32], uint64_t *state) {
     for (int i = 0; i < 32; i += 8) {
-        uint64_t x = cli_splitmix64(state);
+        uint64_t x = zkp_splitmix64(state);
         memcpy(out + i, &x, 8);
     }
 }

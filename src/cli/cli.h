@@ -139,13 +139,6 @@ double cli_now(void);
  * sorts v in place, so v[0] and v[n - 1] are then the extremes. */
 double cli_median(double *v, unsigned n);
 
-/* splitmix64: the next of a deterministic sequence of 64-bit values, for
- * benchmark data that need only look random to the kernels. */
-uint64_t cli_splitmix64(uint64_t *state);
-/* Value k of the sequence from state s (k = 0 is the next), without the k
- * before it: the state is a counter, so threads can fill ranges of their
- * own. */
-uint64_t cli_splitmix64_at(uint64_t s, uint64_t k);
 /* x = a scalar uniform below r (4 limbs, little-endian, of a field of
  * `bits` bits): 256 draws of the sequence with the top bits cleared,
  * drawn again until below r. */

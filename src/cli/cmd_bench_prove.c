@@ -35,6 +35,7 @@
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
 #include "util/parallel.h"
+#include "util/splitmix.h"
 
 static const char prove_usage[] =
     "usage: zkpipe bench prove [--curve C] [--log L] [--device cpu|cuda|cuda:N|auto] [options]\n"
@@ -101,7 +102,7 @@ static void on_stage_(void *ctx, zkp_g16_stage s) {
 /* A draw uniform in [0, 1) from the top 53 bits of r, and from the next
  * splitmix64. */
 static double unit_of_(uint64_t r) { return (double)(r >> 11) * 0x1p-53; }
-static double unit_draw_(uint64_t *seed) { return unit_of_(cli_splitmix64(seed)); }
+static double unit_draw_(uint64_t *seed) { return unit_of_(zkp_splitmix64(seed)); }
 
 /* One matrix of a partition-shaped circuit: row_ptr[0..n_rows] for about
  * nnz entries over the first n_cons rows (the rest are the domain's
@@ -131,7 +132,7 @@ static void synth_rows_(void *arg, unsigned tid, size_t unit) {
     size_t lo = unit * SYNTH_UNIT_;
     size_t hi = lo + SYNTH_UNIT_ < x->n_rows ? lo + SYNTH_UNIT_ : x->n_rows;
     for (size_t i = lo; i < hi; i++) {
-        uint64_t r = cli_splitmix64_at(x->s_rows, i), len = 0;
+        uint64_t r = zkp_splitmix64_at(x->s_rows, i), len = 0;
         if (i < x->n_cons && x->every && i % x->every == 0 && i / x->every < x->n_long)
             len = 33 + r % x->long_span;
         else if (i < x->n_cons)
@@ -146,7 +147,7 @@ static void synth_entries_(void *arg, unsigned tid, size_t unit) {
     size_t lo = unit * SYNTH_UNIT_;
     size_t hi = lo + SYNTH_UNIT_ < x->n_entries ? lo + SYNTH_UNIT_ : x->n_entries;
     for (size_t k = lo; k < hi; k++) {
-        uint64_t r = cli_splitmix64_at(x->s_entries, k);
+        uint64_t r = zkp_splitmix64_at(x->s_entries, k);
         x->col[k] = (uint32_t)((r >> 16) % x->n_vars);
         x->vidx[k] = (uint16_t)(r % SYNTH_DICT);
     }
@@ -165,8 +166,8 @@ static int synth_matrix_(zkp_gpu_csr_src *src, int m, size_t n_rows, size_t n_co
     x.short_base = (unsigned)short_mean;
     x.long_span = long_mean > 34 ? (unsigned)(2 * long_mean) - 65 : 1;
     x.short_frac = short_mean - x.short_base;
-    x.s_rows = cli_splitmix64(seed);
-    x.s_entries = cli_splitmix64(seed);
+    x.s_rows = zkp_splitmix64(seed);
+    x.s_entries = zkp_splitmix64(seed);
     x.rp[0] = 0;
     zkp_parallel_for(nthreads, (n_rows + SYNTH_UNIT_ - 1) / SYNTH_UNIT_, synth_rows_, &x);
     for (size_t i = 0; i < n_rows; i++) x.rp[i + 1] += x.rp[i];
@@ -264,7 +265,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         }                                                                                         \
         CLI_BENCH_BASES(G1, pts, nb, tmp, nb < ((size_t)1 << 16) ? nb : ((size_t)1 << 16));      \
         uint64_t seed = 42;                                                                       \
-        for (size_t i = 0; i < abc_n; i++) FR##_set_u64(&abc[i], cli_splitmix64(&seed));          \
+        for (size_t i = 0; i < abc_n; i++) FR##_set_u64(&abc[i], zkp_splitmix64(&seed));          \
         /* The witness: 1, the public inputs (random), then the aux values. A uses an a_aux / \
          * n_aux share of the aux variables and B a b_aux / n_aux share, drawn at random, and  \
          * both every input. A params-layout key lists the variables each uses (a_cols,        \
@@ -299,7 +300,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
         }                                                                                         \
         w[0].l[0] = 1;                                                                            \
         for (size_t i = 1; i < n_vars; i++) {                                                     \
-            unsigned r = (unsigned)(cli_splitmix64(&seed) % 100);                                           \
+            unsigned r = (unsigned)(zkp_splitmix64(&seed) % 100);                                           \
             if (i <= n_public || r >= zeros + ones) {                                             \
                 cli_random_scalar(w[i].l, modulus, FK##_BITS, &seed);                             \
             } else if (r >= zeros) {                                                              \
@@ -338,7 +339,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
                 code = cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);                \
                 goto out;                                                                         \
             }                                                                                     \
-            for (unsigned i = 0; i < SYNTH_DICT; i++) FR##_set_u64(&dict[i], cli_splitmix64(&seed)); \
+            for (unsigned i = 0; i < SYNTH_DICT; i++) FR##_set_u64(&dict[i], zkp_splitmix64(&seed)); \
         }                                                                                         \
         double t_up = cli_now();                                                                  \
         st = bo->abc_on_device ? zkp_g16_rkey_load_with_circuit(&rk, be, &whole, &csr, &d)       \

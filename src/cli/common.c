@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "util/splitmix.h"
 
 int cli_fail(const char *cmd, zkpipe_status st, const zkp_diag *d, int code) {
     const char *msg = d && d->msg[0] ? d->msg : zkpipe_strerror(st);
@@ -55,24 +56,10 @@ double cli_median(double *v, unsigned n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-#define SPLITMIX64_STEP_ 0x9e3779b97f4a7c15ULL
-
-uint64_t cli_splitmix64(uint64_t *state) {
-    uint64_t z = (*state += SPLITMIX64_STEP_);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-uint64_t cli_splitmix64_at(uint64_t s, uint64_t k) {
-    uint64_t state = s + k * SPLITMIX64_STEP_;
-    return cli_splitmix64(&state);
-}
-
 void cli_random_scalar(uint64_t x[4], const uint64_t r[4], unsigned bits, uint64_t *state) {
     uint64_t mask = bits % 64 ? (~(uint64_t)0) >> (64 - bits % 64) : ~(uint64_t)0;
     for (;;) {
-        for (int j = 0; j < 4; j++) x[j] = cli_splitmix64(state);
+        for (int j = 0; j < 4; j++) x[j] = zkp_splitmix64(state);
         x[3] &= mask;
         for (int j = 3; j >= 0; j--)
             if (x[j] != r[j]) {

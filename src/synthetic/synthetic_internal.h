@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "synthetic/synthetic.h"
+#include "util/splitmix.h"
 
 #define ZKP_SYNTH_N_PUBLIC 2
 
@@ -48,18 +49,9 @@ static inline void zkp_synth_put64(uint8_t *p, uint64_t v) {
     for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* splitmix64: a tiny deterministic generator; a seed is all a synthetic
- * key needs, and nothing here must be unpredictable. */
-static inline uint64_t zkp_synth_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Four limbs below 2^253, so below r of both curves. */
 static inline void zkp_synth_scalar(uint64_t out[4], uint64_t *state) {
-    for (int i = 0; i < 4; i++) out[i] = zkp_synth_next(state);
+    for (int i = 0; i < 4; i++) out[i] = zkp_splitmix64(state);
     out[3] &= (1ULL << 61) - 1;
 }
 
