@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
-"""The integer multiply mix of the kernels in a cubin, without a GPU or cuobjdump.
+"""The multiply mix of the kernels in a cubin, without a GPU or cuobjdump.
 
 The device kernels are bound by the FMA-heavy pipe's wide multiply-adds
 (docs/PERFORMANCE.md, "Where the time goes"), so a change to the field
-arithmetic is judged first by how many of each it leaves. This reads the ELF
-sections .text.<kernel> of a cubin built for sm_90 and classifies each 128-bit
-instruction by the low 12 bits of its first word, the opcode and operand form
-as cuobjdump showed them for these kernels:
+arithmetic is judged first by how many of each it leaves, and by what it puts
+on the FP64 pipe beside them (gpu_field_f64.cuh). This reads the ELF sections
+.text.<kernel> of a cubin built for sm_90 and classifies each 128-bit
+instruction by the low 9 bits of its first word, its opcode; bits 9 to 11 give
+the form of the last source operand (register, immediate, constant bank),
+which does not matter here. The opcodes, as cuobjdump showed them for these
+kernels (the FP64 ones from kernels of one instruction each):
 
-    0x225 / 0x825 / 0xc25  IMAD.WIDE  (register / immediate / constant-bank b)
-    0x227 / 0x827 / 0xc27  IMAD.HI
-    0x224 / 0x824 / 0xc24  IMAD       (the low half, and moves written as IMAD)
-    0x210 / 0x810          IADD3
-    0x207 / 0x807          SEL
+    0x025  IMAD.WIDE      0x027  IMAD.HI     0x024  IMAD (the low half, and
+    0x010  IADD3          0x007  SEL                moves written as IMAD)
+    0x02b  DFMA           0x029  DADD
 
 The .X (carry) and .U32 modifiers live in the upper word and are not told
 apart. A split pair (IMAD + IMAD.HI where one IMAD.WIDE would do) shows as
@@ -27,11 +28,8 @@ import struct
 import sys
 
 KINDS = {
-    0x225: "WIDE", 0x825: "WIDE", 0xC25: "WIDE",
-    0x227: "HI", 0x827: "HI", 0xC27: "HI",
-    0x224: "IMAD", 0x824: "IMAD", 0xC24: "IMAD",
-    0x210: "IADD3", 0x810: "IADD3",
-    0x207: "SEL", 0x807: "SEL",
+    0x025: "WIDE", 0x027: "HI", 0x024: "IMAD", 0x010: "IADD3", 0x007: "SEL",
+    0x02B: "DFMA", 0x029: "DADD",
 }
 
 
@@ -59,8 +57,9 @@ def main():
         mix = collections.Counter()
         for off in range(0, len(body), 16):
             (word,) = struct.unpack_from("<Q", body, off)
-            mix[KINDS.get(word & 0xFFF, "other")] += 1
-        parts = " ".join(f"{k} {mix[k]}" for k in ("WIDE", "HI", "IMAD", "IADD3", "SEL", "other"))
+            mix[KINDS.get(word & 0x1FF, "other")] += 1
+        kinds = ("WIDE", "HI", "IMAD", "IADD3", "SEL", "DFMA", "DADD", "other")
+        parts = " ".join(f"{k} {mix[k]}" for k in kinds)
         print(f"{name[6:]}\n    {len(body) // 16} instructions: {parts}")
 
 

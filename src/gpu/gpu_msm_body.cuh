@@ -188,6 +188,15 @@ __global__ void __launch_bounds__(RED_THREADS)
     block_sum(acc, &out[blockIdx.x]);
 }
 
+/* ZKPIPE_GPU_FP64_PRODUCTS=1 runs FP64_SPLIT of each bucket addition's ten
+ * products on the FP64 pipe (xyzz::add_affine), for the fields that have
+ * that product; same results, a trial of the two pipes side by side. */
+constexpr int FP64_SPLIT = 4;
+inline bool fp64_products() {
+    const char *v = getenv("ZKPIPE_GPU_FP64_PRODUCTS");
+    return v != nullptr && v[0] == '1';
+}
+
 struct not_empty {
     __host__ __device__ bool operator()(uint32_t v) const { return v != EMPTY; }
 };
@@ -256,7 +265,7 @@ __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint
  * piece that summed nothing (zero digits only) takes no slot: the run's
  * other pieces, or the bucket's zeros (the point at infinity), stand for
  * it. Runs need only be contiguous, not in key order. */
-template <class F, bool FIRST>
+template <class F, bool FIRST, int SPLIT = 0>
 __global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
     segment_kernel(const uint32_t *keys, const uint32_t *vals, const affine<F> *bases,
                    const xyzz<F> *src_pt, size_t total, unsigned L, uint32_t nb,
@@ -294,7 +303,7 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
             if (v == EMPTY) continue;
             affine<F> p = load_affine(bases + (v & ~NEG));
             if (v & NEG) p = p.neg();
-            acc.add_affine(p);
+            acc.template add_affine<SPLIT>(p);
         } else {
             acc.add(src_pt[vals[e]]);
         }
@@ -742,9 +751,10 @@ struct driver {
         if (tr.on) {
             char what[160];
             snprintf(what, sizeof what,
-                     "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u sort bits=%u",
-                     GROUP, n, k, m, lay.c, lay.nwin, lay.sets, b->copies,
-                     sort_bits(lay));
+                     "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u "
+                     "sort bits=%u%s",
+                     GROUP, n, k, m, lay.c, lay.nwin, lay.sets, b->copies, sort_bits(lay),
+                     f64::serves<F>::value && fp64_products() ? " fp64" : "");
             tr.print(what);
         }
         result.add(total_ones);
@@ -819,7 +829,10 @@ struct driver {
         if ((st = kb.alloc(slots_b * 4, diag)) != ZKPIPE_OK) return st;
         if ((st = pb.alloc(slots_b * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
         if ((st = ib.alloc(slots_b * 4, diag)) != ZKPIPE_OK) return st;
-        segment_kernel<F, true><<<(unsigned)blocks_for(segs, SEG_THREADS), SEG_THREADS, 0, s>>>(
+        auto first_pass = segment_kernel<F, true>;
+        if constexpr (f64::serves<F>::value)
+            if (fp64_products()) first_pass = segment_kernel<F, true, FP64_SPLIT>;
+        first_pass<<<(unsigned)blocks_for(segs, SEG_THREADS), SEG_THREADS, 0, s>>>(
             skeys, svals, bases, nullptr, total, (unsigned)L, lay.nb, buckets.as<pt_t>(),
             ka.as<uint32_t>(), pa.as<pt_t>(), ia.as<uint32_t>());
         ZKP_CUDA_LAUNCHED(diag, segment_kernel);
