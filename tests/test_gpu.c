@@ -159,7 +159,8 @@ TEST_CASE(gpu_host_madd_matches_cpu) {
     MADD_CASE_(bls12_381_g1, 1);
     MADD_CASE_(bn254_g2, 2);
     MADD_CASE_(bls12_381_g2, 3);
-    MADD_CASE_(bls12_381_g1, 4);
+    MADD_CASE_(bn254_g1, 4);
+    MADD_CASE_(bls12_381_g1, 5);
 }
 
 TEST_CASE(gpu_without_device_says_why) {

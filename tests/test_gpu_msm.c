@@ -111,9 +111,8 @@ TEST_CASE(gpu_msm_witness_like) {
 }
 
 /* Four of each bucket addition's products on the FP64 pipe
- * (ZKPIPE_GPU_FP64_PRODUCTS, BLS12-381's p only): the same sums, the
- * random sizes, the edges and a witness, and the BN254 MSM, which has no
- * such product, unchanged. */
+ * (ZKPIPE_GPU_FP64_PRODUCTS, the G1 MSMs): the same sums at random sizes,
+ * on the edges and on a witness. */
 TEST_CASE(gpu_msm_fp64_products_match_cpu) {
     zkp_gpu *g = test_gpu_open();
     ASSERT(setenv("ZKPIPE_GPU_FP64_PRODUCTS", "1", 1) == 0);
@@ -122,7 +121,9 @@ TEST_CASE(gpu_msm_fp64_products_match_cpu) {
         test_gm_bls12_381_g1_random(g, sizes[i]);
         test_gm_bn254_g1_random(g, sizes[i]);
     }
+    test_gm_bn254_g1_edges(g);
     test_gm_bls12_381_g1_edges(g);
+    test_gm_bn254_g1_witness(g, (size_t)1 << 18);
     test_gm_bls12_381_g1_witness(g, (size_t)1 << 18);
     ASSERT(unsetenv("ZKPIPE_GPU_FP64_PRODUCTS") == 0);
     zkp_gpu_close(g);

@@ -352,8 +352,8 @@ ZKP_GPU_FB_DECLARE_(bls12_381_g2)
  * 5 sqr, 6 inv (of a; b unread), 7 mul on the FP64 pipe (gpu_field_f64.cuh; fields 0
  * to 3). zkp_gpu_host_madd(group, acc, p): acc (XYZZ) += p
  * (affine), group 0 BN254 G1, 1 BLS12-381 G1, 2 BN254 G2, 3 BLS12-381 G2
- * (the G2 cases run the Fp2 arithmetic), 4 BLS12-381 G1 with five of the
- * ten products on the FP64 pipe. zkp_gpu_dev_field_op runs op on
+ * (the G2 cases run the Fp2 arithmetic), and 4 BN254 G1 and 5 BLS12-381
+ * G1 with five of the ten products on the FP64 pipe. zkp_gpu_dev_field_op runs op on
  * the device over n pairs (host arrays), for the GPU suite. */
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out,
                                                     const uint64_t *a, const uint64_t *b);

@@ -595,8 +595,8 @@ ZKP_GPU_HD F field_op(int op, const F &a, const F &b) {
     case 5: return a.sqr();
     case 6: return a.inv();
     default:
-        if constexpr (f64::prime<F>::value)
-            return f64::mul(a, f64::to_form64(b));
+        if constexpr (f64::serves<F>::value)
+            return f64::mul(a, b);
         else
             return a * b; /* refused before it gets here (field_op_ok) */
     }
@@ -724,7 +724,8 @@ zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
     case 1: host_madd<bls12_381_fp>(acc, p); return ZKPIPE_OK;
     case 2: host_madd<bn254_fq2>(acc, p); return ZKPIPE_OK;
     case 3: host_madd<bls12_381_fp2>(acc, p); return ZKPIPE_OK;
-    case 4: host_madd<bls12_381_fp, 5>(acc, p); return ZKPIPE_OK;
+    case 4: host_madd<bn254_fq, 5>(acc, p); return ZKPIPE_OK;
+    case 5: host_madd<bls12_381_fp, 5>(acc, p); return ZKPIPE_OK;
     default: return ZKPIPE_ERR_INVALID_ARGUMENT;
     }
 }

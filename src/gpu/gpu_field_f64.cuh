@@ -1,7 +1,6 @@
 /* The Montgomery product on the double-precision pipe: a second multiplier
- * for the prime fields, in 48-bit limbs (BLS12-381's p in 8, the 256-bit
- * fields in 6). For BLS12-381's p, whose 384 bits are 8 limbs exactly, it
- * takes and gives what fp::operator* does.
+ * for the four prime fields, with the same inputs and outputs as
+ * fp::operator* (a·b·R^(-1) mod p, R = 2^(32N), canonical).
  *
  * Why. The device kernels are bound by the integer multiplier's wide
  * multiply-adds (docs/PERFORMANCE.md, "Where the time goes"): four cycles
@@ -12,9 +11,10 @@
  * each cycle of its pipe. The adds that sum the products' halves run on the
  * integer ALU pipe beside it.
  *
- * A limb product x·y (x, y < 2^48, as exact doubles) in three FP64
- * instructions, all rounding to nearest, so that the host (C's fma) and the
- * device give the same bits:
+ * An element is K limbs of 48 bits held as exact doubles (8 for 381 bits,
+ * 6 for 254 and 255). A limb product x·y (x, y < 2^48) takes three FP64
+ * instructions, all rounding to nearest, so that the host (C's fma) and
+ * the device give the same bits:
  *
  *   hi = fma(x, y, C1)       C1 = 1.5·2^100: hi = C1 + m·2^48, m the
  *                            nearest integer to x·y / 2^48;
@@ -25,16 +25,19 @@
  * [2^52, 2^53), whose unit is 1; so their bit patterns as integers are
  * bits(C1) + m and bits(C3) + l. Those patterns are summed into 64-bit
  * integer columns (weight 2^(48k)) as they are; each column starts at minus
- * the patterns' offsets that will have reached it when it is read, a
- * constant of the loop structure, so the sums come out true. A column
- * holds at most 4K terms below 2^52 in size, far inside 64 bits; the
- * offsets wrap, which unsigned arithmetic makes exact.
+ * the patterns' offsets that it will hold when it is read, a constant of
+ * the loop structure, so the sums come out true. A column holds at most
+ * 4K terms below 2^48 in size, far inside 64 bits; the offsets wrap, which
+ * unsigned arithmetic makes exact.
  *
- * Montgomery's reduction then runs column by column (R64 = 2^(48K)): at
- * column i, the digit d = col_i mod 2^48 (the carry goes up), q = d·(-p^-1)
- * mod 2^48 on the integer pipe, and q·p added from column i, which clears
- * it. With a, b < p and 4p < R64 the result is below 2p, and one
- * conditional subtraction makes it canonical as fp's. */
+ * Montgomery's reduction then runs column by column over digits of 48
+ * bits, the last one narrower so that the digits make R exactly (8 x 48 =
+ * 384; 5 x 48 + 16 = 256): at column i, the digit d = col_i mod 2^w, q =
+ * d·(-p^-1) mod 2^w on the integer pipe, and q·p added from column i,
+ * which clears the digit; a full digit's column then carries up. The value
+ * left is T/R with T = a·b + Q·p, Q < R, below p²/R + p < 2p for a, b < p;
+ * it sits in the columns from the last digit's on, shifted by the digit's
+ * width, and one conditional subtraction makes it canonical. */
 #ifndef ZKP_GPU_GPU_FIELD_F64_CUH
 #define ZKP_GPU_GPU_FIELD_F64_CUH
 
@@ -60,35 +63,26 @@ constexpr uint64_t BITS_C3 = ((uint64_t)(1023 + 52) << 52) | ((uint64_t)1 << 51)
 constexpr double TWO52 = 4503599627370496.0;
 constexpr uint64_t BITS_TWO52 = (uint64_t)(1023 + 52) << 52;
 
-/* The limbs of a field: K of them with 4p < R64 = 2^(48K), which keeps a
- * product of two values below 2p. Where 48K is the integer product's
- * 32N bits (BLS12-381's p), R64 = R and the FP64 product takes and gives
- * the same Montgomery form; elsewhere (the 256-bit fields, R64 = 2^288)
- * a·b·R64^(-1) takes one factor in the form x·R64 (to_form64) to give a·b
- * in the usual form. */
+/* The shape of a field's product: K limbs hold an element, and RD digits
+ * of the reduction make R, the last one LAST_W bits wide. */
 template <class P>
 struct shape {
-    static constexpr int K = (P::BITS + 2 + W - 1) / W;
-    static constexpr bool same_r = W * K == 32 * P::N;
+    static_assert(P::BITS + 1 <= 32 * P::N, "T/R < 2p must fit the words");
+    static constexpr int K = (P::BITS + W - 1) / W;
+    static constexpr int RD = (32 * P::N + W - 1) / W;
+    static constexpr int LAST_W = 32 * P::N - W * (RD - 1);
+    static_assert(RD <= K, "the reduction's columns stay within the product's");
 };
 
 /* Whether field type F is a prime field (an fp, not an extension), which
- * has the FP64 product, and whether that product is a drop-in for its own. */
-template <class F>
-struct prime {
-    static constexpr bool value = false;
-};
-template <class P>
-struct prime<fp<P>> {
-    static constexpr bool value = true;
-};
+ * has the FP64 product. */
 template <class F>
 struct serves {
     static constexpr bool value = false;
 };
 template <class P>
 struct serves<fp<P>> {
-    static constexpr bool value = shape<P>::same_r;
+    static constexpr bool value = true;
 };
 
 ZKP_GPU_HD uint64_t bits_of(double x) {
@@ -146,17 +140,15 @@ ZKP_GPU_HD constexpr double modulus_limb(int j) {
 
 /* The offsets that column k holds when it is read: bits(C3) for every low
  * half and bits(C1) for every high half summed into it. Low halves of a_i·b_j
- * land on i + j and high halves on i + j + 1; the reduction's q_i·p_j the
- * same, except that q_k·p_0's low half is taken out of column k as it is
- * formed (mul, below), so it is not counted. */
-template <int K>
+ * land on i + j and high halves on i + j + 1, and the reduction's q_i·p_j
+ * the same. */
+template <int K, int RD>
 ZKP_GPU_HD constexpr uint64_t column_offset(int k) {
     uint64_t lo = 0, hi = 0;
-    for (int i = 0; i < K; i++)
-        for (int j = 0; j < K; j++) {
-            lo += (i + j == k) + (i + j == k && j != 0);
-            hi += 2 * (i + j + 1 == k);
-        }
+    for (int j = 0; j < K; j++) {
+        for (int i = 0; i < K; i++) lo += i + j == k, hi += i + j + 1 == k;
+        for (int i = 0; i < RD; i++) lo += i + j == k, hi += i + j + 1 == k;
+    }
     return lo * BITS_C3 + hi * BITS_C1;
 }
 
@@ -168,12 +160,13 @@ ZKP_GPU_HD void product(double x, double y, uint64_t &lo, uint64_t &hi) {
     hi += bits_of(h);
 }
 
-/* a·b·R64^(-1) mod p, canonical, for a, b < p. */
+ZKP_GPU_HD uint64_t carry_of(uint64_t v) { return (uint64_t)((int64_t)v >> W); }
+
+/* a·b·R^(-1) mod p, canonical, for a, b < p in Montgomery form. */
 template <class F>
 ZKP_GPU_HD F mul(const F &a, const F &b) {
     typedef typename F::params P;
-    constexpr int K = shape<P>::K, N = F::N;
-    const uint64_t n0 = ((uint64_t)P::n0_64) & MASK;
+    constexpr int K = shape<P>::K, RD = shape<P>::RD, LAST_W = shape<P>::LAST_W, N = F::N;
     double x[K], y[K];
 #pragma unroll
     for (int i = 0; i < K; i++) {
@@ -183,59 +176,43 @@ ZKP_GPU_HD F mul(const F &a, const F &b) {
     }
     uint64_t col[2 * K + 1];
 #pragma unroll
-    for (int k = 0; k <= 2 * K; k++) col[k] = (uint64_t)0 - column_offset<K>(k);
+    for (int k = 0; k <= 2 * K; k++) col[k] = (uint64_t)0 - column_offset<K, RD>(k);
 #pragma unroll
     for (int i = 0; i < K; i++)
 #pragma unroll
         for (int j = 0; j < K; j++) product(x[i], y[j], col[i + j], col[i + j + 1]);
 #pragma unroll
-    for (int i = 0; i < K; i++) {
-        /* Column i is complete: its digit, its carry, and q. */
-        const uint64_t v = col[i], d = v & MASK;
-        col[i + 1] += (uint64_t)((int64_t)(v - d) >> W);
-        const uint64_t q = (d * n0) & MASK;
-        const double qf = limb_to_f64(q);
-        /* q·p_0 = m·2^48 + l with d + l = 0 or 2^48 (q was chosen so): the
-         * second carries one. */
-        uint64_t l0 = 0;
-        product(qf, modulus_limb<P>(0), l0, col[i + 1]);
-        col[i + 1] += (uint64_t)((int64_t)(d + l0 - BITS_C3) >> W);
+    for (int i = 0; i < RD; i++) {
+        /* Column i holds all but q_i·p_0's low half, whose offset it has
+         * already taken; the offsets are multiples of 2^51, so its digit is
+         * already the true one. */
+        const uint64_t mask = i + 1 < RD ? MASK : ((uint64_t)1 << LAST_W) - 1;
+        const uint64_t d = col[i] & mask;
+        const double q = limb_to_f64((d * (uint64_t)P::n0_64) & mask);
 #pragma unroll
-        for (int j = 1; j < K; j++) product(qf, modulus_limb<P>(j), col[i + j], col[i + j + 1]);
+        for (int j = 0; j < K; j++) product(q, modulus_limb<P>(j), col[i + j], col[i + j + 1]);
+        /* A full digit is now 0 and its column carries up. */
+        if (i + 1 < RD) col[i + 1] += carry_of(col[i]);
     }
-    /* Columns K to 2K - 1 hold the result, below 2p < 2^(48K): carry them
-     * into limbs, then into words. */
-    uint64_t r[K];
+    /* T/R from column RD - 1 on: carry the columns into limbs, then take
+     * the words LAST_W bits up. */
+    constexpr int NL = 2 * K + 1 - (RD - 1);
+    uint64_t r[NL];
 #pragma unroll
-    for (int k = K; k < 2 * K; k++) {
-        const uint64_t v = col[k];
-        r[k - K] = v & MASK;
-        col[k + 1] += (uint64_t)((int64_t)(v - r[k - K]) >> W);
+    for (int k = 0; k < NL; k++) {
+        const uint64_t v = col[RD - 1 + k];
+        r[k] = v & MASK;
+        if (k + 1 < NL) col[RD + k] += carry_of(v);
     }
     F out;
 #pragma unroll
     for (int w = 0; w < N; w++) {
-        const int bit = 32 * w, k = bit / W, sh = bit % W;
+        const int bit = 32 * w + LAST_W, k = bit / W, sh = bit % W;
         uint64_t v = r[k] >> sh;
-        if (sh > W - 32 && k + 1 < K) v |= r[k + 1] << (W - sh);
+        if (sh > W - 32) v |= r[k + 1] << (W - sh);
         out.w[w] = (uint32_t)v;
     }
     return F::reduce_once(out);
-}
-
-/* b·R64/R mod p: the factor that mul turns into a·b in the usual form.
- * 2^(48K - 32N) by doublings of R mod p, then one product; for tables and
- * constants, not for every product. */
-template <class F>
-ZKP_GPU_HD F to_form64(const F &b) {
-    typedef typename F::params P;
-    if constexpr (shape<P>::same_r) {
-        return b;
-    } else {
-        F c = F::one(); /* its words are R mod p */
-        for (int i = 0; i < W * shape<P>::K - 32 * F::N; i++) c = c + c;
-        return b * c;
-    }
 }
 
 } /* namespace f64 */

@@ -189,8 +189,9 @@ __global__ void __launch_bounds__(RED_THREADS)
 }
 
 /* ZKPIPE_GPU_FP64_PRODUCTS=1 runs FP64_SPLIT of each bucket addition's ten
- * products on the FP64 pipe (xyzz::add_affine), for the fields that have
- * that product; same results, a trial of the two pipes side by side. */
+ * products on the FP64 pipe (xyzz::add_affine) in the G1 MSMs (G2's
+ * extension fields keep the integer product); same results, a trial of the
+ * two pipes side by side. */
 constexpr int FP64_SPLIT = 4;
 inline bool fp64_products() {
     const char *v = getenv("ZKPIPE_GPU_FP64_PRODUCTS");
