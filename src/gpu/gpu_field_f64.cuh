@@ -43,6 +43,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu_field.cuh"
@@ -84,6 +85,15 @@ template <class P>
 struct serves<fp<P>> {
     static constexpr bool value = true;
 };
+
+/* Whether the kernels that can split their products between the two pipes
+ * should (ZKPIPE_GPU_FP64_PRODUCTS=1): the G1 bucket additions (gpu_msm_body.cuh)
+ * and the NTT's radix-4 quads (gpu_ntt_body.cuh). A trial switch, read at each
+ * launch; the results are the same either way. */
+inline bool wanted() {
+    const char *v = getenv("ZKPIPE_GPU_FP64_PRODUCTS");
+    return v != nullptr && v[0] == '1';
+}
 
 ZKP_GPU_HD uint64_t bits_of(double x) {
 #ifdef __CUDA_ARCH__

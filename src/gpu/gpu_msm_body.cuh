@@ -188,15 +188,10 @@ __global__ void __launch_bounds__(RED_THREADS)
     block_sum(acc, &out[blockIdx.x]);
 }
 
-/* ZKPIPE_GPU_FP64_PRODUCTS=1 runs FP64_SPLIT of each bucket addition's ten
- * products on the FP64 pipe (xyzz::add_affine) in the G1 MSMs (G2's
- * extension fields keep the integer product); same results, a trial of the
- * two pipes side by side. */
+/* With f64::wanted(), FP64_SPLIT of each bucket addition's ten products run
+ * on the FP64 pipe (xyzz::add_affine) in the G1 MSMs; G2's extension fields
+ * keep the integer product. */
 constexpr int FP64_SPLIT = 4;
-inline bool fp64_products() {
-    const char *v = getenv("ZKPIPE_GPU_FP64_PRODUCTS");
-    return v != nullptr && v[0] == '1';
-}
 
 struct not_empty {
     __host__ __device__ bool operator()(uint32_t v) const { return v != EMPTY; }
@@ -755,7 +750,7 @@ struct driver {
                      "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u "
                      "sort bits=%u%s",
                      GROUP, n, k, m, lay.c, lay.nwin, lay.sets, b->copies, sort_bits(lay),
-                     f64::serves<F>::value && fp64_products() ? " fp64" : "");
+                     f64::serves<F>::value && f64::wanted() ? " fp64" : "");
             tr.print(what);
         }
         result.add(total_ones);
@@ -832,7 +827,7 @@ struct driver {
         if ((st = ib.alloc(slots_b * 4, diag)) != ZKPIPE_OK) return st;
         auto first_pass = segment_kernel<F, true>;
         if constexpr (f64::serves<F>::value)
-            if (fp64_products()) first_pass = segment_kernel<F, true, FP64_SPLIT>;
+            if (f64::wanted()) first_pass = segment_kernel<F, true, FP64_SPLIT>;
         first_pass<<<(unsigned)blocks_for(segs, SEG_THREADS), SEG_THREADS, 0, s>>>(
             skeys, svals, bases, nullptr, total, (unsigned)L, lay.nb, buckets.as<pt_t>(),
             ka.as<uint32_t>(), pa.as<pt_t>(), ia.as<uint32_t>());
