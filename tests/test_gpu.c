@@ -266,7 +266,8 @@ TEST_CASE(gpu_chains_agree_across_pipes) {
     }
     /* Some of the product chains on the CPU: x_i · y_(i/2)^rounds. */
     memcpy(io, x, threads * 2 * sizeof *io);
-    (void)chains_(g, ZKP_GPU_CHAIN_MUL_SPLIT, (uint64_t *)io, (const uint64_t *)y, threads, rounds);
+    (void)chains_(g, ZKP_GPU_CHAIN_MUL_SPLIT, (uint64_t *)io, (const uint64_t *)y, threads,
+                  rounds);
     for (size_t i = 0; i < threads * 2; i += threads / 4 + 1) {
         bls12_381_fp_t v = x[i];
         for (unsigned r = 0; r < rounds; r++) bls12_381_fp_mul(&v, &v, &y[i / 2]);
