@@ -88,17 +88,6 @@ struct xyzz {
         return r;
     }
 
-    /* The product of rank I in an addition that puts SPLIT of its products
-     * on the FP64 pipe (gpu_field_f64.cuh): there if I < SPLIT and the field
-     * has that product as a drop-in, else on the integer multiplier. */
-    template <int SPLIT, int I>
-    ZKP_GPU_HD static F split_mul(const F &u, const F &v) {
-        if constexpr (I < SPLIT && f64::serves<F>::value)
-            return f64::mul(u, v);
-        else
-            return u * v;
-    }
-
     /* this + a (madd-2008-s), every case. With SPLIT > 0, that many of its
      * ten products (up to five, in the order of the ranks below) run on the
      * FP64 pipe and the others on the integer multiplier, so that the two
@@ -110,7 +99,7 @@ struct xyzz {
             *this = from_affine(a);
             return;
         }
-        F u2 = split_mul<SPLIT, 4>(a.x, zz), s2 = split_mul<SPLIT, 3>(a.y, zzz);
+        F u2 = f64::split_mul<SPLIT, 4>(a.x, zz), s2 = f64::split_mul<SPLIT, 3>(a.y, zzz);
         F p = u2 - x, r = s2 - y;
         if (p.is_zero()) {
             if (r.is_zero())
@@ -119,12 +108,12 @@ struct xyzz {
                 *this = inf();
             return;
         }
-        F pp = p.sqr(), ppp = p * pp, q = split_mul<SPLIT, 2>(x, pp);
+        F pp = p.sqr(), ppp = p * pp, q = f64::split_mul<SPLIT, 2>(x, pp);
         F x3 = r.sqr() - ppp - q.dbl();
         y = F::sum_of_products(r, q - x3, y, ppp.neg());
         x = x3;
-        zz = split_mul<SPLIT, 1>(zz, pp);
-        zzz = split_mul<SPLIT, 0>(zzz, ppp);
+        zz = f64::split_mul<SPLIT, 1>(zz, pp);
+        zzz = f64::split_mul<SPLIT, 0>(zzz, ppp);
     }
 
     /* this + b (add-2008-s), every case. */

@@ -225,6 +225,18 @@ ZKP_GPU_HD F mul(const F &a, const F &b) {
     return F::reduce_once(out);
 }
 
+/* Product I of a formula that puts the products of ranks below SPLIT on
+ * the FP64 pipe, for fields that have it, and the rest on the integer
+ * multiplier: how the bucket additions and the NTT's quads share the two
+ * pipes. */
+template <int SPLIT, int I, class F>
+ZKP_GPU_HD F split_mul(const F &u, const F &v) {
+    if constexpr (I < SPLIT && serves<F>::value)
+        return mul(u, v);
+    else
+        return u * v;
+}
+
 } /* namespace f64 */
 } /* namespace zkp_cuda */
 

@@ -193,6 +193,14 @@ __global__ void __launch_bounds__(RED_THREADS)
  * keep the integer product. */
 constexpr int FP64_SPLIT = 4;
 
+template <class F>
+bool split_buckets() {
+    if constexpr (f64::serves<F>::value)
+        return f64::wanted();
+    else
+        return false;
+}
+
 struct not_empty {
     __host__ __device__ bool operator()(uint32_t v) const { return v != EMPTY; }
 };
@@ -750,7 +758,7 @@ struct driver {
                      "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u "
                      "sort bits=%u%s",
                      GROUP, n, k, m, lay.c, lay.nwin, lay.sets, b->copies, sort_bits(lay),
-                     f64::serves<F>::value && f64::wanted() ? " fp64" : "");
+                     split_buckets<F>() ? " fp64" : "");
             tr.print(what);
         }
         result.add(total_ones);
@@ -827,7 +835,7 @@ struct driver {
         if ((st = ib.alloc(slots_b * 4, diag)) != ZKPIPE_OK) return st;
         auto first_pass = segment_kernel<F, true>;
         if constexpr (f64::serves<F>::value)
-            if (f64::wanted()) first_pass = segment_kernel<F, true, FP64_SPLIT>;
+            if (split_buckets<F>()) first_pass = segment_kernel<F, true, FP64_SPLIT>;
         first_pass<<<(unsigned)blocks_for(segs, SEG_THREADS), SEG_THREADS, 0, s>>>(
             skeys, svals, bases, nullptr, total, (unsigned)L, lay.nb, buckets.as<pt_t>(),
             ka.as<uint32_t>(), pa.as<pt_t>(), ia.as<uint32_t>());

@@ -232,26 +232,17 @@ ZKP_GPU_HD F split_pow(const F *lo, const F *hi, uint64_t e, unsigned sb) {
  * for these fields (docs/PERFORMANCE.md). Same results. */
 constexpr int FP64_SPLIT = 2;
 
-/* The quad's product of rank I: on the FP64 pipe if I < SPLIT. */
-template <int SPLIT, int I, class F>
-ZKP_GPU_HD F quad_mul(const F &u, const F &w) {
-    if constexpr (I < SPLIT)
-        return f64::mul(u, w);
-    else
-        return u * w;
-}
-
 /* Radix-2^2 DIF: the stage of span 2q (pairs x0,x2 and x1,x3, twiddles
  * w1 = w_{4q}^p and w2 = w_{4q}^(p+q)), then the stage of span q (pairs
  * x0,x1 and x2,x3, twiddle w3 = w_{2q}^p). */
 template <int SPLIT, class F>
 ZKP_GPU_HD void dif4(F &x0, F &x1, F &x2, F &x3, const F &w1, const F &w2, const F &w3) {
-    F u0 = x0 + x2, u2 = quad_mul<SPLIT, 2>(x0 - x2, w1);
-    F u1 = x1 + x3, u3 = quad_mul<SPLIT, 3>(x1 - x3, w2);
+    F u0 = x0 + x2, u2 = f64::split_mul<SPLIT, 2>(x0 - x2, w1);
+    F u1 = x1 + x3, u3 = f64::split_mul<SPLIT, 3>(x1 - x3, w2);
     x0 = u0 + u1;
-    x1 = quad_mul<SPLIT, 0>(u0 - u1, w3);
+    x1 = f64::split_mul<SPLIT, 0>(u0 - u1, w3);
     x2 = u2 + u3;
-    x3 = quad_mul<SPLIT, 1>(u2 - u3, w3);
+    x3 = f64::split_mul<SPLIT, 1>(u2 - u3, w3);
 }
 
 /* The same at p = 0: w1 = w3 = 1 and w2 = w4, the fourth root of unity. */
@@ -268,14 +259,14 @@ ZKP_GPU_HD void dif4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
 /* The transpose of dif4: span q first (w3), then span 2q (w1, w2). */
 template <int SPLIT, class F>
 ZKP_GPU_HD void dit4(F &x0, F &x1, F &x2, F &x3, const F &w1, const F &w2, const F &w3) {
-    F t = quad_mul<SPLIT, 0>(x1, w3);
+    F t = f64::split_mul<SPLIT, 0>(x1, w3);
     F a0 = x0 + t, a1 = x0 - t;
-    t = quad_mul<SPLIT, 1>(x3, w3);
+    t = f64::split_mul<SPLIT, 1>(x3, w3);
     F a2 = x2 + t, a3 = x2 - t;
-    t = quad_mul<SPLIT, 2>(a2, w1);
+    t = f64::split_mul<SPLIT, 2>(a2, w1);
     x0 = a0 + t;
     x2 = a0 - t;
-    t = quad_mul<SPLIT, 3>(a3, w2);
+    t = f64::split_mul<SPLIT, 3>(a3, w2);
     x1 = a1 + t;
     x3 = a1 - t;
 }
@@ -1111,6 +1102,8 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
         for (size_t j = 0; j < tb.count[t]; j++)
             tab[tb.off[t] + j] = pow_entry(tb.base[t], tb.mult[t], j);
     const bool split = f64::wanted();
+    auto phase = p.dit ? (split ? level_phase<F, true, FP64_SPLIT> : level_phase<F, true, 0>)
+                       : (split ? level_phase<F, false, FP64_SPLIT> : level_phase<F, false, 0>);
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
         const level_args<F> A = level_make(p, tb, tab, a, t);
@@ -1118,16 +1111,8 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
         uint4 *s_lo = smem, *s_hi = smem + plane_len(tile_bits);
         for (size_t b = 0; b < ((size_t)1 << (p.L - tile_bits)); b++)
             for (unsigned k = 0; k < nph; k++)
-                for (unsigned tid = 0; tid < THREADS; tid++) {
-                    if (p.dit && split)
-                        level_phase<F, true, FP64_SPLIT>(A, k, b, tid, THREADS, s_lo, s_hi);
-                    else if (p.dit)
-                        level_phase<F, true, 0>(A, k, b, tid, THREADS, s_lo, s_hi);
-                    else if (split)
-                        level_phase<F, false, FP64_SPLIT>(A, k, b, tid, THREADS, s_lo, s_hi);
-                    else
-                        level_phase<F, false, 0>(A, k, b, tid, THREADS, s_lo, s_hi);
-                }
+                for (unsigned tid = 0; tid < THREADS; tid++)
+                    phase(A, k, b, tid, THREADS, s_lo, s_hi);
     }
     if (p.bitrev)
         for (size_t i = 0; i < ((size_t)1 << p.L); i++) {
