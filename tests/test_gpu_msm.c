@@ -110,25 +110,6 @@ TEST_CASE(gpu_msm_witness_like) {
     zkp_gpu_close(g);
 }
 
-/* Four of each bucket addition's products on the FP64 pipe
- * (ZKPIPE_GPU_FP64_PRODUCTS, the G1 MSMs): the same sums at random sizes,
- * on the edges and on a witness. */
-TEST_CASE(gpu_msm_fp64_products_match_cpu) {
-    zkp_gpu *g = test_gpu_open();
-    ASSERT(setenv("ZKPIPE_GPU_FP64_PRODUCTS", "1", 1) == 0);
-    static const size_t sizes[] = {1, 7, 100, 4097, (size_t)1 << 16, (size_t)1 << 20};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        test_gm_bls12_381_g1_random(g, sizes[i]);
-        test_gm_bn254_g1_random(g, sizes[i]);
-    }
-    test_gm_bn254_g1_edges(g);
-    test_gm_bls12_381_g1_edges(g);
-    test_gm_bn254_g1_witness(g, (size_t)1 << 18);
-    test_gm_bls12_381_g1_witness(g, (size_t)1 << 18);
-    ASSERT(unsetenv("ZKPIPE_GPU_FP64_PRODUCTS") == 0);
-    zkp_gpu_close(g);
-}
-
 TEST_CASE(gpu_msm_trim_gives_back_unused_copies) {
     zkp_gpu *g = test_gpu_open();
     test_gm_bn254_g1_trim(g);

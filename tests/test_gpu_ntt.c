@@ -5,7 +5,6 @@
  * kernels' code also runs on the host (F_gpu_ntt_host, present in builds
  * with CUDA), so the index arithmetic is checked on machines without a
  * GPU. */
-#define _GNU_SOURCE /* setenv */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -337,41 +336,6 @@ TEST_CASE(gpu_ntt_h_evals_matches_cpu) {
             h_check_(g, &f, test_iters(1) > 1 ? 22 : 21, coef);
         }
     }
-    zkp_gpu_close(g);
-}
-
-/* Two of each radix-4 quad's products on the FP64 pipe
- * (ZKPIPE_GPU_FP64_PRODUCTS, gpu_ntt_body.cuh): every kind, shift and
- * level count against the CPU, on the host emulation (one and two levels)
- * and on the device (up to three). */
-TEST_CASE(gpu_ntt_fp64_products_match_cpu_on_the_host) {
-    ASSERT(setenv("ZKPIPE_GPU_FP64_PRODUCTS", "1", 1) == 0);
-    for (int fi = 0; fi < 2; fi++) {
-        field_t f = field_get_(fi);
-        if (!f.host_ntt) test_skip("this build has no CUDA backend");
-        for (unsigned log_n = 1; log_n <= 13; log_n += 3)
-            for (int kind = ZKP_NTT_FORWARD; kind <= ZKP_NTT_INVERSE_RN; kind++)
-                for (int sh = 0; sh < SH_COUNT; sh++)
-                    check_one_(NULL, &f, 2, log_n, kind, FAM_SNARKJS, sh, IN_RANDOM);
-        check_one_(NULL, &f, 2, 15, fi ? ZKP_NTT_FORWARD_NR : ZKP_NTT_INVERSE_RN, FAM_SNARKJS,
-                   SH_SNARKJS, IN_P_MINUS_1);
-    }
-    ASSERT(unsetenv("ZKPIPE_GPU_FP64_PRODUCTS") == 0);
-}
-
-TEST_CASE(gpu_ntt_fp64_products_match_cpu) {
-    zkp_gpu *g = test_gpu_open();
-    ASSERT(setenv("ZKPIPE_GPU_FP64_PRODUCTS", "1", 1) == 0);
-    for (int fi = 0; fi < 2; fi++) {
-        field_t f = field_get_(fi);
-        sweep_(g, &f, 0, 1, 14, SMALL_EDGES, ALL_FAMILIES);
-        for (unsigned log_n = 15; log_n <= 22; log_n += 7)
-            for (int kind = ZKP_NTT_FORWARD; kind <= ZKP_NTT_INVERSE_RN; kind++)
-                for (int sh = 0; sh < 2; sh++)
-                    check_one_(g, &f, log_n & 1, log_n, kind, FAM_SNARKJS, sh, IN_RANDOM);
-        h_check_(g, &f, 22, 1);
-    }
-    ASSERT(unsetenv("ZKPIPE_GPU_FP64_PRODUCTS") == 0);
     zkp_gpu_close(g);
 }
 

@@ -4,12 +4,13 @@
 The device kernels are bound by the FMA-heavy pipe's wide multiply-adds
 (docs/PERFORMANCE.md, "Where the time goes"), so a change to the field
 arithmetic is judged first by how many of each it leaves, and by what it puts
-on the FP64 pipe beside them (gpu_field_f64.cuh). This reads the ELF sections
-.text.<kernel> of a cubin built for sm_90 and classifies each 128-bit
-instruction by the low 9 bits of its first word, its opcode; bits 9 to 11 give
-the form of the last source operand (register, immediate, constant bank),
-which does not matter here. The opcodes, as cuobjdump showed them for these
-kernels (the FP64 ones from kernels of one instruction each):
+on the FP64 pipe beside them (docs/PERFORMANCE.md, "Products on the FP64
+pipe"). This reads the ELF sections .text.<kernel> of a cubin built for sm_90
+and classifies each 128-bit instruction by the low 9 bits of its first word,
+its opcode; bits 9 to 11 give the form of the last source operand (register,
+immediate, constant bank), which does not matter here. The opcodes, as
+cuobjdump showed them for these kernels (the FP64 ones from kernels of one
+instruction each):
 
     0x025  IMAD.WIDE      0x027  IMAD.HI     0x024  IMAD (the low half, and
     0x010  IADD3          0x007  SEL                moves written as IMAD)

@@ -349,11 +349,9 @@ ZKP_GPU_FB_DECLARE_(bls12_381_g2)
  * and curve/ on machines without a GPU. field: 0 bn254_fq, 1 bn254_fr,
  * 2 bls12_381_fp, 3 bls12_381_fr, and on the host also 4 bn254_fq2 and
  * 5 bls12_381_fp2; op: 0 mul, 1 add, 2 sub, 3 from_mont, 4 to_mont,
- * 5 sqr, 6 inv (of a; b unread), 7 mul on the FP64 pipe (gpu_field_f64.cuh; fields 0
- * to 3). zkp_gpu_host_madd(group, acc, p): acc (XYZZ) += p
+ * 5 sqr, 6 inv (of a; b unread). zkp_gpu_host_madd(group, acc, p): acc (XYZZ) += p
  * (affine), group 0 BN254 G1, 1 BLS12-381 G1, 2 BN254 G2, 3 BLS12-381 G2
- * (the G2 cases run the Fp2 arithmetic), and 4 BN254 G1 and 5 BLS12-381
- * G1 with five of the ten products on the FP64 pipe. zkp_gpu_dev_field_op runs op on
+ * (the G2 cases run the Fp2 arithmetic). zkp_gpu_dev_field_op runs op on
  * the device over n pairs (host arrays), for the GPU suite. */
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out,
                                                     const uint64_t *a, const uint64_t *b);
@@ -361,29 +359,6 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const 
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out,
                                                    const uint64_t *a, const uint64_t *b, size_t n,
                                                    zkp_diag *diag);
-
-/* The multipliers' throughput, for the GPU suite: chains of dependent
- * operations over BLS12-381's p, run once, their kernel's time in
- * *seconds. The product forms take io as 2·threads elements x and b as
- * threads elements y, and leave x·y^rounds (Montgomery products) in io:
- * both of a thread's chains on the integer multiplier, both on the FP64
- * pipe, or one on each. The madd forms take io as threads XYZZ points and
- * b as threads affine points, and add b's point rounds times to io's, all
- * ten products on the integer multiplier or 3, 4 or 5 of them on the FP64
- * pipe. Every form gives the same bits as its integer one. */
-enum {
-    ZKP_GPU_CHAIN_MUL_INT,
-    ZKP_GPU_CHAIN_MUL_F64,
-    ZKP_GPU_CHAIN_MUL_SPLIT,
-    ZKP_GPU_CHAIN_MADD_INT,
-    ZKP_GPU_CHAIN_MADD_SPLIT3,
-    ZKP_GPU_CHAIN_MADD_SPLIT4,
-    ZKP_GPU_CHAIN_MADD_SPLIT5
-};
-ZKP_WARN_UNUSED zkpipe_status zkp_gpu_dev_chains(zkp_gpu *g, int form, uint64_t *io,
-                                                 const uint64_t *b, size_t threads,
-                                                 unsigned rounds, double *seconds,
-                                                 zkp_diag *diag);
 
 #ifdef __cplusplus
 }

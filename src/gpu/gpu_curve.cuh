@@ -21,7 +21,6 @@
 #define ZKP_GPU_GPU_CURVE_CUH
 
 #include "gpu/gpu_field.cuh"
-#include "gpu/gpu_field_f64.cuh"
 
 namespace zkp_cuda {
 
@@ -88,18 +87,14 @@ struct xyzz {
         return r;
     }
 
-    /* this + a (madd-2008-s), every case. With SPLIT > 0, that many of its
-     * ten products (up to five, in the order of the ranks below) run on the
-     * FP64 pipe and the others on the integer multiplier, so that the two
-     * pipes work side by side; the result is the same. */
-    template <int SPLIT = 0>
+    /* this + a (madd-2008-s), every case. */
     ZKP_GPU_HD void add_affine(const affine<F> &a) {
         if (a.is_inf()) return;
         if (is_inf()) {
             *this = from_affine(a);
             return;
         }
-        F u2 = f64::split_mul<SPLIT, 4>(a.x, zz), s2 = f64::split_mul<SPLIT, 3>(a.y, zzz);
+        F u2 = a.x * zz, s2 = a.y * zzz;
         F p = u2 - x, r = s2 - y;
         if (p.is_zero()) {
             if (r.is_zero())
@@ -108,12 +103,12 @@ struct xyzz {
                 *this = inf();
             return;
         }
-        F pp = p.sqr(), ppp = p * pp, q = f64::split_mul<SPLIT, 2>(x, pp);
+        F pp = p.sqr(), ppp = p * pp, q = x * pp;
         F x3 = r.sqr() - ppp - q.dbl();
         y = F::sum_of_products(r, q - x3, y, ppp.neg());
         x = x3;
-        zz = f64::split_mul<SPLIT, 1>(zz, pp);
-        zzz = f64::split_mul<SPLIT, 0>(zzz, ppp);
+        zz = zz * pp;
+        zzz = zzz * ppp;
     }
 
     /* this + b (add-2008-s), every case. */

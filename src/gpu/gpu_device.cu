@@ -8,7 +8,6 @@
 #include <new>
 
 #include "gpu/gpu_curve.cuh"
-#include "gpu/gpu_field_f64.cuh"
 #include "gpu/gpu_internal.cuh"
 
 namespace zkp_cuda {
@@ -593,18 +592,8 @@ ZKP_GPU_HD F field_op(int op, const F &a, const F &b) {
     case 3: return a.from_mont();
     case 4: return a.to_mont();
     case 5: return a.sqr();
-    case 6: return a.inv();
-    default:
-        if constexpr (f64::serves<F>::value)
-            return f64::mul(a, b);
-        else
-            return a * b; /* refused before it gets here (field_op_ok) */
+    default: return a.inv();
     }
-}
-
-/* Op 7, the product on the FP64 pipe, exists for the prime fields. */
-bool field_op_ok(int field, int op) {
-    return op >= 0 && op <= 7 && (op != 7 || field < 4);
 }
 
 template <class F>
@@ -646,58 +635,14 @@ zkpipe_status dev_field_op(zkp_gpu *g, int op, uint64_t *out, const uint64_t *a,
     return st;
 }
 
-template <class F, int SPLIT = 0>
+template <class F>
 void host_madd(uint64_t *acc, const uint64_t *p) {
     xyzz<F> r;
     affine<F> a;
     memcpy(&r, acc, sizeof r);
     memcpy(&a, p, sizeof a);
-    r.template add_affine<SPLIT>(a);
+    r.add_affine(a);
     memcpy(acc, &r, sizeof r);
-}
-
-/* Chains of dependent operations over BLS12-381's p, one thread a chain
- * (two for the products), for the multipliers' throughput
- * (zkp_gpu_dev_chains): the operations of a chain wait on each other, the
- * chains of a warp and of the other warps do not. */
-typedef bls12_381_fp chain_field;
-/* The bucket kernel's shape (gpu_msm_body.cuh): three blocks of 128 a
- * multiprocessor, which caps the registers at 170. */
-constexpr unsigned CHAIN_THREADS = 128;
-
-template <int FORM>
-__global__ void __launch_bounds__(CHAIN_THREADS, 3) chain_kernel(chain_field *io,
-                                                                 const chain_field *b,
-                                                                 size_t threads, unsigned rounds) {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= threads) return;
-    if constexpr (FORM <= ZKP_GPU_CHAIN_MUL_SPLIT) {
-        chain_field x0 = io[2 * t], x1 = io[2 * t + 1];
-        const chain_field y = b[t];
-        for (unsigned r = 0; r < rounds; r++) {
-            x0 = FORM == ZKP_GPU_CHAIN_MUL_F64 ? f64::mul(x0, y) : x0 * y;
-            x1 = FORM == ZKP_GPU_CHAIN_MUL_INT ? x1 * y : f64::mul(x1, y);
-        }
-        io[2 * t] = x0;
-        io[2 * t + 1] = x1;
-    } else {
-        xyzz<chain_field> acc;
-        memcpy(&acc, io + 4 * t, sizeof acc);
-        affine<chain_field> a;
-        memcpy(&a, b + 2 * t, sizeof a);
-        constexpr int split =
-            FORM == ZKP_GPU_CHAIN_MADD_INT ? 0 : 3 + FORM - ZKP_GPU_CHAIN_MADD_SPLIT3;
-        for (unsigned r = 0; r < rounds; r++) acc.template add_affine<split>(a);
-        memcpy(io + 4 * t, &acc, sizeof acc);
-    }
-}
-
-template <int FORM>
-cudaError_t chain_launch(void *io, const void *b, size_t threads, unsigned rounds,
-                         cudaStream_t s) {
-    chain_kernel<FORM><<<blocks_for(threads, CHAIN_THREADS), CHAIN_THREADS, 0, s>>>(
-        (chain_field *)io, (const chain_field *)b, threads, rounds);
-    return cudaGetLastError();
 }
 
 } /* namespace */
@@ -706,7 +651,7 @@ extern "C" {
 
 zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out, const uint64_t *a,
                                     const uint64_t *b) {
-    if (!field_op_ok(field, op)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (op < 0 || op > 6) return ZKPIPE_ERR_INVALID_ARGUMENT;
     switch (field) {
     case 0: host_field_op<bn254_fq>(op, out, a, b); return ZKPIPE_OK;
     case 1: host_field_op<bn254_fr>(op, out, a, b); return ZKPIPE_OK;
@@ -724,57 +669,13 @@ zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
     case 1: host_madd<bls12_381_fp>(acc, p); return ZKPIPE_OK;
     case 2: host_madd<bn254_fq2>(acc, p); return ZKPIPE_OK;
     case 3: host_madd<bls12_381_fp2>(acc, p); return ZKPIPE_OK;
-    case 4: host_madd<bn254_fq, 5>(acc, p); return ZKPIPE_OK;
-    case 5: host_madd<bls12_381_fp, 5>(acc, p); return ZKPIPE_OK;
     default: return ZKPIPE_ERR_INVALID_ARGUMENT;
     }
 }
 
-zkpipe_status zkp_gpu_dev_chains(zkp_gpu *g, int form, uint64_t *io, const uint64_t *b,
-                                 size_t threads, unsigned rounds, double *seconds,
-                                 zkp_diag *diag) {
-    if (form < ZKP_GPU_CHAIN_MUL_INT || form > ZKP_GPU_CHAIN_MADD_SPLIT5 || threads == 0 ||
-        threads > ((size_t)1 << 26))
-        return ZKPIPE_ERR_INVALID_ARGUMENT;
-    const bool madd = form >= ZKP_GPU_CHAIN_MADD_INT;
-    const size_t io_bytes = threads * sizeof(chain_field) * (madd ? 4 : 2);
-    const size_t b_bytes = threads * sizeof(chain_field) * (madd ? 2 : 1);
-    zkpipe_status st = bind(g, diag);
-    if (st != ZKPIPE_OK) return st;
-    busy_scope busy(g);
-    void *d_io = nullptr, *d_b = nullptr;
-    st = dev_alloc(g, &d_io, io_bytes, ZKP_GPU_MEM_SCRATCH, diag);
-    if (st == ZKPIPE_OK) st = dev_alloc(g, &d_b, b_bytes, ZKP_GPU_MEM_SCRATCH, diag);
-    if (st == ZKPIPE_OK) st = copy_h2d(g, d_io, io, io_bytes, g->compute, diag);
-    if (st == ZKPIPE_OK) st = copy_h2d(g, d_b, b, b_bytes, g->compute, diag);
-    cudaError_t e = cudaSuccess;
-    if (st == ZKPIPE_OK && (e = cudaStreamSynchronize(g->compute)) != cudaSuccess)
-        st = cuda_fail(diag, e, "cudaStreamSynchronize", __FILE__, __LINE__);
-    const uint64_t t0 = now_ns();
-    if (st == ZKPIPE_OK) {
-        static cudaError_t (*const launch[])(void *, const void *, size_t, unsigned,
-                                             cudaStream_t) = {
-            chain_launch<ZKP_GPU_CHAIN_MUL_INT>, chain_launch<ZKP_GPU_CHAIN_MUL_F64>,
-            chain_launch<ZKP_GPU_CHAIN_MUL_SPLIT>, chain_launch<ZKP_GPU_CHAIN_MADD_INT>,
-            chain_launch<ZKP_GPU_CHAIN_MADD_SPLIT3>, chain_launch<ZKP_GPU_CHAIN_MADD_SPLIT4>,
-            chain_launch<ZKP_GPU_CHAIN_MADD_SPLIT5>};
-        e = launch[form](d_io, d_b, threads, rounds, g->compute);
-        if (e != cudaSuccess) st = cuda_fail(diag, e, "launch of chain_kernel", __FILE__, __LINE__);
-    }
-    if (st == ZKPIPE_OK && (e = cudaStreamSynchronize(g->compute)) != cudaSuccess)
-        st = cuda_fail(diag, e, "cudaStreamSynchronize", __FILE__, __LINE__);
-    if (st == ZKPIPE_OK) *seconds = (double)(now_ns() - t0) * 1e-9;
-    if (st == ZKPIPE_OK) st = copy_d2h(g, io, d_io, io_bytes, g->compute, diag);
-    if (st == ZKPIPE_OK && (e = cudaStreamSynchronize(g->compute)) != cudaSuccess)
-        st = cuda_fail(diag, e, "cudaStreamSynchronize", __FILE__, __LINE__);
-    dev_free(g, d_io, io_bytes, ZKP_GPU_MEM_SCRATCH);
-    dev_free(g, d_b, b_bytes, ZKP_GPU_MEM_SCRATCH);
-    return st;
-}
-
 zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out, const uint64_t *a,
                                    const uint64_t *b, size_t n, zkp_diag *diag) {
-    if (!field_op_ok(field, op)) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (op < 0 || op > 6) return ZKPIPE_ERR_INVALID_ARGUMENT;
     zkpipe_status st = bind(g, diag);
     if (st != ZKPIPE_OK) return st;
     busy_scope busy(g);

@@ -42,7 +42,6 @@
         static constexpr int N = 2 * PARAM##_LIMBS;                                       \
         static constexpr int BITS = PARAM##_BITS;                                         \
         static constexpr uint32_t n0 = (uint32_t)PARAM##_N0;                              \
-        static constexpr uint64_t n0_64 = PARAM##_N0;                                     \
         ZKP_GPU_HD static constexpr uint32_t p(int i) {                                   \
             constexpr uint64_t l_[] = PARAM##_MODULUS;                                    \
             return (uint32_t)(l_[i / 2] >> (32 * (i & 1)));                               \

@@ -188,19 +188,6 @@ __global__ void __launch_bounds__(RED_THREADS)
     block_sum(acc, &out[blockIdx.x]);
 }
 
-/* With f64::wanted(), FP64_SPLIT of each bucket addition's ten products run
- * on the FP64 pipe (xyzz::add_affine) in the G1 MSMs; G2's extension fields
- * keep the integer product. */
-constexpr int FP64_SPLIT = 4;
-
-template <class F>
-bool split_buckets() {
-    if constexpr (f64::serves<F>::value)
-        return f64::wanted();
-    else
-        return false;
-}
-
 struct not_empty {
     __host__ __device__ bool operator()(uint32_t v) const { return v != EMPTY; }
 };
@@ -269,7 +256,7 @@ __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint
  * piece that summed nothing (zero digits only) takes no slot: the run's
  * other pieces, or the bucket's zeros (the point at infinity), stand for
  * it. Runs need only be contiguous, not in key order. */
-template <class F, bool FIRST, int SPLIT = 0>
+template <class F, bool FIRST>
 __global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
     segment_kernel(const uint32_t *keys, const uint32_t *vals, const affine<F> *bases,
                    const xyzz<F> *src_pt, size_t total, unsigned L, uint32_t nb,
@@ -307,7 +294,7 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
             if (v == EMPTY) continue;
             affine<F> p = load_affine(bases + (v & ~NEG));
             if (v & NEG) p = p.neg();
-            acc.template add_affine<SPLIT>(p);
+            acc.add_affine(p);
         } else {
             acc.add(src_pt[vals[e]]);
         }
@@ -755,10 +742,9 @@ struct driver {
         if (tr.on) {
             char what[160];
             snprintf(what, sizeof what,
-                     "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u "
-                     "sort bits=%u%s",
-                     GROUP, n, k, m, lay.c, lay.nwin, lay.sets, b->copies, sort_bits(lay),
-                     split_buckets<F>() ? " fp64" : "");
+                     "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u sort bits=%u",
+                     GROUP, n, k, m, lay.c, lay.nwin, lay.sets, b->copies,
+                     sort_bits(lay));
             tr.print(what);
         }
         result.add(total_ones);
@@ -833,10 +819,7 @@ struct driver {
         if ((st = kb.alloc(slots_b * 4, diag)) != ZKPIPE_OK) return st;
         if ((st = pb.alloc(slots_b * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
         if ((st = ib.alloc(slots_b * 4, diag)) != ZKPIPE_OK) return st;
-        auto first_pass = segment_kernel<F, true>;
-        if constexpr (f64::serves<F>::value)
-            if (split_buckets<F>()) first_pass = segment_kernel<F, true, FP64_SPLIT>;
-        first_pass<<<(unsigned)blocks_for(segs, SEG_THREADS), SEG_THREADS, 0, s>>>(
+        segment_kernel<F, true><<<(unsigned)blocks_for(segs, SEG_THREADS), SEG_THREADS, 0, s>>>(
             skeys, svals, bases, nullptr, total, (unsigned)L, lay.nb, buckets.as<pt_t>(),
             ka.as<uint32_t>(), pa.as<pt_t>(), ia.as<uint32_t>());
         ZKP_CUDA_LAUNCHED(diag, segment_kernel);

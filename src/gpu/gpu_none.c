@@ -233,9 +233,3 @@ zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out,
     (void)g, (void)field, (void)op, (void)out, (void)a, (void)b, (void)n;
     return NO_CUDA_(diag);
 }
-zkpipe_status zkp_gpu_dev_chains(zkp_gpu *g, int form, uint64_t *io, const uint64_t *b,
-                                 size_t threads, unsigned rounds, double *seconds,
-                                 zkp_diag *diag) {
-    (void)g, (void)form, (void)io, (void)b, (void)threads, (void)rounds, (void)seconds;
-    return NO_CUDA_(diag);
-}

@@ -73,7 +73,6 @@
 #include <new>
 
 #include "gpu/gpu_field.cuh"
-#include "gpu/gpu_field_f64.cuh"
 #include "gpu/gpu_internal.cuh"
 #include "ntt/ntt_common.h"
 
@@ -226,23 +225,17 @@ ZKP_GPU_HD F split_pow(const F *lo, const F *hi, uint64_t e, unsigned sb) {
 
 /* ---------------------------------------------------------------- butterflies */
 
-/* With FP64_SPLIT = 2 (ZKPIPE_GPU_FP64_PRODUCTS), the two products of a
- * radix-4 quad by w3 run on the FP64 pipe (gpu_field_f64.cuh) and the other
- * two on the integer multiplier: the split that the cubin's counts favour
- * for these fields (docs/PERFORMANCE.md). Same results. */
-constexpr int FP64_SPLIT = 2;
-
 /* Radix-2^2 DIF: the stage of span 2q (pairs x0,x2 and x1,x3, twiddles
  * w1 = w_{4q}^p and w2 = w_{4q}^(p+q)), then the stage of span q (pairs
  * x0,x1 and x2,x3, twiddle w3 = w_{2q}^p). */
-template <int SPLIT, class F>
+template <class F>
 ZKP_GPU_HD void dif4(F &x0, F &x1, F &x2, F &x3, const F &w1, const F &w2, const F &w3) {
-    F u0 = x0 + x2, u2 = f64::split_mul<SPLIT, 2>(x0 - x2, w1);
-    F u1 = x1 + x3, u3 = f64::split_mul<SPLIT, 3>(x1 - x3, w2);
+    F u0 = x0 + x2, u2 = (x0 - x2) * w1;
+    F u1 = x1 + x3, u3 = (x1 - x3) * w2;
     x0 = u0 + u1;
-    x1 = f64::split_mul<SPLIT, 0>(u0 - u1, w3);
+    x1 = (u0 - u1) * w3;
     x2 = u2 + u3;
-    x3 = f64::split_mul<SPLIT, 1>(u2 - u3, w3);
+    x3 = (u2 - u3) * w3;
 }
 
 /* The same at p = 0: w1 = w3 = 1 and w2 = w4, the fourth root of unity. */
@@ -257,16 +250,16 @@ ZKP_GPU_HD void dif4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
 }
 
 /* The transpose of dif4: span q first (w3), then span 2q (w1, w2). */
-template <int SPLIT, class F>
+template <class F>
 ZKP_GPU_HD void dit4(F &x0, F &x1, F &x2, F &x3, const F &w1, const F &w2, const F &w3) {
-    F t = f64::split_mul<SPLIT, 0>(x1, w3);
+    F t = x1 * w3;
     F a0 = x0 + t, a1 = x0 - t;
-    t = f64::split_mul<SPLIT, 1>(x3, w3);
+    t = x3 * w3;
     F a2 = x2 + t, a3 = x2 - t;
-    t = f64::split_mul<SPLIT, 2>(a2, w1);
+    t = a2 * w1;
     x0 = a0 + t;
     x2 = a0 - t;
-    t = f64::split_mul<SPLIT, 3>(a3, w2);
+    t = a3 * w2;
     x1 = a1 + t;
     x3 = a1 - t;
 }
@@ -354,7 +347,7 @@ constexpr unsigned P_LOW = 7;
  * lie 2^(lq+2)·C slots apart, or C >= 8 consecutive, which the slots spread
  * over the bank groups (C = 2 and 4 would not be, and keep the first
  * order). */
-template <class F, bool DIT, int SPLIT>
+template <class F, bool DIT>
 ZKP_GPU_HD void radix4_round(const level_args<F> &A, unsigned lq, unsigned tid, unsigned nt,
                              uint4 *s_lo, uint4 *s_hi) {
     const unsigned units = 1u << (A.d + A.logc - 2), cmask = (1u << A.logc) - 1;
@@ -386,9 +379,9 @@ ZKP_GPU_HD void radix4_round(const level_args<F> &A, unsigned lq, unsigned tid, 
             F w1 = ldt(A.stw + (p << sh)), w2 = ldt(A.stw + ((p + q) << sh));
             F w3 = ldt(A.stw + ((2 * p) << sh));
             if (DIT)
-                dit4<SPLIT>(x0, x1, x2, x3, w1, w2, w3);
+                dit4(x0, x1, x2, x3, w1, w2, w3);
             else
-                dif4<SPLIT>(x0, x1, x2, x3, w1, w2, w3);
+                dif4(x0, x1, x2, x3, w1, w2, w3);
         }
         sts(s_lo, s_hi, s0, x0);
         sts(s_lo, s_hi, s0 + step, x1);
@@ -398,7 +391,7 @@ ZKP_GPU_HD void radix4_round(const level_args<F> &A, unsigned lq, unsigned tid, 
 }
 
 /* Phase k of the level for one thread of block `block`. */
-template <class F, bool DIT, int SPLIT>
+template <class F, bool DIT>
 ZKP_GPU_HD void level_phase(const level_args<F> &A, unsigned k, size_t block, unsigned tid,
                             unsigned nt, uint4 *s_lo, uint4 *s_hi) {
     const unsigned nph = level_phases(A), tile = 1u << (A.d + A.logc);
@@ -434,25 +427,25 @@ ZKP_GPU_HD void level_phase(const level_args<F> &A, unsigned k, size_t block, un
     const unsigned odd = A.d & 1, nr4 = A.d / 2;
     if (!DIT) {
         if (k <= nr4)
-            radix4_round<F, false, SPLIT>(A, A.d - 2 * k, tid, nt, s_lo, s_hi);
+            radix4_round<F, false>(A, A.d - 2 * k, tid, nt, s_lo, s_hi);
         else
             radix2_round(A, tid, nt, s_lo, s_hi);
     } else {
         if (odd && k == 1)
             radix2_round(A, tid, nt, s_lo, s_hi);
         else
-            radix4_round<F, true, SPLIT>(A, odd + 2 * (k - 1 - odd), tid, nt, s_lo, s_hi);
+            radix4_round<F, true>(A, odd + 2 * (k - 1 - odd), tid, nt, s_lo, s_hi);
     }
 }
 
 #ifdef __CUDACC__
-template <class F, bool DIT, int SPLIT>
+template <class F, bool DIT>
 __global__ void __launch_bounds__(THREADS, 2) level_kernel(const level_args<F> A) {
     extern __shared__ uint4 smem_[];
     uint4 *s_lo = smem_, *s_hi = smem_ + plane_len(A.d + A.logc);
     const unsigned nph = level_phases(A);
     for (unsigned k = 0; k < nph; k++) {
-        level_phase<F, DIT, SPLIT>(A, k, blockIdx.x, threadIdx.x, blockDim.x, s_lo, s_hi);
+        level_phase<F, DIT>(A, k, blockIdx.x, threadIdx.x, blockDim.x, s_lo, s_hi);
         if (k + 1 < nph) __syncthreads();
     }
 }
@@ -761,19 +754,23 @@ template <class F>
 static zkpipe_status enqueue(zkp_gpu *g, F *a, const plan &p, const tables<F> &tb, const F *tab,
                              zkp_diag *diag) {
     const size_t smax = level_smem_bytes(TILE_BITS);
-    const bool split = f64::wanted();
-    auto kernel = p.dit ? (split ? level_kernel<F, true, FP64_SPLIT> : level_kernel<F, true, 0>)
-                        : (split ? level_kernel<F, false, FP64_SPLIT> : level_kernel<F, false, 0>);
-    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            (int)smax));
+    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(level_kernel<F, false>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax));
+    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(level_kernel<F, true>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax));
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
         const level_args<F> A = level_make(p, tb, tab, a, t);
         const unsigned tile_bits = A.d + A.logc;
         const size_t blocks = (size_t)1 << (p.L - tile_bits);
         const size_t smem = level_smem_bytes(tile_bits);
-        kernel<<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
-        ZKP_CUDA_LAUNCHED(diag, level_kernel);
+        if (p.dit) {
+            level_kernel<F, true><<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
+            ZKP_CUDA_LAUNCHED(diag, level_kernel);
+        } else {
+            level_kernel<F, false><<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
+            ZKP_CUDA_LAUNCHED(diag, level_kernel);
+        }
     }
     if (p.bitrev) {
         const size_t n = (size_t)1 << p.L;
@@ -1101,9 +1098,6 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     for (int t = 0; t < TAB_COUNT_; t++)
         for (size_t j = 0; j < tb.count[t]; j++)
             tab[tb.off[t] + j] = pow_entry(tb.base[t], tb.mult[t], j);
-    const bool split = f64::wanted();
-    auto phase = p.dit ? (split ? level_phase<F, true, FP64_SPLIT> : level_phase<F, true, 0>)
-                       : (split ? level_phase<F, false, FP64_SPLIT> : level_phase<F, false, 0>);
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
         const level_args<F> A = level_make(p, tb, tab, a, t);
@@ -1111,8 +1105,12 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
         uint4 *s_lo = smem, *s_hi = smem + plane_len(tile_bits);
         for (size_t b = 0; b < ((size_t)1 << (p.L - tile_bits)); b++)
             for (unsigned k = 0; k < nph; k++)
-                for (unsigned tid = 0; tid < THREADS; tid++)
-                    phase(A, k, b, tid, THREADS, s_lo, s_hi);
+                for (unsigned tid = 0; tid < THREADS; tid++) {
+                    if (p.dit)
+                        level_phase<F, true>(A, k, b, tid, THREADS, s_lo, s_hi);
+                    else
+                        level_phase<F, false>(A, k, b, tid, THREADS, s_lo, s_hi);
+                }
     }
     if (p.bitrev)
         for (size_t i = 0; i < ((size_t)1 << p.L); i++) {
