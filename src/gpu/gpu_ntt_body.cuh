@@ -754,23 +754,17 @@ template <class F>
 static zkpipe_status enqueue(zkp_gpu *g, F *a, const plan &p, const tables<F> &tb, const F *tab,
                              zkp_diag *diag) {
     const size_t smax = level_smem_bytes(TILE_BITS);
-    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(level_kernel<F, false>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax));
-    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(level_kernel<F, true>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax));
+    auto kernel = p.dit ? level_kernel<F, true> : level_kernel<F, false>;
+    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)smax));
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
         const level_args<F> A = level_make(p, tb, tab, a, t);
         const unsigned tile_bits = A.d + A.logc;
         const size_t blocks = (size_t)1 << (p.L - tile_bits);
         const size_t smem = level_smem_bytes(tile_bits);
-        if (p.dit) {
-            level_kernel<F, true><<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
-            ZKP_CUDA_LAUNCHED(diag, level_kernel);
-        } else {
-            level_kernel<F, false><<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
-            ZKP_CUDA_LAUNCHED(diag, level_kernel);
-        }
+        kernel<<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
+        ZKP_CUDA_LAUNCHED(diag, level_kernel);
     }
     if (p.bitrev) {
         const size_t n = (size_t)1 << p.L;
@@ -1098,6 +1092,7 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     for (int t = 0; t < TAB_COUNT_; t++)
         for (size_t j = 0; j < tb.count[t]; j++)
             tab[tb.off[t] + j] = pow_entry(tb.base[t], tb.mult[t], j);
+    auto phase = p.dit ? level_phase<F, true> : level_phase<F, false>;
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
         const level_args<F> A = level_make(p, tb, tab, a, t);
@@ -1105,12 +1100,8 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
         uint4 *s_lo = smem, *s_hi = smem + plane_len(tile_bits);
         for (size_t b = 0; b < ((size_t)1 << (p.L - tile_bits)); b++)
             for (unsigned k = 0; k < nph; k++)
-                for (unsigned tid = 0; tid < THREADS; tid++) {
-                    if (p.dit)
-                        level_phase<F, true>(A, k, b, tid, THREADS, s_lo, s_hi);
-                    else
-                        level_phase<F, false>(A, k, b, tid, THREADS, s_lo, s_hi);
-                }
+                for (unsigned tid = 0; tid < THREADS; tid++)
+                    phase(A, k, b, tid, THREADS, s_lo, s_hi);
     }
     if (p.bitrev)
         for (size_t i = 0; i < ((size_t)1 << p.L); i++) {
