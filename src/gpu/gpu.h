@@ -349,9 +349,11 @@ ZKP_GPU_FB_DECLARE_(bls12_381_g2)
  * and curve/ on machines without a GPU. field: 0 bn254_fq, 1 bn254_fr,
  * 2 bls12_381_fp, 3 bls12_381_fr, and on the host also 4 bn254_fq2 and
  * 5 bls12_381_fp2; op: 0 mul, 1 add, 2 sub, 3 from_mont, 4 to_mont,
- * 5 sqr, 6 inv (of a; b unread). zkp_gpu_host_madd(group, acc, p): acc (XYZZ) += p
- * (affine), group 0 BN254 G1, 1 BLS12-381 G1, 2 BN254 G2, 3 BLS12-381 G2
- * (the G2 cases run the Fp2 arithmetic). zkp_gpu_dev_field_op runs op on
+ * 5 sqr, 6 inv (of a; b unread), and for fields 0 to 3 only 7, a·b by
+ * Shoup's product (b the factor's Montgomery form, as the NTT's tables
+ * have it). zkp_gpu_host_madd(group, acc, p): acc (XYZZ) += p (affine),
+ * group 0 BN254 G1, 1 BLS12-381 G1, 2 BN254 G2, 3 BLS12-381 G2 (the G2
+ * cases run the Fp2 arithmetic). zkp_gpu_dev_field_op runs op on
  * the device over n pairs (host arrays), for the GPU suite. */
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out,
                                                     const uint64_t *a, const uint64_t *b);

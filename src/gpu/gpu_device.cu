@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <new>
+#include <type_traits>
 
 #include "gpu/gpu_curve.cuh"
 #include "gpu/gpu_internal.cuh"
@@ -584,6 +585,13 @@ void zkp_gpu_csr_free(zkp_gpu_csr *c) {
 namespace {
 
 template <class F>
+struct is_prime_field : std::false_type {};
+template <class P>
+struct is_prime_field<fp<P>> : std::true_type {};
+
+/* Op 7 is a·b by Shoup's product with b as the factor's Montgomery form,
+ * as the NTT's tables hold theirs: op 0's value. The prime fields only. */
+template <class F>
 ZKP_GPU_HD F field_op(int op, const F &a, const F &b) {
     switch (op) {
     case 0: return a * b;
@@ -592,7 +600,10 @@ ZKP_GPU_HD F field_op(int op, const F &a, const F &b) {
     case 3: return a.from_mont();
     case 4: return a.to_mont();
     case 5: return a.sqr();
-    default: return a.inv();
+    default:
+        if constexpr (is_prime_field<F>::value)
+            if (op == 7) return F::mul_shoup(a, F::shoup_of(b));
+        return a.inv();
     }
 }
 
@@ -651,7 +662,7 @@ extern "C" {
 
 zkpipe_status zkp_gpu_host_field_op(int field, int op, uint64_t *out, const uint64_t *a,
                                     const uint64_t *b) {
-    if (op < 0 || op > 6) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (op < 0 || op > 7 || (op == 7 && field > 3)) return ZKPIPE_ERR_INVALID_ARGUMENT;
     switch (field) {
     case 0: host_field_op<bn254_fq>(op, out, a, b); return ZKPIPE_OK;
     case 1: host_field_op<bn254_fr>(op, out, a, b); return ZKPIPE_OK;
@@ -675,7 +686,7 @@ zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
 
 zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out, const uint64_t *a,
                                    const uint64_t *b, size_t n, zkp_diag *diag) {
-    if (op < 0 || op > 6) return ZKPIPE_ERR_INVALID_ARGUMENT;
+    if (op < 0 || op > 7) return ZKPIPE_ERR_INVALID_ARGUMENT;
     zkpipe_status st = bind(g, diag);
     if (st != ZKPIPE_OK) return st;
     busy_scope busy(g);

@@ -291,6 +291,103 @@ struct fp {
         return reduce_once(r);
     }
 
+    /* Shoup's product by a factor known ahead (V. Shoup; NTL's
+     * MulModPrecon), for the NTT's twiddles: with w' = floor(w·R/p) stored
+     * beside w, the quotient q = floor(x·w'/R) is within one of x·w/p, so
+     * x·w - q·p is below 2p and takes only the low halves of x·w and q·p,
+     * mod R. It multiplies any form by a plain w, so Montgomery's x·R
+     * becomes (x·w)·R, as mont_mul(x, w·R) would make it.
+     *
+     * The quotient's own product is cut too: only its columns N - 2 and up
+     * (words of weight 2^(32(N-2)) and more) are summed, N^2 - (N-1)(N-2)/2
+     * products instead of N^2. The columns left out sum to less than
+     * (N - 2)·2^-32·R, so the sum S that remains is that close below x·w',
+     * and with q = floor(S/R) and d = (x·w' - S)/R < 2^-28:
+     *   (x·w - q·p)/p = (S/R - q) + d + x·(w/p - w'/R) < 1 + d + x/R,
+     * below 2 for x < p. So the result stays below 2p and one conditional
+     * subtraction reduces it, as for a Montgomery product; q may be one
+     * less than Shoup's exact quotient, which is why the bound counts S's
+     * fraction and not floor(x·w'/R)'s.
+     *
+     * Per product for 256-bit fields: 43 wide multiply-adds for q and 28
+     * for each low half (their top words take 8 low-only products each),
+     * 99 and 16 against CIOS's 128 and 8. */
+    struct shoup_factor {
+        fp w, q;
+    };
+
+    /* The factor whose Montgomery form is m: w = m/R, and from w·R = w'·p +
+     * m (m = w·R mod p), w' = (w·R - m)/p exactly, which is -m·p^(-1) mod
+     * R: one low product with -p^(-1) mod R, lifted from n0 by Newton's
+     * steps (each doubles the words that are right). */
+    ZKP_GPU_HD static shoup_factor shoup_of(const fp &m) {
+        uint32_t pw[N], ninv[N], t[N], u[N];
+        for (int i = 0; i < N; i++) pw[i] = P::p(i), ninv[i] = 0;
+        ninv[0] = 0u - P::n0; /* p^(-1) mod 2^32 */
+        for (int ok = 1; ok < N; ok *= 2) {
+            /* inv <- inv·(2 - p·inv) mod R */
+            lo_mul_c(t, pw, ninv);
+            uint32_t borrow = 0;
+            for (int i = 0; i < N; i++) t[i] = subb_(i == 0 ? 2u : 0u, t[i], &borrow);
+            lo_mul_c(u, ninv, t);
+            for (int i = 0; i < N; i++) ninv[i] = u[i];
+        }
+        uint32_t borrow = 0; /* ninv <- -p^(-1) */
+        for (int i = 0; i < N; i++) ninv[i] = subb_(0u, ninv[i], &borrow);
+        shoup_factor f;
+        f.w = m.from_mont();
+        lo_mul_c(f.q.w, m.w, ninv);
+        return f;
+    }
+
+    /* r = a·b mod 2^(32N), the rows' low columns only. */
+    ZKP_GPU_HD static void lo_mul_c(uint32_t *r, const uint32_t *a, const uint32_t *b) {
+        uint32_t t[N];
+        for (int i = 0; i < N; i++) t[i] = 0;
+        for (int i = 0; i < N; i++) {
+            uint64_t carry = 0;
+            for (int j = 0; i + j < N; j++) {
+                uint64_t s = (uint64_t)a[j] * b[i] + t[i + j] + carry;
+                t[i + j] = (uint32_t)s;
+                carry = s >> 32;
+            }
+        }
+        for (int i = 0; i < N; i++) r[i] = t[i];
+    }
+
+    /* The words of -p mod R, the factor that turns q·p into an addition. */
+    ZKP_GPU_HD static constexpr uint32_t np(int i) { return i == 0 ? 0u - P::p(0) : ~P::p(i); }
+
+    ZKP_GPU_HD static fp mul_shoup(const fp &x, const shoup_factor &f) {
+#ifdef __CUDA_ARCH__
+        if constexpr (N == 8) return mul_shoup_ptx(x, f);
+#endif
+        return mul_shoup_c(x, f);
+    }
+
+    /* Shoup's product in portable C, the same columns as the device's. */
+    ZKP_GPU_HD static fp mul_shoup_c(const fp &x, const shoup_factor &f) {
+        uint32_t s[2 * N];
+        for (int i = 0; i < 2 * N; i++) s[i] = 0;
+        for (int i = 0; i < N; i++) {
+            uint64_t carry = 0;
+            for (int j = i < N - 2 ? N - 2 - i : 0; j < N; j++) {
+                uint64_t v = (uint64_t)x.w[i] * f.q.w[j] + s[i + j] + carry;
+                s[i + j] = (uint32_t)v;
+                carry = v >> 32;
+            }
+            s[i + N] = (uint32_t)carry;
+        }
+        uint32_t npw[N], y[N], t[N];
+        for (int i = 0; i < N; i++) npw[i] = np(i);
+        lo_mul_c(y, x.w, f.w.w);
+        lo_mul_c(t, s + N, npw);
+        uint32_t carry = 0;
+        fp r;
+        for (int i = 0; i < N; i++) r.w[i] = addc_(y[i], t[i], &carry);
+        return reduce_once(r);
+    }
+
 #ifdef __CUDA_ARCH__
     /* The same CIOS rounds on the device, arranged for the GPU's multiplier.
      *
@@ -467,6 +564,89 @@ struct fp {
         reduce_row(e, o, pe, po);
     }
 
+    /* Shoup's product on the device, mul_shoup_c's columns (256-bit fields).
+     * The quotient: x·w''s rows in mont_rows_ptx's frame (E and O, divided
+     * by 2^32 a row) with no reduction, each chain starting at its first
+     * pair in column N - 2 or above; after the last row E/2^32 + O is
+     * floor(S/R). The low halves: x·w's rows, then q·(-p)'s, in a fixed
+     * frame of two accumulators, E with the pairs (2k, 2k + 1) and O with
+     * the pairs (2k + 1, 2k + 2) held from its word 0; every chain ends in
+     * the top word, so no carry leaves them and none is propagated. */
+    __device__ __forceinline__ static fp mul_shoup_ptx(const fp &x, const shoup_factor &f) {
+        static_assert(N == 8, "the device's Shoup product is written for 8 words");
+        uint32_t a[N + 1], b[N + 1], qe[N / 2], qo[N / 2];
+#pragma unroll
+        for (int k = 0; k < N / 2; k++) qe[k] = f.q.w[2 * k], qo[k] = f.q.w[2 * k + 1];
+#pragma unroll
+        for (int j = 0; j < N + 1; j++) a[j] = b[j] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i += 2) {
+            quotient_row(a, b, qe, qo, x.w[i], i);
+            quotient_row(b, a, qe, qo, x.w[i + 1], i + 1);
+        }
+        uint32_t q[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) q[j] = a[j];
+        add_in_place(q, b + 1);
+
+        uint32_t e[N], o[N], we[N / 2], wo[N / 2], ne[N / 2], no[N / 2];
+#pragma unroll
+        for (int k = 0; k < N / 2; k++) {
+            we[k] = f.w.w[2 * k], wo[k] = f.w.w[2 * k + 1];
+            ne[k] = np(2 * k), no[k] = np(2 * k + 1);
+        }
+#pragma unroll
+        for (int j = 0; j < N; j++) e[j] = o[j] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) low_row(e, o, we, wo, x.w[i], i);
+#pragma unroll
+        for (int i = 0; i < N; i++) low_row(e, o, ne, no, q[i], i);
+        fp r;
+        asm("add.cc.u32 %1, %1, %8;\n\t"
+            "addc.cc.u32 %2, %2, %9;\n\t"
+            "addc.cc.u32 %3, %3, %10;\n\t"
+            "addc.cc.u32 %4, %4, %11;\n\t"
+            "addc.cc.u32 %5, %5, %12;\n\t"
+            "addc.cc.u32 %6, %6, %13;\n\t"
+            "addc.u32 %7, %7, %14;"
+            : "+r"(e[0]), "+r"(e[1]), "+r"(e[2]), "+r"(e[3]), "+r"(e[4]), "+r"(e[5]), "+r"(e[6]),
+              "+r"(e[7])
+            : "r"(o[0]), "r"(o[1]), "r"(o[2]), "r"(o[3]), "r"(o[4]), "r"(o[5]), "r"(o[6]));
+#pragma unroll
+        for (int j = 0; j < N; j++) r.w[j] = e[j];
+        return reduce_once(r);
+    }
+
+    /* Row i of the quotient, in the roles of mont_row: q's words at or
+     * above column N - 2 only (i is a constant once the loop unrolls). */
+    __device__ __forceinline__ static void quotient_row(uint32_t *e, uint32_t *o,
+                                                        const uint32_t *qe, const uint32_t *qo,
+                                                        uint32_t xi, int i) {
+        const int k0e = i >= N - 2 ? 0 : (N - 1 - i) / 2; /* 2k + i >= N - 2 */
+        const int k0o = i >= N - 3 ? 0 : (N - 2 - i) / 2; /* 2k + 1 + i >= N - 2 */
+        if (i == 0) {
+            chain_pairs_from(o, qo, xi, k0o);
+        } else {
+            const uint32_t low = odd_down(o);
+            chain_pairs_after_add_from(o, qo, xi, e[0], low, k0o);
+        }
+        chain_pairs_from(e, qe, xi, k0e);
+    }
+
+    /* Row i of a low half, a·y with the products below column N only: a's
+     * words of i's parity land on even columns (E), the others on odd ones
+     * (O, whose word j is column j + 1). */
+    __device__ __forceinline__ static void low_row(uint32_t *e, uint32_t *o, const uint32_t *ae,
+                                                   const uint32_t *ao, uint32_t y, int i) {
+        if (i % 2 == 0) {
+            low_chain_e(e, ae, y, i);
+            low_chain_o(o, ao, y, i);
+        } else {
+            if (i + 1 < N) low_chain_e(e, ao, y, i + 1);
+            low_chain_o(o, ae, y, i - 1);
+        }
+    }
+
     /* The chains, one asm statement each. ZKP_PAIR adds x·y to the words
      * d0 (low half) and d1 (high half) with the carry in and out; the
      * operands are numbered: the accumulator words first, then x, then y. */
@@ -641,6 +821,45 @@ struct fp {
             }
         }
     }
+    /* The low halves' chains: t[s..N-1] += x·y, the pairs from word s (even)
+     * up, x's words in order; E's last pair ends in the top word, O's top
+     * word N - 1 (column N) takes a low-only product and no carry out. */
+#define ZKP_LOW(d, x) "madc.lo.u32 %" #d ", %" #x ", %12, %" #d ";"
+#define ZKP_LOW0(d, x) "mad.lo.u32 %" #d ", %" #x ", %12, %" #d ";"
+#define ZKP_L8(chain) asm(chain : ZKP_T8(t) : ZKP_V4(x), "r"(y))
+#define ZKP_T8(t)                                                                          \
+    "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), \
+        "+r"(t[7])
+    __device__ __forceinline__ static void low_chain_e(uint32_t *t, const uint32_t *x, uint32_t y,
+                                                       int s) {
+        switch (s) {
+        case 0:
+            ZKP_L8(ZKP_PAIR0(0, 1, 8, 12) ZKP_PAIR(2, 3, 9, 12) ZKP_PAIR(4, 5, 10, 12)
+                       ZKP_PAIR(6, 7, 11, 12));
+            break;
+        case 2: ZKP_L8(ZKP_PAIR0(2, 3, 8, 12) ZKP_PAIR(4, 5, 9, 12) ZKP_PAIR(6, 7, 10, 12)); break;
+        case 4: ZKP_L8(ZKP_PAIR0(4, 5, 8, 12) ZKP_PAIR(6, 7, 9, 12)); break;
+        case 6: ZKP_L8(ZKP_PAIR0(6, 7, 8, 12)); break;
+        default: break;
+        }
+    }
+    __device__ __forceinline__ static void low_chain_o(uint32_t *t, const uint32_t *x, uint32_t y,
+                                                       int s) {
+        switch (s) {
+        case 0:
+            ZKP_L8(ZKP_PAIR0(0, 1, 8, 12) ZKP_PAIR(2, 3, 9, 12) ZKP_PAIR(4, 5, 10, 12)
+                       ZKP_LOW(6, 11));
+            break;
+        case 2: ZKP_L8(ZKP_PAIR0(2, 3, 8, 12) ZKP_PAIR(4, 5, 9, 12) ZKP_LOW(6, 10)); break;
+        case 4: ZKP_L8(ZKP_PAIR0(4, 5, 8, 12) ZKP_LOW(6, 9)); break;
+        case 6: ZKP_L8(ZKP_LOW0(6, 8)); break;
+        default: break;
+        }
+    }
+#undef ZKP_LOW
+#undef ZKP_LOW0
+#undef ZKP_L8
+#undef ZKP_T8
 #undef ZKP_T9
 #undef ZKP_T13
 #undef ZKP_V4

@@ -49,11 +49,15 @@
  * Twiddles. Nothing is copied by hand: the host derives w^-1, 1/n and the
  * shift's powers from the arguments with the same field template compiled
  * for the host, and a kernel expands each table entry as a power of its
- * base. The sub-transforms read one table of 2^(D-1) powers of w_{2^D} (D
- * the largest level); the twiddle step and the coset scaling read w^e (or
- * g^e) as hi[e >> sb] lo[e mod 2^sb], two tables of about sqrt(n) entries
- * (768 KiB at 2^27, which stays in L2), except level 1's twiddle step in a
- * three-level plan, which reads w^e whole (TAB_TDIR, below). An inverse
+ * base, stored with its quotient for Shoup's product (gpu_field.cuh), by
+ * which every product here is made: each multiplies an element by a
+ * factor known before the launch, 99 wide multiply-adds where a Montgomery
+ * product takes 128. The sub-transforms read one table of 2^(D-1) powers of
+ * w_{2^D} (D the largest level); the twiddle step and the coset scaling
+ * multiply by w^e (or g^e) as hi[e >> sb] and then lo[e mod 2^sb], two
+ * tables of about sqrt(n) entries (1.5 MiB at 2^27, which stays in L2),
+ * except level 1's twiddle step in a three-level plan, which reads w^e
+ * whole (TAB_TDIR, below). An inverse
  * without shift folds its 1/n into a copy of hi used by level 0's twiddle
  * step, as the CPU does; a coset folds it into the scaling tables. The
  * scaling of natural coefficients costs one product an element where the
@@ -176,12 +180,26 @@ ZKP_GPU_HD void st(F *p, const F &x) {
     to_halves(x, &q[0], &q[1]);
 }
 
+/* A table entry: a twiddle or scaling factor with its quotient, for
+ * Shoup's product (gpu_field.cuh), which every product of the transforms
+ * is: each multiplies an element by a factor known before the kernel. */
+template <class F>
+using twiddle = typename F::shoup_factor;
+
+template <class F>
+ZKP_GPU_HD F mul(const F &x, const twiddle<F> &t) {
+    return F::mul_shoup(x, t);
+}
+
 /* Tables, read-only for the whole kernel: through the read-only cache. */
 template <class F>
-ZKP_GPU_HD F ldt(const F *p) {
+ZKP_GPU_HD twiddle<F> ldt(const twiddle<F> *p) {
 #ifdef __CUDA_ARCH__
     const uint4 *q = reinterpret_cast<const uint4 *>(p);
-    return from_halves<F>(__ldg(q), __ldg(q + 1));
+    twiddle<F> t;
+    t.w = from_halves<F>(__ldg(q), __ldg(q + 1));
+    t.q = from_halves<F>(__ldg(q + 2), __ldg(q + 3));
+    return t;
 #else
     return *p;
 #endif
@@ -217,10 +235,13 @@ ZKP_GPU_HD F pow_entry(const F &base, const F &mult, uint64_t j) {
     return acc;
 }
 
-/* w^e from the split tables: hi[e >> sb] · lo[e mod 2^sb]. */
+/* x·w^e from the split tables: x·hi[e >> sb]·lo[e mod 2^sb], two Shoup
+ * products, where forming w^e first would take a general product (its
+ * quotient is not in any table) and then a Shoup one. */
 template <class F>
-ZKP_GPU_HD F split_pow(const F *lo, const F *hi, uint64_t e, unsigned sb) {
-    return ldt(hi + (e >> sb)) * ldt(lo + (e & (((uint64_t)1 << sb) - 1)));
+ZKP_GPU_HD F mul_split(const F &x, const twiddle<F> *lo, const twiddle<F> *hi, uint64_t e,
+                       unsigned sb) {
+    return mul(mul(x, ldt<F>(hi + (e >> sb))), ldt<F>(lo + (e & (((uint64_t)1 << sb) - 1))));
 }
 
 /* ---------------------------------------------------------------- butterflies */
@@ -229,20 +250,21 @@ ZKP_GPU_HD F split_pow(const F *lo, const F *hi, uint64_t e, unsigned sb) {
  * w1 = w_{4q}^p and w2 = w_{4q}^(p+q)), then the stage of span q (pairs
  * x0,x1 and x2,x3, twiddle w3 = w_{2q}^p). */
 template <class F>
-ZKP_GPU_HD void dif4(F &x0, F &x1, F &x2, F &x3, const F &w1, const F &w2, const F &w3) {
-    F u0 = x0 + x2, u2 = (x0 - x2) * w1;
-    F u1 = x1 + x3, u3 = (x1 - x3) * w2;
+ZKP_GPU_HD void dif4(F &x0, F &x1, F &x2, F &x3, const twiddle<F> &w1, const twiddle<F> &w2,
+                     const twiddle<F> &w3) {
+    F u0 = x0 + x2, u2 = mul(x0 - x2, w1);
+    F u1 = x1 + x3, u3 = mul(x1 - x3, w2);
     x0 = u0 + u1;
-    x1 = (u0 - u1) * w3;
+    x1 = mul(u0 - u1, w3);
     x2 = u2 + u3;
-    x3 = (u2 - u3) * w3;
+    x3 = mul(u2 - u3, w3);
 }
 
 /* The same at p = 0: w1 = w3 = 1 and w2 = w4, the fourth root of unity. */
 template <class F>
-ZKP_GPU_HD void dif4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
+ZKP_GPU_HD void dif4_p0(F &x0, F &x1, F &x2, F &x3, const twiddle<F> &w4) {
     F u0 = x0 + x2, u2 = x0 - x2;
-    F u1 = x1 + x3, u3 = (x1 - x3) * w4;
+    F u1 = x1 + x3, u3 = mul(x1 - x3, w4);
     x0 = u0 + u1;
     x1 = u0 - u1;
     x2 = u2 + u3;
@@ -251,25 +273,26 @@ ZKP_GPU_HD void dif4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
 
 /* The transpose of dif4: span q first (w3), then span 2q (w1, w2). */
 template <class F>
-ZKP_GPU_HD void dit4(F &x0, F &x1, F &x2, F &x3, const F &w1, const F &w2, const F &w3) {
-    F t = x1 * w3;
+ZKP_GPU_HD void dit4(F &x0, F &x1, F &x2, F &x3, const twiddle<F> &w1, const twiddle<F> &w2,
+                     const twiddle<F> &w3) {
+    F t = mul(x1, w3);
     F a0 = x0 + t, a1 = x0 - t;
-    t = x3 * w3;
+    t = mul(x3, w3);
     F a2 = x2 + t, a3 = x2 - t;
-    t = a2 * w1;
+    t = mul(a2, w1);
     x0 = a0 + t;
     x2 = a0 - t;
-    t = a3 * w2;
+    t = mul(a3, w2);
     x1 = a1 + t;
     x3 = a1 - t;
 }
 
 template <class F>
-ZKP_GPU_HD void dit4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
+ZKP_GPU_HD void dit4_p0(F &x0, F &x1, F &x2, F &x3, const twiddle<F> &w4) {
     F a0 = x0 + x1, a1 = x0 - x1, a2 = x2 + x3, a3 = x2 - x3;
     x0 = a0 + a2;
     x2 = a0 - a2;
-    F t = a3 * w4;
+    F t = mul(a3, w4);
     x1 = a1 + t;
     x3 = a1 - t;
 }
@@ -281,12 +304,12 @@ ZKP_GPU_HD void dit4_p0(F &x0, F &x1, F &x2, F &x3, const F &w4) {
 template <class F>
 struct level_args {
     F *a;
-    const F *stw;           /* stw[j] = w_{2^D}^j, j < 2^(D-1) */
-    const F *tlo, *thi;     /* twiddle step: w^e (w^-e for an inverse) */
-    const F *tdir;          /* or w^e read whole: tdir[e >> top], when not null */
-    const F *slo, *shi;     /* coefficient scaling: s h^e */
-    const F *srow;          /* SCALE_ROWS: level 0's row r takes srow[r] */
-    F sconst;               /* SCALE_CONST's factor */
+    const twiddle<F> *stw;       /* stw[j] = w_{2^D}^j, j < 2^(D-1) */
+    const twiddle<F> *tlo, *thi; /* twiddle step: w^e (w^-e for an inverse) */
+    const twiddle<F> *tdir;      /* or w^e read whole: tdir[e >> top], when not null */
+    const twiddle<F> *slo, *shi; /* coefficient scaling: s h^e */
+    const twiddle<F> *srow;      /* SCALE_ROWS: level 0's row r takes srow[r] */
+    twiddle<F> sconst;           /* SCALE_CONST's factor */
     unsigned L, d, lo, top, logc, D, sb;
     int in_scale, out_scale;
     int in_tw, out_tw;
@@ -296,10 +319,10 @@ struct level_args {
 template <class F>
 ZKP_GPU_HD F elem_scale(const level_args<F> &A, int mode, uint64_t i, const F &x) {
     switch (mode) {
-    case SCALE_CONST: return x * A.sconst;
-    case SCALE_NATURAL: return x * split_pow(A.slo, A.shi, i, A.sb);
-    case SCALE_BITREV: return x * split_pow(A.slo, A.shi, brev(i, A.L), A.sb);
-    case SCALE_ROWS: return x * ldt(A.srow + (i >> A.lo));
+    case SCALE_CONST: return mul(x, A.sconst);
+    case SCALE_NATURAL: return mul_split(x, A.slo, A.shi, i, A.sb);
+    case SCALE_BITREV: return mul_split(x, A.slo, A.shi, brev(i, A.L), A.sb);
+    case SCALE_ROWS: return mul(x, ldt<F>(A.srow + (i >> A.lo)));
     default: return x;
     }
 }
@@ -310,9 +333,9 @@ ZKP_GPU_HD F elem_scale(const level_args<F> &A, int mode, uint64_t i, const F &x
 template <class F>
 ZKP_GPU_HD F elem_twiddle(const level_args<F> &A, uint64_t col, unsigned r, const F &x) {
     const uint64_t k = col * brev(r, A.d);
-    if (A.tw_coset) return x * split_pow(A.slo, A.shi, 2 * k + col, A.sb);
-    if (A.tdir != nullptr) return x * ldt(A.tdir + k);
-    return x * split_pow(A.tlo, A.thi, k << A.top, A.sb);
+    if (A.tw_coset) return mul_split(x, A.slo, A.shi, 2 * k + col, A.sb);
+    if (A.tdir != nullptr) return mul(x, ldt<F>(A.tdir + k));
+    return mul_split(x, A.tlo, A.thi, k << A.top, A.sb);
 }
 
 /* Phases of a level: 0 loads, then the rounds, then the last one stores. */
@@ -354,7 +377,7 @@ ZKP_GPU_HD void radix4_round(const level_args<F> &A, unsigned lq, unsigned tid, 
     const unsigned q = 1u << lq, sh = A.D - (lq + 2), step = q << A.logc;
     const bool p_high = (lq == 1 || lq == 2) && A.d + A.logc - 2 >= P_LOW + lq &&
                         (A.logc == 0 || A.logc >= 3);
-    const F w4 = ldt(A.stw + (1u << (A.D - 2)));
+    const twiddle<F> w4 = ldt<F>(A.stw + (1u << (A.D - 2)));
     for (unsigned u = tid; u < units; u += nt) {
         unsigned p, rest;
         if (p_high) {
@@ -376,8 +399,9 @@ ZKP_GPU_HD void radix4_round(const level_args<F> &A, unsigned lq, unsigned tid, 
             else
                 dif4_p0(x0, x1, x2, x3, w4);
         } else {
-            F w1 = ldt(A.stw + (p << sh)), w2 = ldt(A.stw + ((p + q) << sh));
-            F w3 = ldt(A.stw + ((2 * p) << sh));
+            const twiddle<F> w1 = ldt<F>(A.stw + (p << sh));
+            const twiddle<F> w2 = ldt<F>(A.stw + ((p + q) << sh));
+            const twiddle<F> w3 = ldt<F>(A.stw + ((2 * p) << sh));
             if (DIT)
                 dit4(x0, x1, x2, x3, w1, w2, w3);
             else
@@ -451,9 +475,9 @@ __global__ void __launch_bounds__(THREADS, 2) level_kernel(const level_args<F> A
 }
 
 template <class F>
-__global__ void pow_kernel(F *out, size_t count, const F base, const F mult) {
+__global__ void pow_kernel(twiddle<F> *out, size_t count, const F base, const F mult) {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < count) st(out + j, pow_entry(base, mult, j));
+    if (j < count) out[j] = F::shoup_of(pow_entry(base, mult, j));
 }
 
 template <class F>
@@ -618,8 +642,8 @@ enum { TAB_STW = 0, TAB_TLO, TAB_THI, TAB_THIN, TAB_TDIR, TAB_SLO, TAB_SHI, TAB_
 /* Level 1's twiddle step of a three-level plan reads w^e whole from a table
  * of the powers of w^(2^top) (e is a multiple of 2^top, below 2^L), one
  * product per element instead of two, while the table has at most 2^20
- * entries (32 MiB: 2^19 at 2^27, which the L2 holds). Level 0's exponents
- * span all of 2^L and keep the split tables. */
+ * entries (64 MiB; 2^19 at 2^27, 32 MiB). Level 0's exponents span all of
+ * 2^L and keep the split tables. */
 constexpr unsigned TDIR_MAX_BITS = 20;
 
 template <class F>
@@ -697,7 +721,8 @@ static void tables_make(tables<F> *tb, const plan &p, const F &root, const F *sh
 
 /* The arguments of level t, with the tables at tab (device or host). */
 template <class F>
-static level_args<F> level_make(const plan &p, const tables<F> &tb, const F *tab, F *a, unsigned t) {
+static level_args<F> level_make(const plan &p, const tables<F> &tb, const twiddle<F> *tab, F *a,
+                                unsigned t) {
     level_args<F> A;
     memset(&A, 0, sizeof A);
     A.a = a;
@@ -708,7 +733,7 @@ static level_args<F> level_make(const plan &p, const tables<F> &tb, const F *tab
     A.slo = tab + tb.off[TAB_SLO];
     A.shi = tab + tb.off[TAB_SHI];
     A.srow = tab + tb.off[TAB_SROW];
-    A.sconst = tb.sconst;
+    A.sconst = F::shoup_of(tb.sconst);
     A.L = p.L, A.d = p.d[t], A.lo = p.lo[t], A.top = p.L - p.d[t] - p.lo[t];
     A.logc = p.logc[t], A.D = p.D, A.sb = p.sb;
     const bool last = t + 1 == p.m;
@@ -734,7 +759,8 @@ static level_args<F> level_make(const plan &p, const tables<F> &tb, const F *tab
 #ifdef __CUDACC__
 /* Expands the tables into tab (device memory) on the compute stream. */
 template <class F>
-static zkpipe_status tables_launch(zkp_gpu *g, const tables<F> &tb, F *tab, zkp_diag *diag) {
+static zkpipe_status tables_launch(zkp_gpu *g, const tables<F> &tb, twiddle<F> *tab,
+                                   zkp_diag *diag) {
     for (int t = 0; t < TAB_COUNT_; t++) {
         if (tb.count[t] == 0) continue;
         pow_kernel<F><<<blocks_for(tb.count[t], 128), 128, 0, g->compute>>>(
@@ -751,8 +777,8 @@ static inline size_t level_smem_bytes(unsigned tile_bits) {
 /* Queues the transform of the 2^L elements at a (device) on the compute
  * stream; nothing is waited for. */
 template <class F>
-static zkpipe_status enqueue(zkp_gpu *g, F *a, const plan &p, const tables<F> &tb, const F *tab,
-                             zkp_diag *diag) {
+static zkpipe_status enqueue(zkp_gpu *g, F *a, const plan &p, const tables<F> &tb,
+                             const twiddle<F> *tab, zkp_diag *diag) {
     const size_t smax = level_smem_bytes(TILE_BITS);
     auto kernel = p.dit ? level_kernel<F, true> : level_kernel<F, false>;
     ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -820,11 +846,11 @@ static zkpipe_status ntt_on_device(zkp_gpu *g, F *a, unsigned log_n, int kind, c
     tables<F> tb;
     tables_make<F>(&tb, p, w, shift);
     void *tab = nullptr;
-    const size_t tab_bytes = tb.total * sizeof(F);
+    const size_t tab_bytes = tb.total * sizeof(twiddle<F>);
     zkpipe_status st = dev_alloc(g, &tab, tab_bytes, ZKP_GPU_MEM_SCRATCH, diag);
     if (st != ZKPIPE_OK) return st;
-    st = tables_launch(g, tb, (F *)tab, diag);
-    if (st == ZKPIPE_OK) st = enqueue(g, a, p, tb, (const F *)tab, diag);
+    st = tables_launch(g, tb, (twiddle<F> *)tab, diag);
+    if (st == ZKPIPE_OK) st = enqueue(g, a, p, tb, (const twiddle<F> *)tab, diag);
     cudaError_t e = cudaStreamSynchronize(g->compute);
     if (e != cudaSuccess && st == ZKPIPE_OK)
         st = cuda_fail(diag, e, "cudaStreamSynchronize(compute) after the NTT", __FILE__, __LINE__);
@@ -1002,12 +1028,12 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
             tables_make<F>(&th, ph, w, &gs);
             h_total = th.total;
         }
-        tab_bytes = (ti.total + tf.total + h_total) * sizeof(F);
+        tab_bytes = (ti.total + tf.total + h_total) * sizeof(twiddle<F>);
         st = dev_alloc(g, &tab, tab_bytes, ZKP_GPU_MEM_SCRATCH, diag);
-        if (st == ZKPIPE_OK) st = tables_launch(g, ti, (F *)tab, diag);
-        if (st == ZKPIPE_OK) st = tables_launch(g, tf, (F *)tab + ti.total, diag);
+        if (st == ZKPIPE_OK) st = tables_launch(g, ti, (twiddle<F> *)tab, diag);
+        if (st == ZKPIPE_OK) st = tables_launch(g, tf, (twiddle<F> *)tab + ti.total, diag);
         if (st == ZKPIPE_OK && coefficients)
-            st = tables_launch(g, th, (F *)tab + ti.total + tf.total, diag);
+            st = tables_launch(g, th, (twiddle<F> *)tab + ti.total + tf.total, diag);
         if (st != ZKPIPE_OK) goto done;
     }
     if (src.csr != nullptr &&
@@ -1021,10 +1047,10 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
             ZKP_CUDA_GOTO(diag, st, done, cudaStreamWaitEvent(g->compute, ev[i], 0));
         }
         if (log_n > 0) {
-            st = enqueue(g, dev[i], pi, ti, (const F *)tab, diag);
+            st = enqueue(g, dev[i], pi, ti, (const twiddle<F> *)tab, diag);
             /* With coefficients, c is interpolated only. */
             if (st == ZKPIPE_OK && !(coefficients && i == 2))
-                st = enqueue(g, dev[i], pf, tf, (const F *)tab + ti.total, diag);
+                st = enqueue(g, dev[i], pf, tf, (const twiddle<F> *)tab + ti.total, diag);
             if (st != ZKPIPE_OK) goto done;
         }
         tr.mark(transformed[i]);
@@ -1034,7 +1060,7 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
     if ((st = ZKP_CUDA_LAUNCH_STATUS(diag, h_kernel)) != ZKPIPE_OK) goto done;
     tr.mark(coefficients ? "ab" : "h");
     if (coefficients) {
-        const F *th_tab = (const F *)tab + ti.total + tf.total;
+        const twiddle<F> *th_tab = (const twiddle<F> *)tab + ti.total + tf.total;
         if (log_n > 0 && (st = enqueue(g, dev[0], ph, th, th_tab, diag)) != ZKPIPE_OK) goto done;
         coef_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[0], dev[2], n,
                                                                    rev ? 0 : log_n);
@@ -1082,7 +1108,7 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     plan_make(&p, log_n, kind);
     tables<F> tb;
     tables_make<F>(&tb, p, w, shift ? &gs : nullptr);
-    F *tab = (F *)malloc(tb.total * sizeof(F));
+    twiddle<F> *tab = (twiddle<F> *)malloc(tb.total * sizeof(twiddle<F>));
     uint4 *smem = (uint4 *)malloc(2 * (size_t)plane_len(TILE_BITS) * sizeof(uint4));
     if (tab == nullptr || smem == nullptr) {
         free(tab);
@@ -1091,7 +1117,7 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     }
     for (int t = 0; t < TAB_COUNT_; t++)
         for (size_t j = 0; j < tb.count[t]; j++)
-            tab[tb.off[t] + j] = pow_entry(tb.base[t], tb.mult[t], j);
+            tab[tb.off[t] + j] = F::shoup_of(pow_entry(tb.base[t], tb.mult[t], j));
     auto phase = p.dit ? level_phase<F, true> : level_phase<F, false>;
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
