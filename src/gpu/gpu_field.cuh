@@ -565,7 +565,7 @@ struct fp {
     }
 
     /* Shoup's product on the device, mul_shoup_c's columns (256-bit fields).
-     * The quotient: x·w''s rows in mont_rows_ptx's frame (E and O, divided
+     * The quotient: the rows of x·w' in mont_rows_ptx's frame (E and O, divided
      * by 2^32 a row) with no reduction, each chain starting at its first
      * pair in column N - 2 or above; after the last row E/2^32 + O is
      * floor(S/R). The low halves: x·w's rows, then q·(-p)'s, in a fixed

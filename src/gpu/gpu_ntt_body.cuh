@@ -57,12 +57,12 @@
  * multiply by w^e (or g^e) as hi[e >> sb] and then lo[e mod 2^sb], two
  * tables of about sqrt(n) entries (1.5 MiB at 2^27, which stays in L2),
  * except level 1's twiddle step in a three-level plan, which reads w^e
- * whole (TAB_TDIR, below). An inverse
- * without shift folds its 1/n into a copy of hi used by level 0's twiddle
- * step, as the CPU does; a coset folds it into the scaling tables. The
- * scaling of natural coefficients costs one product an element where the
- * shift is a square root of the root, as snarkjs's is: its column factor
- * joins level 0's twiddle step (tables_make).
+ * whole (TAB_TDIR, below). An inverse without shift folds its 1/n into a
+ * copy of hi used by level 0's twiddle step, as the CPU does; a coset
+ * folds it into the scaling tables. The scaling of natural coefficients
+ * costs one product an element where the shift is a square root of the
+ * root, as snarkjs's is: its column factor joins level 0's twiddle step
+ * (tables_make).
  *
  * Host emulation. Each kernel is a sequence of phases separated by
  * __syncthreads(); the phases are host-device functions of (block, thread),
