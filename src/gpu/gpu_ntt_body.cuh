@@ -13,7 +13,7 @@
  * The DIF kinds (_NR) run the levels top-down, twiddle step after each
  * sub-transform; the DIT kinds (_RN) run the transpose: levels bottom-up,
  * twiddle step before each sub-transform. FORWARD and INVERSE are the _NR
- * kinds followed by a bit-reversal pass.
+ * kinds followed by a bit-reversal pass (by tiles, as on the CPU: reverse_kernel).
  *
  * Tiles. A thread block owns a tile of 2^TILE_BITS elements: 2^d rows of C
  * adjacent columns (C = 1 for the last level, whose rows are contiguous;
@@ -191,6 +191,24 @@ ZKP_GPU_HD F mul(const F &x, const twiddle<F> &t) {
     return F::mul_shoup(x, t);
 }
 
+/* 16 bytes from global to shared memory, asynchronously on the device
+ * (cp.async, L2 only); copy_async_wait waits for all of the thread's. */
+ZKP_GPU_HD void copy_async16(uint4 *shared_dst, const uint4 *global_src) {
+#ifdef __CUDA_ARCH__
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(shared_dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(global_src)
+                 : "memory");
+#else
+    *shared_dst = *global_src;
+#endif
+}
+
+ZKP_GPU_HD void copy_async_wait() {
+#ifdef __CUDA_ARCH__
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
 /* Tables, read-only for the whole kernel: through the read-only cache. */
 template <class F>
 ZKP_GPU_HD twiddle<F> ldt(const twiddle<F> *p) {
@@ -357,6 +375,36 @@ ZKP_GPU_HD void radix2_round(const level_args<F> &A, unsigned tid, unsigned nt, 
     }
 }
 
+/* Phase 0: the tile from global memory into shared memory, with the input
+ * side's scalings. Unscaled, the copies go without registers (cp.async),
+ * all of a thread's in flight at once, where loads through registers are
+ * each waited for before the store to shared memory (at the kernel's
+ * register cap, two at a time already spill), and they bypass L1, which
+ * keeps the tables. Scaled,
+ * the elements go through registers: copying them first and scaling them
+ * in shared memory was measured slower (docs/PERFORMANCE.md). */
+template <class F>
+ZKP_GPU_HD void level_load(const level_args<F> &A, size_t base, size_t c0, unsigned tid,
+                           unsigned nt, uint4 *s_lo, uint4 *s_hi) {
+    const unsigned tile = 1u << (A.d + A.logc), cmask = (1u << A.logc) - 1;
+    const bool plain = A.in_scale == SCALE_NONE && !A.in_tw;
+    for (unsigned e = tid; e < tile; e += nt) {
+        const unsigned r = e >> A.logc, c = e & cmask;
+        const size_t i = base + ((size_t)r << A.lo) + c0 + c;
+        if (plain) {
+            const uint4 *q = reinterpret_cast<const uint4 *>(A.a + i);
+            const unsigned k = slot(e);
+            copy_async16(&s_lo[k], q);
+            copy_async16(&s_hi[k], q + 1);
+        } else {
+            F x = elem_scale(A, A.in_scale, i, ld(A.a + i));
+            if (A.in_tw) x = elem_twiddle(A, c0 + c, r, x);
+            sts(s_lo, s_hi, e, x);
+        }
+    }
+    copy_async_wait();
+}
+
 /* Unit bits below P_LOW hold a block's warps' lanes and the scheduler of
  * each warp (bits 5 and 6 of the thread index with 256 threads); p, where
  * it is warp-uniform, comes from the bits above. */
@@ -424,14 +472,7 @@ ZKP_GPU_HD void level_phase(const level_args<F> &A, unsigned k, size_t block, un
     const size_t c0 = (block & (((size_t)1 << cg_bits) - 1)) << A.logc;
     const size_t base = T << (A.d + A.lo);
     if (k == 0) {
-        for (unsigned e = tid; e < tile; e += nt) {
-            unsigned r = e >> A.logc, c = e & cmask;
-            size_t i = base + ((size_t)r << A.lo) + c0 + c;
-            F x = ld(A.a + i);
-            x = elem_scale(A, A.in_scale, i, x);
-            if (A.in_tw) x = elem_twiddle(A, c0 + c, r, x);
-            sts(s_lo, s_hi, e, x);
-        }
+        level_load(A, base, c0, tid, nt, s_lo, s_hi);
         return;
     }
     if (k + 1 == nph) {
@@ -473,23 +514,97 @@ __global__ void __launch_bounds__(THREADS, 2) level_kernel(const level_args<F> A
         if (k + 1 < nph) __syncthreads();
     }
 }
+#endif
+
+/* ---------------------------------------------------------------- bit reversal */
+
+/* The bit reversal of the FORWARD and INVERSE kinds, in place, by tiles.
+ * Split an index of L bits as (x, m, y), x its top RB bits, y its low RB
+ * bits (RB = REV_BITS, or L/2 below 2·REV_BITS). Its reverse is (rev(y),
+ * rev(m), rev(x)), so tile m, the elements (x, m, y) for all x and y, goes
+ * whole to tile rev(m), transposed with both coordinates reversed. The
+ * block of m takes tile m and tile rev(m) into shared memory (one tile
+ * when m = rev(m); the block of the larger of the two does nothing) and
+ * writes each to the other's place: every read and write of global memory
+ * is a run of 2^RB contiguous elements (1 KiB), where swapping the pairs
+ * (i, rev(i)) one thread each touches 32 bytes at a time all over the
+ * array. With c, what is moved is a - c out of Montgomery form, read at the
+ * same index: h's coefficients from bit-reversed a and c (gpu_h_evals). */
+constexpr unsigned REV_BITS = 5;
+constexpr unsigned REV_THREADS = 256;
+/* The two tiles' slots: 2^11, as many as a level's tile. */
+constexpr unsigned REV_SLOT_BITS = 2 * REV_BITS + 1;
+static_assert(REV_SLOT_BITS <= TILE_BITS, "the reversal's tiles fit where a level's tile does");
+
+struct rev_geometry {
+    unsigned L, rb, mid; /* bits of the index, of x and y, of m */
+};
+
+ZKP_GPU_HD rev_geometry rev_make(unsigned L) {
+    rev_geometry r;
+    r.L = L;
+    r.rb = L >= 2 * REV_BITS ? REV_BITS : L / 2;
+    r.mid = L - 2 * r.rb;
+    return r;
+}
+
+/* Slot of element (x, y) in a tile of rows of 2^rb: y is XORed with bits 2
+ * to 4 of x, so that eight lanes reading eight consecutive y of one row, or
+ * one y of the rows rev(y') for eight consecutive y' (which differ in x's
+ * top three bits), fall in eight bank groups. */
+ZKP_GPU_HD unsigned rev_slot(const rev_geometry &r, unsigned x, unsigned y) {
+    return (x << r.rb) | (y ^ ((x >> 2) & 7u & ((1u << r.rb) - 1)));
+}
+
+ZKP_GPU_HD size_t rev_index(const rev_geometry &r, unsigned x, size_t m, unsigned y) {
+    return ((size_t)x << (r.L - r.rb)) | (m << r.rb) | y;
+}
+
+/* Phase 0 loads tile m and tile rev(m), phase 1 stores each in the other's
+ * place. Tile t of the two (0 for m, 1 for rev(m)) is at slots t·2^(2 rb). */
+template <class F>
+ZKP_GPU_HD void rev_phase(F *a, const F *c, const rev_geometry &r, unsigned phase, size_t m,
+                          unsigned tid, unsigned nt, uint4 *s_lo, uint4 *s_hi) {
+    const size_t mr = brev(m, r.mid);
+    if (mr < m) return;
+    const unsigned tile = 1u << (2 * r.rb), ymask = (1u << r.rb) - 1;
+    const unsigned tiles = mr == m ? 1 : 2;
+    for (unsigned e = tid; e < tiles * tile; e += nt) {
+        const unsigned t = e >> (2 * r.rb), x = (e & (tile - 1)) >> r.rb, y = e & ymask;
+        const size_t i = rev_index(r, x, t ? mr : m, y);
+        if (phase == 0) {
+            F v = ld(a + i);
+            if (c != nullptr) v = v - ld(c + i).from_mont();
+            const unsigned k = t * tile + rev_slot(r, x, y);
+            to_halves(v, &s_lo[k], &s_hi[k]);
+        } else {
+            /* Position (x, ., y) of tile t receives element (rev(y), .,
+             * rev(x)) of the other tile. */
+            const unsigned from = tiles == 1 ? 0 : 1 - t;
+            const unsigned xs = (unsigned)brev(y, r.rb), ys = (unsigned)brev(x, r.rb);
+            const unsigned k = from * tile + rev_slot(r, xs, ys);
+            st(a + i, from_halves<F>(s_lo[k], s_hi[k]));
+        }
+    }
+}
+
+ZKP_GPU_HD size_t rev_blocks(const rev_geometry &r) { return (size_t)1 << r.mid; }
+
+#ifdef __CUDACC__
+template <class F>
+__global__ void __launch_bounds__(REV_THREADS) reverse_kernel(F *a, const F *c,
+                                                              const rev_geometry r) {
+    extern __shared__ uint4 smem_[];
+    uint4 *s_lo = smem_, *s_hi = smem_ + plane_len(REV_SLOT_BITS);
+    rev_phase(a, c, r, 0, blockIdx.x, threadIdx.x, blockDim.x, s_lo, s_hi);
+    __syncthreads();
+    rev_phase(a, c, r, 1, blockIdx.x, threadIdx.x, blockDim.x, s_lo, s_hi);
+}
 
 template <class F>
 __global__ void pow_kernel(twiddle<F> *out, size_t count, const F base, const F mult) {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j < count) out[j] = F::shoup_of(pow_entry(base, mult, j));
-}
-
-template <class F>
-__global__ void bitrev_kernel(F *a, size_t n, unsigned L) {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    size_t j = (size_t)brev(i, L);
-    if (i < j) {
-        F x = ld(a + i), y = ld(a + j);
-        st(a + i, y);
-        st(a + j, x);
-    }
 }
 
 /* h_j = a_j b_j - c_j, or a_j b_j without c, out of Montgomery form, over
@@ -504,18 +619,12 @@ __global__ void h_kernel(F *a, const F *b, const F *c, size_t n) {
 }
 
 /* h's coefficients (times Z) over a: a_j less c_j out of Montgomery form
- * (gpu_h_evals says why). With rev_bits = L both are in bit-reversed order
- * of L bits and the result goes to natural order: the thread of index i
- * takes the pair (i, rev(i)) when i <= rev(i), as bitrev_kernel does. */
+ * (gpu_h_evals says why), in the order they come; reverse_kernel does the
+ * same on the way to natural order when they come bit-reversed. */
 template <class F>
-__global__ void coef_kernel(F *a, const F *c, size_t n, unsigned rev_bits) {
+__global__ void coef_kernel(F *a, const F *c, size_t n) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    size_t j = rev_bits ? (size_t)brev(i, rev_bits) : i;
-    if (j < i) return;
-    F x = ld(a + j) - ld(c + j).from_mont();
-    if (j != i) st(a + j, ld(a + i) - ld(c + i).from_mont());
-    st(a + i, x);
+    if (i < n) st(a + i, ld(a + i) - ld(c + i).from_mont());
 }
 
 /* Row i of a matrix of a compiled circuit times the witness w (canonical
@@ -774,6 +883,19 @@ static inline size_t level_smem_bytes(unsigned tile_bits) {
     return 2 * (size_t)plane_len(tile_bits) * sizeof(uint4);
 }
 
+/* Queues the bit reversal of the 2^L elements at a (device), less c out of
+ * Montgomery form where c is not null, on the compute stream. */
+template <class F>
+static zkpipe_status enqueue_reverse(zkp_gpu *g, F *a, const F *c, unsigned L, zkp_diag *diag) {
+    const size_t smem = level_smem_bytes(REV_SLOT_BITS);
+    const auto attr = cudaFuncAttributeMaxDynamicSharedMemorySize;
+    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(reverse_kernel<F>, attr, (int)smem));
+    const rev_geometry r = rev_make(L);
+    reverse_kernel<F><<<(unsigned)rev_blocks(r), REV_THREADS, smem, g->compute>>>(a, c, r);
+    ZKP_CUDA_LAUNCHED(diag, reverse_kernel);
+    return ZKPIPE_OK;
+}
+
 /* Queues the transform of the 2^L elements at a (device) on the compute
  * stream; nothing is waited for. */
 template <class F>
@@ -792,12 +914,7 @@ static zkpipe_status enqueue(zkp_gpu *g, F *a, const plan &p, const tables<F> &t
         kernel<<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
         ZKP_CUDA_LAUNCHED(diag, level_kernel);
     }
-    if (p.bitrev) {
-        const size_t n = (size_t)1 << p.L;
-        bitrev_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(a, n, p.L);
-        ZKP_CUDA_LAUNCHED(diag, bitrev_kernel);
-    }
-    return ZKPIPE_OK;
+    return p.bitrev ? enqueue_reverse<F>(g, a, nullptr, p.L, diag) : ZKPIPE_OK;
 }
 #endif
 
@@ -1062,9 +1179,12 @@ static zkpipe_status gpu_h_evals(const char *fname, unsigned adicity, zkp_gpu *g
     if (coefficients) {
         const twiddle<F> *th_tab = (const twiddle<F> *)tab + ti.total + tf.total;
         if (log_n > 0 && (st = enqueue(g, dev[0], ph, th, th_tab, diag)) != ZKPIPE_OK) goto done;
-        coef_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[0], dev[2], n,
-                                                                   rev ? 0 : log_n);
-        if ((st = ZKP_CUDA_LAUNCH_STATUS(diag, coef_kernel)) != ZKPIPE_OK) goto done;
+        if (rev) {
+            coef_kernel<F><<<blocks_for(n, 256), 256, 0, g->compute>>>(dev[0], dev[2], n);
+            if ((st = ZKP_CUDA_LAUNCH_STATUS(diag, coef_kernel)) != ZKPIPE_OK) goto done;
+        } else if ((st = enqueue_reverse<F>(g, dev[0], dev[2], log_n, diag)) != ZKPIPE_OK) {
+            goto done;
+        }
         tr.mark("h coefficients");
     }
     ZKP_CUDA_GOTO(diag, st, done, cudaStreamSynchronize(g->compute));
@@ -1129,15 +1249,14 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
                 for (unsigned tid = 0; tid < THREADS; tid++)
                     phase(A, k, b, tid, THREADS, s_lo, s_hi);
     }
-    if (p.bitrev)
-        for (size_t i = 0; i < ((size_t)1 << p.L); i++) {
-            size_t j = (size_t)brev(i, p.L);
-            if (i < j) {
-                F x = a[i];
-                a[i] = a[j];
-                a[j] = x;
-            }
-        }
+    if (p.bitrev) {
+        const rev_geometry r = rev_make(p.L);
+        for (size_t m = 0; m < rev_blocks(r); m++)
+            for (unsigned k = 0; k < 2; k++)
+                for (unsigned tid = 0; tid < REV_THREADS; tid++)
+                    rev_phase<F>(a, nullptr, r, k, m, tid, REV_THREADS, smem,
+                                 smem + plane_len(REV_SLOT_BITS));
+    }
     free(tab);
     free(smem);
     return ZKPIPE_OK;
