@@ -241,16 +241,17 @@ ZKP_GPU_HD void sts(uint4 *s_lo, uint4 *s_hi, unsigned s, const F &x) {
     to_halves(x, &s_lo[k], &s_hi[k]);
 }
 
-/* base^j · mult, by square and multiply: one table entry. */
+/* Entry j of a table: base^j · mult, by square and multiply, with its
+ * quotient for Shoup's product. */
 template <class F>
-ZKP_GPU_HD F pow_entry(const F &base, const F &mult, uint64_t j) {
+ZKP_GPU_HD twiddle<F> table_entry(const F &base, const F &mult, uint64_t j) {
     F acc = mult, b = base;
     while (j != 0) {
         if (j & 1) acc = acc * b;
         j >>= 1;
         if (j != 0) b = b * b;
     }
-    return acc;
+    return F::shoup_of(acc);
 }
 
 /* x·w^e from the split tables: x·hi[e >> sb]·lo[e mod 2^sb], two Shoup
@@ -604,7 +605,7 @@ __global__ void __launch_bounds__(REV_THREADS) reverse_kernel(F *a, const F *c,
 template <class F>
 __global__ void pow_kernel(twiddle<F> *out, size_t count, const F base, const F mult) {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < count) out[j] = F::shoup_of(pow_entry(base, mult, j));
+    if (j < count) out[j] = table_entry(base, mult, j);
 }
 
 /* h_j = a_j b_j - c_j, or a_j b_j without c, out of Montgomery form, over
@@ -1237,7 +1238,7 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     }
     for (int t = 0; t < TAB_COUNT_; t++)
         for (size_t j = 0; j < tb.count[t]; j++)
-            tab[tb.off[t] + j] = F::shoup_of(pow_entry(tb.base[t], tb.mult[t], j));
+            tab[tb.off[t] + j] = table_entry(tb.base[t], tb.mult[t], j);
     auto phase = p.dit ? level_phase<F, true> : level_phase<F, false>;
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
