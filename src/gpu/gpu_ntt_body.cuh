@@ -381,9 +381,9 @@ ZKP_GPU_HD void radix2_round(const level_args<F> &A, unsigned tid, unsigned nt, 
  * all of a thread's in flight at once, where loads through registers are
  * each waited for before the store to shared memory (at the kernel's
  * register cap, two at a time already spill), and they bypass L1, which
- * keeps the tables. Scaled,
- * the elements go through registers: copying them first and scaling them
- * in shared memory was measured slower (docs/PERFORMANCE.md). */
+ * keeps the tables. Scaled, the elements go through registers: copying
+ * them first and scaling them in shared memory was measured slower
+ * (docs/PERFORMANCE.md). */
 template <class F>
 ZKP_GPU_HD void level_load(const level_args<F> &A, size_t base, size_t c0, unsigned tid,
                            unsigned nt, uint4 *s_lo, uint4 *s_hi) {
