@@ -172,6 +172,9 @@ expect_exit 2 "prove --threads followed by an option" "$ZKPIPE" prove "$K" "$W" 
 expect_exit 2 "prove --threads=0" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --threads=0
 expect_exit 2 "prove --quiet=1" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --quiet=1
 expect_exit 2 "bench msm --runs=-1" "$ZKPIPE" bench msm --curve bn254 --log 4 --runs=-1
+expect_exit 2 "bench ntt --device cuda:abc" "$ZKPIPE" bench ntt --curve bn254 --log 4 --device cuda:abc
+err_has "unknown device \"cuda:abc\"" "bench ntt: the message names the device"
+expect_exit 2 "bench msm --device cuda:1x" "$ZKPIPE" bench msm --curve bn254 --log 4 --device cuda:1x
 
 # ---------------------------------------------------------------- outputs
 # 2: an output that is an input, under any spelling; two outputs in one file.

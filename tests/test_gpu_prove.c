@@ -803,3 +803,30 @@ TEST_CASE(gpu_refusals_without_a_gpu_are_clear) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         ASSERT_EQ_STATUS(zkp_g16_backend_open(&be, bad[i], NULL, 0, &d), ZKPIPE_ERR_INVALID_ARGUMENT);
 }
+
+/* Device names, as the prover, the engine and `bench msm|ntt` read them:
+ * every GPU ordinal in digits alone, nothing after it. */
+TEST_CASE(gpu_device_names_parse_strictly) {
+    static const struct {
+        const char *name;
+        int kind;
+        unsigned ordinal;
+    } good[] = {{"cpu", ZKP_DEVICE_CPU, 0},     {"auto", ZKP_DEVICE_AUTO, 0},
+                {"cuda", ZKP_DEVICE_CUDA, 0},   {"cuda:0", ZKP_DEVICE_CUDA, 0},
+                {"cuda:7", ZKP_DEVICE_CUDA, 7}, {"cuda:1024", ZKP_DEVICE_CUDA, 1024},
+                {"cuda:007", ZKP_DEVICE_CUDA, 7}};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        unsigned ordinal = 99;
+        ASSERT_MSG(zkp_g16_device_parse(good[i].name, &ordinal) == good[i].kind, "%s",
+                   good[i].name);
+        ASSERT_MSG(ordinal == good[i].ordinal, "%s: ordinal %u", good[i].name, ordinal);
+    }
+    static const char *const bad[] = {"",        "gpu",         "CPU",      "cuda0",
+                                      "cudax",   "cuda:",       "cuda:abc", "cuda:1x",
+                                      "cuda:+1", "cuda: 1",     "cuda:-1",  "cuda:1025",
+                                      "cuda:1 ", "cuda:99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        unsigned ordinal;
+        ASSERT_MSG(zkp_g16_device_parse(bad[i], &ordinal) == -1, "\"%s\" was taken", bad[i]);
+    }
+}

@@ -17,6 +17,7 @@
 #include "curve/curve.h"
 #include "field/field.h"
 #include "gpu/gpu.h"
+#include "groth16/backend.h"
 #include "msm/msm.h"
 #include "ntt/ntt.h"
 #include "util/rand.h"
@@ -290,13 +291,18 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
         b.nthreads = n > 0 && n < 4096 ? (unsigned)n : 1;
     }
     zkp_diag d = {{0}};
-    if (strcmp(device, "cpu") != 0) {
-        unsigned ordinal = 0;
-        if (!strncmp(device, "cuda:", 5)) ordinal = (unsigned)strtoul(device + 5, NULL, 10);
-        else if (strcmp(device, "cuda") != 0 && strcmp(device, "auto") != 0) goto usage;
+    unsigned ordinal;
+    const int kind = zkp_g16_device_parse(device, &ordinal);
+    if (kind < 0) {
+        fprintf(stderr,
+                "zkpipe bench: unknown device \"%s\" (expected cpu, cuda, cuda:N or auto)\n",
+                device);
+        return CLI_USAGE;
+    }
+    if (kind != ZKP_DEVICE_CPU) {
         zkpipe_status st = zkp_gpu_open(&b.gpu, ordinal, &d);
         if (st != ZKPIPE_OK) {
-            if (strcmp(device, "auto") != 0) return cli_fail("bench", st, &d, CLI_INVALID);
+            if (kind != ZKP_DEVICE_AUTO) return cli_fail("bench", st, &d, CLI_INVALID);
             fprintf(stderr, "zkpipe bench: CPU only (--device auto): %s\n", d.msg);
         } else {
             zkp_gpu_info info;

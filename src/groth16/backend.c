@@ -555,31 +555,42 @@ static zkpipe_status open_cpu(zkp_g16_backend **out) {
     return ZKPIPE_OK;
 }
 
+int zkp_g16_device_parse(const char *device, unsigned *ordinal) {
+    *ordinal = 0;
+    if (strcmp(device, "cpu") == 0) return ZKP_DEVICE_CPU;
+    if (strcmp(device, "auto") == 0) return ZKP_DEVICE_AUTO;
+    if (strncmp(device, "cuda", 4) != 0) return -1;
+    const char *rest = device + 4;
+    if (*rest == '\0') return ZKP_DEVICE_CUDA;
+    if (*rest != ':') return -1;
+    /* Digits only: strtoul would take a sign or leading blanks. */
+    unsigned long n = 0;
+    const char *c = rest + 1;
+    for (; *c >= '0' && *c <= '9' && n <= 1024; c++) n = n * 10 + (unsigned long)(*c - '0');
+    if (c == rest + 1 || *c || n > 1024) return -1;
+    *ordinal = (unsigned)n;
+    return ZKP_DEVICE_CUDA;
+}
+
 zkpipe_status zkp_g16_backend_open(zkp_g16_backend **out, const char *device, char *fallback,
                                    size_t fallback_len, zkp_diag *diag) {
     *out = NULL;
     if (fallback && fallback_len) fallback[0] = 0;
-    if (!device || strcmp(device, "cpu") == 0) return open_cpu(out);
-    if (strcmp(device, "auto") == 0) {
+    if (!device) return open_cpu(out);
+    unsigned ordinal;
+    switch (zkp_g16_device_parse(device, &ordinal)) {
+    case ZKP_DEVICE_CPU: return open_cpu(out);
+    case ZKP_DEVICE_CUDA: return open_cuda(out, ordinal, diag);
+    case ZKP_DEVICE_AUTO: {
         zkp_diag why = {{0}};
         if (open_cuda(out, 0, &why) == ZKPIPE_OK) return ZKPIPE_OK;
         if (fallback && fallback_len) snprintf(fallback, fallback_len, "%s", why.msg);
         return open_cpu(out);
     }
-    if (strncmp(device, "cuda", 4) == 0) {
-        unsigned long ordinal = 0;
-        const char *rest = device + 4;
-        if (*rest == ':') {
-            char *end;
-            ordinal = strtoul(rest + 1, &end, 10);
-            if (end == rest + 1 || *end || ordinal > 1024) rest = NULL;
-        } else if (*rest) {
-            rest = NULL;
-        }
-        if (rest) return open_cuda(out, (unsigned)ordinal, diag);
+    default:
+        return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
+                             "unknown device \"%s\" (expected cpu, cuda, cuda:N or auto)", device);
     }
-    return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT,
-                         "unknown device \"%s\" (expected cpu, cuda, cuda:N or auto)", device);
 }
 
 void zkp_g16_backend_close(zkp_g16_backend *be) {

@@ -133,6 +133,12 @@ struct zkp_g16_rkey {
     unsigned streamed; /* bit s: G1 set s is streamed from the key at each MSM */
 };
 
+/* What a device name names: ZKP_DEVICE_CPU ("cpu"), ZKP_DEVICE_AUTO
+ * ("auto"), ZKP_DEVICE_CUDA ("cuda", GPU 0, or "cuda:N", GPU N for N up to
+ * 1024, digits only) with *ordinal set; -1 for anything else. */
+enum { ZKP_DEVICE_CPU = 0, ZKP_DEVICE_AUTO, ZKP_DEVICE_CUDA };
+int zkp_g16_device_parse(const char *device, unsigned *ordinal);
+
 /* The backend a device name asks for:
  *   "cpu"      the CPU
  *   "cuda"     GPU 0, "cuda:N" GPU N; ERR_NO_DEVICE (or ERR_UNSUPPORTED in
