@@ -193,9 +193,14 @@ struct not_empty {
 };
 
 /* The layout of the windows over the bases: window w reads copy w / wpc
- * into bucket set w % wpc, so wpc = nwin when nothing is precomputed. */
+ * into bucket set w % wpc, so wpc = nwin when nothing is precomputed.
+ * Windows 0 to wide - 1 are c bits wide and the rest c - 1, so that nwin
+ * windows need cover no more bits than the scalar's signed digits take
+ * (a window of c - 1 bits fills half of its set's buckets). Windows that
+ * read copies are all c bits wide (wide = nwin): a copy serves the window
+ * c bits above the one before. */
 struct layout {
-    unsigned c, nwin, wpc, sets;
+    unsigned c, nwin, wide, wpc, sets;
     uint32_t buckets_per_set; /* 2^(c-1) */
     uint32_t nb;              /* sets · buckets_per_set: the key of a zero digit, unless grouped */
     size_t copy_stride;       /* points per copy of the bases */
@@ -204,6 +209,11 @@ struct layout {
      * magnitude bits alone (step 4), and a zero digit takes its window's
      * first bucket, as a value that adds nothing. */
     bool grouped;
+
+    ZKP_GPU_HD unsigned width(unsigned w) const { return w < wide ? c : c - 1; }
+    ZKP_GPU_HD unsigned offset(unsigned w) const {
+        return w < wide ? w * c : wide * c + (w - wide) * (c - 1);
+    }
 };
 
 /* Step 3: the keys and values of the m points idx[0..m), window-major. */
@@ -214,11 +224,12 @@ __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint
     uint32_t i = idx[j];
     uint32_t w[SCALAR_WORDS];
     load_scalar(scalars, i, w);
-    const unsigned c = lay.c;
-    const uint32_t half = lay.buckets_per_set, mask = (c < 32 ? (1u << c) : 0u) - 1u;
+    const uint32_t per_set = lay.buckets_per_set;
     uint32_t carry = 0;
     for (unsigned win = 0; win < lay.nwin; win++) {
-        unsigned bit = win * c, wd = bit >> 5, sh = bit & 31;
+        const unsigned c = lay.width(win); /* below 32 */
+        const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1u;
+        unsigned bit = lay.offset(win), wd = bit >> 5, sh = bit & 31;
         uint32_t v = 0;
         if (wd < SCALAR_WORDS) {
             v = w[wd] >> sh;
@@ -238,10 +249,10 @@ __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint
         unsigned q = win / lay.wpc, set = win % lay.wpc;
         size_t at = (size_t)win * m + j;
         if (mag) {
-            keys[at] = set * half + (mag - 1);
+            keys[at] = set * per_set + (mag - 1);
             vals[at] = (uint32_t)(q * lay.copy_stride + lay.first + i) | sign;
         } else {
-            keys[at] = lay.grouped ? set * half : lay.nb;
+            keys[at] = lay.grouped ? set * per_set : lay.nb;
             vals[at] = EMPTY;
         }
     }
@@ -439,9 +450,10 @@ __global__ void __launch_bounds__(SEG_THREADS)
     }
 }
 
-/* The windows for m points: width c, and whether the precomputed copies
- * can serve it. The cost counts a bucket addition per point and window,
- * and about three per bucket for the reduction of each bucket set. */
+/* The windows for m points: their widths, and whether the precomputed
+ * copies can serve them. The cost counts a bucket addition per point and
+ * window, and about three per bucket for the reduction of each bucket
+ * set. */
 struct plan {
     layout lay;
     double cost;
@@ -449,10 +461,13 @@ struct plan {
 
 template <int SBITS>
 static plan choose(size_t m, const zkp_gpu_bases *b) {
+    /* Signed digits take a bit more than the scalar: the top window
+     * absorbs the last carry. */
+    const unsigned bits = SBITS + 1;
     plan best{};
     best.cost = -1;
     for (unsigned c = 2; c <= MAX_C; c++) {
-        unsigned nwin = (SBITS + 1 + c - 1) / c;
+        unsigned nwin = (bits + c - 1) / c;
         unsigned wpc = nwin;
         if (b->copies > 1 && b->shift % c == 0 && (size_t)b->copies * (b->shift / c) >= nwin)
             wpc = b->shift / c;
@@ -465,14 +480,24 @@ static plan choose(size_t m, const zkp_gpu_bases *b) {
             best.cost = cost;
             best.lay.c = c;
             best.lay.nwin = nwin;
+            best.lay.wide = nwin;
             best.lay.wpc = wpc;
             best.lay.sets = sets;
-            best.lay.buckets_per_set = 1u << (c - 1);
-            best.lay.nb = sets << (c - 1);
             best.lay.copy_stride = b->n;
             best.lay.grouped = wpc >= nwin;
         }
     }
+    /* Each window its own set: the same windows, as narrow as the bits
+     * allow (the H MSM's 12 windows of 22 bits covered 264 where 256
+     * will do, and become 4 of 22 and 8 of 21, a third fewer buckets to
+     * reduce). The cost above counted every window at c bits. */
+    layout &lay = best.lay;
+    if (lay.grouped) {
+        lay.c = (bits + lay.nwin - 1) / lay.nwin;
+        lay.wide = bits - lay.nwin * (lay.c - 1);
+    }
+    lay.buckets_per_set = 1u << (lay.c - 1);
+    lay.nb = lay.sets << (lay.c - 1);
     return best;
 }
 
@@ -742,8 +767,9 @@ struct driver {
         if (tr.on) {
             char what[160];
             snprintf(what, sizeof what,
-                     "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u copies=%u sort bits=%u",
-                     GROUP, n, k, m, lay.c, lay.nwin, lay.sets, b->copies,
+                     "group %d n=%zu ones=%zu m=%u c=%u windows=%u (%u of c bits) sets=%u "
+                     "copies=%u sort bits=%u",
+                     GROUP, n, k, m, lay.c, lay.nwin, lay.wide, lay.sets, b->copies,
                      sort_bits(lay));
             tr.print(what);
         }
@@ -871,10 +897,11 @@ struct driver {
         ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
         tr.mark("bucket sums");
 
-        /* Step 7: set w is window w (of the scalar, or of its copy). */
+        /* Step 7: set w is window w (of the scalar, or of its copy), and
+         * 2^width(w) is the weight of window w + 1 over window w's. */
         pt_t acc = pt_t::inf();
         for (unsigned w = lay.sets; w-- > 0;) {
-            for (unsigned k = 0; k < lay.c; k++) acc = acc.dbl();
+            for (unsigned k = 0; k < lay.width(w); k++) acc = acc.dbl();
             acc.add(set_sum[w]);
         }
         *result = acc;
