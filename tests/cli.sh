@@ -148,6 +148,8 @@ for layout in params zkey; do
 done
 expect_exit 2 "bench prove --key-layout of no kind" "$ZKPIPE" bench prove --key-layout dense
 expect_exit 2 "bench prove --abc-on of no kind" "$ZKPIPE" bench prove --abc-on gpu
+expect_exit 2 "bench prove --cache of no kind" "$ZKPIPE" bench prove --cache maybe
+expect_exit 2 "bench ntt --cache of no kind" "$ZKPIPE" bench ntt --curve bn254 --log 4 --cache 1
 # a, b and c from the circuit are the GPU's: the CPU refuses before any work.
 expect_exit 2 "bench prove --abc-on device on the CPU" "$ZKPIPE" bench prove --log 10 --device cpu \
     --abc-on device

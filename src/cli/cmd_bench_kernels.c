@@ -32,12 +32,14 @@ static const char kernels_usage[] =
     "  --threads N    CPU threads (default: every CPU)\n"
     "  --no-cpu       skip the CPU timing (the results are still checked up to --check)\n"
     "  --check L      compare GPU and CPU results up to 2^L elements (default 20)\n"
+    "  --cache no     give the GPU's freed working buffers back to the driver at once (by\n"
+    "                 default they are kept for the next run, as the engine keeps them)\n"
     "MSM data: 2^14 random bases repeated, random scalars below r.\n" CLI_OPTIONS_HELP;
 
 typedef struct {
     int curve; /* 0 bn254, 1 bls12_381 */
     unsigned logs[32], nlogs, runs, nthreads, check_log;
-    int no_cpu;
+    int no_cpu, cache;
     zkp_gpu *gpu;
 } kbench_;
 
@@ -243,7 +245,7 @@ static int parse_logs_(const char *s, kbench_ *b) {
 }
 
 int cli_bench_kernel(const char *what, int argc, char **argv) {
-    kbench_ b = {.curve = -1, .runs = 5, .check_log = 20};
+    kbench_ b = {.curve = -1, .runs = 5, .check_log = 20, .cache = 1};
     const char *device = "auto";
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
@@ -281,6 +283,10 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
         } else if (!strcmp(name, "--check")) {
             if (cli_parse_u64(v, 63, &num)) goto usage;
             b.check_log = (unsigned)num;
+        } else if (!strcmp(name, "--cache")) {
+            if (!strcmp(v, "yes")) b.cache = 1;
+            else if (!strcmp(v, "no")) b.cache = 0;
+            else goto usage;
         } else {
             goto usage;
         }
@@ -305,6 +311,7 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
             if (kind != ZKP_DEVICE_AUTO) return cli_fail("bench", st, &d, CLI_INVALID);
             fprintf(stderr, "zkpipe bench: CPU only (--device auto): %s\n", d.msg);
         } else {
+            zkp_gpu_set_cache(b.gpu, b.cache);
             zkp_gpu_info info;
             if (zkp_gpu_device_info(&info, ordinal, &d) == ZKPIPE_OK)
                 printf("device: cuda:%u %s, compute %d.%d, %u SMs, %.0f GiB\n", ordinal, info.name,

@@ -53,6 +53,9 @@ static const char prove_usage[] =
     "                 or cpu (in prove_finalize, as on the CPU backend)\n"
     "  --pageable yes leave the run buffers of a, b, c and the witness pageable (on a GPU they\n"
     "                 are registered with the driver by default, as the engine's pool is)\n"
+    "  --cache no     on a GPU, give freed working buffers back to the driver at once (by\n"
+    "                 default they are kept for the next run, as the engine's device workers\n"
+    "                 keep them)\n"
     "  --stream yes   on a GPU, stream every G1 base set from host memory at each MSM, as a\n"
     "                 key too big for the device's memory is (and leave B2 to the CPU)\n"
     "  --key-layout K params (default): as bellperson's .params files, a Filecoin key's, keep\n"
@@ -69,7 +72,7 @@ static const char prove_usage[] =
 typedef struct {
     unsigned log_n, runs, nthreads, zeros, ones;
     const char *device;
-    int pageable, g2_on_cpu, stream, zkey_layout, abc_on_device;
+    int pageable, g2_on_cpu, stream, zkey_layout, abc_on_device, cache;
 } prove_bench_opts_;
 
 /* The 32 GiB PoRep partition (FACTS.md, issue figures). */
@@ -230,6 +233,7 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             return cli_fail("bench", ZKPIPE_ERR_INVALID_ARGUMENT, &d, CLI_USAGE);                 \
         }                                                                                         \
         zkp_g16_backend_set_g2_on_cpu(be, g2_on_cpu);                                             \
+        if (zkp_g16_backend_gpu(be)) zkp_gpu_set_cache(zkp_g16_backend_gpu(be), bo->cache);       \
         if (bo->stream) zkp_g16_backend_set_streaming(be, 1, 0);                                  \
         if (fallback[0]) fprintf(stderr, "zkpipe bench: CPU (--device auto): %s\n", fallback);    \
         printf("device: %s; curve " #C ", domain 2^%u, %zu vars (%zu aux: %zu in A, %zu in B), "  \
@@ -497,7 +501,7 @@ BENCH_PROVE_(bls12_381, bls12_381_g1, bls12_381_g2, bls12_381_fr, BLS12_381_FR)
 int cli_bench_prove(int argc, char **argv) {
     int curve = 1;
     prove_bench_opts_ o = {
-        .log_n = POREP_LOG, .runs = 3, .zeros = 51, .ones = 48, .device = "auto"};
+        .log_n = POREP_LOG, .runs = 3, .zeros = 51, .ones = 48, .device = "auto", .cache = 1};
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
         if (cli_is_help(argv[i])) {
@@ -546,6 +550,10 @@ int cli_bench_prove(int argc, char **argv) {
         } else if (!strcmp(opt, "--abc-on")) {
             if (!strcmp(v, "device")) o.abc_on_device = 1;
             else if (!strcmp(v, "host")) o.abc_on_device = 0;
+            else goto usage;
+        } else if (!strcmp(opt, "--cache")) {
+            if (!strcmp(v, "yes")) o.cache = 1;
+            else if (!strcmp(v, "no")) o.cache = 0;
             else goto usage;
         } else if (!strcmp(opt, "--stream")) {
             if (!strcmp(v, "yes")) o.stream = 1;
