@@ -180,6 +180,114 @@ TEST_CASE(gpu_host_madd_matches_cpu) {
     MADD_CASE_(bls12_381_g2, 3);
 }
 
+/* acc (5 limbs, two's complement) += d·2^off, for off + 32 < 320. */
+static void add_shifted_(uint64_t acc[5], int32_t d, unsigned off) {
+    const uint64_t mag = d < 0 ? (uint64_t)(-(int64_t)d) : (uint64_t)d;
+    uint64_t v[5] = {0, 0, 0, 0, 0};
+    const unsigned limb = off / 64, sh = off % 64;
+    v[limb] = mag << sh;
+    if (sh && limb + 1 < 5) v[limb + 1] = mag >> (64 - sh);
+    uint64_t carry = 0;
+    for (int i = 0; i < 5; i++) {
+        const uint64_t a = acc[i];
+        if (d >= 0) {
+            const uint64_t t = a + v[i], u = t + carry;
+            carry = (uint64_t)(t < a) + (uint64_t)(u < t);
+            acc[i] = u;
+        } else {
+            const uint64_t t = a - v[i], u = t - carry;
+            carry = (uint64_t)(a < v[i]) + (uint64_t)(t < carry);
+            acc[i] = u;
+        }
+    }
+}
+
+typedef zkpipe_status (*msm_digits_fn_)(size_t, unsigned, unsigned, const uint64_t *,
+                                        zkp_gpu_msm_digits *);
+
+/* The MSM's windows and signed digits, the device's code run on the host:
+ * from one point to a PoRep partition's H set, with and without shifted
+ * copies, every scalar comes back from its digits, every digit fits its
+ * window, and windows with bucket sets of their own cover exactly the bits
+ * that signed digits take (the H MSM's: 4 of 22 bits and 8 of 21). */
+TEST_CASE(gpu_host_msm_digits_rebuild_scalars) {
+    if (!zkp_gpu_built()) test_skip("this build has no CUDA backend");
+    static const struct {
+        msm_digits_fn_ fn;
+        unsigned bits, curve; /* 0 BN254, 1 BLS12-381 */
+    } groups[] = {{bn254_g1_gpu_host_msm_digits, BN254_FR_BITS, 0},
+                  {bls12_381_g1_gpu_host_msm_digits, BLS12_381_FR_BITS, 1},
+                  {bn254_g2_gpu_host_msm_digits, BN254_FR_BITS, 0},
+                  {bls12_381_g2_gpu_host_msm_digits, BLS12_381_FR_BITS, 1}};
+    static const uint64_t r[2][4] = {BN254_FR_MODULUS, BLS12_381_FR_MODULUS};
+    static const size_t sizes[] = {1,         7,         1000,      65536,     331479,
+                                   1297177,   1u << 20,  1u << 24,  1u << 26,  (1u << 27) - 1};
+    static const unsigned copies[][2] = {{1, 0}, {12, 22}, {11, 24}, {20, 13}, {3, 22}};
+    const unsigned iters = test_iters(8);
+    for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
+        const unsigned bits = groups[gi].bits, curve = groups[gi].curve;
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            for (size_t ci = 0; ci < sizeof copies / sizeof copies[0]; ci++) {
+                for (unsigned t = 0; t < 5 + iters; t++) {
+                    uint64_t k[4] = {0, 0, 0, 0};
+                    switch (t) {
+                    case 0: break;
+                    case 1: k[0] = 1; break;
+                    case 2:
+                    case 3:
+                        memcpy(k, r[curve], sizeof k);
+                        k[0] -= t - 1; /* r - 1, r - 2: r is odd and its low limb above 2 */
+                        break;
+                    case 4: k[(bits - 2) / 64] = (uint64_t)1 << ((bits - 2) % 64); break;
+                    default:
+                        if (curve) {
+                            bls12_381_fr_t x;
+                            test_bls12_381_fr_rand(&x);
+                            memcpy(k, x.l, sizeof k);
+                        } else {
+                            bn254_fr_t x;
+                            test_bn254_fr_rand(&x);
+                            memcpy(k, x.l, sizeof k);
+                        }
+                    }
+                    zkp_gpu_msm_digits dg;
+                    ASSERT_OK(groups[gi].fn(sizes[si], copies[ci][0], copies[ci][1], k, &dg));
+                    ASSERT(dg.nwin >= 1 && dg.nwin <= ZKP_GPU_MSM_MAX_WINDOWS);
+                    uint64_t acc[5] = {0, 0, 0, 0, 0};
+                    unsigned covered = 0;
+                    for (unsigned w = 0; w < dg.nwin; w++) {
+                        ASSERT_EQ_U64(dg.offset[w], covered);
+                        ASSERT(dg.width[w] >= 1 && dg.width[w] <= 24);
+                        const int64_t half = (int64_t)1 << (dg.width[w] - 1);
+                        ASSERT(dg.digit[w] <= half && dg.digit[w] >= -half);
+                        covered += dg.width[w];
+                        add_shifted_(acc, dg.digit[w], dg.offset[w]);
+                    }
+                    ASSERT(covered >= bits + 1);
+                    if (dg.sets == dg.nwin) ASSERT_EQ_U64(covered, bits + 1);
+                    ASSERT(memcmp(acc, k, sizeof k) == 0 && acc[4] == 0);
+                    if (curve == 1 && sizes[si] == (1u << 27) - 1 && copies[ci][0] == 1) {
+                        ASSERT_EQ_U64(dg.nwin, 12);
+                        ASSERT_EQ_U64(dg.width[3], 22);
+                        ASSERT_EQ_U64(dg.width[4], 21);
+                    }
+                }
+            }
+        }
+    }
+    zkp_gpu_msm_digits dg;
+    const uint64_t one[4] = {1, 0, 0, 0};
+    ASSERT_EQ_STATUS(bn254_g1_gpu_host_msm_digits(0, 1, 0, one, &dg), ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(bn254_g1_gpu_host_msm_digits(10, 0, 0, one, &dg),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(bn254_g1_gpu_host_msm_digits(10, 2, 0, one, &dg),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    /* 2^256 - 1 is no scalar: the H MSM's windows, 256 bits, cannot hold it. */
+    const uint64_t ones[4] = {~0ULL, ~0ULL, ~0ULL, ~0ULL};
+    ASSERT_EQ_STATUS(bls12_381_g1_gpu_host_msm_digits((1u << 27) - 1, 1, 0, ones, &dg),
+                     ZKPIPE_ERR_OUT_OF_RANGE);
+}
+
 TEST_CASE(gpu_without_device_says_why) {
     zkp_diag diag = {{0}};
     unsigned n = 99;

@@ -362,6 +362,30 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op
                                                    const uint64_t *a, const uint64_t *b, size_t n,
                                                    zkp_diag *diag);
 
+/* G_gpu_host_msm_digits(m, copies, shift, scalar, out): the windows that
+ * group G's MSM plans for m scalars (1 to 2^32 - 1) over a set with copies
+ * shifted copies shift bits apart (copies 1: none, shift unread), and the
+ * signed digits of scalar (4 limbs, below the group's r) under them, as
+ * the device computes them: window w is width[w] bits at bit offset[w],
+ * |digit[w]| <= 2^(width[w] - 1), and the scalar is the sum of
+ * digit[w]·2^offset[w]; ZKPIPE_ERR_OUT_OF_RANGE where a carry is left
+ * over (a scalar the windows cannot hold). */
+#define ZKP_GPU_MSM_MAX_WINDOWS 128
+typedef struct {
+    unsigned nwin, sets;
+    unsigned width[ZKP_GPU_MSM_MAX_WINDOWS], offset[ZKP_GPU_MSM_MAX_WINDOWS];
+    int32_t digit[ZKP_GPU_MSM_MAX_WINDOWS];
+} zkp_gpu_msm_digits;
+#define ZKP_GPU_MSM_DIGITS_DECLARE_(G)                                                           \
+    ZKP_WARN_UNUSED zkpipe_status G##_gpu_host_msm_digits(size_t m, unsigned copies,             \
+                                                          unsigned shift, const uint64_t *scalar, \
+                                                          zkp_gpu_msm_digits *out);
+ZKP_GPU_MSM_DIGITS_DECLARE_(bn254_g1)
+ZKP_GPU_MSM_DIGITS_DECLARE_(bls12_381_g1)
+ZKP_GPU_MSM_DIGITS_DECLARE_(bn254_g2)
+ZKP_GPU_MSM_DIGITS_DECLARE_(bls12_381_g2)
+#undef ZKP_GPU_MSM_DIGITS_DECLARE_
+
 #ifdef __cplusplus
 }
 #endif

@@ -216,6 +216,26 @@ struct layout {
     }
 };
 
+/* The signed digit of window win of the scalar w (8 words, least
+ * significant first), with carry the carry out of the window below and,
+ * on return, out of this one: the digit is -mag where neg is set, else
+ * mag, and mag is at most 2^(width - 1). */
+ZKP_GPU_HD uint32_t window_digit(const layout &lay, const uint32_t *w, unsigned win,
+                                 uint32_t &carry, bool &neg) {
+    const unsigned c = lay.width(win); /* below 32 */
+    const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1u;
+    const unsigned bit = lay.offset(win), wd = bit >> 5, sh = bit & 31;
+    uint32_t v = 0;
+    if (wd < SCALAR_WORDS) {
+        v = w[wd] >> sh;
+        if (sh && wd + 1 < SCALAR_WORDS) v |= w[wd + 1] << (32 - sh);
+    }
+    v = (v & mask) + carry;
+    neg = v > half;
+    carry = neg ? 1 : 0;
+    return neg ? (mask + 1) - v : v;
+}
+
 /* Step 3: the keys and values of the m points idx[0..m), window-major. */
 __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint32_t m, layout lay,
                               uint32_t *keys, uint32_t *vals) {
@@ -227,25 +247,8 @@ __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint
     const uint32_t per_set = lay.buckets_per_set;
     uint32_t carry = 0;
     for (unsigned win = 0; win < lay.nwin; win++) {
-        const unsigned c = lay.width(win); /* below 32 */
-        const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1u;
-        unsigned bit = lay.offset(win), wd = bit >> 5, sh = bit & 31;
-        uint32_t v = 0;
-        if (wd < SCALAR_WORDS) {
-            v = w[wd] >> sh;
-            if (sh && wd + 1 < SCALAR_WORDS) v |= w[wd + 1] << (32 - sh);
-        }
-        v = (v & mask) + carry;
-        uint32_t mag, sign;
-        if (v > half) {
-            mag = (mask + 1) - v;
-            sign = NEG;
-            carry = 1;
-        } else {
-            mag = v;
-            sign = 0;
-            carry = 0;
-        }
+        bool neg;
+        const uint32_t mag = window_digit(lay, w, win, carry, neg), sign = neg ? NEG : 0;
         unsigned q = win / lay.wpc, set = win % lay.wpc;
         size_t at = (size_t)win * m + j;
         if (mag) {
@@ -908,6 +911,37 @@ struct driver {
         return ZKPIPE_OK;
     }
 
+    /* The plan for m scalars over a set of copies copies shift bits apart,
+     * and scalar's digits under it, on the host (gpu.h). */
+    static zkpipe_status host_digits(size_t m, unsigned copies, unsigned shift,
+                                     const uint64_t *scalar, zkp_gpu_msm_digits *out) {
+        if (!scalar || !out || m == 0 || m >= ((size_t)1 << 32) || copies == 0 ||
+            (copies > 1 && (shift == 0 || shift > SBITS)))
+            return ZKPIPE_ERR_INVALID_ARGUMENT;
+        zkp_gpu_bases b{};
+        b.n = m;
+        b.copies = copies;
+        b.shift = copies > 1 ? shift : 0;
+        const layout lay = choose<SBITS>(m, &b).lay;
+        static_assert((SBITS + 1 + 1) / 2 <= ZKP_GPU_MSM_MAX_WINDOWS, "windows of 2 bits fit");
+        out->nwin = lay.nwin;
+        out->sets = lay.sets;
+        uint32_t w[SCALAR_WORDS];
+        for (unsigned k = 0; k < SCALAR_WORDS / 2; k++) {
+            w[2 * k] = (uint32_t)scalar[k];
+            w[2 * k + 1] = (uint32_t)(scalar[k] >> 32);
+        }
+        uint32_t carry = 0;
+        for (unsigned win = 0; win < lay.nwin; win++) {
+            bool neg;
+            const uint32_t mag = window_digit(lay, w, win, carry, neg);
+            out->width[win] = lay.width(win);
+            out->offset[win] = lay.offset(win);
+            out->digit[win] = neg ? -(int32_t)mag : (int32_t)mag;
+        }
+        return carry == 0 ? ZKPIPE_OK : ZKPIPE_ERR_OUT_OF_RANGE;
+    }
+
     static zkpipe_status msm(zkp_gpu *g, void *out, const zkp_gpu_bases *b, size_t first,
                              const uint64_t *scalars, size_t n, zkp_diag *diag) {
         zkpipe_status st = check(g, out, b, first, n, diag);
@@ -980,6 +1014,11 @@ struct driver {
                                   size_t n, zkp_diag *diag) {                                      \
         return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::msm_dev(                        \
             g, out, bases, first, scalars, scalars_first, n, diag);                                \
+    }                                                                                              \
+    zkpipe_status G##_gpu_host_msm_digits(size_t m, unsigned copies, unsigned shift,               \
+                                          const uint64_t *scalar, zkp_gpu_msm_digits *out) {       \
+        return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::host_digits(m, copies, shift,    \
+                                                                             scalar, out);        \
     }                                                                                              \
     }
 
