@@ -197,8 +197,8 @@ struct not_empty {
  * Windows 0 to wide - 1 are c bits wide and the rest c - 1, so that nwin
  * windows need cover no more bits than the scalar's signed digits take
  * (a window of c - 1 bits fills half of its set's buckets). Windows that
- * read copies are all c bits wide (wide = nwin): a copy serves the window
- * c bits above the one before. */
+ * read copies are all c bits wide (wide = nwin): a copy stands for a fixed
+ * shift, a whole number of windows. */
 struct layout {
     unsigned c, nwin, wide, wpc, sets;
     uint32_t buckets_per_set; /* 2^(c-1) */
