@@ -177,6 +177,16 @@ expect_exit 2 "bench msm --runs=-1" "$ZKPIPE" bench msm --curve bn254 --log 4 --
 expect_exit 2 "bench ntt --device cuda:abc" "$ZKPIPE" bench ntt --curve bn254 --log 4 --device cuda:abc
 err_has "unknown device \"cuda:abc\"" "bench ntt: the message names the device"
 expect_exit 2 "bench msm --device cuda:1x" "$ZKPIPE" bench msm --curve bn254 --log 4 --device cuda:1x
+# bench/ab.sh reads bench's tables: two builds alternated, a row per size and stage.
+expect_exit 0 "bench/ab.sh on bench ntt" env ROUNDS=2 "$HERE/../bench/ab.sh" a="$ZKPIPE" \
+    b="$ZKPIPE" -- ntt --curve bn254 --log 4,5 --device cpu --runs 1
+out_has "bn254_fr 2^5: | a " "bench/ab.sh: a row per size"
+out_has " | b/a " "bench/ab.sh: the ratio to the first build"
+expect_exit 0 "bench/ab.sh on bench prove" env ROUNDS=1 "$HERE/../bench/ab.sh" a="$ZKPIPE" \
+    -- prove --log 10 --device cpu --runs 1
+out_has "prove_start in all: | a " "bench/ab.sh: a row per stage"
+expect_exit 1 "bench/ab.sh with a failing bench" "$HERE/../bench/ab.sh" a="$ZKPIPE" -- ntt --log 4
+expect_exit 2 "bench/ab.sh without builds" "$HERE/../bench/ab.sh" -- ntt --log 4
 
 # ---------------------------------------------------------------- outputs
 # 2: an output that is an input, under any spelling; two outputs in one file.
