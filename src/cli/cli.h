@@ -75,6 +75,10 @@ int cli_parse_size(const char *s, uint64_t *out);
  * spaces), no overflow. 0 on success. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
 
+/* Parses an option that names one of two choices: *out = 1 for s equal to
+ * one, 0 for s equal to zero. 0 on success. */
+int cli_parse_choice(const char *s, const char *one, const char *zero, int *out);
+
 /* 1 when arg asks for help: --help or -h. */
 int cli_is_help(const char *arg);
 

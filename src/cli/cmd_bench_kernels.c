@@ -284,9 +284,7 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
             if (cli_parse_u64(v, 63, &num)) goto usage;
             b.check_log = (unsigned)num;
         } else if (!strcmp(name, "--cache")) {
-            if (!strcmp(v, "yes")) b.cache = 1;
-            else if (!strcmp(v, "no")) b.cache = 0;
-            else goto usage;
+            if (cli_parse_choice(v, "yes", "no", &b.cache)) goto usage;
         } else {
             goto usage;
         }

@@ -322,9 +322,7 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
             if (cli_parse_size(v, &o->cfg.vram_budget_bytes) || !o->cfg.vram_budget_bytes)
                 goto usage;
         } else if (!strcmp(name, "--abc-on")) {
-            if (!strcmp(v, "host")) o->cfg.abc_on_host = 1;
-            else if (!strcmp(v, "device")) o->cfg.abc_on_host = 0;
-            else goto usage;
+            if (cli_parse_choice(v, "host", "device", &o->cfg.abc_on_host)) goto usage;
         } else if (!strcmp(name, "--seed")) {
             if (cli_parse_hex32(v, o->seed)) goto usage;
         } else if (!strcmp(name, "--sectors")) num = &o->sectors;

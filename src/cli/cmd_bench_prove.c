@@ -536,29 +536,17 @@ int cli_bench_prove(int argc, char **argv) {
         } else if (!strcmp(opt, "--ones")) {
             o.ones = (unsigned)strtoul(v, NULL, 10);
         } else if (!strcmp(opt, "--g2")) {
-            if (!strcmp(v, "cpu")) o.g2_on_cpu = 1;
-            else if (!strcmp(v, "device")) o.g2_on_cpu = 0;
-            else goto usage;
+            if (cli_parse_choice(v, "cpu", "device", &o.g2_on_cpu)) goto usage;
         } else if (!strcmp(opt, "--pageable")) {
-            if (!strcmp(v, "yes")) o.pageable = 1;
-            else if (!strcmp(v, "no")) o.pageable = 0;
-            else goto usage;
+            if (cli_parse_choice(v, "yes", "no", &o.pageable)) goto usage;
         } else if (!strcmp(opt, "--key-layout")) {
-            if (!strcmp(v, "zkey")) o.zkey_layout = 1;
-            else if (!strcmp(v, "params")) o.zkey_layout = 0;
-            else goto usage;
+            if (cli_parse_choice(v, "zkey", "params", &o.zkey_layout)) goto usage;
         } else if (!strcmp(opt, "--abc-on")) {
-            if (!strcmp(v, "device")) o.abc_on_device = 1;
-            else if (!strcmp(v, "host")) o.abc_on_device = 0;
-            else goto usage;
+            if (cli_parse_choice(v, "device", "host", &o.abc_on_device)) goto usage;
         } else if (!strcmp(opt, "--cache")) {
-            if (!strcmp(v, "yes")) o.cache = 1;
-            else if (!strcmp(v, "no")) o.cache = 0;
-            else goto usage;
+            if (cli_parse_choice(v, "yes", "no", &o.cache)) goto usage;
         } else if (!strcmp(opt, "--stream")) {
-            if (!strcmp(v, "yes")) o.stream = 1;
-            else if (!strcmp(v, "no")) o.stream = 0;
-            else goto usage;
+            if (cli_parse_choice(v, "yes", "no", &o.stream)) goto usage;
         } else {
             goto usage;
         }

@@ -82,6 +82,14 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out) {
     return 0;
 }
 
+int cli_parse_choice(const char *s, const char *one, const char *zero, int *out) {
+    if (s == NULL) return -1;
+    if (!strcmp(s, one)) *out = 1;
+    else if (!strcmp(s, zero)) *out = 0;
+    else return -1;
+    return 0;
+}
+
 int cli_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
 
 int cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *what,
