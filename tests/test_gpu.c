@@ -187,19 +187,9 @@ static void add_shifted_(uint64_t acc[5], int32_t d, unsigned off) {
     const unsigned limb = off / 64, sh = off % 64;
     v[limb] = mag << sh;
     if (sh && limb + 1 < 5) v[limb + 1] = mag >> (64 - sh);
-    uint64_t carry = 0;
-    for (int i = 0; i < 5; i++) {
-        const uint64_t a = acc[i];
-        if (d >= 0) {
-            const uint64_t t = a + v[i], u = t + carry;
-            carry = (uint64_t)(t < a) + (uint64_t)(u < t);
-            acc[i] = u;
-        } else {
-            const uint64_t t = a - v[i], u = t - carry;
-            carry = (uint64_t)(a < v[i]) + (uint64_t)(t < carry);
-            acc[i] = u;
-        }
-    }
+    /* The carry or borrow out of limb 4 wraps, as two's complement does. */
+    if (d >= 0) (void)zkp_limbs_add(acc, acc, v, 5);
+    else (void)zkp_limbs_sub(acc, acc, v, 5);
 }
 
 typedef zkpipe_status (*msm_digits_fn_)(size_t, unsigned, unsigned, const uint64_t *,
