@@ -7,6 +7,7 @@
 #include "field/field.h"
 #include "gpu_support.h"
 #include "field/limbs.h"
+#include "gpu/gpu_horner.h"
 
 #include "field_samples.h"
 
@@ -194,6 +195,56 @@ static void add_shifted_(uint64_t acc[5], int32_t d, unsigned off) {
 
 typedef zkpipe_status (*msm_digits_fn_)(size_t, unsigned, unsigned, const uint64_t *,
                                         zkp_gpu_msm_digits *);
+
+/* Step 7 of the GPU MSM on the host: the CPU's curve code combines the
+ * bucket sets' sums by Horner's rule. Against each sum times its weight,
+ * 2^(sum of the widths below it), by scalar multiplication, with sets at
+ * infinity among them, for the H MSM's 4 + 8 windows, a witness MSM's 16 +
+ * 4 and one set of copies. */
+#define HORNER_CASE_(G, GROUP)                                                                   \
+    do {                                                                                         \
+        enum { SETS = 20 };                                                                      \
+        static const unsigned widths[][SETS + 1] = {                                             \
+            {12, 22, 22, 22, 22, 21, 21, 21, 21, 21, 21, 21, 21},                                \
+            {20, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 12, 12, 12, 12},\
+            {1, 24}};                                                                            \
+        for (unsigned c = 0; c < sizeof widths / sizeof widths[0]; c++) {                        \
+            const unsigned sets = widths[c][0], *width = widths[c] + 1;                          \
+            G##_xyzz_t sums[SETS], got;                                                          \
+            G##_jacobian_t want, term, got_j;                                                    \
+            G##_affine_t gen;                                                                    \
+            G##_generator(&gen);                                                                 \
+            G##_set_infinity(&want);                                                             \
+            unsigned offset = 0;                                                                 \
+            for (unsigned w = 0; w < sets; w++) {                                                \
+                uint64_t k[4], weight[5] = {0};                                                  \
+                test_rng_bytes(k, sizeof k);                                                     \
+                G##_from_affine(&term, &gen);                                                    \
+                G##_mul_var(&term, &term, k, 64 * 4);                                            \
+                if (w % 5 == 3) G##_set_infinity(&term);                                         \
+                G##_affine_t a;                                                                  \
+                G##_to_affine(&a, &term);                                                        \
+                G##_xyzz_from_affine(&sums[w], &a);                                              \
+                weight[offset / 64] = (uint64_t)1 << (offset % 64);                              \
+                G##_mul_var(&term, &term, weight, 64 * 5);                                       \
+                G##_add(&want, &want, &term);                                                    \
+                offset += width[w];                                                              \
+            }                                                                                    \
+            ASSERT_EQ_INT(zkp_gpu_horner(GROUP, &got, sums, width, sets), 0);                    \
+            G##_xyzz_to_jacobian(&got_j, &got);                                                  \
+            ASSERT(G##_eq(&got_j, &want));                                                       \
+        }                                                                                        \
+    } while (0)
+
+TEST_CASE(gpu_host_horner_matches_scalar_multiples) {
+    HORNER_CASE_(bn254_g1, ZKP_GPU_GROUP_BN254_G1);
+    HORNER_CASE_(bls12_381_g1, ZKP_GPU_GROUP_BLS12_381_G1);
+    HORNER_CASE_(bn254_g2, ZKP_GPU_GROUP_BN254_G2);
+    HORNER_CASE_(bls12_381_g2, ZKP_GPU_GROUP_BLS12_381_G2);
+    uint8_t out[1];
+    ASSERT_EQ_INT(zkp_gpu_horner(0, out, NULL, NULL, 0), -1);
+}
+#undef HORNER_CASE_
 
 /* The MSM's windows and signed digits, the device's code run on the host:
  * from one point to a PoRep partition's H set, with and without shifted

@@ -2,4 +2,4 @@
  * scalars of BN254's r. */
 #include "gpu/gpu_msm_body.cuh"
 
-ZKP_GPU_MSM_DEFINE(bn254_g2, bn254_fq2, BN254_FR_BITS, zkp_cuda::MSM_GROUP_BN254_G2)
+ZKP_GPU_MSM_DEFINE(bn254_g2, bn254_fq2, BN254_FR_BITS, ZKP_GPU_GROUP_BN254_G2)

@@ -10,6 +10,7 @@
 #ifndef ZKP_GPU_GPU_MSM_CUH
 #define ZKP_GPU_GPU_MSM_CUH
 
+#include "gpu/gpu_horner.h"
 #include "gpu/gpu_internal.cuh"
 
 struct zkp_gpu_bases {
@@ -18,7 +19,7 @@ struct zkp_gpu_bases {
     size_t bytes;        /* of ptr, charged to ZKP_GPU_MEM_BASES */
     size_t n;            /* points per copy */
     unsigned point_bytes;
-    int group;           /* which group's points these are, to refuse a mix-up */
+    int group;           /* ZKP_GPU_GROUP_*: whose points these are, to refuse a mix-up */
     unsigned copies;     /* 1 when nothing was precomputed */
     unsigned shift;      /* copy q is 2^(q·shift) times the point */
     /* Whether the last MSM over all n points planned without the copies:
@@ -28,14 +29,6 @@ struct zkp_gpu_bases {
 };
 
 namespace zkp_cuda {
-
-/* The group tags of zkp_gpu_bases.group. */
-enum {
-    MSM_GROUP_BN254_G1 = 1,
-    MSM_GROUP_BLS12_381_G1 = 2,
-    MSM_GROUP_BN254_G2 = 3,
-    MSM_GROUP_BLS12_381_G2 = 4
-};
 
 /* Device memory owned by a scope: freed, with its accounting, on every way
  * out of the function that holds it. The caller makes sure no kernel still

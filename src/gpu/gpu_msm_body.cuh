@@ -35,8 +35,8 @@
  *     consecutive buckets run the usual running sums from the top, and a
  *     chunk starting at bucket index s adds s·(sum of its buckets) to make
  *     up for its offset; the chunk results are summed in block trees.
- *  7. The host combines the bucket sets' sums by doubling (Horner) and adds
- *     the sum of the ones, with the same field code compiled for the host.
+ *  7. The host combines the bucket sets' sums by doubling (Horner), with
+ *     the CPU's curve code (gpu_horner.h), and adds the sum of the ones.
  *
  * Precomputed bases. bases_upload may store copies of the bases shifted by
  * 2^shift, 2^(2·shift), ... (gpu_msm.cuh). A window w of width c that
@@ -892,22 +892,22 @@ struct driver {
         chunk_kernel<F><<<blocks_for(chunks, SEG_THREADS), SEG_THREADS, 0, s>>>(
             buckets.as<pt_t>(), per_set, len, per_set_chunks, chunks, ch.as<pt_t>());
         ZKP_CUDA_LAUNCHED(diag, chunk_kernel);
+        tr.mark("chunk sums");
         pt_t *sums = nullptr;
         st = tree(g, ch.as<pt_t>(), ch.as<pt_t>() + chunks, chunks, lay.sets, &sums, diag);
         if (st != ZKPIPE_OK) return st;
         pt_t set_sum[MAX_C * 16];
         if ((st = copy_d2h(g, set_sum, sums, lay.sets * sizeof(pt_t), s, diag)) != ZKPIPE_OK) return st;
         ZKP_CUDA_TRY(diag, cudaStreamSynchronize(s));
-        tr.mark("bucket sums");
+        tr.mark("set sums");
 
         /* Step 7: set w is window w (of the scalar, or of its copy), and
          * 2^width(w) is the weight of window w + 1 over window w's. */
-        pt_t acc = pt_t::inf();
-        for (unsigned w = lay.sets; w-- > 0;) {
-            for (unsigned k = 0; k < lay.width(w); k++) acc = acc.dbl();
-            acc.add(set_sum[w]);
-        }
-        *result = acc;
+        unsigned width[MAX_C * 16];
+        for (unsigned w = 0; w < lay.sets; w++) width[w] = lay.width(w);
+        if (zkp_gpu_horner(GROUP, result, set_sum, width, lay.sets) != 0)
+            return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU MSM: group %d", GROUP);
+        tr.mark("horner");
         return ZKPIPE_OK;
     }
 
