@@ -241,17 +241,25 @@ ZKP_GPU_HD void sts(uint4 *s_lo, uint4 *s_hi, unsigned s, const F &x) {
     to_halves(x, &s_lo[k], &s_hi[k]);
 }
 
-/* Entry j of a table: base^j · mult, by square and multiply, with its
- * quotient for Shoup's product. */
+/* Entries j0 to j0 + POW_RUN - 1 of a table of count entries, base^j·mult
+ * with the quotient for Shoup's product: the first by square and multiply,
+ * each next one a product by base. A run costs about log2(j0) + POW_RUN
+ * products, where each entry by square and multiply took 1.5·log2(j): 28
+ * for level 1's 2^19 twiddles at 2^26 and 2^27. */
+constexpr unsigned POW_RUN = 16;
 template <class F>
-ZKP_GPU_HD twiddle<F> table_entry(const F &base, const F &mult, uint64_t j) {
-    F acc = mult, b = base;
-    while (j != 0) {
-        if (j & 1) acc = acc * b;
+ZKP_GPU_HD void table_run(twiddle<F> *out, size_t count, const F &base, const F &mult, size_t j0) {
+    F x = mult, b = base;
+    for (uint64_t j = j0; j != 0;) {
+        if (j & 1) x = x * b;
         j >>= 1;
         if (j != 0) b = b * b;
     }
-    return F::shoup_of(acc);
+    const size_t end = count - j0 < POW_RUN ? count : j0 + POW_RUN;
+    for (size_t j = j0; j < end; j++) {
+        out[j] = F::shoup_of(x);
+        if (j + 1 < end) x = x * base;
+    }
 }
 
 /* x·w^e from the split tables: x·hi[e >> sb]·lo[e mod 2^sb], two Shoup
@@ -604,8 +612,8 @@ __global__ void __launch_bounds__(REV_THREADS) reverse_kernel(F *a, const F *c,
 
 template <class F>
 __global__ void pow_kernel(twiddle<F> *out, size_t count, const F base, const F mult) {
-    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < count) out[j] = table_entry(base, mult, j);
+    size_t j0 = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * POW_RUN;
+    if (j0 < count) table_run(out, count, base, mult, j0);
 }
 
 /* h_j = a_j b_j - c_j, or a_j b_j without c, out of Montgomery form, over
@@ -873,7 +881,7 @@ static zkpipe_status tables_launch(zkp_gpu *g, const tables<F> &tb, twiddle<F> *
                                    zkp_diag *diag) {
     for (int t = 0; t < TAB_COUNT_; t++) {
         if (tb.count[t] == 0) continue;
-        pow_kernel<F><<<blocks_for(tb.count[t], 128), 128, 0, g->compute>>>(
+        pow_kernel<F><<<blocks_for(blocks_for(tb.count[t], POW_RUN), 128), 128, 0, g->compute>>>(
             tab + tb.off[t], tb.count[t], tb.base[t], tb.mult[t]);
         ZKP_CUDA_LAUNCHED(diag, pow_kernel);
     }
@@ -1237,8 +1245,8 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
         return ZKPIPE_ERR_NO_MEMORY;
     }
     for (int t = 0; t < TAB_COUNT_; t++)
-        for (size_t j = 0; j < tb.count[t]; j++)
-            tab[tb.off[t] + j] = table_entry(tb.base[t], tb.mult[t], j);
+        for (size_t j0 = 0; j0 < tb.count[t]; j0 += POW_RUN)
+            table_run(tab + tb.off[t], tb.count[t], tb.base[t], tb.mult[t], j0);
     auto phase = p.dit ? level_phase<F, true> : level_phase<F, false>;
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
