@@ -1,8 +1,8 @@
 /* The last step of the GPU MSM (gpu_msm_body.cuh, step 7) on the host, in
  * C with the CPU's curve code. The device's field template also compiles
- * for the host, but as portable code over 32-bit words it takes 3 to 11 µs
- * a doubling, and the step's 256 doublings sit between two MSMs on the
- * device's critical path. */
+ * for the host, but as portable code over 32-bit words it took 2 to 11 µs
+ * a doubling where curve/ takes 0.3 to 1.2, and the step's 256 doublings
+ * sit between two MSMs on the device's critical path. */
 #ifndef ZKP_GPU_GPU_HORNER_H
 #define ZKP_GPU_GPU_HORNER_H
 
