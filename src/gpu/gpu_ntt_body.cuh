@@ -209,20 +209,6 @@ ZKP_GPU_HD void copy_async_wait() {
 #endif
 }
 
-/* The thread's copies issued since the last commit become one group;
- * copy_async_wait_but_last waits for every group but the newest. */
-ZKP_GPU_HD void copy_async_commit() {
-#ifdef __CUDA_ARCH__
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-ZKP_GPU_HD void copy_async_wait_but_last() {
-#ifdef __CUDA_ARCH__
-    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
-#endif
-}
-
 /* Tables, read-only for the whole kernel: through the read-only cache. */
 template <class F>
 ZKP_GPU_HD twiddle<F> ldt(const twiddle<F> *p) {
@@ -407,41 +393,10 @@ ZKP_GPU_HD void radix2_round(const level_args<F> &A, unsigned tid, unsigned nt, 
  * them first and scaling them in shared memory was measured slower
  * (docs/PERFORMANCE.md). */
 template <class F>
-ZKP_GPU_HD bool level_load_plain(const level_args<F> &A) {
-    return A.in_scale == SCALE_NONE && !A.in_tw;
-}
-
-/* Where tile `block` of a level starts: the first element's index, base +
- * c0, with its rows 2^lo apart. */
-template <class F>
-ZKP_GPU_HD void tile_origin(const level_args<F> &A, size_t block, size_t *base, size_t *c0) {
-    const unsigned cg_bits = A.lo - A.logc;
-    *c0 = (block & (((size_t)1 << cg_bits) - 1)) << A.logc;
-    *base = (block >> cg_bits) << (A.d + A.lo);
-}
-
-/* Phase 0 without its wait: the copies of the thread's share of the tile
- * issued, where every load is plain. */
-template <class F>
-ZKP_GPU_HD void level_load_issue(const level_args<F> &A, size_t block, unsigned tid, unsigned nt,
-                                 uint4 *s_lo, uint4 *s_hi) {
-    size_t base, c0;
-    tile_origin(A, block, &base, &c0);
-    const unsigned tile = 1u << (A.d + A.logc), cmask = (1u << A.logc) - 1;
-    for (unsigned e = tid; e < tile; e += nt) {
-        const size_t i = base + ((size_t)(e >> A.logc) << A.lo) + c0 + (e & cmask);
-        const uint4 *q = reinterpret_cast<const uint4 *>(A.a + i);
-        const unsigned k = slot(e);
-        copy_async16(&s_lo[k], q);
-        copy_async16(&s_hi[k], q + 1);
-    }
-}
-
-template <class F>
 ZKP_GPU_HD void level_load(const level_args<F> &A, size_t base, size_t c0, unsigned tid,
                            unsigned nt, uint4 *s_lo, uint4 *s_hi) {
     const unsigned tile = 1u << (A.d + A.logc), cmask = (1u << A.logc) - 1;
-    const bool plain = level_load_plain(A);
+    const bool plain = A.in_scale == SCALE_NONE && !A.in_tw;
     for (unsigned e = tid; e < tile; e += nt) {
         const unsigned r = e >> A.logc, c = e & cmask;
         const size_t i = base + ((size_t)r << A.lo) + c0 + c;
@@ -521,9 +476,10 @@ template <class F, bool DIT>
 ZKP_GPU_HD void level_phase(const level_args<F> &A, unsigned k, size_t block, unsigned tid,
                             unsigned nt, uint4 *s_lo, uint4 *s_hi) {
     const unsigned nph = level_phases(A), tile = 1u << (A.d + A.logc);
-    const unsigned cmask = (1u << A.logc) - 1;
-    size_t base, c0;
-    tile_origin(A, block, &base, &c0);
+    const unsigned cmask = (1u << A.logc) - 1, cg_bits = A.lo - A.logc;
+    const size_t T = block >> cg_bits;
+    const size_t c0 = (block & (((size_t)1 << cg_bits) - 1)) << A.logc;
+    const size_t base = T << (A.d + A.lo);
     if (k == 0) {
         level_load(A, base, c0, tid, nt, s_lo, s_hi);
         return;
@@ -565,37 +521,6 @@ __global__ void __launch_bounds__(THREADS, 2) level_kernel(const level_args<F> A
     for (unsigned k = 0; k < nph; k++) {
         level_phase<F, DIT>(A, k, blockIdx.x, threadIdx.x, blockDim.x, s_lo, s_hi);
         if (k + 1 < nph) __syncthreads();
-    }
-}
-
-/* A level whose loads are all plain, with each tile's load under the work
- * on the tile before it: one block a multiprocessor (PIPE_THREADS threads,
- * the registers of two level_kernel blocks) goes through tiles blockIdx.x,
- * + gridDim.x, ..., in two buffers of a tile each, the copies of the next
- * tile in flight while it transforms and stores the current one. */
-constexpr unsigned PIPE_THREADS = 2 * THREADS;
-template <class F, bool DIT>
-__global__ void __launch_bounds__(PIPE_THREADS, 1) level_kernel_pipelined(const level_args<F> A,
-                                                                          size_t tiles) {
-    extern __shared__ uint4 smem_[];
-    const unsigned plane = plane_len(A.d + A.logc), nph = level_phases(A);
-    if (blockIdx.x < tiles)
-        level_load_issue(A, blockIdx.x, threadIdx.x, blockDim.x, smem_, smem_ + plane);
-    copy_async_commit();
-    unsigned cur = 0;
-    for (size_t t = blockIdx.x; t < tiles; t += gridDim.x, cur ^= 1) {
-        uint4 *buf = smem_ + 2 * plane * cur, *other = smem_ + 2 * plane * (cur ^ 1);
-        /* The other buffer was last read by the store of the tile before:
-         * every thread has passed the barrier after it. */
-        if (t + gridDim.x < tiles)
-            level_load_issue(A, t + gridDim.x, threadIdx.x, blockDim.x, other, other + plane);
-        copy_async_commit();
-        copy_async_wait_but_last();
-        __syncthreads();
-        for (unsigned k = 1; k < nph; k++) {
-            level_phase<F, DIT>(A, k, t, threadIdx.x, blockDim.x, buf, buf + plane);
-            __syncthreads();
-        }
     }
 }
 #endif
@@ -986,25 +911,17 @@ template <class F>
 static zkpipe_status enqueue(zkp_gpu *g, F *a, const plan &p, const tables<F> &tb,
                              const twiddle<F> *tab, zkp_diag *diag) {
     const size_t smax = level_smem_bytes(TILE_BITS);
-    const auto attr = cudaFuncAttributeMaxDynamicSharedMemorySize;
     auto kernel = p.dit ? level_kernel<F, true> : level_kernel<F, false>;
-    auto pipelined = p.dit ? level_kernel_pipelined<F, true> : level_kernel_pipelined<F, false>;
-    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(kernel, attr, (int)smax));
-    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(pipelined, attr, (int)(2 * smax)));
+    ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)smax));
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
         const level_args<F> A = level_make(p, tb, tab, a, t);
         const unsigned tile_bits = A.d + A.logc;
-        const size_t tiles = (size_t)1 << (p.L - tile_bits);
+        const size_t blocks = (size_t)1 << (p.L - tile_bits);
         const size_t smem = level_smem_bytes(tile_bits);
-        /* Pipelined where each block gets a few tiles to overlap. */
-        if (level_load_plain(A) && tiles >= 4 * (size_t)g->multiprocessors) {
-            pipelined<<<g->multiprocessors, PIPE_THREADS, 2 * smem, g->compute>>>(A, tiles);
-            ZKP_CUDA_LAUNCHED(diag, level_kernel_pipelined);
-        } else {
-            kernel<<<(unsigned)tiles, THREADS, smem, g->compute>>>(A);
-            ZKP_CUDA_LAUNCHED(diag, level_kernel);
-        }
+        kernel<<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
+        ZKP_CUDA_LAUNCHED(diag, level_kernel);
     }
     return p.bitrev ? enqueue_reverse<F>(g, a, nullptr, p.L, diag) : ZKPIPE_OK;
 }
