@@ -677,7 +677,7 @@ struct driver {
      * until `groups` results remain, groups dividing count; returns where.
      * A block sums a divisor of what each group has left, so groups never
      * mix; where the largest divisor up to 512 is 1 (a prime above 512: the
-     * ones' sum has one partial per block, one wave of them),
+     * ones' sum has one partial per block, up to 8 per multiprocessor),
      * one block takes the whole group, which ends the rounds. */
     static zkpipe_status tree(zkp_gpu *g, pt_t *a, pt_t *b, size_t count, size_t groups,
                               pt_t **result, zkp_diag *diag) {
@@ -740,16 +740,8 @@ struct driver {
         /* Step 2: the sum of the ones. */
         pt_t total_ones = pt_t::inf();
         if (k > 0) {
-            /* At most one wave of blocks: every thread adds as many points
-             * as the next, so the blocks of a partial second wave would
-             * finish with their multiprocessors part idle (eight blocks a
-             * multiprocessor, where three of the G1 kernel fit at once, made
-             * 2.67 waves). */
-            int per_sm = 0;
-            ZKP_CUDA_TRY(diag, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ones_kernel<F>,
-                                                                             RED_THREADS, 0));
             unsigned ones_blocks = blocks_for(k, RED_THREADS);
-            unsigned cap = g->multiprocessors * (unsigned)(per_sm > 0 ? per_sm : 1);
+            unsigned cap = g->multiprocessors * 8;
             if (ones_blocks > cap) ones_blocks = cap;
             dev_mem ones(g, ZKP_GPU_MEM_SCRATCH);
             if ((st = ones.alloc((size_t)2 * ones_blocks * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
