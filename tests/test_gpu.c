@@ -246,6 +246,63 @@ TEST_CASE(gpu_host_horner_matches_scalar_multiples) {
 }
 #undef HORNER_CASE_
 
+/* Step 6 of the GPU MSM, the device's code run on the host: each bucket
+ * set's sum_b (b + 1)·B_b, from chunks of len buckets and the second level
+ * that makes up for the chunks' offsets, against the sum of the scalar
+ * multiples by the CPU's curve code. The shapes give level two one run
+ * (per_set / len below 16), many runs, and runs of a single chunk. */
+#define BUCKET_SUMS_CASE_(G)                                                                     \
+    do {                                                                                         \
+        enum { SETS = 3, MAX_PER_SET = 512 };                                                    \
+        static const uint32_t shapes[][2] = {{1, 1},   {8, 1},   {8, 8},   {64, 4},              \
+                                             {256, 4}, {256, 16}, {512, 2}, {512, 512}};         \
+        static G##_xyzz_t buckets[SETS * MAX_PER_SET];                                           \
+        static G##_jacobian_t mult[SETS * MAX_PER_SET];                                          \
+        G##_affine_t gen;                                                                        \
+        G##_generator(&gen);                                                                     \
+        for (unsigned i = 0; i < SETS * MAX_PER_SET; i++) {                                      \
+            uint64_t k[1] = {test_rng_u64() % 100000 + 1};                                       \
+            G##_affine_t a;                                                                      \
+            G##_from_affine(&mult[i], &gen);                                                     \
+            G##_mul_var(&mult[i], &mult[i], k, 64);                                              \
+            if (i % 7 == 3) G##_set_infinity(&mult[i]);                                          \
+            G##_to_affine(&a, &mult[i]);                                                         \
+            G##_xyzz_from_affine(&buckets[i], &a);                                               \
+        }                                                                                        \
+        for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {                          \
+            const uint32_t per_set = shapes[c][0], len = shapes[c][1];                           \
+            G##_xyzz_t got[SETS];                                                                \
+            ASSERT_OK(G##_gpu_host_bucket_sums(buckets, SETS, per_set, len, got));               \
+            for (unsigned w = 0; w < SETS; w++) {                                                \
+                G##_jacobian_t want, term, got_j;                                                \
+                G##_set_infinity(&want);                                                         \
+                for (uint32_t b = 0; b < per_set; b++) {                                         \
+                    uint64_t k[1] = {b + 1};                                                     \
+                    G##_mul_var(&term, &mult[w * per_set + b], k, 64);                           \
+                    G##_add(&want, &want, &term);                                                \
+                }                                                                                \
+                G##_xyzz_to_jacobian(&got_j, &got[w]);                                           \
+                if (!G##_eq(&got_j, &want))                                                      \
+                    test_fail(__FILE__, __LINE__, #G " set %u of %u buckets in chunks of %u", w, \
+                              per_set, len);                                                     \
+            }                                                                                    \
+        }                                                                                        \
+        G##_xyzz_t out[SETS];                                                                    \
+        ASSERT_EQ_STATUS(G##_gpu_host_bucket_sums(buckets, SETS, 12, 4, out),                    \
+                         ZKPIPE_ERR_INVALID_ARGUMENT);                                           \
+        ASSERT_EQ_STATUS(G##_gpu_host_bucket_sums(buckets, SETS, 8, 16, out),                    \
+                         ZKPIPE_ERR_INVALID_ARGUMENT);                                           \
+    } while (0)
+
+TEST_CASE(gpu_host_bucket_sums_match_scalar_multiples) {
+    if (!zkp_gpu_built()) test_skip("this build has no CUDA backend");
+    BUCKET_SUMS_CASE_(bn254_g1);
+    BUCKET_SUMS_CASE_(bls12_381_g1);
+    BUCKET_SUMS_CASE_(bn254_g2);
+    BUCKET_SUMS_CASE_(bls12_381_g2);
+}
+#undef BUCKET_SUMS_CASE_
+
 /* The MSM's windows and signed digits, the device's code run on the host:
  * from one point to a PoRep partition's H set, with and without shifted
  * copies, every scalar comes back from its digits, every digit fits its

@@ -32,9 +32,10 @@
  *     One bucket with all the points (equal scalars) costs log_L(n) rounds
  *     rather than n serial additions.
  *  6. Each bucket set's sum_k k·B_k is computed in parallel: chunks of
- *     consecutive buckets run the usual running sums from the top, and a
- *     chunk starting at bucket index s adds s·(sum of its buckets) to make
- *     up for its offset; the chunk results are summed in block trees.
+ *     consecutive buckets run the usual running sums from the top, and the
+ *     chunks' offsets (a chunk starting at bucket s owes s·(sum of its
+ *     buckets)) are made up by the same reduction over the chunks' plain
+ *     sums; the results are summed in block trees.
  *  7. The host combines the bucket sets' sums by doubling (Horner), with
  *     the CPU's curve code (gpu_horner.h), and adds the sum of the ones.
  *
@@ -324,33 +325,86 @@ __global__ void __launch_bounds__(SEG_THREADS, SEG_MIN_BLOCKS)
     }
 }
 
-/* Step 6, first half: chunk t of bucket set t / per_set covers buckets
- * [j·len, (j + 1)·len) of the set (bucket b holds magnitude b + 1), and
- * out[t] = sum_b (b + 1)·B_b over the chunk = the running sums from the
- * top plus j·len times the chunk's plain sum. */
+/* Step 6 in two levels. A set's sum_b (b + 1)·B_b over buckets cut into
+ * chunks of len is sum_j S_j + len·sum_j j·P_j, where chunk j's S_j is the
+ * running sum over its own buckets (weights 1 to len) and P_j their plain
+ * sum. Level one makes S_j and P_j, a thread a chunk. Level two makes
+ * len·sum_j j·P_j, the same reduction again over the far fewer P_j (weights
+ * from 0), and adds it into the S_j the tree then sums. Each level-one
+ * thread used to multiply its P_j by its offset j·len itself, about 15
+ * doublings beside a short chunk's 8 additions where a set has few buckets
+ * per thread (32 K buckets in 16 sets). */
+
+/* b·k by doubling and adding over the bits of k. */
 template <class F>
-__global__ void __launch_bounds__(SEG_THREADS)
-    chunk_kernel(const xyzz<F> *buckets, uint32_t per_set_buckets, uint32_t len,
-                 uint32_t per_set_chunks, uint32_t chunks, xyzz<F> *out) {
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= chunks) return;
-    uint32_t set = t / per_set_chunks, j = t % per_set_chunks;
-    const xyzz<F> *b = buckets + (size_t)set * per_set_buckets + (size_t)j * len;
+ZKP_GPU_HD xyzz<F> times(const xyzz<F> &b, uint32_t k) {
+    xyzz<F> r = xyzz<F>::inf();
+    if (k == 0 || b.is_inf()) return r;
+    int bit = 31;
+    while (!((k >> bit) & 1)) bit--;
+    for (; bit >= 0; bit--) {
+        r = r.dbl();
+        if ((k >> bit) & 1) r.add(b);
+    }
+    return r;
+}
+
+/* sum_k (k + first)·b[k] over k < len, first 0 or 1, by running sums from
+ * the top; *plain = sum_k b[k]. */
+template <class F>
+ZKP_GPU_HD xyzz<F> weighted_run(const xyzz<F> *b, uint32_t len, uint32_t first, xyzz<F> *plain) {
     xyzz<F> acc = xyzz<F>::inf(), sum = xyzz<F>::inf();
     for (uint32_t k = len; k-- > 0;) {
         acc.add(b[k]);
-        sum.add(acc);
+        if (k + first > 0) sum.add(acc);
     }
-    uint32_t off = j * len;
-    if (off && !acc.is_inf()) {
-        xyzz<F> r = xyzz<F>::inf();
-        for (int bit = 31 - __clz(off); bit >= 0; bit--) {
-            r = r.dbl();
-            if ((off >> bit) & 1) r.add(acc);
-        }
-        sum.add(r);
-    }
-    out[t] = sum;
+    *plain = acc;
+    return sum;
+}
+
+/* Level one, thread t: chunk j = t % per_set_chunks of set t / per_set_chunks
+ * (bucket b holds magnitude b + 1, each set per_set_chunks·len buckets). */
+template <class F>
+ZKP_GPU_HD void chunk_sum(uint32_t t, const xyzz<F> *buckets, uint32_t len, uint32_t per_set_chunks,
+                          xyzz<F> *sums, xyzz<F> *plain) {
+    uint32_t set = t / per_set_chunks, j = t % per_set_chunks;
+    const xyzz<F> *b = buckets + ((size_t)set * per_set_chunks + j) * len;
+    sums[t] = weighted_run(b, len, 1, &plain[t]);
+}
+
+/* Level two, thread u: P_j for j in [i·len2, (i + 1)·len2) of its set,
+ * i = u % (per_set_chunks / len2); len·sum_j j·P_j over them goes into the
+ * S_j of the range's first chunk, which no other thread touches. */
+template <class F>
+ZKP_GPU_HD void offset_sum(uint32_t u, const xyzz<F> *plain, uint32_t len, uint32_t len2,
+                           uint32_t per_set_chunks, xyzz<F> *sums) {
+    uint32_t per_set = per_set_chunks / len2, set = u / per_set, i = u % per_set;
+    size_t first = (size_t)set * per_set_chunks + (size_t)i * len2;
+    xyzz<F> p, w = weighted_run(plain + first, len2, 0, &p);
+    w.add(times(p, i * len2));
+    sums[first].add(times(w, len));
+}
+
+/* Level two's run length: long enough that its threads are few beside
+ * level one's, short enough that each ends soon after them. */
+ZKP_GPU_HD uint32_t offset_len(uint32_t per_set_chunks) {
+    return per_set_chunks < 16 ? per_set_chunks : 16;
+}
+
+template <class F>
+__global__ void __launch_bounds__(SEG_THREADS)
+    chunk_kernel(const xyzz<F> *buckets, uint32_t len, uint32_t per_set_chunks, uint32_t chunks,
+                 xyzz<F> *sums, xyzz<F> *plain) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < chunks) chunk_sum(t, buckets, len, per_set_chunks, sums, plain);
+}
+
+template <class F>
+__global__ void __launch_bounds__(SEG_THREADS)
+    offset_kernel(const xyzz<F> *plain, uint32_t len, uint32_t len2, uint32_t per_set_chunks,
+                  uint32_t threads, xyzz<F> *sums) {
+    uint32_t u = blockIdx.x * blockDim.x + threadIdx.x;
+    if (u < threads) offset_sum(u, plain, len, len2, per_set_chunks, sums);
 }
 
 /* ---- Precomputation of the shifted copies ---- */
@@ -891,14 +945,20 @@ struct driver {
         while (p2 * 2 <= len) p2 *= 2;
         len = p2 < per_set ? p2 : per_set;
         uint32_t per_set_chunks = per_set / len, chunks = per_set_chunks * lay.sets;
+        uint32_t len2 = offset_len(per_set_chunks), threads2 = chunks / len2;
         dev_mem ch(g, ZKP_GPU_MEM_SCRATCH);
         if ((st = ch.alloc((size_t)2 * chunks * sizeof(pt_t), diag)) != ZKPIPE_OK) return st;
+        pt_t *chunk_sums = ch.as<pt_t>(), *plain = chunk_sums + chunks;
         chunk_kernel<F><<<blocks_for(chunks, SEG_THREADS), SEG_THREADS, 0, s>>>(
-            buckets.as<pt_t>(), per_set, len, per_set_chunks, chunks, ch.as<pt_t>());
+            buckets.as<pt_t>(), len, per_set_chunks, chunks, chunk_sums, plain);
         ZKP_CUDA_LAUNCHED(diag, chunk_kernel);
+        offset_kernel<F><<<blocks_for(threads2, SEG_THREADS), SEG_THREADS, 0, s>>>(
+            plain, len, len2, per_set_chunks, threads2, chunk_sums);
+        ZKP_CUDA_LAUNCHED(diag, offset_kernel);
         tr.mark("chunk sums");
+        /* The tree's second buffer is plain's, read by now. */
         pt_t *sums = nullptr;
-        st = tree(g, ch.as<pt_t>(), ch.as<pt_t>() + chunks, chunks, lay.sets, &sums, diag);
+        st = tree(g, chunk_sums, plain, chunks, lay.sets, &sums, diag);
         if (st != ZKPIPE_OK) return st;
         pt_t set_sum[MAX_C * 16];
         if ((st = copy_d2h(g, set_sum, sums, lay.sets * sizeof(pt_t), s, diag)) != ZKPIPE_OK) return st;
@@ -912,6 +972,29 @@ struct driver {
         if (zkp_gpu_horner(GROUP, result, set_sum, width, lay.sets) != 0)
             return zkp_diag_fail(diag, ZKPIPE_ERR_INVALID_ARGUMENT, "GPU MSM: group %d", GROUP);
         tr.mark("horner");
+        return ZKPIPE_OK;
+    }
+
+    /* Step 6 with the device's code on the host, for the tests: out[w] =
+     * sum_b (b + 1)·buckets[w·per_set + b] in chunks of len (powers of 2,
+     * len <= per_set). */
+    static zkpipe_status host_bucket_sums(const pt_t *buckets, unsigned sets, uint32_t per_set,
+                                          uint32_t len, pt_t *out) {
+        if (!buckets || !out || sets == 0 || per_set == 0 || len == 0 || len > per_set ||
+            (per_set & (per_set - 1)) || (len & (len - 1)) || (uint64_t)sets * per_set > (1u << 24))
+            return ZKPIPE_ERR_INVALID_ARGUMENT;
+        uint32_t per_set_chunks = per_set / len, chunks = per_set_chunks * sets;
+        uint32_t len2 = offset_len(per_set_chunks);
+        pt_t *sums = new (std::nothrow) pt_t[(size_t)2 * chunks];
+        if (!sums) return ZKPIPE_ERR_NO_MEMORY;
+        pt_t *plain = sums + chunks;
+        for (uint32_t t = 0; t < chunks; t++) chunk_sum(t, buckets, len, per_set_chunks, sums, plain);
+        for (uint32_t u = 0; u < chunks / len2; u++) offset_sum(u, plain, len, len2, per_set_chunks, sums);
+        for (unsigned w = 0; w < sets; w++) {
+            out[w] = pt_t::inf();
+            for (uint32_t j = 0; j < per_set_chunks; j++) out[w].add(sums[(size_t)w * per_set_chunks + j]);
+        }
+        delete[] sums;
         return ZKPIPE_OK;
     }
 
@@ -1018,6 +1101,12 @@ struct driver {
                                   size_t n, zkp_diag *diag) {                                      \
         return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::msm_dev(                        \
             g, out, bases, first, scalars, scalars_first, n, diag);                                \
+    }                                                                                              \
+    zkpipe_status G##_gpu_host_bucket_sums(const void *buckets, unsigned sets, uint32_t per_set,  \
+                                           uint32_t len, void *out) {                              \
+        using drv = zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>;                              \
+        return drv::host_bucket_sums((const drv::pt_t *)buckets, sets, per_set, len,               \
+                                     (drv::pt_t *)out);                                            \
     }                                                                                              \
     zkpipe_status G##_gpu_host_msm_digits(size_t m, unsigned copies, unsigned shift,               \
                                           const uint64_t *scalar, zkp_gpu_msm_digits *out) {       \

@@ -233,6 +233,11 @@ zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
                                           const uint64_t *scalar, zkp_gpu_msm_digits *out) {       \
         (void)m, (void)copies, (void)shift, (void)scalar, (void)out;                               \
         return ZKPIPE_ERR_UNSUPPORTED;                                                             \
+    }                                                                                              \
+    zkpipe_status G##_gpu_host_bucket_sums(const void *buckets, unsigned sets, uint32_t per_set,  \
+                                           uint32_t len, void *out) {                              \
+        (void)buckets, (void)sets, (void)per_set, (void)len, (void)out;                            \
+        return ZKPIPE_ERR_UNSUPPORTED;                                                             \
     }
 MSM_DIGITS_NONE_(bn254_g1)
 MSM_DIGITS_NONE_(bls12_381_g1)
