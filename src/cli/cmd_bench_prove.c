@@ -34,6 +34,7 @@
 #include "field/field.h"
 #include "groth16/backend.h"
 #include "groth16/groth16.h"
+#include "mem/mem.h"
 #include "util/parallel.h"
 #include "util/splitmix.h"
 
@@ -458,6 +459,11 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
                        gs.peak_total / 1073741824.0, gs.h2d_bytes / 1073741824.0,                 \
                        gs.d2h_bytes / 1073741824.0);                                              \
             }                                                                                     \
+            /* The key and the run buffers are plain heap memory here, not the engine's pool,  \
+             * so the books hold none of it: RSS is the measure. */                            \
+            uint64_t hwm = 0;                                                                     \
+            if (zkp_mem_read_peak_rss(&hwm) == ZKPIPE_OK)                                         \
+                printf("host memory: peak RSS %.2f GiB\n", hwm / 1073741824.0);                   \
         }                                                                                         \
     out:                                                                                          \
         if (abc_pinned) zkp_gpu_host_unregister(abc_run, abc_bytes);                              \
