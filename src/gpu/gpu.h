@@ -381,18 +381,18 @@ typedef struct {
  * device's code: out[w] = sum_b (b + 1)·buckets[w·per_set + b], the points
  * XYZZ in curve/'s layout, in chunks of len buckets; per_set and len powers
  * of 2, len <= per_set, sets·per_set <= 2^24. */
-#define ZKP_GPU_MSM_DIGITS_DECLARE_(G)                                                           \
+#define ZKP_GPU_MSM_HOST_DECLARE_(G)                                                             \
     ZKP_WARN_UNUSED zkpipe_status G##_gpu_host_msm_digits(size_t m, unsigned copies,             \
                                                           unsigned shift, const uint64_t *scalar, \
                                                           zkp_gpu_msm_digits *out);              \
     ZKP_WARN_UNUSED zkpipe_status G##_gpu_host_bucket_sums(const void *buckets, unsigned sets,   \
                                                            uint32_t per_set, uint32_t len,        \
                                                            void *out);
-ZKP_GPU_MSM_DIGITS_DECLARE_(bn254_g1)
-ZKP_GPU_MSM_DIGITS_DECLARE_(bls12_381_g1)
-ZKP_GPU_MSM_DIGITS_DECLARE_(bn254_g2)
-ZKP_GPU_MSM_DIGITS_DECLARE_(bls12_381_g2)
-#undef ZKP_GPU_MSM_DIGITS_DECLARE_
+ZKP_GPU_MSM_HOST_DECLARE_(bn254_g1)
+ZKP_GPU_MSM_HOST_DECLARE_(bls12_381_g1)
+ZKP_GPU_MSM_HOST_DECLARE_(bn254_g2)
+ZKP_GPU_MSM_HOST_DECLARE_(bls12_381_g2)
+#undef ZKP_GPU_MSM_HOST_DECLARE_
 
 #ifdef __cplusplus
 }

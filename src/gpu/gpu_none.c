@@ -228,7 +228,7 @@ zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
     (void)group, (void)acc, (void)p;
     return ZKPIPE_ERR_UNSUPPORTED;
 }
-#define MSM_DIGITS_NONE_(G)                                                                        \
+#define MSM_HOST_NONE_(G)                                                                          \
     zkpipe_status G##_gpu_host_msm_digits(size_t m, unsigned copies, unsigned shift,               \
                                           const uint64_t *scalar, zkp_gpu_msm_digits *out) {       \
         (void)m, (void)copies, (void)shift, (void)scalar, (void)out;                               \
@@ -239,10 +239,10 @@ zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
         (void)buckets, (void)sets, (void)per_set, (void)len, (void)out;                            \
         return ZKPIPE_ERR_UNSUPPORTED;                                                             \
     }
-MSM_DIGITS_NONE_(bn254_g1)
-MSM_DIGITS_NONE_(bls12_381_g1)
-MSM_DIGITS_NONE_(bn254_g2)
-MSM_DIGITS_NONE_(bls12_381_g2)
+MSM_HOST_NONE_(bn254_g1)
+MSM_HOST_NONE_(bls12_381_g1)
+MSM_HOST_NONE_(bn254_g2)
+MSM_HOST_NONE_(bls12_381_g2)
 zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op, uint64_t *out, const uint64_t *a,
                                    const uint64_t *b, size_t n, zkp_diag *diag) {
     (void)g, (void)field, (void)op, (void)out, (void)a, (void)b, (void)n;
