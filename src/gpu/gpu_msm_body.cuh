@@ -874,7 +874,7 @@ struct driver {
          * run crosses leaves two pieces for the slot rounds, and the H
          * MSM's runs hold 64 to 128 entries: segments of up to 1024 leave
          * an eighth of the pieces that 128 did (on an H100, 1.4 ms of slot
-         * rounds at 2^26 against 8.8, and a bucket step 7 ms shorter). */
+         * rounds at 2^26 against 8.7, and a bucket step 7 ms shorter). */
         size_t want_threads = (size_t)g->multiprocessors * 1024;
         size_t L = total / want_threads;
         if (L < 8) L = 8;
