@@ -158,6 +158,17 @@ static void *dispatcher_main_(void *arg) {
         pthread_mutex_lock(&e->lk);
         w->state = ZKPIPE_WORKER_BUSY;
         k->pinned--;
+        int admit = st == ZKPIPE_OK && !e->stop && j->status == ZKPIPE_OK &&
+                    !atomic_load(&j->cancel) && j->next_admit < j->n_parts &&
+                    k->tier == ZKPIPE_KEY_HOT;
+        if (st == ZKPIPE_OK && !admit) {
+            /* The reservation goes back with the lock out. The job stays
+             * admitting meanwhile: were it to turn final, it could be
+             * collected and freed under j. */
+            pthread_mutex_unlock(&e->lk);
+            ENG_IGNORE(zkp_mem_release(&res));
+            pthread_mutex_lock(&e->lk);
+        }
         j->admitting = 0;
         if (st == ZKPIPE_ERR_CANCELLED && !e->stop && !atomic_load(&j->cancel)) {
             /* Interrupted: look at the table again. */
@@ -172,11 +183,7 @@ static void *dispatcher_main_(void *arg) {
             eng_job_check_final_locked(e, j);
             continue;
         }
-        if (e->stop || j->status != ZKPIPE_OK || atomic_load(&j->cancel) ||
-            j->next_admit >= j->n_parts || k->tier != ZKPIPE_KEY_HOT) {
-            pthread_mutex_unlock(&e->lk);
-            ENG_IGNORE(zkp_mem_release(&res));
-            pthread_mutex_lock(&e->lk);
+        if (!admit) {
             eng_job_check_final_locked(e, j);
             continue;
         }
