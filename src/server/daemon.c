@@ -587,9 +587,13 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     j->next = d->jobs;
     d->jobs = j;
     d->n_jobs++;
+    /* Read under the lock: once it is out, the collector may make an
+     * engine job final and count it itself. */
+    int failed_here = j->final;
+    zkp_job_outcome outcome = j->outcome;
     pthread_mutex_unlock(&d->lk);
     payload_free_(dropped);
-    if (j->final) zkp_metrics_job_done(d->metrics, "", srv_kind_name(j->kind), j->outcome, NULL);
+    if (failed_here) zkp_metrics_job_done(d->metrics, "", srv_kind_name(r->kind), outcome, NULL);
     *out = j;
     return ZKP_RPC_OK;
 
@@ -868,7 +872,11 @@ void srv_run_blocking(zkp_daemon *d, zkp_rpc_call *call, srv_blocking_fn fn, voi
                       void (*arg_free)(void *)) {
     blocking_ctx *b = malloc(sizeof *b);
     pthread_mutex_lock(&d->lk);
-    int ok = b && d->blocking_calls < SRV_MAX_BLOCKING_CALLS;
+    /* A call that comes after the drain's last look finds the daemon
+     * closing: a thread started then would outlive the server, the engine
+     * and the daemon, which teardown frees without waiting for it. */
+    int closing = d->closing;
+    int ok = b && !closing && d->blocking_calls < SRV_MAX_BLOCKING_CALLS;
     if (ok) d->blocking_calls++;
     pthread_mutex_unlock(&d->lk);
     if (ok) {
@@ -890,8 +898,11 @@ void srv_run_blocking(zkp_daemon *d, zkp_rpc_call *call, srv_blocking_fn fn, voi
     }
     free(b);
     if (arg_free) arg_free(arg);
-    zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED,
-                        "too many calls waiting at once (at most %d)", SRV_MAX_BLOCKING_CALLS);
+    if (closing)
+        zkp_rpc_reply_error(call, ZKP_RPC_UNAVAILABLE, "the daemon is shutting down");
+    else
+        zkp_rpc_reply_error(call, ZKP_RPC_RESOURCE_EXHAUSTED,
+                            "too many calls waiting at once (at most %d)", SRV_MAX_BLOCKING_CALLS);
 }
 
 void srv_reply_unpack_error(zkp_rpc_call *call, zkp_rpc_code why, const char *what, size_t len) {
@@ -1135,8 +1146,11 @@ static int drain_(zkp_daemon *dm, const zkp_serve_opts *o, const sigset_t *set, 
                                        "job; it stays queued for the other members");
             }
         }
+        int done = live == 0 && calls == 0 && (undelivered == 0 || timed_out);
+        /* In the same hold of the lock that saw no blocking call. */
+        if (done) dm->closing = 1;
         pthread_mutex_unlock(&dm->lk);
-        if (live == 0 && calls == 0 && (undelivered == 0 || timed_out)) {
+        if (done) {
             if (undelivered) log_(o, "%zu results were never collected", undelivered);
             break;
         }

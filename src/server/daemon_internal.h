@@ -105,6 +105,7 @@ typedef struct zkp_daemon {
     size_t n_key_dirs;
     size_t blocking_calls;
     int draining; /* no new work */
+    int closing;  /* the drain is over and teardown follows: no blocking call starts */
     int stopping; /* the collector ends */
     pthread_t collector;
     struct srv_cluster *cluster; /* cluster mode (queue.url), else NULL */
