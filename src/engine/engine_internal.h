@@ -122,6 +122,10 @@ struct eng_key {
      * every device holds them (eng_key_settle_on_devices); such a key's
      * device copies go only with the whole key. */
     unsigned host_dropped;
+    /* Partitions past prove_start whose finalize runs the B2 MSM on the
+     * host's points (their GPU held no B2 copy): those points stay until
+     * the last of them settles, whatever the devices hold by then. */
+    uint32_t b2_host_readers;
     /* Every GPU makes a partition's a, b and c from its witness, through
      * the compiled circuit resident there (eng_key_settle_on_devices): its
      * synthesis makes the witness alone. */
@@ -159,6 +163,7 @@ struct eng_part {
     zkp_g16_proof proof;
     zkpipe_status status;
     int verified;
+    int reads_host_b2; /* counted in its key's b2_host_readers */
     uint64_t admit_seq;
     zkpipe_stage_times times;
     double t_stage; /* when the current stage (or queue) began */
@@ -273,6 +278,7 @@ size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key 
  * point sets that no device reads from the host freed, their share of the
  * budget given back (see keys.c). Lock NOT held. */
 void eng_key_settle_on_devices(zkpipe_engine *e, eng_key *k);
+void eng_key_settle_on_devices_locked(zkpipe_engine *e, eng_key *k);
 /* Evicts k if idle (lock NOT held). */
 zkpipe_status eng_key_evict(zkpipe_engine *e, eng_key *k);
 /* The identity of the key file at path now: its stamp and header digest

@@ -557,21 +557,24 @@ size_t eng_key_drop_device_copies(zkpipe_engine *e, unsigned dev, const eng_key 
  * budget. The file cannot be decoded again in part (the key unmapped it),
  * so a key that must be made ready again is loaded again whole
  * (eng_key_drop_device_copies). A set still read from the host (streamed,
- * or B2 on the CPU) stays, and so does every set while a device has yet to
- * make the key ready. A zkey's points lie mostly in its file's mapping and
- * are small: they stay. */
+ * or B2 on the CPU, also for a partition that began where the GPU held no
+ * B2 copy and has yet to finalize) stays, and so does every set while a
+ * device has yet to make the key ready. A zkey's points lie mostly in its
+ * file's mapping and are small: they stay. */
 void eng_key_settle_on_devices(zkpipe_engine *e, eng_key *k) {
     pthread_mutex_lock(&e->lk);
-    unsigned needed = 0;
+    eng_key_settle_on_devices_locked(e, k);
+    pthread_mutex_unlock(&e->lk);
+}
+
+void eng_key_settle_on_devices_locked(zkpipe_engine *e, eng_key *k) {
+    unsigned needed = k->b2_host_readers ? ZKP_G16_SETS_B2 : 0;
     int circuits = 1; /* every device makes a, b and c */
     for (unsigned d = 0; d < e->cfg.devices; d++) {
         needed |= k->rkeys[d] ? zkp_g16_rkey_host_sets(k->rkeys[d]) : ZKP_G16_SETS_ALL;
         circuits &= k->rkeys[d] && k->rkeys[d]->csr;
     }
-    if (k->tier != ZKPIPE_KEY_HOT) {
-        pthread_mutex_unlock(&e->lk);
-        return;
-    }
+    if (k->tier != ZKPIPE_KEY_HOT) return;
     if (!(needed & ZKP_G16_SETS_B2) && k->c_scratch) {
         k->part_bytes -= k->c_scratch;
         k->part_after_start -= k->c_scratch;
@@ -585,17 +588,17 @@ void eng_key_settle_on_devices(zkpipe_engine *e, eng_key *k) {
     unsigned drop = ZKP_G16_SETS_ALL & ~needed & ~k->host_dropped;
     if (k->kind == ENG_KEY_POREP && drop) {
         zkp_fil_c2_key_drop_points(&k->c2, drop);
+        /* Only the dropped sets' pointers: the others are read without the
+         * lock by partitions in flight. */
         bls12_381_g16_pk_t *pk = &k->pk.u.bls12_381;
-        const bls12_381_g16_pk_t *now = &k->c2.key.pk;
-        pk->a = now->a;
-        pk->b1 = now->b1;
-        pk->b2 = now->b2;
-        pk->c = now->c;
-        pk->h = now->h;
+        if (drop & (1u << ZKP_G16_SET_A)) pk->a = NULL;
+        if (drop & (1u << ZKP_G16_SET_B1)) pk->b1 = NULL;
+        if (drop & ZKP_G16_SETS_B2) pk->b2 = NULL;
+        if (drop & (1u << ZKP_G16_SET_L)) pk->c = NULL;
+        if (drop & (1u << ZKP_G16_SET_H)) pk->h = NULL;
         k->host_dropped |= drop;
         k->resident_bytes = key_trim_reservation_(k->res, k->map_charge);
     }
-    pthread_mutex_unlock(&e->lk);
 }
 
 zkpipe_status eng_key_evict(zkpipe_engine *e, eng_key *k) {

@@ -78,6 +78,11 @@ void eng_part_settle_locked(zkpipe_engine *e, eng_part *p, zkpipe_status st, con
     k->running--;
     k->last_use = ++e->lru_clock;
     if (k->running == 0) atomic_store(&e->admit_interrupt, 1); /* an idle key may be evicted */
+    if (p->reads_host_b2) {
+        p->reads_host_b2 = 0;
+        /* The last reader of the host's B2 points: they may go now. */
+        if (--k->b2_host_readers == 0) eng_key_settle_on_devices_locked(e, k);
+    }
     if (st == ZKPIPE_OK) {
         j->n_done++;
         e->partitions_completed++;
@@ -257,6 +262,13 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
         st = zkp_g16_prove_start_abc(&p->pending, &k->pk, &p->witness, &p->abc, &o, d);
     else
         zkp_gpu_buf_free(early);
+    /* Counted before the device is free again: only its holder may replace
+     * the key's copy there, which could let the host's B2 points go. */
+    pthread_mutex_lock(&e->lk);
+    p->reads_host_b2 =
+        st == ZKPIPE_OK && o.rkey && (zkp_g16_rkey_host_sets(o.rkey) & ZKP_G16_SETS_B2);
+    k->b2_host_readers += (uint32_t)p->reads_host_b2;
+    pthread_mutex_unlock(&e->lk);
     pthread_mutex_unlock(&e->dev_lock[w->device]);
     p->times.device = eng_now() - t0;
     if (st != ZKPIPE_OK) return st;
