@@ -643,6 +643,18 @@ zkp_rpc_code srv_cluster_submit(zkp_daemon *d, const srv_submit_req *r, srv_job 
     /* What the job is, copied before the payload (where it lives) goes. */
     srv_submit_req desc = *r;
     const int client_rid = r->request_id && *r->request_id;
+    /* Before the queue has it: a job enqueued and then refused locally
+     * would run on the other members for a client told it was not taken.
+     * (A drain that begins after this look refuses at the attach below; the
+     * queued job then stays for the others, as a drain leaves such jobs.) */
+    pthread_mutex_lock(&d->lk);
+    int draining = d->draining;
+    pthread_mutex_unlock(&d->lk);
+    if (draining) {
+        snprintf(msg, msg_len, "the daemon is shutting down and takes no new work");
+        code = ZKP_RPC_UNAVAILABLE;
+        goto out;
+    }
     if (client_rid) {
         if (strlen(r->request_id) > ZKP_QUEUE_NAME_MAX) {
             snprintf(msg, msg_len, "in cluster mode a request_id has at most %d bytes",
