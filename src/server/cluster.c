@@ -651,7 +651,7 @@ zkp_rpc_code srv_cluster_submit(zkp_daemon *d, const srv_submit_req *r, srv_job 
     int draining = d->draining;
     pthread_mutex_unlock(&d->lk);
     if (draining) {
-        snprintf(msg, msg_len, "the daemon is shutting down and takes no new work");
+        snprintf(msg, msg_len, "%s", SRV_DRAINING_MSG);
         code = ZKP_RPC_UNAVAILABLE;
         goto out;
     }

@@ -504,7 +504,7 @@ zkp_rpc_code srv_submit(zkp_daemon *d, const srv_submit_req *r, srv_job **out,
     pthread_mutex_lock(&d->lk);
     zkp_rpc_code code = ZKP_RPC_OK;
     if (d->draining) {
-        snprintf(msg, msg_len, "the daemon is shutting down and takes no new work");
+        snprintf(msg, msg_len, "%s", SRV_DRAINING_MSG);
         code = ZKP_RPC_UNAVAILABLE;
         goto refuse;
     }
@@ -631,7 +631,7 @@ zkp_rpc_code srv_job_attach_cluster(zkp_daemon *d, int64_t cluster_id, const srv
         goto done;
     }
     if (d->draining) {
-        snprintf(msg, msg_len, "the daemon is shutting down and takes no new work");
+        snprintf(msg, msg_len, "%s", SRV_DRAINING_MSG);
         code = ZKP_RPC_UNAVAILABLE;
         goto done;
     }

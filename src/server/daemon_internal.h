@@ -111,6 +111,9 @@ typedef struct zkp_daemon {
     struct srv_cluster *cluster; /* cluster mode (queue.url), else NULL */
 } zkp_daemon;
 
+/* Why new work is refused with UNAVAILABLE once the drain has begun. */
+#define SRV_DRAINING_MSG "the daemon is shutting down and takes no new work"
+
 double srv_now(void);
 
 /* Keys by name. srv_key_register: ALREADY_EXISTS when the name is taken by
