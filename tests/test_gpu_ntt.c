@@ -19,9 +19,9 @@
 
 /* Defined by the CUDA backend only; NULL in a build without it. */
 zkpipe_status bn254_fr_gpu_ntt_host(uint64_t *a, unsigned log_n, int kind, const uint64_t *root,
-                                    const uint64_t *shift) __attribute__((weak));
+                                    const uint64_t *shift, int rev_pass) __attribute__((weak));
 zkpipe_status bls12_381_fr_gpu_ntt_host(uint64_t *a, unsigned log_n, int kind,
-                                        const uint64_t *root, const uint64_t *shift)
+                                        const uint64_t *root, const uint64_t *shift, int rev_pass)
     __attribute__((weak));
 
 enum { FAM_DEFAULT, FAM_SNARKJS, FAM_ODD_POWER, FAM_COUNT };
@@ -42,7 +42,7 @@ typedef struct {
                                  const uint64_t *, zkp_diag *);
     zkpipe_status (*gpu_h_evals)(zkp_gpu *, zkp_gpu_buf **, const uint64_t *, unsigned,
                                  const uint64_t *, const uint64_t *, int, zkp_diag *);
-    zkpipe_status (*host_ntt)(uint64_t *, unsigned, int, const uint64_t *, const uint64_t *);
+    zkpipe_status (*host_ntt)(uint64_t *, unsigned, int, const uint64_t *, const uint64_t *, int);
     void (*rand)(uint64_t *);
     void (*one)(uint64_t *);
     zkpipe_status (*root)(uint64_t *, unsigned, int family);
@@ -154,7 +154,8 @@ static void report_mismatch_(const field_t *f, const char *what, unsigned log_n,
 }
 
 /* One transform through `how` (0: the GPU from host memory, 1: the GPU on a
- * device buffer, 2: the host emulation) against the CPU. */
+ * device buffer, 2: the host emulation, 3: the host emulation with a
+ * natural-order kind's reversal as a pass of its own) against the CPU. */
 static void check_one_(zkp_gpu *g, const field_t *f, int how, unsigned log_n, int kind, int family,
                        int sh, int input) {
     const size_t n = (size_t)1 << log_n;
@@ -178,12 +179,16 @@ static void check_one_(zkp_gpu *g, const field_t *f, int how, unsigned log_n, in
         if (st == ZKPIPE_OK) st = zkp_gpu_buf_download(got, b, 0, n * 32, &diag);
         zkp_gpu_buf_free(b);
     } else {
-        st = f->host_ntt(got, log_n, kind, root, s);
+        st = f->host_ntt(got, log_n, kind, root, s, how == 3);
     }
     ASSERT_MSG(st == ZKPIPE_OK, "%s 2^%u %s: %s (%s)", f->name, log_n, kind_names[kind],
                zkpipe_status_name(st), diag.msg);
     if (memcmp(want, got, n * 32) != 0)
-        report_mismatch_(f, how == 2 ? "host emulation" : how == 1 ? "GPU (device buffer)" : "GPU",
+        report_mismatch_(f,
+                         how == 3   ? "host emulation (reversal pass)"
+                         : how == 2 ? "host emulation"
+                         : how == 1 ? "GPU (device buffer)"
+                                    : "GPU",
                          log_n, kind, family, sh, input, want, got, n);
     free(want);
     free(got);
@@ -221,8 +226,13 @@ TEST_CASE(gpu_ntt_host_emulation_matches_cpu) {
         unsigned hi = test_iters(1) > 1 ? 16 : 13;
         for (unsigned log_n = 1; log_n <= hi; log_n++)
             for (int kind = ZKP_NTT_FORWARD; kind <= ZKP_NTT_INVERSE_RN; kind++)
-                for (int sh = 0; sh < SH_COUNT; sh++)
+                for (int sh = 0; sh < SH_COUNT; sh++) {
                     check_one_(NULL, &f, 2, log_n, kind, FAM_SNARKJS, sh, IN_RANDOM);
+                    /* FORWARD and INVERSE reverse in the last level's
+                     * stores, or in a pass where the device has no room. */
+                    if (kind == ZKP_NTT_FORWARD || kind == ZKP_NTT_INVERSE)
+                        check_one_(NULL, &f, 3, log_n, kind, FAM_SNARKJS, sh, IN_RANDOM);
+                }
         check_one_(NULL, &f, 2, 12, ZKP_NTT_FORWARD_NR, FAM_DEFAULT, SH_SNARKJS, IN_P_MINUS_1);
         check_one_(NULL, &f, 2, 12, ZKP_NTT_INVERSE_RN, FAM_DEFAULT, SH_SNARKJS, IN_P_MINUS_1);
         /* 2^15 is the first size whose strided level (4 bits, 128 columns)
@@ -236,6 +246,10 @@ TEST_CASE(gpu_ntt_host_emulation_matches_cpu) {
                    fi ? SH_SNARKJS : SH_NONE, IN_RANDOM);
         check_one_(NULL, &f, 2, 21, fi ? ZKP_NTT_INVERSE_RN : ZKP_NTT_FORWARD_NR, FAM_SNARKJS,
                    SH_SNARKJS, IN_RANDOM);
+        /* Three levels of a natural-order kind: out of place through the
+         * middle one, reversed in the last one's stores. */
+        check_one_(NULL, &f, 2, 21, fi ? ZKP_NTT_FORWARD : ZKP_NTT_INVERSE, FAM_SNARKJS,
+                   fi ? SH_NONE : SH_RANDOM, IN_RANDOM);
         if (test_iters(1) > 1) {
             check_one_(NULL, &f, 2, 21, fi ? ZKP_NTT_FORWARD_NR : ZKP_NTT_INVERSE_RN, FAM_SNARKJS,
                        SH_SNARKJS, IN_RANDOM);

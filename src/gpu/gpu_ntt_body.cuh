@@ -13,7 +13,9 @@
  * The DIF kinds (_NR) run the levels top-down, twiddle step after each
  * sub-transform; the DIT kinds (_RN) run the transpose: levels bottom-up,
  * twiddle step before each sub-transform. FORWARD and INVERSE are the _NR
- * kinds followed by a bit-reversal pass (by tiles, as on the CPU: reverse_kernel).
+ * kinds with the bit reversal in the last level's stores, out of place
+ * through a second array (rev_in_levels), or, where no second array fits,
+ * followed by a bit-reversal pass (by tiles, as on the CPU: reverse_kernel).
  *
  * Tiles. A thread block owns a tile of 2^TILE_BITS elements: 2^d rows of C
  * adjacent columns (C = 1 for the last level, whose rows are contiguous;
@@ -330,7 +332,9 @@ ZKP_GPU_HD void dit4_p0(F &x0, F &x1, F &x2, F &x3, const twiddle<F> &w4) {
  * on its input and output side. */
 template <class F>
 struct level_args {
-    F *a;
+    F *a;   /* read */
+    F *out; /* written: a, or the other of two arrays (rev_in_levels) */
+    int out_rev; /* the last level of a natural-order kind: element i goes to rev(i) */
     const twiddle<F> *stw;       /* stw[j] = w_{2^D}^j, j < 2^(D-1) */
     const twiddle<F> *tlo, *thi; /* twiddle step: w^e (w^-e for an inverse) */
     const twiddle<F> *tdir;      /* or w^e read whole: tdir[e >> top], when not null */
@@ -477,7 +481,10 @@ ZKP_GPU_HD void level_phase(const level_args<F> &A, unsigned k, size_t block, un
                             unsigned nt, uint4 *s_lo, uint4 *s_hi) {
     const unsigned nph = level_phases(A), tile = 1u << (A.d + A.logc);
     const unsigned cmask = (1u << A.logc) - 1, cg_bits = A.lo - A.logc;
-    const size_t T = block >> cg_bits;
+    /* Stores to reversed places: block b takes row rev(b), so the blocks
+     * running at once write neighbouring elements of each output row, and
+     * L2 joins their 32-byte writes into whole lines. */
+    const size_t T = A.out_rev ? brev(block >> cg_bits, A.L - A.d - A.lo) : block >> cg_bits;
     const size_t c0 = (block & (((size_t)1 << cg_bits) - 1)) << A.logc;
     const size_t base = T << (A.d + A.lo);
     if (k == 0) {
@@ -491,7 +498,7 @@ ZKP_GPU_HD void level_phase(const level_args<F> &A, unsigned k, size_t block, un
             F x = lds<F>(s_lo, s_hi, e);
             if (A.out_tw) x = elem_twiddle(A, c0 + c, r, x);
             x = elem_scale(A, A.out_scale, i, x);
-            st(A.a + i, x);
+            st(A.out + (A.out_rev ? brev(i, A.L) : i), x);
         }
         return;
     }
@@ -527,7 +534,8 @@ __global__ void __launch_bounds__(THREADS, 2) level_kernel(const level_args<F> A
 
 /* ---------------------------------------------------------------- bit reversal */
 
-/* The bit reversal of the FORWARD and INVERSE kinds, in place, by tiles.
+/* The bit reversal of the FORWARD and INVERSE kinds where no second array
+ * fits (rev_in_levels), and of h's coefficients, in place, by tiles.
  * Split an index of L bits as (x, m, y), x its top RB bits, y its low RB
  * bits (RB = REV_BITS, or L/2 below 2·REV_BITS). Its reverse is (rev(y),
  * rev(m), rev(x)), so tile m, the elements (x, m, y) for all x and y, goes
@@ -844,6 +852,7 @@ static level_args<F> level_make(const plan &p, const tables<F> &tb, const twiddl
     level_args<F> A;
     memset(&A, 0, sizeof A);
     A.a = a;
+    A.out = a;
     A.stw = tab + tb.off[TAB_STW];
     A.tlo = tab + tb.off[TAB_TLO];
     A.thi = tab + tb.off[(t == 0 && tb.count[TAB_THIN]) ? TAB_THIN : TAB_THI];
@@ -870,6 +879,27 @@ static level_args<F> level_make(const plan &p, const tables<F> &tb, const twiddl
     }
     A.tw_coset = t == 0 && sc == SCALE_ROWS;
     return A;
+}
+
+/* A natural-order kind (FORWARD, INVERSE: DIF, then the bit reversal) can
+ * put its reversal into the last level's stores instead of a pass of its
+ * own over the array. With one level that is in place: the block holds the
+ * whole array. With more, a level's writes must not land on elements other
+ * blocks have yet to read, so the transform runs out of place through a
+ * second array b of the same size: level 0 from a into b, the middle
+ * levels in b, the last from b back into a at the reversed places. Without
+ * b (no room for it) the reversal stays a pass. */
+template <class F>
+static bool rev_in_levels(const plan &p, const F *b) {
+    return p.bitrev && (p.m == 1 || b != nullptr);
+}
+
+template <class F>
+static void rev_in_levels_arrays(level_args<F> *A, const plan &p, unsigned t, F *a, F *b) {
+    const bool last = t + 1 == p.m;
+    A->a = t == 0 ? a : b;
+    A->out = last ? a : b;
+    A->out_rev = last;
 }
 
 /* ---------------------------------------------------------------- device driver */
@@ -906,24 +936,27 @@ static zkpipe_status enqueue_reverse(zkp_gpu *g, F *a, const F *c, unsigned L, z
 }
 
 /* Queues the transform of the 2^L elements at a (device) on the compute
- * stream; nothing is waited for. */
+ * stream; nothing is waited for. b: the second array of a natural-order
+ * kind (rev_in_levels), or null. */
 template <class F>
 static zkpipe_status enqueue(zkp_gpu *g, F *a, const plan &p, const tables<F> &tb,
-                             const twiddle<F> *tab, zkp_diag *diag) {
+                             const twiddle<F> *tab, zkp_diag *diag, F *b = nullptr) {
     const size_t smax = level_smem_bytes(TILE_BITS);
     auto kernel = p.dit ? level_kernel<F, true> : level_kernel<F, false>;
     ZKP_CUDA_TRY(diag, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             (int)smax));
+    const bool fused = rev_in_levels(p, b);
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
-        const level_args<F> A = level_make(p, tb, tab, a, t);
+        level_args<F> A = level_make(p, tb, tab, a, t);
+        if (fused) rev_in_levels_arrays(&A, p, t, a, b);
         const unsigned tile_bits = A.d + A.logc;
         const size_t blocks = (size_t)1 << (p.L - tile_bits);
         const size_t smem = level_smem_bytes(tile_bits);
         kernel<<<(unsigned)blocks, THREADS, smem, g->compute>>>(A);
         ZKP_CUDA_LAUNCHED(diag, level_kernel);
     }
-    return p.bitrev ? enqueue_reverse<F>(g, a, nullptr, p.L, diag) : ZKPIPE_OK;
+    return p.bitrev && !fused ? enqueue_reverse<F>(g, a, nullptr, p.L, diag) : ZKPIPE_OK;
 }
 #endif
 
@@ -975,11 +1008,20 @@ static zkpipe_status ntt_on_device(zkp_gpu *g, F *a, unsigned log_n, int kind, c
     const size_t tab_bytes = tb.total * sizeof(twiddle<F>);
     zkpipe_status st = dev_alloc(g, &tab, tab_bytes, ZKP_GPU_MEM_SCRATCH, diag);
     if (st != ZKPIPE_OK) return st;
+    /* The second array of a natural-order kind, where it fits. */
+    void *b = nullptr;
+    const size_t b_bytes = p.bitrev && p.m > 1 ? ((size_t)1 << log_n) * sizeof(F) : 0;
+    zkp_diag no_room = {{0}};
+    if (b_bytes && dev_alloc(g, &b, b_bytes, ZKP_GPU_MEM_SCRATCH, &no_room) != ZKPIPE_OK) {
+        (void)cudaGetLastError(); /* a refused cudaMalloc is no launch's error */
+        b = nullptr;
+    }
     st = tables_launch(g, tb, (twiddle<F> *)tab, diag);
-    if (st == ZKPIPE_OK) st = enqueue(g, a, p, tb, (const twiddle<F> *)tab, diag);
+    if (st == ZKPIPE_OK) st = enqueue(g, a, p, tb, (const twiddle<F> *)tab, diag, (F *)b);
     cudaError_t e = cudaStreamSynchronize(g->compute);
     if (e != cudaSuccess && st == ZKPIPE_OK)
         st = cuda_fail(diag, e, "cudaStreamSynchronize(compute) after the NTT", __FILE__, __LINE__);
+    if (b) dev_free(g, b, b_bytes, ZKP_GPU_MEM_SCRATCH);
     dev_free(g, tab, tab_bytes, ZKP_GPU_MEM_SCRATCH);
     return st;
 }
@@ -1223,10 +1265,12 @@ done:
 /* ---------------------------------------------------------------- host emulation */
 
 /* The same transform with every kernel run on the host, phase by phase
- * over all threads of each block, for the unit tests. */
+ * over all threads of each block, for the unit tests. rev_pass: a
+ * natural-order kind's reversal as the pass a device without room for the
+ * second array runs (rev_in_levels). */
 template <class F>
 static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, int kind,
-                              const uint64_t *root, const uint64_t *shift) {
+                              const uint64_t *root, const uint64_t *shift, bool rev_pass) {
     F w, gs;
     if (a64 == nullptr ||
         check_args<F>("host NTT", log_n, adicity, kind, root, shift, &w, &gs, nullptr) != ZKPIPE_OK)
@@ -1239,18 +1283,23 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     tables_make<F>(&tb, p, w, shift ? &gs : nullptr);
     twiddle<F> *tab = (twiddle<F> *)malloc(tb.total * sizeof(twiddle<F>));
     uint4 *smem = (uint4 *)malloc(2 * (size_t)plane_len(TILE_BITS) * sizeof(uint4));
-    if (tab == nullptr || smem == nullptr) {
+    F *b = p.bitrev && p.m > 1 && !rev_pass ? (F *)malloc(((size_t)1 << log_n) * sizeof(F))
+                                            : nullptr;
+    if (tab == nullptr || smem == nullptr || (p.bitrev && p.m > 1 && !rev_pass && !b)) {
         free(tab);
         free(smem);
+        free(b);
         return ZKPIPE_ERR_NO_MEMORY;
     }
+    const bool fused = !rev_pass && rev_in_levels(p, b);
     for (int t = 0; t < TAB_COUNT_; t++)
         for (size_t j0 = 0; j0 < tb.count[t]; j0 += POW_RUN)
             table_run(tab + tb.off[t], tb.count[t], tb.base[t], tb.mult[t], j0);
     auto phase = p.dit ? level_phase<F, true> : level_phase<F, false>;
     for (unsigned i = 0; i < p.m; i++) {
         const unsigned t = p.dit ? p.m - 1 - i : i;
-        const level_args<F> A = level_make(p, tb, tab, a, t);
+        level_args<F> A = level_make(p, tb, tab, a, t);
+        if (fused) rev_in_levels_arrays(&A, p, t, a, b);
         const unsigned tile_bits = A.d + A.logc, nph = level_phases(A);
         uint4 *s_lo = smem, *s_hi = smem + plane_len(tile_bits);
         for (size_t b = 0; b < ((size_t)1 << (p.L - tile_bits)); b++)
@@ -1258,7 +1307,7 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
                 for (unsigned tid = 0; tid < THREADS; tid++)
                     phase(A, k, b, tid, THREADS, s_lo, s_hi);
     }
-    if (p.bitrev) {
+    if (p.bitrev && !fused) {
         const rev_geometry r = rev_make(p.L);
         for (size_t m = 0; m < rev_blocks(r); m++)
             for (unsigned k = 0; k < 2; k++)
@@ -1268,6 +1317,7 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     }
     free(tab);
     free(smem);
+    free(b);
     return ZKPIPE_OK;
 }
 
@@ -1307,10 +1357,10 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     /* The kernels' code run on the host, for the tests (not in gpu.h: a    \
      * build without CUDA has no such function, and the tests see that). */ \
     zkpipe_status F##_gpu_ntt_host(uint64_t *a, unsigned log_n, int kind, const uint64_t *root,  \
-                                   const uint64_t *shift);                                       \
+                                   const uint64_t *shift, int rev_pass);                         \
     zkpipe_status F##_gpu_ntt_host(uint64_t *a, unsigned log_n, int kind, const uint64_t *root,  \
-                                   const uint64_t *shift) {                                      \
-        return zkp_cuda::ntt::ntt_host<T>(A, a, log_n, kind, root, shift);                       \
+                                   const uint64_t *shift, int rev_pass) {                        \
+        return zkp_cuda::ntt::ntt_host<T>(A, a, log_n, kind, root, shift, rev_pass != 0);        \
     }                                                                                            \
     }
 
