@@ -1302,10 +1302,10 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
         if (fused) rev_in_levels_arrays(&A, p, t, a, b);
         const unsigned tile_bits = A.d + A.logc, nph = level_phases(A);
         uint4 *s_lo = smem, *s_hi = smem + plane_len(tile_bits);
-        for (size_t b = 0; b < ((size_t)1 << (p.L - tile_bits)); b++)
+        for (size_t blk = 0; blk < ((size_t)1 << (p.L - tile_bits)); blk++)
             for (unsigned k = 0; k < nph; k++)
                 for (unsigned tid = 0; tid < THREADS; tid++)
-                    phase(A, k, b, tid, THREADS, s_lo, s_hi);
+                    phase(A, k, blk, tid, THREADS, s_lo, s_hi);
     }
     if (p.bitrev && !fused) {
         const rev_geometry r = rev_make(p.L);
