@@ -183,7 +183,15 @@ struct fp {
     ZKP_GPU_HD fp dbl() const { return *this + *this; }
 
     /* a·b·R^(-1) mod p. */
-    ZKP_GPU_HD friend fp operator*(const fp &a, const fp &b) { return mont_mul(a, b); }
+    ZKP_GPU_HD friend fp operator*(const fp &a, const fp &b) {
+#ifdef __CUDA_ARCH__
+        if constexpr (N >= 12) return mul_out_of_line(a, b);
+#endif
+        return mont_mul(a, b);
+    }
+#ifdef __CUDA_ARCH__
+    __device__ __noinline__ static fp mul_out_of_line(fp a, fp b) { return mont_mul_ptx(a, b); }
+#endif
 
     /* a·b + c·d with one reduction on the device (mont_rows_ptx), where the
      * modulus leaves two spare bits; the curve's formulas end in such a sum,
@@ -947,7 +955,7 @@ typedef fp<bls12_381_fr_params> bls12_381_fr;
  * instructions against the product's several hundred. */
 template <class B>
 __device__ __noinline__ B fp2_base_mul_(B a, B b) {
-    return a * b;
+    return B::mont_mul(a, b);
 }
 
 template <class B>
