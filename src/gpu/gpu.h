@@ -213,7 +213,9 @@ void zkp_gpu_csr_free(zkp_gpu_csr *c); /* NULL is a no-op */
  * primitive 2^log_n-th root of unity, Montgomery form; ntt/ntt.h gives the
  * conventions), with shift NULL or the coset shift. Every zkp_ntt_kind but
  * BIT_REVERSE. F_gpu_ntt_dev does the same on elements already in device
- * memory.
+ * memory. The natural-order kinds (FORWARD, INVERSE) take a second array of
+ * the transform's size as scratch where it fits, and reverse in place
+ * where it does not.
  *
  * F_gpu_h_evals(g, h, abc, log_n, root, shift, coefficients, diag): the H
  * scalars of Groth16 as the CPU prover computes them (groth16/groth16_body.h):
