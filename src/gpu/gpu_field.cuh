@@ -182,14 +182,6 @@ struct fp {
     ZKP_GPU_HD fp neg() const { return is_zero() ? *this : zero() - *this; }
     ZKP_GPU_HD fp dbl() const { return *this + *this; }
 
-    /* a·b·R^(-1) mod p. */
-    ZKP_GPU_HD friend fp operator*(const fp &a, const fp &b) {
-#ifdef __CUDA_ARCH__
-        if constexpr (N >= 12) return mul_out_of_line(a, b);
-#endif
-        return mont_mul(a, b);
-    }
-#ifdef __CUDA_ARCH__
     /* BLS12-381's Fp (12 words) calls its product and its square: inlined,
      * the ten of a G1 mixed addition made the bucket step's kernel 7,760
      * instructions, and its warps waited on instruction fetch; called, it
@@ -197,6 +189,16 @@ struct fp {
      * (docs/PERFORMANCE.md). The sum of two products stays inline (called,
      * it lost 1 to 5 %), and so do the 8-word fields, whose product is
      * small beside a call's cost. */
+    static constexpr bool CALLED_PRODUCTS = N >= 12;
+
+    /* a·b·R^(-1) mod p. */
+    ZKP_GPU_HD friend fp operator*(const fp &a, const fp &b) {
+#ifdef __CUDA_ARCH__
+        if constexpr (CALLED_PRODUCTS) return mul_out_of_line(a, b);
+#endif
+        return mont_mul(a, b);
+    }
+#ifdef __CUDA_ARCH__
     __device__ __noinline__ static fp mul_out_of_line(fp a, fp b) { return mont_mul_ptx(a, b); }
     __device__ __noinline__ static fp sqr_out_of_line(fp a) { return mont_sqr_ptx(a); }
 #endif
@@ -216,7 +218,7 @@ struct fp {
     }
     ZKP_GPU_HD fp sqr() const {
 #ifdef __CUDA_ARCH__
-        if constexpr (N >= 12)
+        if constexpr (CALLED_PRODUCTS)
             return sqr_out_of_line(*this);
         else if constexpr (P::BITS <= 32 * N - 2)
             return mont_sqr_ptx(*this);

@@ -889,9 +889,11 @@ static level_args<F> level_make(const plan &p, const tables<F> &tb, const twiddl
  * second array b of the same size: level 0 from a into b, the middle
  * levels in b, the last from b back into a at the reversed places. Without
  * b (no room for it) the reversal stays a pass. */
+static inline bool rev_needs_array(const plan &p) { return p.bitrev && p.m > 1; }
+
 template <class F>
 static bool rev_in_levels(const plan &p, const F *b) {
-    return p.bitrev && (p.m == 1 || b != nullptr);
+    return p.bitrev && (!rev_needs_array(p) || b != nullptr);
 }
 
 template <class F>
@@ -1010,7 +1012,7 @@ static zkpipe_status ntt_on_device(zkp_gpu *g, F *a, unsigned log_n, int kind, c
     if (st != ZKPIPE_OK) return st;
     /* The second array of a natural-order kind, where it fits. */
     void *b = nullptr;
-    const size_t b_bytes = p.bitrev && p.m > 1 ? ((size_t)1 << log_n) * sizeof(F) : 0;
+    const size_t b_bytes = rev_needs_array(p) ? ((size_t)1 << log_n) * sizeof(F) : 0;
     zkp_diag no_room = {{0}};
     if (b_bytes && dev_alloc(g, &b, b_bytes, ZKP_GPU_MEM_SCRATCH, &no_room) != ZKPIPE_OK) {
         (void)cudaGetLastError(); /* a refused cudaMalloc is no launch's error */
@@ -1283,9 +1285,9 @@ static zkpipe_status ntt_host(unsigned adicity, uint64_t *a64, unsigned log_n, i
     tables_make<F>(&tb, p, w, shift ? &gs : nullptr);
     twiddle<F> *tab = (twiddle<F> *)malloc(tb.total * sizeof(twiddle<F>));
     uint4 *smem = (uint4 *)malloc(2 * (size_t)plane_len(TILE_BITS) * sizeof(uint4));
-    F *b = p.bitrev && p.m > 1 && !rev_pass ? (F *)malloc(((size_t)1 << log_n) * sizeof(F))
-                                            : nullptr;
-    if (tab == nullptr || smem == nullptr || (p.bitrev && p.m > 1 && !rev_pass && !b)) {
+    const bool want_b = rev_needs_array(p) && !rev_pass;
+    F *b = want_b ? (F *)malloc(((size_t)1 << log_n) * sizeof(F)) : nullptr;
+    if (tab == nullptr || smem == nullptr || (want_b && b == nullptr)) {
         free(tab);
         free(smem);
         free(b);
