@@ -24,8 +24,9 @@
  * (applying the input-side scalings on the way), runs all d stages there,
  * two at a time (radix 2^2: a thread takes four elements through two stages
  * in registers, so each stage pair costs one round trip through shared
- * memory), and writes the tile back (applying the output-side twiddle step
- * or scaling on the way). A transform of up to 2^11 points is one kernel;
+ * memory; an odd d's one radix-2 stage is run by the stores), and writes
+ * the tile back (applying the output-side twiddle step or scaling on the
+ * way). A transform of up to 2^11 points is one kernel;
  * up to 2^20 two, up to 2^29 three, each one read and one write of the
  * array. A field has no cheap fourth root of unity, so radix 4 costs the
  * same products as radix 2, less the trivial twiddles (below).
@@ -40,7 +41,8 @@
  *
  * Trivial twiddles. In a radix-4 round the quads at p = 0 need only the
  * fourth root's product (w1 = w3 = 1), a quarter of the others' four: all
- * of the last round of an even d (q = 1), and 1/q of the others. A lane
+ * of the round of q = 1 (DIF's last of an even d, DIT's first), and 1/q of
+ * the others. A lane
  * skipping them saves nothing while its warp's other lanes multiply, so in
  * the rounds of q = 2 and 4 (where the saving is 3/8 and 3/16 of a product
  * an element) p is taken from unit bits above the warp's lanes, spread so
@@ -369,23 +371,14 @@ ZKP_GPU_HD F elem_twiddle(const level_args<F> &A, uint64_t col, unsigned r, cons
     return mul_split(x, A.tlo, A.thi, k << A.top, A.sb);
 }
 
-/* Phases of a level: 0 loads, then the rounds, then the last one stores. */
+/* Phases of a level: 0 loads, then the radix-4 rounds, then the last one
+ * stores. An odd d also takes one radix-2 stage, which the store phase
+ * runs on its way out (level_store_pairs): a round of its own would cost a
+ * barrier and a pass over shared memory with little or no product to hide
+ * them behind. */
 template <class F>
 ZKP_GPU_HD unsigned level_phases(const level_args<F> &A) {
-    return 2 + A.d / 2 + (A.d & 1);
-}
-
-template <class F>
-ZKP_GPU_HD void radix2_round(const level_args<F> &A, unsigned tid, unsigned nt, uint4 *s_lo,
-                             uint4 *s_hi) {
-    const unsigned units = 1u << (A.d + A.logc - 1), cmask = (1u << A.logc) - 1;
-    for (unsigned u = tid; u < units; u += nt) {
-        unsigned c = u & cmask, row0 = (u >> A.logc) << 1;
-        unsigned s0 = (row0 << A.logc) + c, s1 = s0 + (1u << A.logc);
-        F x0 = lds<F>(s_lo, s_hi, s0), x1 = lds<F>(s_lo, s_hi, s1);
-        sts(s_lo, s_hi, s0, x0 + x1);
-        sts(s_lo, s_hi, s1, x0 - x1);
-    }
+    return 2 + A.d / 2;
 }
 
 /* Phase 0: the tile from global memory into shared memory, with the input
@@ -475,6 +468,39 @@ ZKP_GPU_HD void radix4_round(const level_args<F> &A, unsigned lq, unsigned tid, 
     }
 }
 
+/* Element (r, c) of the tile to global memory, with the output side's
+ * twiddle step and scaling. */
+template <class F>
+ZKP_GPU_HD void level_store(const level_args<F> &A, size_t base, size_t c0, unsigned r,
+                            unsigned c, F x) {
+    const size_t i = base + ((size_t)r << A.lo) + c0 + c;
+    if (A.out_tw) x = elem_twiddle(A, c0 + c, r, x);
+    x = elem_scale(A, A.out_scale, i, x);
+    st(A.out + (A.out_rev ? brev(i, A.L) : i), x);
+}
+
+/* The store phase of a level of odd d, with its radix-2 stage: for DIF the
+ * last, of span 1 and no twiddle, on the rows 2j and 2j + 1; for DIT the
+ * last too, of span h = 2^(d-1) and twiddle w_{2h}^j, on the rows j and
+ * j + h. (DIT takes its stages from span 1 up, so the radix-2 one, which
+ * could come first at span 1 for free, comes last; the radix-4 rounds then
+ * start at q = 1, whose quads all have p = 0, and the products add up the
+ * same.) */
+template <class F, bool DIT>
+ZKP_GPU_HD void level_store_pairs(const level_args<F> &A, size_t base, size_t c0, unsigned tid,
+                                  unsigned nt, const uint4 *s_lo, const uint4 *s_hi) {
+    const unsigned units = 1u << (A.d + A.logc - 1), cmask = (1u << A.logc) - 1;
+    const unsigned span = DIT ? 1u << (A.d - 1) : 1;
+    for (unsigned u = tid; u < units; u += nt) {
+        const unsigned c = u & cmask, j = u >> A.logc, r0 = DIT ? j : j << 1;
+        const unsigned s0 = (r0 << A.logc) + c;
+        F x0 = lds<F>(s_lo, s_hi, s0), x1 = lds<F>(s_lo, s_hi, s0 + (span << A.logc));
+        if (DIT) x1 = mul(x1, ldt<F>(A.stw + (j << (A.D - A.d))));
+        level_store(A, base, c0, r0, c, x0 + x1);
+        level_store(A, base, c0, r0 + span, c, x0 - x1);
+    }
+}
+
 /* Phase k of the level for one thread of block `block`. */
 template <class F, bool DIT>
 ZKP_GPU_HD void level_phase(const level_args<F> &A, unsigned k, size_t block, unsigned tid,
@@ -492,31 +518,21 @@ ZKP_GPU_HD void level_phase(const level_args<F> &A, unsigned k, size_t block, un
         return;
     }
     if (k + 1 == nph) {
-        for (unsigned e = tid; e < tile; e += nt) {
-            unsigned r = e >> A.logc, c = e & cmask;
-            size_t i = base + ((size_t)r << A.lo) + c0 + c;
-            F x = lds<F>(s_lo, s_hi, e);
-            if (A.out_tw) x = elem_twiddle(A, c0 + c, r, x);
-            x = elem_scale(A, A.out_scale, i, x);
-            st(A.out + (A.out_rev ? brev(i, A.L) : i), x);
+        if (A.d & 1) {
+            level_store_pairs<F, DIT>(A, base, c0, tid, nt, s_lo, s_hi);
+            return;
         }
+        for (unsigned e = tid; e < tile; e += nt)
+            level_store(A, base, c0, e >> A.logc, e & cmask, lds<F>(s_lo, s_hi, e));
         return;
     }
-    /* Rounds: DIF takes the stage pairs from the top (span 2^(d-1)) down
-     * and ends with the radix-2 stage of span 1 when d is odd; DIT starts
-     * with that stage and goes up. */
-    const unsigned odd = A.d & 1, nr4 = A.d / 2;
-    if (!DIT) {
-        if (k <= nr4)
-            radix4_round<F, false>(A, A.d - 2 * k, tid, nt, s_lo, s_hi);
-        else
-            radix2_round(A, tid, nt, s_lo, s_hi);
-    } else {
-        if (odd && k == 1)
-            radix2_round(A, tid, nt, s_lo, s_hi);
-        else
-            radix4_round<F, true>(A, odd + 2 * (k - 1 - odd), tid, nt, s_lo, s_hi);
-    }
+    /* Rounds: DIF takes the stage pairs from the top (span 2^(d-1)) down,
+     * DIT from span 1 up; an odd d's radix-2 stage follows them in the
+     * store phase. */
+    if (!DIT)
+        radix4_round<F, false>(A, A.d - 2 * k, tid, nt, s_lo, s_hi);
+    else
+        radix4_round<F, true>(A, 2 * (k - 1), tid, nt, s_lo, s_hi);
 }
 
 #ifdef __CUDACC__
