@@ -26,10 +26,10 @@
  * in registers, so each stage pair costs one round trip through shared
  * memory; an odd d's one radix-2 stage is run by the stores), and writes
  * the tile back (applying the output-side twiddle step or scaling on the
- * way). A transform of up to 2^11 points is one kernel;
- * up to 2^20 two, up to 2^29 three, each one read and one write of the
- * array. A field has no cheap fourth root of unity, so radix 4 costs the
- * same products as radix 2, less the trivial twiddles (below).
+ * way). A transform of up to 2^11 points is one kernel; up to 2^20 two,
+ * up to 2^29 three, each one read and one write of the array. A field has
+ * no cheap fourth root of unity, so radix 4 costs the same products as
+ * radix 2, less the trivial twiddles (below).
  *
  * Shared memory. An element is 32 bytes, kept as two planes of 16-byte
  * halves. A quarter warp's 16-byte accesses are served at once when its
@@ -42,13 +42,13 @@
  * Trivial twiddles. In a radix-4 round the quads at p = 0 need only the
  * fourth root's product (w1 = w3 = 1), a quarter of the others' four: all
  * of the round of q = 1 (DIF's last of an even d, DIT's first), and 1/q of
- * the others. A lane
- * skipping them saves nothing while its warp's other lanes multiply, so in
- * the rounds of q = 2 and 4 (where the saving is 3/8 and 3/16 of a product
- * an element) p is taken from unit bits above the warp's lanes, spread so
- * that each scheduler's warps (warp mod 4) get every p alike and the
- * block's barrier waits for no scheduler with more of them. At 2^27 this
- * takes the sub-transforms from 11.5 products an element to 10.75.
+ * the others. A lane skipping them saves nothing while its warp's other
+ * lanes multiply, so in the rounds of q = 2 and 4 (where the saving is 3/8
+ * and 3/16 of a product an element) p is taken from unit bits above the
+ * warp's lanes, spread so that each scheduler's warps (warp mod 4) get
+ * every p alike and the block's barrier waits for no scheduler with more of
+ * them. At 2^27 this takes the sub-transforms from 11.5 products an element
+ * to 10.75.
  *
  * Twiddles. Nothing is copied by hand: the host derives w^-1, 1/n and the
  * shift's powers from the arguments with the same field template compiled
@@ -443,6 +443,10 @@ ZKP_GPU_HD void radix4_round(const level_args<F> &A, unsigned lq, unsigned tid, 
         }
         unsigned c = rest & cmask, grp = rest >> A.logc;
         unsigned s0 = ((((grp << (lq + 2)) + p)) << A.logc) + c;
+        /* The butterfly's first factor (w1 for DIF, w3 for DIT) is read
+         * before the elements, so that its latency from L1 runs under
+         * theirs from shared memory; at p = 0 it goes unused. */
+        const twiddle<F> wf = ldt<F>(A.stw + ((DIT ? 2 * p : p) << sh));
         F x0 = lds<F>(s_lo, s_hi, s0), x1 = lds<F>(s_lo, s_hi, s0 + step);
         F x2 = lds<F>(s_lo, s_hi, s0 + 2 * step), x3 = lds<F>(s_lo, s_hi, s0 + 3 * step);
         /* Only where p is the same across the warp: elsewhere the lanes at
@@ -453,9 +457,9 @@ ZKP_GPU_HD void radix4_round(const level_args<F> &A, unsigned lq, unsigned tid, 
             else
                 dif4_p0(x0, x1, x2, x3, w4);
         } else {
-            const twiddle<F> w1 = ldt<F>(A.stw + (p << sh));
             const twiddle<F> w2 = ldt<F>(A.stw + ((p + q) << sh));
-            const twiddle<F> w3 = ldt<F>(A.stw + ((2 * p) << sh));
+            const twiddle<F> w1 = DIT ? ldt<F>(A.stw + (p << sh)) : wf;
+            const twiddle<F> w3 = DIT ? wf : ldt<F>(A.stw + ((2 * p) << sh));
             if (DIT)
                 dit4(x0, x1, x2, x3, w1, w2, w3);
             else
@@ -485,7 +489,9 @@ ZKP_GPU_HD void level_store(const level_args<F> &A, size_t base, size_t c0, unsi
  * j + h. (DIT takes its stages from span 1 up, so the radix-2 one, which
  * could come first at span 1 for free, comes last; the radix-4 rounds then
  * start at q = 1, whose quads all have p = 0, and the products add up the
- * same.) */
+ * same.) The pairs and the plain store of an even d each inline
+ * level_store; one copy shared by both, in a loop kept rolled, halved the
+ * kernel's code and was slower. */
 template <class F, bool DIT>
 ZKP_GPU_HD void level_store_pairs(const level_args<F> &A, size_t base, size_t c0, unsigned tid,
                                   unsigned nt, const uint4 *s_lo, const uint4 *s_hi) {
