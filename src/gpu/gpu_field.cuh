@@ -331,7 +331,9 @@ struct fp {
      *
      * Per product for 256-bit fields: 43 wide multiply-adds for q and 28
      * for each low half (their top words take 8 low-only products each),
-     * 99 and 16 against CIOS's 128 and 8. */
+     * 99 and 16 against CIOS's 128 and 8; for BLS12-381's r, whose low
+     * words make q·(-p)'s two lowest diagonals additions (low_words_cheap),
+     * 86 and 14. */
     struct shoup_factor {
         fp w, q;
     };
@@ -378,6 +380,13 @@ struct fp {
     /* The words of -p mod R, the factor that turns q·p into an addition. */
     ZKP_GPU_HD static constexpr uint32_t np(int i) { return i == 0 ? 0u - P::p(0) : ~P::p(i); }
 
+    /* A modulus whose low words are 1 and 2^32 - 1 (BLS12-381's r) has -p
+     * = 2^32 - 1 + 2^64·h, so q·(-p) = (q << 32) - q + (q·h << 64): two
+     * carry chains of additions in place of the low half's two lowest
+     * diagonals of products, 15 of its 36 (each diagonal is q's words
+     * against one word of -p: 2^32 - 1 and 0). */
+    static constexpr bool low_words_cheap = P::p(0) == 1u && P::p(1) == 0xffffffffu;
+
     ZKP_GPU_HD static fp mul_shoup(const fp &x, const shoup_factor &f) {
 #ifdef __CUDA_ARCH__
         if constexpr (N == 8) return mul_shoup_ptx(x, f);
@@ -399,12 +408,20 @@ struct fp {
             s[i + N] = (uint32_t)carry;
         }
         uint32_t npw[N], y[N], t[N];
-        for (int i = 0; i < N; i++) npw[i] = np(i);
+        const int cheap = low_words_cheap ? 2 : 0; /* -p's words left to the additions */
+        for (int i = 0; i < N; i++) npw[i] = i < cheap ? 0 : np(i);
         lo_mul_c(y, x.w, f.w.w);
         lo_mul_c(t, s + N, npw);
         uint32_t carry = 0;
         fp r;
         for (int i = 0; i < N; i++) r.w[i] = addc_(y[i], t[i], &carry);
+        if (cheap != 0) {
+            const uint32_t *q = s + N;
+            uint32_t borrow = 0;
+            for (int i = 0; i < N; i++) t[i] = subb_(i == 0 ? 0u : q[i - 1], q[i], &borrow);
+            carry = 0;
+            for (int i = 0; i < N; i++) r.w[i] = addc_(r.w[i], t[i], &carry);
+        }
         return reduce_once(r);
     }
 
@@ -619,8 +636,28 @@ struct fp {
         for (int j = 0; j < N; j++) e[j] = o[j] = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) low_row(e, o, we, wo, x.w[i], i);
+        if constexpr (low_words_cheap) {
+            /* The rows against -p's words 2 and up, then (q << 32) - q. */
 #pragma unroll
-        for (int i = 0; i < N; i++) low_row(e, o, ne, no, q[i], i);
+            for (int i = 0; i + 2 < N; i++) low_row(e, o, ne + 1, no + 1, q[i], i + 2);
+            uint32_t d[N];
+            asm("sub.cc.u32 %0, 0, %8;\n\t"
+                "subc.cc.u32 %1, %8, %9;\n\t"
+                "subc.cc.u32 %2, %9, %10;\n\t"
+                "subc.cc.u32 %3, %10, %11;\n\t"
+                "subc.cc.u32 %4, %11, %12;\n\t"
+                "subc.cc.u32 %5, %12, %13;\n\t"
+                "subc.cc.u32 %6, %13, %14;\n\t"
+                "subc.u32 %7, %14, %15;"
+                : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]),
+                  "=r"(d[6]), "=r"(d[7])
+                : "r"(q[0]), "r"(q[1]), "r"(q[2]), "r"(q[3]), "r"(q[4]), "r"(q[5]), "r"(q[6]),
+                  "r"(q[7]));
+            add_in_place(e, d);
+        } else {
+#pragma unroll
+            for (int i = 0; i < N; i++) low_row(e, o, ne, no, q[i], i);
+        }
         fp r;
         asm("add.cc.u32 %1, %1, %8;\n\t"
             "addc.cc.u32 %2, %2, %9;\n\t"
