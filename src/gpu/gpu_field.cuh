@@ -637,23 +637,21 @@ struct fp {
 #pragma unroll
         for (int i = 0; i < N; i++) low_row(e, o, we, wo, x.w[i], i);
         if constexpr (low_words_cheap) {
-            /* The rows against -p's words 2 and up, then (q << 32) - q. */
+            /* q << 32 into O, whose word j is column j + 1, and -q into E;
+             * then the rows against -p's words 2 and up. */
+            asm("add.cc.u32 %0, %0, %7;\n\t"
+                "addc.cc.u32 %1, %1, %8;\n\t"
+                "addc.cc.u32 %2, %2, %9;\n\t"
+                "addc.cc.u32 %3, %3, %10;\n\t"
+                "addc.cc.u32 %4, %4, %11;\n\t"
+                "addc.cc.u32 %5, %5, %12;\n\t"
+                "addc.u32 %6, %6, %13;"
+                : "+r"(o[0]), "+r"(o[1]), "+r"(o[2]), "+r"(o[3]), "+r"(o[4]), "+r"(o[5]),
+                  "+r"(o[6])
+                : "r"(q[0]), "r"(q[1]), "r"(q[2]), "r"(q[3]), "r"(q[4]), "r"(q[5]), "r"(q[6]));
+            sub_in_place(e, q);
 #pragma unroll
             for (int i = 0; i + 2 < N; i++) low_row(e, o, ne + 1, no + 1, q[i], i + 2);
-            uint32_t d[N];
-            asm("sub.cc.u32 %0, 0, %8;\n\t"
-                "subc.cc.u32 %1, %8, %9;\n\t"
-                "subc.cc.u32 %2, %9, %10;\n\t"
-                "subc.cc.u32 %3, %10, %11;\n\t"
-                "subc.cc.u32 %4, %11, %12;\n\t"
-                "subc.cc.u32 %5, %12, %13;\n\t"
-                "subc.cc.u32 %6, %13, %14;\n\t"
-                "subc.u32 %7, %14, %15;"
-                : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]),
-                  "=r"(d[6]), "=r"(d[7])
-                : "r"(q[0]), "r"(q[1]), "r"(q[2]), "r"(q[3]), "r"(q[4]), "r"(q[5]), "r"(q[6]),
-                  "r"(q[7]));
-            add_in_place(e, d);
         } else {
 #pragma unroll
             for (int i = 0; i < N; i++) low_row(e, o, ne, no, q[i], i);
