@@ -952,10 +952,11 @@ struct driver {
         chunk_kernel<F><<<blocks_for(chunks, SEG_THREADS), SEG_THREADS, 0, s>>>(
             buckets.as<pt_t>(), len, per_set_chunks, chunks, chunk_sums, plain);
         ZKP_CUDA_LAUNCHED(diag, chunk_kernel);
+        tr.mark("chunk sums");
         offset_kernel<F><<<blocks_for(threads2, SEG_THREADS), SEG_THREADS, 0, s>>>(
             plain, len, len2, per_set_chunks, threads2, chunk_sums);
         ZKP_CUDA_LAUNCHED(diag, offset_kernel);
-        tr.mark("chunk sums");
+        tr.mark("offsets");
         /* The tree's second buffer is plain's, read by now. */
         pt_t *sums = nullptr;
         st = tree(g, chunk_sums, plain, chunks, lay.sets, &sums, diag);
