@@ -119,6 +119,15 @@ TEST_CASE(gpu_msm_trim_gives_back_unused_copies) {
     zkp_gpu_close(g);
 }
 
+TEST_CASE(gpu_bases_upload_leaves_its_reserve_free) {
+    zkp_gpu *g = test_gpu_open();
+    test_gm_bn254_g1_reserve(g);
+    test_gm_bls12_381_g1_reserve(g);
+    test_gm_bn254_g2_reserve(g);
+    test_gm_bls12_381_g2_reserve(g);
+    zkp_gpu_close(g);
+}
+
 /* For information: the times, never asserted. */
 TEST_CASE(gpu_msm_times) {
     zkp_gpu *g = test_gpu_open();
@@ -305,6 +314,32 @@ static uint64_t TG(bases_bytes)(zkp_gpu *g) {
  * of them), which an MSM over scalars that are nearly all 0 and 1 plans
  * without (7-bit windows, 37 bucket sets). Only such an MSM over all the points lets the trim give
  * them back; the points stay, and the MSMs after it match the CPU's. */
+/* Without a budget as with one, an upload sizes its copies to what the
+ * device has free beside the reserve: with room left for four sets of
+ * points, where every layout of copies takes eleven or more, none are
+ * made; with the reserve lifted, they are. */
+static void TG(reserve)(zkp_gpu *g) {
+    const size_t n = (size_t)1 << 19, points = n * sizeof(AFF);
+    AFF *bases = calloc(n, sizeof *bases);
+    ASSERT(bases);
+    TG(make_bases)(bases, n);
+    ASSERT_EQ_U64(zkp_gpu_memory_budget(g), 0);
+    zkp_diag diag = {{0}};
+    uint64_t room = 0;
+    ASSERT_OK(zkp_gpu_room(g, &room, &diag));
+    ASSERT(room > 8 * (uint64_t)points);
+    const uint64_t before = TG(bases_bytes)(g);
+    zkp_gpu_set_upload_reserve(g, room - 4 * (uint64_t)points);
+    zkp_gpu_bases *b = TG(upload)(g, bases, n);
+    zkp_gpu_set_upload_reserve(g, 0);
+    ASSERT_EQ_U64(TG(bases_bytes)(g) - before, points);
+    zkp_gpu_bases_free(b);
+    b = TG(upload)(g, bases, n);
+    ASSERT_MSG(TG(bases_bytes)(g) - before > points, "%s: no copies without a reserve", GM_STR(G));
+    zkp_gpu_bases_free(b);
+    free(bases);
+}
+
 static void TG(trim)(zkp_gpu *g) {
     const size_t n = (size_t)1 << 19, points = n * sizeof(AFF);
     AFF *bases = calloc(n, sizeof *bases);

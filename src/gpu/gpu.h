@@ -120,11 +120,12 @@ uint64_t zkp_gpu_release_cached(zkp_gpu *g);
  * free and what the cache holds, within the budget. */
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_room(zkp_gpu *g, uint64_t *bytes, zkp_diag *diag);
 
-/* Device memory within the budget that uploads of bases leave alone when
- * they size their precomputed copies: the working set of a partition that
- * will use them (a, b, c, its scalars, the MSMs' scratch), which must
- * still fit beside them. Set around a key's upload (calls on a context do
- * not overlap); 0 leaves none. No effect without a budget. */
+/* Device memory that uploads of bases leave alone when they size their
+ * precomputed copies, within the budget or, without one, within what the
+ * device has free: the working set of a partition that will use them (a,
+ * b, c, its scalars, the MSMs' scratch) and the key's sets still to come,
+ * which must fit beside them. Set around a key's upload (calls on a
+ * context do not overlap); 0 leaves none. */
 void zkp_gpu_set_upload_reserve(zkp_gpu *g, uint64_t bytes);
 
 /* Host memory pinned for the devices: cudaHostRegister, portable to every

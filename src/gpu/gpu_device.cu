@@ -174,10 +174,12 @@ zkpipe_status usable_free_bytes(zkp_gpu *g, size_t *out, zkp_diag *diag) {
     uint64_t cached = g->live[ZKP_GPU_MEM_CACHED].load(std::memory_order_relaxed);
     free_b += cached;
     uint64_t budget = g->budget.load(std::memory_order_relaxed);
+    uint64_t reserve = g->reserve.load(std::memory_order_relaxed);
     uint64_t held = g->live_total.load(std::memory_order_relaxed);
     held = held > cached ? held - cached : 0;
+    free_b = free_b > reserve ? free_b - (size_t)reserve : 0;
     if (budget) {
-        uint64_t keep = held + g->reserve.load(std::memory_order_relaxed);
+        uint64_t keep = held + reserve;
         uint64_t left = keep < budget ? budget - keep : 0;
         if (left < free_b) free_b = (size_t)left;
     }

@@ -78,8 +78,8 @@ zkpipe_status dev_alloc(zkp_gpu *g, void **p, size_t bytes, zkp_gpu_mem_category
 void dev_free(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category cat);
 
 /* The device memory an upload of bases may still size its copies for: what
- * the driver reports free, and no more than is left of g's budget once the
- * upload reserve is set aside. */
+ * the driver reports free and, under a budget, no more than is left of it,
+ * in either case once the upload reserve is set aside. */
 zkpipe_status usable_free_bytes(zkp_gpu *g, size_t *out, zkp_diag *diag);
 
 /* Makes the current thread's device g's, the first step of every entry

@@ -189,9 +189,34 @@ static zkpipe_status points_gone(const char *set, zkp_diag *diag) {
                          set);
 }
 
+/* The bytes of all of k's bases as uploaded, before precomputed copies. */
+static uint64_t bases_bytes(const zkp_g16_rkey *k) {
+    const zkp_g16_pk *pk = k->pk;
+    uint64_t total = (uint64_t)b2_count(pk) * g2_point_bytes(pk);
+    for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
+        const void *pts;
+        size_t n;
+        base_set(pk, (zkp_g16_base_set)i, &pts, &n);
+        total += (uint64_t)n * g1_point_bytes(pk);
+    }
+    return total;
+}
+
+/* The G1 sets in the order they go up. An upload precomputes shifted
+ * copies in what the device has left beside the sets still to come and a
+ * partition's working set, so the sets first in line get them: H first,
+ * whose scalars (h's coefficients) are always dense and so always use
+ * them, where a witness's A, B1 and L scalars are mostly 0 and 1 in a
+ * Filecoin partition and leave their copies unread (trim_copies). */
+static const zkp_g16_base_set upload_order[ZKP_G16_SET_COUNT] = {
+    ZKP_G16_SET_H, ZKP_G16_SET_A, ZKP_G16_SET_B1, ZKP_G16_SET_L};
+
 static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *diag) {
     const zkp_g16_backend *be = k->be;
-    for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
+    uint64_t to_come = bases_bytes(k);
+    if (be->g2_on_cpu) to_come -= (uint64_t)b2_count(k->pk) * g2_point_bytes(k->pk);
+    for (int j = 0; j < ZKP_G16_SET_COUNT; j++) {
+        int i = upload_order[j];
         const void *pts;
         size_t n;
         base_set(k->pk, (zkp_g16_base_set)i, &pts, &n);
@@ -199,6 +224,8 @@ static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
             cuda_key_unload(k);
             return points_gone(set_names[i], diag);
         }
+        to_come -= (uint64_t)n * g1_point_bytes(k->pk);
+        zkp_gpu_set_upload_reserve(be->gpu, work + to_come);
         if ((be->resident_limit && n > be->resident_limit / g1_point_bytes(k->pk)) ||
             !fits_budget(be->gpu, (uint64_t)n * g1_point_bytes(k->pk), work)) {
             k->streamed |= 1u << i;
@@ -230,6 +257,7 @@ static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
         cuda_key_unload(k);
         return points_gone("B2", diag);
     }
+    zkp_gpu_set_upload_reserve(be->gpu, work);
     if (be->g2_on_cpu || (be->resident_limit && n_b2 > be->resident_limit / g2_bytes) ||
         !fits_budget(be->gpu, (uint64_t)n_b2 * g2_bytes, work))
         return ZKPIPE_OK;
@@ -245,19 +273,6 @@ static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
         cuda_key_unload(k);
     }
     return st;
-}
-
-/* The bytes of all of k's bases as uploaded, before precomputed copies. */
-static uint64_t bases_bytes(const zkp_g16_rkey *k) {
-    const zkp_g16_pk *pk = k->pk;
-    uint64_t total = (uint64_t)b2_count(pk) * g2_point_bytes(pk);
-    for (int i = 0; i < ZKP_G16_SET_COUNT; i++) {
-        const void *pts;
-        size_t n;
-        base_set(pk, (zkp_g16_base_set)i, &pts, &n);
-        total += (uint64_t)n * g1_point_bytes(pk);
-    }
-    return total;
 }
 
 /* The circuit goes first, where it fits beside every base and a
@@ -284,8 +299,9 @@ static zkpipe_status cuda_csr_upload(zkp_g16_rkey *k, const zkp_gpu_csr_src *src
 }
 
 /* Under a device memory budget, a set that does not fit beside what is
- * resident and a partition's working set is streamed, and the copies an
- * upload precomputes leave that working set free. */
+ * resident and a partition's working set is streamed. With or without
+ * one, the copies an upload precomputes leave that working set and the
+ * sets still to come free (cuda_key_upload). */
 static zkpipe_status cuda_key_load(zkp_g16_rkey *k, const zkp_gpu_csr_src *circuit,
                                    zkp_diag *diag) {
     uint64_t work = zkp_g16_device_work_bytes(k->pk);
@@ -295,7 +311,6 @@ static zkpipe_status cuda_key_load(zkp_g16_rkey *k, const zkp_gpu_csr_src *circu
         cuda_key_unload(k);
         return st;
     }
-    zkp_gpu_set_upload_reserve(k->be->gpu, work);
     st = cuda_key_upload(k, work, diag);
     zkp_gpu_set_upload_reserve(k->be->gpu, 0);
     return st;
