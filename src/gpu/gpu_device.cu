@@ -187,6 +187,15 @@ zkpipe_status usable_free_bytes(zkp_gpu *g, size_t *out, zkp_diag *diag) {
     return ZKPIPE_OK;
 }
 
+zkpipe_status copies_room(zkp_gpu *g, size_t *out, zkp_diag *diag) {
+    size_t free_b = 0;
+    zkpipe_status st = usable_free_bytes(g, &free_b, diag);
+    if (st != ZKPIPE_OK) return st;
+    double share = g->reserve.load(std::memory_order_relaxed) ? 0.9 : 0.6;
+    *out = (size_t)(share * (double)free_b);
+    return ZKPIPE_OK;
+}
+
 zkpipe_status buf_ready_on(const zkp_gpu_buf *b, cudaStream_t s, zkp_diag *diag) {
     if (b->uploaded) ZKP_CUDA_TRY(diag, cudaStreamWaitEvent(s, b->uploaded, 0));
     return ZKPIPE_OK;

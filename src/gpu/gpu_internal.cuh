@@ -82,6 +82,14 @@ void dev_free(zkp_gpu *g, void *p, size_t bytes, zkp_gpu_mem_category cat);
  * in either case once the upload reserve is set aside. */
 zkpipe_status usable_free_bytes(zkp_gpu *g, size_t *out, zkp_diag *diag);
 
+/* What an upload of bases may fill with precomputed copies: 60 % of
+ * usable_free_bytes where no upload reserve is set, the rest left for the
+ * MSMs' own scratch; 90 % where one is, since the reserve already holds a
+ * partition's working set. At 0.6 the H set of a half partition (2^26)
+ * could not have its eleven copies on a 141 GB device beside the reserve:
+ * about 62 GB of room for 71. */
+zkpipe_status copies_room(zkp_gpu *g, size_t *out, zkp_diag *diag);
+
 /* Makes the current thread's device g's, the first step of every entry
  * point: the CUDA runtime keeps the current device per thread, and the
  * engine's workers may call from any thread. */

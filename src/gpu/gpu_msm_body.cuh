@@ -588,11 +588,10 @@ struct driver {
         b->copies = 1;
         b->shift = 0;
         /* Shifted copies when the MSM over all of them gains from them, the
-         * cheapest layout that fits in 60% of the free device memory (the
-         * rest is for the MSMs' scratch). */
+         * cheapest layout that fits in the room copies_room leaves. */
         if (n >= ((size_t)1 << 16)) {
-            size_t free_b = 0;
-            st = usable_free_bytes(g, &free_b, diag);
+            size_t room = 0;
+            st = copies_room(g, &room, diag);
             if (st != ZKPIPE_OK) {
                 delete b;
                 return st;
@@ -602,7 +601,7 @@ struct driver {
             for (unsigned c = 12; c <= MAX_C; c++) {
                 probe.shift = c;
                 probe.copies = (SBITS + 1 + c - 1) / c;
-                if ((double)probe.copies * n * sizeof(aff_t) > 0.6 * (double)free_b ||
+                if ((double)probe.copies * n * sizeof(aff_t) > (double)room ||
                     (size_t)probe.copies * n >= ((size_t)1 << 31))
                     continue;
                 plan p = choose<SBITS>(n, &probe);
