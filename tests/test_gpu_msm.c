@@ -310,10 +310,6 @@ static uint64_t TG(bases_bytes)(zkp_gpu *g) {
     return s.live_bytes[ZKP_GPU_MEM_BASES];
 }
 
-/* zkp_gpu_bases_trim: 2^19 points get shifted copies at upload (14 or 15
- * of them), which an MSM over scalars that are nearly all 0 and 1 plans
- * without (7-bit windows, 37 bucket sets). Only such an MSM over all the points lets the trim give
- * them back; the points stay, and the MSMs after it match the CPU's. */
 /* Without a budget as with one, an upload sizes its copies to what the
  * device has free beside the reserve: with room left for four sets of
  * points, where every layout of copies takes eleven or more, none are
@@ -340,6 +336,10 @@ static void TG(reserve)(zkp_gpu *g) {
     free(bases);
 }
 
+/* zkp_gpu_bases_trim: 2^19 points get shifted copies at upload (14 or 15
+ * of them), which an MSM over scalars that are nearly all 0 and 1 plans
+ * without (7-bit windows, 37 bucket sets). Only such an MSM over all the points lets the trim give
+ * them back; the points stay, and the MSMs after it match the CPU's. */
 static void TG(trim)(zkp_gpu *g) {
     const size_t n = (size_t)1 << 19, points = n * sizeof(AFF);
     AFF *bases = calloc(n, sizeof *bases);
