@@ -117,7 +117,8 @@ void zkp_gpu_set_cache(zkp_gpu *g, int on);
 uint64_t zkp_gpu_release_cached(zkp_gpu *g);
 
 /* The device memory a new buffer could take now: what the driver reports
- * free and what the cache holds, within the budget. */
+ * free and what the cache holds, within the budget, less the upload
+ * reserve while one is set. */
 ZKP_WARN_UNUSED zkpipe_status zkp_gpu_room(zkp_gpu *g, uint64_t *bytes, zkp_diag *diag);
 
 /* Device memory that uploads of bases leave alone when they size their
