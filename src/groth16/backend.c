@@ -224,10 +224,11 @@ static zkpipe_status cuda_key_upload(zkp_g16_rkey *k, uint64_t work, zkp_diag *d
             cuda_key_unload(k);
             return points_gone(set_names[i], diag);
         }
-        to_come -= (uint64_t)n * g1_point_bytes(k->pk);
+        const uint64_t bytes = (uint64_t)n * g1_point_bytes(k->pk);
+        to_come -= bytes;
         zkp_gpu_set_upload_reserve(be->gpu, work + to_come);
         if ((be->resident_limit && n > be->resident_limit / g1_point_bytes(k->pk)) ||
-            !fits_budget(be->gpu, (uint64_t)n * g1_point_bytes(k->pk), work)) {
+            !fits_budget(be->gpu, bytes, work)) {
             k->streamed |= 1u << i;
             continue;
         }
