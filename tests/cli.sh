@@ -177,6 +177,17 @@ expect_exit 2 "bench msm --runs=-1" "$ZKPIPE" bench msm --curve bn254 --log 4 --
 expect_exit 2 "bench ntt --device cuda:abc" "$ZKPIPE" bench ntt --curve bn254 --log 4 --device cuda:abc
 err_has "unknown device \"cuda:abc\"" "bench ntt: the message names the device"
 expect_exit 2 "bench msm --device cuda:1x" "$ZKPIPE" bench msm --curve bn254 --log 4 --device cuda:1x
+# A refused value is named, with what the option wants.
+expect_exit 2 "bench msm --log 40" "$ZKPIPE" bench msm --curve bn254 --log 40 --device cpu
+err_has "--log wants up to 32 sizes from 1 to 28, by commas, not \"40\"" "bench msm: the message names --log"
+expect_exit 2 "bench ntt --curve bls" "$ZKPIPE" bench ntt --curve bls --log 4 --device cpu
+err_has "--curve wants bn254 (bn128) or bls12381 (bls12_381), not \"bls\"" "bench ntt: the message names --curve"
+expect_exit 2 "bench msm --threads=0" "$ZKPIPE" bench msm --curve bn254 --log 4 --threads=0
+err_has "--threads wants a number from 1 to 4096, not \"0\"" "bench msm: the message names --threads"
+expect_exit 2 "bench msm --rounds 2" "$ZKPIPE" bench msm --curve bn254 --log 4 --rounds 2
+err_has "unknown option --rounds" "bench msm: the message names the option"
+expect_exit 2 "bench msm without --log" "$ZKPIPE" bench msm --curve bn254
+err_has "msm needs --curve and --log" "bench msm: the message says what is missing"
 # bench/ab.sh reads bench's tables: two builds alternated, a row per size and stage.
 expect_exit 0 "bench/ab.sh on bench ntt" env ROUNDS=2 "$HERE/../bench/ab.sh" a="$ZKPIPE" \
     b="$ZKPIPE" -- ntt --curve bn254 --log 4,5 --device cpu --runs 1
