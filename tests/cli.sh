@@ -188,6 +188,13 @@ expect_exit 2 "bench msm --rounds 2" "$ZKPIPE" bench msm --curve bn254 --log 4 -
 err_has "unknown option --rounds" "bench msm: the message names the option"
 expect_exit 2 "bench msm without --log" "$ZKPIPE" bench msm --curve bn254
 err_has "msm needs --curve and --log" "bench msm: the message says what is missing"
+expect_exit 2 "bench prove --log 26x" "$ZKPIPE" bench prove --log 26x
+err_has "--log wants a number from 10 to 28, not \"26x\"" "bench prove: a size with a tail is refused"
+# Shares that wrapped around 2^32 once passed the check that they sum to at most 100.
+expect_exit 2 "bench prove --zeros 4294967295 --ones 2" "$ZKPIPE" bench prove --zeros 4294967295 --ones 2
+err_has "--zeros wants a percentage from 0 to 100" "bench prove: the message names --zeros"
+expect_exit 2 "bench prove --zeros 60 --ones 50" "$ZKPIPE" bench prove --zeros 60 --ones 50
+err_has "add up to 110 %, more than 100" "bench prove: the shares' sum is named"
 # bench/ab.sh reads bench's tables: two builds alternated, a row per size and stage.
 expect_exit 0 "bench/ab.sh on bench ntt" env ROUNDS=2 "$HERE/../bench/ab.sh" a="$ZKPIPE" \
     b="$ZKPIPE" -- ntt --curve bn254 --log 4,5 --device cpu --runs 1

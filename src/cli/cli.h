@@ -79,6 +79,14 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
  * one, 0 for s equal to zero. 0 on success. */
 int cli_parse_choice(const char *s, const char *one, const char *zero, int *out);
 
+/* For a value an option refuses: prints "zkpipe <cmd>: <name> wants <want>,
+ * not "<value>"" on stderr and returns CLI_USAGE. */
+int cli_refused(const char *cmd, const char *name, const char *want, const char *value);
+
+/* For an argument a command does not know: prints "zkpipe <cmd>: unknown
+ * option <arg> (see <help>)" on stderr and returns CLI_USAGE. */
+int cli_unknown(const char *cmd, const char *arg, const char *help);
+
 /* 1 when arg asks for help: --help or -h. */
 int cli_is_help(const char *arg);
 

@@ -244,13 +244,6 @@ static int parse_logs_(const char *s, kbench_ *b) {
     return b->nlogs ? 0 : -1;
 }
 
-/* An argument bench msm|ntt refuses: the message names it and what it wants. */
-static int refused_(const char *name, const char *want, const char *v) {
-    fprintf(stderr, "zkpipe bench: %s wants %s, not \"%s\" (see bench msm --help)\n", name, want,
-            v);
-    return CLI_USAGE;
-}
-
 int cli_bench_kernel(const char *what, int argc, char **argv) {
     kbench_ b = {.curve = -1, .runs = 5, .check_log = 20, .cache = 1};
     const char *device = "auto";
@@ -268,11 +261,8 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
         char name[16];
         const char *eq = strchr(argv[i], '=');
         size_t nlen = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
-        if (strncmp(argv[i], "--", 2) != 0 || nlen >= sizeof name) {
-            fprintf(stderr, "zkpipe bench: unknown argument \"%s\" (see bench msm --help)\n",
-                    argv[i]);
-            return CLI_USAGE;
-        }
+        if (strncmp(argv[i], "--", 2) != 0 || nlen >= sizeof name)
+            return cli_unknown("bench", argv[i], "bench msm --help");
         memcpy(name, argv[i], nlen);
         name[nlen] = '\0';
         if (cli_opt("bench", argc, argv, &i, name, "see bench msm --help", &v) != 1)
@@ -281,28 +271,28 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
         if (!strcmp(name, "--curve")) {
             if (!strcmp(v, "bn254") || !strcmp(v, "bn128")) b.curve = 0;
             else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12_381")) b.curve = 1;
-            else return refused_(name, "bn254 (bn128) or bls12381 (bls12_381)", v);
+            else return cli_refused("bench", name, "bn254 (bn128) or bls12381 (bls12_381)", v);
         } else if (!strcmp(name, "--log")) {
             if (parse_logs_(v, &b))
-                return refused_(name, "up to 32 sizes from 1 to 28, by commas", v);
+                return cli_refused("bench", name, "up to 32 sizes from 1 to 28, by commas", v);
         } else if (!strcmp(name, "--device")) {
             device = v;
         } else if (!strcmp(name, "--runs")) {
             if (cli_parse_u64(v, 63, &num) || num < 1)
-                return refused_(name, "a number from 1 to 63", v);
+                return cli_refused("bench", name, "a number from 1 to 63", v);
             b.runs = (unsigned)num;
         } else if (!strcmp(name, "--threads")) {
             if (cli_parse_threads(v, &b.nthreads))
-                return refused_(name, "a number from 1 to 4096", v);
+                return cli_refused("bench", name, "a number from 1 to 4096", v);
         } else if (!strcmp(name, "--check")) {
-            if (cli_parse_u64(v, 63, &num)) return refused_(name, "a number from 0 to 63", v);
+            if (cli_parse_u64(v, 63, &num))
+                return cli_refused("bench", name, "a number from 0 to 63", v);
             b.check_log = (unsigned)num;
         } else if (!strcmp(name, "--cache")) {
             if (cli_parse_choice(v, "yes", "no", &b.cache))
-                return refused_(name, "yes or no", v);
+                return cli_refused("bench", name, "yes or no", v);
         } else {
-            fprintf(stderr, "zkpipe bench: unknown option %s (see bench msm --help)\n", name);
-            return CLI_USAGE;
+            return cli_unknown("bench", name, "bench msm --help");
         }
     }
     if (b.curve < 0 || !b.nlogs) {

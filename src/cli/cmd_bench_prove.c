@@ -518,48 +518,61 @@ int cli_bench_prove(int argc, char **argv) {
         char opt[16];
         const char *eq = strchr(argv[i], '=');
         size_t nlen = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
-        if (strncmp(argv[i], "--", 2) != 0 || nlen >= sizeof opt) goto usage;
+        if (strncmp(argv[i], "--", 2) != 0 || nlen >= sizeof opt)
+            return cli_unknown("bench", argv[i], "bench prove --help");
         memcpy(opt, argv[i], nlen);
         opt[nlen] = '\0';
         if (cli_opt("bench", argc, argv, &i, opt, "see bench prove --help", &v) != 1)
             return CLI_USAGE;
+        uint64_t num;
         if (!strcmp(opt, "--curve")) {
             if (!strcmp(v, "bn254") || !strcmp(v, "bn128")) curve = 0;
             else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12_381")) curve = 1;
-            else goto usage;
+            else return cli_refused("bench", opt, "bn254 (bn128) or bls12381 (bls12_381)", v);
         } else if (!strcmp(opt, "--log")) {
-            o.log_n = (unsigned)strtoul(v, NULL, 10);
-            if (o.log_n < 10 || o.log_n > 28) goto usage;
+            if (cli_parse_u64(v, 28, &num) || num < 10)
+                return cli_refused("bench", opt, "a number from 10 to 28", v);
+            o.log_n = (unsigned)num;
         } else if (!strcmp(opt, "--device")) {
             o.device = v;
         } else if (!strcmp(opt, "--runs")) {
-            o.runs = (unsigned)strtoul(v, NULL, 10);
-            if (o.runs < 1 || o.runs > 63) goto usage;
+            if (cli_parse_u64(v, 63, &num) || num < 1)
+                return cli_refused("bench", opt, "a number from 1 to 63", v);
+            o.runs = (unsigned)num;
         } else if (!strcmp(opt, "--threads")) {
-            if (cli_parse_threads(v, &o.nthreads)) goto usage;
-        } else if (!strcmp(opt, "--zeros")) {
-            o.zeros = (unsigned)strtoul(v, NULL, 10);
-        } else if (!strcmp(opt, "--ones")) {
-            o.ones = (unsigned)strtoul(v, NULL, 10);
+            if (cli_parse_threads(v, &o.nthreads))
+                return cli_refused("bench", opt, "a number from 1 to 4096", v);
+        } else if (!strcmp(opt, "--zeros") || !strcmp(opt, "--ones")) {
+            if (cli_parse_u64(v, 100, &num))
+                return cli_refused("bench", opt, "a percentage from 0 to 100", v);
+            if (!strcmp(opt, "--zeros")) o.zeros = (unsigned)num;
+            else o.ones = (unsigned)num;
         } else if (!strcmp(opt, "--g2")) {
-            if (cli_parse_choice(v, "cpu", "device", &o.g2_on_cpu)) goto usage;
+            if (cli_parse_choice(v, "cpu", "device", &o.g2_on_cpu))
+                return cli_refused("bench", opt, "cpu or device", v);
         } else if (!strcmp(opt, "--pageable")) {
-            if (cli_parse_choice(v, "yes", "no", &o.pageable)) goto usage;
+            if (cli_parse_choice(v, "yes", "no", &o.pageable))
+                return cli_refused("bench", opt, "yes or no", v);
         } else if (!strcmp(opt, "--key-layout")) {
-            if (cli_parse_choice(v, "zkey", "params", &o.zkey_layout)) goto usage;
+            if (cli_parse_choice(v, "zkey", "params", &o.zkey_layout))
+                return cli_refused("bench", opt, "zkey or params", v);
         } else if (!strcmp(opt, "--abc-on")) {
-            if (cli_parse_choice(v, "device", "host", &o.abc_on_device)) goto usage;
+            if (cli_parse_choice(v, "device", "host", &o.abc_on_device))
+                return cli_refused("bench", opt, "device or host", v);
         } else if (!strcmp(opt, "--cache")) {
-            if (cli_parse_choice(v, "yes", "no", &o.cache)) goto usage;
+            if (cli_parse_choice(v, "yes", "no", &o.cache))
+                return cli_refused("bench", opt, "yes or no", v);
         } else if (!strcmp(opt, "--stream")) {
-            if (cli_parse_choice(v, "yes", "no", &o.stream)) goto usage;
+            if (cli_parse_choice(v, "yes", "no", &o.stream))
+                return cli_refused("bench", opt, "yes or no", v);
         } else {
-            goto usage;
+            return cli_unknown("bench", opt, "bench prove --help");
         }
     }
-    if (o.zeros + o.ones > 100) goto usage;
+    if (o.zeros + o.ones > 100) {
+        fprintf(stderr, "zkpipe bench: --zeros and --ones add up to %u %%, more than 100\n",
+                o.zeros + o.ones);
+        return CLI_USAGE;
+    }
     return curve ? bench_prove_bls12_381_(&o) : bench_prove_bn254_(&o);
-usage:
-    fputs(prove_usage, stderr);
-    return CLI_USAGE;
 }

@@ -91,11 +91,8 @@ int cli_prove(int argc, char **argv) {
         } else if ((r = cli_opt("prove", argc, argv, &i, "--threads", "a number from 1 to 4096",
                                 &v)) != 0) {
             if (r < 0) return CLI_USAGE;
-            if (cli_parse_threads(v, &kopt.nthreads)) {
-                fprintf(stderr, "zkpipe prove: --threads wants a number from 1 to 4096, not \"%s\"\n",
-                        v);
-                return CLI_USAGE;
-            }
+            if (cli_parse_threads(v, &kopt.nthreads))
+                return cli_refused("prove", "--threads", "a number from 1 to 4096", v);
         } else if ((r = cli_opt("prove", argc, argv, &i, "--device", "cpu, cuda, cuda:N or auto",
                                 &v)) != 0) {
             if (r < 0) return CLI_USAGE;

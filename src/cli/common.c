@@ -90,6 +90,16 @@ int cli_parse_choice(const char *s, const char *one, const char *zero, int *out)
     return 0;
 }
 
+int cli_refused(const char *cmd, const char *name, const char *want, const char *value) {
+    fprintf(stderr, "zkpipe %s: %s wants %s, not \"%s\"\n", cmd, name, want, value);
+    return CLI_USAGE;
+}
+
+int cli_unknown(const char *cmd, const char *arg, const char *help) {
+    fprintf(stderr, "zkpipe %s: unknown option %s (see %s)\n", cmd, arg, help);
+    return CLI_USAGE;
+}
+
 int cli_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
 
 int cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name, const char *what,
