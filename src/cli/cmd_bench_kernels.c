@@ -259,14 +259,9 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
         }
         /* Every other option takes a value: --name value or --name=value. */
         char name[16];
-        const char *eq = strchr(argv[i], '=');
-        size_t nlen = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
-        if (strncmp(argv[i], "--", 2) != 0 || nlen >= sizeof name)
-            return cli_unknown("bench", argv[i], "bench msm --help");
-        memcpy(name, argv[i], nlen);
-        name[nlen] = '\0';
-        if (cli_opt("bench", argc, argv, &i, name, "see bench msm --help", &v) != 1)
-            return CLI_USAGE;
+        int r = cli_opt_named("bench", argc, argv, &i, name, sizeof name, "see bench msm --help", &v);
+        if (r == 0) return cli_unknown("bench", argv[i], "bench msm --help");
+        if (r < 0) return CLI_USAGE;
         uint64_t num;
         if (!strcmp(name, "--curve")) {
             if (!strcmp(v, "bn254") || !strcmp(v, "bn128")) b.curve = 0;

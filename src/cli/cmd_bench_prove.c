@@ -516,14 +516,9 @@ int cli_bench_prove(int argc, char **argv) {
         }
         /* Every option takes a value: --name value or --name=value. */
         char opt[16];
-        const char *eq = strchr(argv[i], '=');
-        size_t nlen = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
-        if (strncmp(argv[i], "--", 2) != 0 || nlen >= sizeof opt)
-            return cli_unknown("bench", argv[i], "bench prove --help");
-        memcpy(opt, argv[i], nlen);
-        opt[nlen] = '\0';
-        if (cli_opt("bench", argc, argv, &i, opt, "see bench prove --help", &v) != 1)
-            return CLI_USAGE;
+        int r = cli_opt_named("bench", argc, argv, &i, opt, sizeof opt, "see bench prove --help", &v);
+        if (r == 0) return cli_unknown("bench", argv[i], "bench prove --help");
+        if (r < 0) return CLI_USAGE;
         uint64_t num;
         if (!strcmp(opt, "--curve")) {
             if (!strcmp(v, "bn254") || !strcmp(v, "bn128")) curve = 0;
