@@ -126,6 +126,18 @@ if [ -x "$(dirname "$ZKPIPE")/zkpipe-daemon" ]; then
     expect_exit 0 "client --help" "$ZKPIPE" client --help
     expect_exit 0 "client prove --help" "$ZKPIPE" client prove --help
     expect_exit 0 "serve --help" "$ZKPIPE" serve --help
+    # bench porep --daemon: what it refuses is named (the call would fail fast on the socket).
+    expect_exit 2 "bench porep --daemon --in-flight 65" timeout 60 "$ZKPIPE" bench porep \
+        --daemon "$sock" --sector-size 2KiB --params "$WORK/none" --in-flight 65
+    err_has "--in-flight wants a number from 1 to 64, not \"65\"" "bench porep --daemon: the message names --in-flight"
+    expect_exit 2 "bench porep --daemon --frob" timeout 60 "$ZKPIPE" bench porep --daemon "$sock" \
+        --sector-size 2KiB --params "$WORK/none" --frob 1
+    err_has "bench porep: unknown option --frob" "bench porep --daemon: the unknown option is named"
+    expect_exit 2 "bench porep --daemon with an engine option" "$ZKPIPE" bench porep --daemon "$sock" \
+        --sector-size 2KiB --synth-workers 2
+    err_has "--synth-workers is the daemon's to set" "bench porep --daemon: an engine option is the daemon's"
+    expect_exit 2 "bench porep --daemon without --sector-size" "$ZKPIPE" bench porep --daemon "$sock"
+    err_has "bench porep: --sector-size is required" "bench porep --daemon: the missing option is named"
     expect_exit 2 "serve --config without a value" "$ZKPIPE" serve --config
     expect_exit 0 "serve --set=... --print-config" "$ZKPIPE" serve --no-env --set=engine.budget=1GiB --print-config
     grep -q "1GiB\|1073741824" "$WORK/out" && ok "serve: --set=KEY=VALUE took effect" || fail "serve: --set=KEY=VALUE ignored"
@@ -155,6 +167,8 @@ expect_exit 2 "bench prove --abc-on device on the CPU" "$ZKPIPE" bench prove --l
     --abc-on device
 err_has "makes a, b and c on a GPU" "bench prove --abc-on device: says it needs a GPU"
 expect_exit 2 "bench porep without --sector-size" "$ZKPIPE" bench porep --sectors 2
+err_has "bench porep: --sector-size is required" "bench porep: the missing option is named"
+err_has "usage: zkpipe bench porep" "bench porep: the usage follows a missing option"
 expect_exit 3 "bench porep without parameters" "$ZKPIPE" bench porep --sector-size 2KiB --params "$WORK/none"
 err_has "setup dev --filecoin porep --sector-size 2KiB" "bench porep: says how to make the parameters"
 # --phases and --duration are refused before any work when malformed.
@@ -162,9 +176,43 @@ for bad in "--phases ," "--phases @" "--phases 0@1GiB" "--phases 2@0" "--phases 
   "--duration 0" "--duration -5" "--duration soon"; do
     # shellcheck disable=SC2086
     expect_exit 2 "bench porep $bad" "$ZKPIPE" bench porep --sector-size 2KiB $bad
+    err_has "bench porep: ${bad%% *} wants " "bench porep $bad: the message names ${bad%% *}"
 done
 expect_exit 2 "bench porep --daemon with an engine option" "$ZKPIPE" bench porep --daemon \
   unix:///nonexistent.sock --sector-size 2KiB --synth-workers 2
+# A refused value or option is named, and a number is read whole. Each command
+# would fail fast on the missing files if its options were taken: the limit is a
+# backstop.
+expect_exit 2 "bench porep --sectors 26x" timeout 60 "$ZKPIPE" bench porep --sector-size 2KiB \
+  --params "$WORK/none" --sectors 26x
+err_has "--sectors wants a number from 1 to 4096, not \"26x\"" "bench porep: the message names --sectors"
+expect_exit 2 "bench porep --frob" timeout 60 "$ZKPIPE" bench porep --sector-size 2KiB \
+  --params "$WORK/none" --frob 1
+err_has "bench porep: unknown option --frob" "bench porep: the unknown option is named"
+expect_exit 2 "bench pipeline --jobs 26x" timeout 60 "$ZKPIPE" bench pipeline --key "$WORK/none.zkey" \
+  --witness "$WORK/none.wtns" --jobs 26x
+err_has "--jobs wants a number from 1 to 4096, not \"26x\"" "bench pipeline: the message names --jobs"
+# strtod read "nan" as a budget that no comparison refused.
+expect_exit 2 "bench pipeline --budget nan" timeout 60 "$ZKPIPE" bench pipeline --key "$WORK/none.zkey" \
+  --witness "$WORK/none.wtns" --budget nan
+err_has "--budget wants a size" "bench pipeline: the message names --budget"
+expect_exit 2 "bench pipeline --priority urgent" timeout 60 "$ZKPIPE" bench pipeline \
+  --key "$WORK/none.zkey" --witness "$WORK/none.wtns" --priority urgent
+err_has "--priority wants low, normal, high, critical or mixed" "bench pipeline: the priorities are named"
+expect_exit 2 "bench pipeline --rounds 2" timeout 60 "$ZKPIPE" bench pipeline --key "$WORK/none.zkey" \
+  --witness "$WORK/none.wtns" --rounds 2
+err_has "unknown option --rounds" "bench pipeline: the unknown option is named"
+expect_exit 2 "bench pipeline: a --key without witnesses" "$ZKPIPE" bench pipeline --key "$WORK/none.zkey"
+err_has "needs a --witness after it" "bench pipeline: the missing --witness is named"
+err_has "usage: zkpipe bench pipeline" "bench pipeline: the usage follows a missing option"
+# strtoull read " -1" as 2^64 - 1.
+expect_exit 2 "bench synthetic --seed ' -1'" timeout 60 "$ZKPIPE" bench synthetic bn254:5 "$WORK/syn" \
+  --seed " -1"
+err_has "--seed wants a number below 2^64" "bench synthetic: the message names --seed"
+expect_exit 2 "bench synthetic --witnesses 0" timeout 60 "$ZKPIPE" bench synthetic bn254:5 "$WORK/syn" \
+  --witnesses 0
+err_has "--witnesses wants a count from 1 to 4096, not \"0\"" "bench synthetic: the message names --witnesses"
+[ ! -e "$WORK/syn" ] && ok "bench synthetic: nothing written when refused" || fail "bench synthetic wrote $WORK/syn"
 expect_exit 0 "prove --threads=2" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --threads=2 --quiet
 cmp -s "$o/u.json" "$o/q.json" || fail "--threads=2: a different public.json"
 expect_exit 0 "prove --device=cpu" "$ZKPIPE" prove "$K" "$W" "$o/t.json" "$o/u.json" --device=cpu --quiet
@@ -324,8 +372,15 @@ expect_exit 3 "from-zkey: a bn254 key" "$ZKPIPE" filecoin params from-zkey "$K" 
 [ ! -e "$B/x.params" ] && [ ! -e "$B/x.vk" ] && ok "from-zkey: nothing written on failure" || fail "from-zkey wrote a file"
 expect_exit 2 "filecoin params inspect without a file" "$ZKPIPE" filecoin params inspect
 expect_exit 2 "filecoin params inspect --threads=0" "$ZKPIPE" filecoin params inspect "$B/k.params" --threads=0
+err_has "--threads wants a number from 1 to 4096, not \"0\"" "filecoin params inspect: the message names --threads"
 expect_exit 2 "filecoin params from-zkey over its input" "$ZKPIPE" filecoin params from-zkey "$B/circuit.zkey" "$B/circuit.zkey" "$B/y.vk"
+expect_exit 2 "filecoin params inspect --sector-size" "$ZKPIPE" filecoin params inspect "$B/k.params" \
+  --sector-size 2KiB
+err_has "filecoin params inspect: unknown option --sector-size" "filecoin params inspect: the option it lacks is named"
+expect_exit 2 "filecoin params from-zkey with two files" "$ZKPIPE" filecoin params from-zkey "$B/circuit.zkey" "$B/z.params"
+err_has "wants <key.zkey> <out.params> <out.vk>, not 2 file(s)" "filecoin params from-zkey: the files it wants are named"
 expect_exit 2 "filecoin nothing" "$ZKPIPE" filecoin nothing
+err_has "unknown subcommand \"nothing\"" "filecoin: the unknown subcommand is named"
 expect_exit 0 "filecoin --help" "$ZKPIPE" filecoin --help
 # Where Filecoin keeps the parameters: the cache directory and the derived names
 # (the 2 KiB digest as in rust-fil-proofs' parameters.json).
@@ -339,6 +394,7 @@ expect_exit 0 "filecoin circuit-info 2KiB" "$ZKPIPE" filecoin circuit-info --sec
 grep -qx "inputs: 40" "$WORK/out" && grep -q "^constraints: [0-9]" "$WORK/out" && ok "circuit-info: 40 inputs with ONE" || fail "circuit-info: $(cat "$WORK/out")"
 expect_exit 2 "filecoin circuit-info --sector-size 4KiB" "$ZKPIPE" filecoin circuit-info --sector-size 4KiB
 expect_exit 2 "filecoin circuit-info without a size" "$ZKPIPE" filecoin circuit-info
+err_has "filecoin circuit-info: --sector-size is required" "circuit-info: the missing option is named"
 cp "$B/k.params" "$B/$N2K.params"
 expect_exit 0 "inspect a file named for 2 KiB" "$ZKPIPE" filecoin params inspect "$B/$N2K.params"
 grep -q "named for: the 2KiB PoRep circuit" "$WORK/out" && ok "inspect: the name is recognised" || fail "inspect: named for"
@@ -398,6 +454,25 @@ expect_exit 0 "info on Curio's envelope" "$ZKPIPE" info "$F/envelope.json"
 grep -q "^sector number: 12" "$WORK/out" && ok "info reads the envelope" || fail "info envelope: $(cat "$WORK/out")"
 expect_exit 3 "info on a damaged C1" "$ZKPIPE" info "$F/bad_h.json"
 expect_exit 2 "filecoin c1 synth without --out" "$ZKPIPE" filecoin c1 synth --sector-size 2KiB
+# c2 and verify: each refusal named. Taken, these would fail fast on the missing
+# parameters; the limit is a backstop.
+expect_exit 2 "filecoin c2 without --out" timeout 60 "$ZKPIPE" filecoin c2 "$F/c1.json" --params "$WORK/none"
+err_has "filecoin c2: --out is required" "filecoin c2: the missing option is named"
+err_has "usage: zkpipe filecoin c2" "filecoin c2: the usage follows a missing option"
+expect_exit 2 "filecoin c2 --budget 0" timeout 60 "$ZKPIPE" filecoin c2 "$F/c1.json" --out "$F/c2.bin" \
+  --params "$WORK/none" --budget 0
+err_has "--budget wants a size above 0" "filecoin c2: the message names --budget"
+expect_exit 2 "filecoin c2 --synth-workers 2x" timeout 60 "$ZKPIPE" filecoin c2 "$F/c1.json" \
+  --out "$F/c2.bin" --params "$WORK/none" --synth-workers 2x
+err_has "--synth-workers wants a number from 1 to 4096, not \"2x\"" "filecoin c2: the message names --synth-workers"
+expect_exit 2 "filecoin c2 --fast" timeout 60 "$ZKPIPE" filecoin c2 "$F/c1.json" --out "$F/c2.bin" \
+  --params "$WORK/none" --fast
+err_has "filecoin c2: unknown option --fast" "filecoin c2: the unknown option is named"
+[ ! -e "$F/c2.bin" ] && ok "filecoin c2: nothing written when refused" || fail "filecoin c2 wrote a proof"
+expect_exit 2 "filecoin verify without the proof" "$ZKPIPE" filecoin verify "$F/c1.json"
+err_has "filecoin verify: <proof.bin> is required" "filecoin verify: the missing file is named"
+expect_exit 2 "filecoin verify --fast" "$ZKPIPE" filecoin verify "$F/c1.json" "$F/c1.json" --fast
+err_has "filecoin verify: unknown option --fast" "filecoin verify: the unknown option is named"
 
 # ---------------------------------------------------------------- JSON details
 sed 's/"\([0-9]\)/"000\1/' "$PUB" >"$WORK/pub_zeros.json"
@@ -439,10 +514,19 @@ err_has "not one of 2KiB" "setup dev: the sizes are named"
 expect_exit 2 "setup dev --filecoin porep with --bytes" "$ZKPIPE" setup dev --filecoin porep \
   --sector-size 2KiB --bytes 8 --out "$B"
 expect_exit 2 "setup dev --filecoin post" "$ZKPIPE" setup dev --filecoin post --sector-size 2KiB --out "$B"
+err_has "--filecoin wants porep, not \"post\"" "setup dev: the message names --filecoin"
 expect_exit 2 "setup dev: two circuits" "$ZKPIPE" setup dev --circuit sha256 --bytes 8 --filecoin porep \
   --sector-size 2KiB --out "$B"
+err_has "--circuit and --filecoin: one or the other" "setup dev: the clash is named"
 expect_exit 2 "setup dev: a short seed" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B" --seed 0102
+err_has "--seed wants 64 hex digits, not \"0102\"" "setup dev: the message names --seed"
+expect_exit 2 "setup dev --bytes 26x" timeout 60 "$ZKPIPE" setup dev --circuit sha256 --bytes 26x --out "$B"
+err_has "--bytes wants a number from 1 to 4096, not \"26x\"" "setup dev: the message names --bytes"
+expect_exit 2 "setup dev --fast" timeout 60 "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B" --fast
+err_has "setup: unknown option --fast" "setup dev: the unknown option is named"
 expect_exit 2 "setup dev: no circuit" "$ZKPIPE" setup dev --out "$B"
+err_has "--circuit or --filecoin is required" "setup dev: the missing option is named"
+err_has "usage: zkpipe setup dev" "setup dev: the usage follows a missing option"
 expect_exit 0 "setup dev: a missing directory is made" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B/new" --quiet
 [ -s "$B/new/dev-INSECURE-sha256-1b.params" ] && [ -s "$B/new/dev-INSECURE-sha256-1b.vk" ] && ok "both files are in the new directory" || fail "setup dev: no files in the new directory"
 expect_exit 5 "setup dev: a directory whose parent is missing" "$ZKPIPE" setup dev --circuit sha256 --bytes 1 --out "$B/none/deeper"

@@ -25,6 +25,7 @@
 #include "util/diag.h"
 #include "util/fileio.h"
 #include "util/util.h"
+#include "zkpipe/curve.h"
 
 enum {
     CLI_OK = 0,
@@ -75,9 +76,23 @@ int cli_parse_size(const char *s, uint64_t *out);
  * spaces), no overflow. 0 on success. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
 
+/* Parses a run's length in seconds, above 0 and below 10^7 (fractions
+ * too), the whole string. 0 on success. */
+int cli_parse_duration(const char *s, double *out);
+
+/* What a duration wants, as a refusal (cli_refused) says it. */
+#define CLI_DURATION_WANT "seconds above 0 and below 10^7"
+
 /* Parses an option that names one of two choices: *out = 1 for s equal to
  * one, 0 for s equal to zero. 0 on success. */
 int cli_parse_choice(const char *s, const char *one, const char *zero, int *out);
+
+/* Parses a curve name as the benchmarks' --curve takes it: bn254 (or
+ * bn128) and bls12381 (or bls12_381). 0 on success. */
+int cli_parse_curve(const char *s, zkpipe_curve *out);
+
+/* What --curve wants, as a refusal (cli_refused) says it. */
+#define CLI_CURVE_WANT "bn254 (bn128) or bls12381 (bls12_381)"
 
 /* For a value an option refuses: prints "zkpipe <cmd>: <name> wants <want>,
  * not "<value>"" on stderr and returns CLI_USAGE. */

@@ -83,11 +83,17 @@ static char *path_join_(const char *dir, const char *name) {
     return p;
 }
 
+/* What --seed wants, as a refusal says it. */
+#define SEED_WANT_ "a number below 2^64, in decimal, 0x hex or 0 octal"
+
 static int parse_seed_(const char *v, uint64_t *out) {
+    /* strtoull would also take leading spaces and a sign (" -1" is 2^64 - 1):
+     * a seed starts with a digit. */
+    if (*v < '0' || *v > '9') return -1;
     char *end;
     errno = 0;
     unsigned long long x = strtoull(v, &end, 0);
-    if (!*v || *v == '-' || *end || errno) return -1;
+    if (*end || errno) return -1;
     *out = x;
     return 0;
 }
@@ -191,32 +197,38 @@ static int bench_synthetic_(int argc, char **argv) {
             fputs(bench_usage, stdout);
             return CLI_OK;
         }
-        if ((r = cli_opt("bench", argc, argv, &i, "--witnesses", "a count from 1 to 4096", &v)) ||
-            (r = cli_opt("bench", argc, argv, &i, "--seed", "a number", &v)) ||
-            (r = cli_opt("bench", argc, argv, &i, "--threads", "a number from 1 to 4096", &v))) {
+        if ((r = cli_opt("bench", argc, argv, &i, "--witnesses", "a count from 1 to 4096", &v))) {
             if (r < 0) return CLI_USAGE;
-            if (!strncmp(a, "--seed", 6) ? parse_seed_(v, &p.seed)
-                                         : cli_parse_threads(v, !strncmp(a, "--threads", 9)
-                                                                    ? &p.nthreads
-                                                                    : &nwtns))
-                goto usage;
+            if (cli_parse_threads(v, &nwtns))
+                return cli_refused("bench", "--witnesses", "a count from 1 to 4096", v);
+        } else if ((r = cli_opt("bench", argc, argv, &i, "--seed", SEED_WANT_, &v))) {
+            if (r < 0) return CLI_USAGE;
+            if (parse_seed_(v, &p.seed)) return cli_refused("bench", "--seed", SEED_WANT_, v);
+        } else if ((r = cli_opt("bench", argc, argv, &i, "--threads", "a number from 1 to 4096",
+                                &v))) {
+            if (r < 0) return CLI_USAGE;
+            if (cli_parse_threads(v, &p.nthreads))
+                return cli_refused("bench", "--threads", "a number from 1 to 4096", v);
         } else if (a[0] == '-' && a[1] == '-') {
-            goto usage;
+            return cli_unknown("bench", a, "bench synthetic --help");
         } else if (!spec) {
             spec = a;
         } else if (!dir) {
             dir = a;
         } else {
-            goto usage;
+            fprintf(stderr, "zkpipe bench: synthetic takes <curve>:<log2> and <out-dir>, not also "
+                            "\"%s\"\n", a);
+            return CLI_USAGE;
         }
     }
-    if (!spec || !dir) goto usage;
-    zkp_diag d = {{0}};
-    zkpipe_status st = zkp_synthetic_parse_spec(spec, &p.curve, &p.log_n, &d);
-    if (st != ZKPIPE_OK) {
-        cli_fail("bench", st, &d, CLI_USAGE);
+    if (!spec || !dir) {
+        fprintf(stderr, "zkpipe bench: synthetic needs %s\n",
+                spec ? "<out-dir> after <curve>:<log2>" : "<curve>:<log2> and <out-dir>");
         goto usage;
     }
+    zkp_diag d = {{0}};
+    zkpipe_status st = zkp_synthetic_parse_spec(spec, &p.curve, &p.log_n, &d);
+    if (st != ZKPIPE_OK) return cli_fail("bench", st, &d, CLI_USAGE);
     bench_synth_ s;
     memset(&s, 0, sizeof s);
     int rc = bench_synth_make_(&s, &p, dir, 0, nwtns);
@@ -327,14 +339,13 @@ static int sequential_(const bench_key_ *keys, size_t nkeys, unsigned jobs, unsi
     return rc;
 }
 
-static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
+/* wit: room for every --witness, or for the synthetic witnesses (one per
+ * partition, at most 4096). */
+static int bench_pipeline_main_(int argc, char **argv, char **wit, bench_synth_ *synth) {
     const char *timeline = NULL, *synth_spec = NULL;
     /* Made on every CPU whatever --device-threads says: making the workload
      * is not part of what is measured. */
     zkp_synthetic_params sp = {ZKPIPE_CURVE_BN254, 0, 1, 0};
-    /* Room for every --witness, or for the synthetic witnesses (one per
-     * partition, at most 4096). */
-    char **wit = calloc((size_t)argc + 4097, sizeof *wit);
     size_t nwit = 0, nkeys = 0;
     bench_key_ keys[BENCH_MAX_KEYS];
     memset(keys, 0, sizeof keys);
@@ -342,7 +353,6 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
     int json = 0, baseline = 1, prio = 1, verify = 1, seed_given = 0;
     zkpipe_engine_config cfg;
     (void)zkpipe_engine_config_default(&cfg);
-    if (!wit) return CLI_INVALID;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         unsigned *num = NULL;
@@ -352,32 +362,36 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
         /* Every other option takes a value; a becomes the bare name. */
         char name[32];
         int r = cli_opt_named("bench", argc, argv, &i, name, sizeof name, "see bench --help", &v);
-        if (r == 0) goto usage;
-        if (r < 0) {
-            free(wit);
-            return CLI_USAGE;
-        }
+        if (r == 0) return cli_unknown("bench", a, "bench pipeline --help");
+        if (r < 0) return CLI_USAGE;
         a = name;
         if (!strcmp(a, "--key")) {
-            if (nkeys == BENCH_MAX_KEYS) goto usage;
+            if (nkeys == BENCH_MAX_KEYS) {
+                fprintf(stderr, "zkpipe bench: at most %d --key\n", BENCH_MAX_KEYS);
+                return CLI_USAGE;
+            }
             keys[nkeys++] = (bench_key_){v, wit + nwit, 0, 0};
         } else if (!strcmp(a, "--witness")) {
-            if (!nkeys) goto usage;
+            if (!nkeys) {
+                fprintf(stderr, "zkpipe bench: --witness %s comes before any --key\n", v);
+                return CLI_USAGE;
+            }
             wit[nwit++] = (char *)v;
             keys[nkeys - 1].nwit++;
         }
         else if (!strcmp(a, "--synthetic")) synth_spec = v;
         else if (!strcmp(a, "--seed")) {
-            if (parse_seed_(v, &sp.seed)) goto usage;
+            if (parse_seed_(v, &sp.seed)) return cli_refused("bench", a, SEED_WANT_, v);
             seed_given = 1;
         }
         else if (!strcmp(a, "--timeline")) timeline = v;
-        else if (!strcmp(a, "--budget")) {
-            if (cli_parse_size(v, &cfg.budget_bytes)) goto usage;
-        } else if (!strcmp(a, "--vram-budget")) {
-            if (cli_parse_size(v, &cfg.vram_budget_bytes)) goto usage;
+        else if (!strcmp(a, "--budget") || !strcmp(a, "--vram-budget")) {
+            if (cli_parse_size(v, !strcmp(a, "--budget") ? &cfg.budget_bytes
+                                                         : &cfg.vram_budget_bytes))
+                return cli_refused("bench", a, "a size, e.g. 64MiB or 2GiB", v);
         } else if (!strcmp(a, "--priority")) {
-            if (parse_prio_(v, &prio)) goto usage;
+            if (parse_prio_(v, &prio))
+                return cli_refused("bench", a, "low, normal, high, critical or mixed", v);
         } else if (!strcmp(a, "--partitions")) num = &parts;
         else if (!strcmp(a, "--jobs")) num = &jobs;
         else if (!strcmp(a, "--synth-workers")) num = &cfg.synth_workers;
@@ -387,39 +401,43 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
         else if (!strcmp(a, "--device-threads")) num = &cfg.device_threads;
         else if (!strcmp(a, "--finalize-workers")) num = &cfg.finalize_workers;
         else if (!strcmp(a, "--period-ms")) num = &period;
-        else goto usage;
-        if (num && cli_parse_threads(v, num)) goto usage;
+        else return cli_unknown("bench", a, "bench pipeline --help");
+        if (num && cli_parse_threads(v, num))
+            return cli_refused("bench", a, "a number from 1 to 4096", v);
     }
-    if (seed_given && !synth_spec) goto usage;
+    if (seed_given && !synth_spec) {
+        fprintf(stderr, "zkpipe bench: --seed is the seed of --synthetic, which is not given\n");
+        return CLI_USAGE;
+    }
     if (synth_spec) {
-        if (nkeys) goto usage;
+        if (nkeys) {
+            fprintf(stderr, "zkpipe bench: --synthetic or --key, not both\n");
+            return CLI_USAGE;
+        }
         zkp_diag d = {{0}};
         zkpipe_status sst = zkp_synthetic_parse_spec(synth_spec, &sp.curve, &sp.log_n, &d);
-        if (sst != ZKPIPE_OK) {
-            cli_fail("bench", sst, &d, CLI_USAGE);
-            goto usage;
-        }
+        if (sst != ZKPIPE_OK) return cli_fail("bench", sst, &d, CLI_USAGE);
         const char *tmp = getenv("TMPDIR");
         char *templ = path_join_(tmp && *tmp ? tmp : "/tmp", "zkpipe-synthetic-XXXXXX");
-        if (!templ) {
-            free(wit);
-            return CLI_INVALID;
-        }
+        if (!templ) return CLI_INVALID;
         int rc = bench_synth_make_(synth, &sp, templ, 1, parts);
         free(templ);
-        if (rc != CLI_OK) {
-            free(wit);
-            return rc;
-        }
+        if (rc != CLI_OK) return rc;
         if (!json) bench_synth_report_(stdout, synth, &sp);
         keys[0] = (bench_key_){synth->zkey, wit, 0, 0};
         for (size_t i = 0; i < synth->nwtns; i++) wit[nwit++] = synth->wtns[i];
         keys[0].nwit = synth->nwtns;
         nkeys = 1;
     }
-    if (!nkeys) goto usage;
+    if (!nkeys) {
+        fprintf(stderr, "zkpipe bench: pipeline needs --key and --witness, or --synthetic\n");
+        goto usage;
+    }
     for (size_t k = 0; k < nkeys; k++)
-        if (!keys[k].nwit) goto usage;
+        if (!keys[k].nwit) {
+            fprintf(stderr, "zkpipe bench: --key %s needs a --witness after it\n", keys[k].zkey);
+            goto usage;
+        }
     cfg.verify = verify;
     cfg.rss_period_ms = period;
     char tmpcsv[64] = "";
@@ -436,7 +454,6 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
     zkpipe_status st = zkpipe_engine_create(&e, &cfg, err, sizeof err);
     if (st != ZKPIPE_OK) {
         fprintf(stderr, "zkpipe bench: %s (%s)\n", err, zkpipe_status_name(st));
-        free(wit);
         return CLI_INVALID;
     }
     for (size_t k = 0; k < nkeys; k++)
@@ -444,7 +461,6 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
             fprintf(stderr, "zkpipe bench: cannot open %s (%s)\n", keys[k].zkey,
                     zkpipe_status_name(st));
             (void)zkpipe_engine_destroy(&e);
-            free(wit);
             return CLI_BAD_INPUT;
         }
     /* Partition i of a job on key k uses that key's witnesses in turn. */
@@ -529,20 +545,22 @@ static int bench_pipeline_main_(int argc, char **argv, bench_synth_ *synth) {
     }
     free(wv);
     free(ids);
-    free(wit);
     return failed ? CLI_INVALID : CLI_OK;
 usage:
     fputs(bench_usage, stderr);
-    free(wit);
     return CLI_USAGE;
 }
 
-/* The synthetic workload's directory goes whichever way the run ends. */
+/* The synthetic workload's directory, and the witness list, go whichever
+ * way the run ends. */
 static int bench_pipeline_(int argc, char **argv) {
+    char **wit = calloc((size_t)argc + 4097, sizeof *wit);
+    if (!wit) return cli_fail("bench", ZKPIPE_ERR_NO_MEMORY, NULL, CLI_INVALID);
     bench_synth_ synth;
     memset(&synth, 0, sizeof synth);
-    int rc = bench_pipeline_main_(argc, argv, &synth);
+    int rc = bench_pipeline_main_(argc, argv, wit, &synth);
     bench_synth_clear_(&synth);
+    free(wit);
     return rc;
 }
 

@@ -37,7 +37,7 @@ static const char kernels_usage[] =
     "MSM data: 2^14 random bases repeated, random scalars below r.\n" CLI_OPTIONS_HELP;
 
 typedef struct {
-    int curve; /* 0 bn254, 1 bls12_381 */
+    zkpipe_curve curve; /* 0 until --curve names one */
     unsigned logs[32], nlogs, runs, nthreads, check_log;
     int no_cpu, cache;
     zkp_gpu *gpu;
@@ -245,7 +245,7 @@ static int parse_logs_(const char *s, kbench_ *b) {
 }
 
 int cli_bench_kernel(const char *what, int argc, char **argv) {
-    kbench_ b = {.curve = -1, .runs = 5, .check_log = 20, .cache = 1};
+    kbench_ b = {.curve = 0, .runs = 5, .check_log = 20, .cache = 1};
     const char *device = "auto";
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
@@ -264,9 +264,7 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
         if (r < 0) return CLI_USAGE;
         uint64_t num;
         if (!strcmp(name, "--curve")) {
-            if (!strcmp(v, "bn254") || !strcmp(v, "bn128")) b.curve = 0;
-            else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12_381")) b.curve = 1;
-            else return cli_refused("bench", name, "bn254 (bn128) or bls12381 (bls12_381)", v);
+            if (cli_parse_curve(v, &b.curve)) return cli_refused("bench", name, CLI_CURVE_WANT, v);
         } else if (!strcmp(name, "--log")) {
             if (parse_logs_(v, &b))
                 return cli_refused("bench", name, "up to 32 sizes from 1 to 28, by commas", v);
@@ -290,7 +288,7 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
             return cli_unknown("bench", name, "bench msm --help");
         }
     }
-    if (b.curve < 0 || !b.nlogs) {
+    if (!b.curve || !b.nlogs) {
         fprintf(stderr, "zkpipe bench: %s needs --curve and --log\n", what);
         fputs(kernels_usage, stderr);
         return CLI_USAGE;
@@ -323,11 +321,11 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
         }
     }
     printf("cpu: %u threads; medians of %u runs\n", b.nthreads, b.runs);
-    int code;
+    int code, bn254 = b.curve == ZKPIPE_CURVE_BN254;
     if (!strcmp(what, "msm"))
-        code = b.curve == 0 ? bench_msm_bn254_g1_(&b) : bench_msm_bls12_381_g1_(&b);
+        code = bn254 ? bench_msm_bn254_g1_(&b) : bench_msm_bls12_381_g1_(&b);
     else
-        code = b.curve == 0 ? bench_ntt_bn254_fr_(&b) : bench_ntt_bls12_381_fr_(&b);
+        code = bn254 ? bench_ntt_bn254_fr_(&b) : bench_ntt_bls12_381_fr_(&b);
     zkp_gpu_close(b.gpu);
     return code;
 }

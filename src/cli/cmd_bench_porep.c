@@ -298,33 +298,38 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         char name[32];
         int r = cli_opt_named("bench porep", argc, argv, &i, name, sizeof name,
                               "see bench porep --help", &v);
-        if (r == 0) goto usage;
+        if (r == 0) return cli_unknown("bench porep", a, "bench porep --help");
         if (r < 0) return CLI_USAGE;
         if (!strcmp(name, "--sector-size")) o->size = v;
         else if (!strcmp(name, "--phases")) {
-            if (parse_phases_(v, o)) goto usage;
+            if (parse_phases_(v, o))
+                return cli_refused("bench porep", name,
+                                   "up to 32 phases W@SIZE by commas (W from 1 to 4096, SIZE "
+                                   "above 0, either optional)",
+                                   v);
             o->phases_given = 1;
             o->phases_text = v;
         }
         else if (!strcmp(name, "--duration")) {
-            char *end;
-            o->duration = strtod(v, &end);
-            if (end == v || *end || !(o->duration > 0 && o->duration < 1e7)) goto usage;
+            if (cli_parse_duration(v, &o->duration))
+                return cli_refused("bench porep", name, CLI_DURATION_WANT, v);
         }
         else if (!strcmp(name, "--params")) o->params_dir = v;
         else if (!strcmp(name, "--json")) o->json_path = v;
         else if (!strcmp(name, "--results")) o->results_path = v;
         else if (!strcmp(name, "--timeline")) o->timeline = v;
         else if (!strcmp(name, "--device")) o->cfg.device = v;
-        else if (!strcmp(name, "--budget")) {
-            if (cli_parse_size(v, &o->cfg.budget_bytes) || !o->cfg.budget_bytes) goto usage;
-        } else if (!strcmp(name, "--vram-budget")) {
-            if (cli_parse_size(v, &o->cfg.vram_budget_bytes) || !o->cfg.vram_budget_bytes)
-                goto usage;
+        else if (!strcmp(name, "--budget") || !strcmp(name, "--vram-budget")) {
+            uint64_t *bytes = !strcmp(name, "--budget") ? &o->cfg.budget_bytes
+                                                        : &o->cfg.vram_budget_bytes;
+            if (cli_parse_size(v, bytes) || !*bytes)
+                return cli_refused("bench porep", name, "a size above 0, e.g. 512MiB or 8GiB", v);
         } else if (!strcmp(name, "--abc-on")) {
-            if (cli_parse_choice(v, "host", "device", &o->cfg.abc_on_host)) goto usage;
+            if (cli_parse_choice(v, "host", "device", &o->cfg.abc_on_host))
+                return cli_refused("bench porep", name, "host or device", v);
         } else if (!strcmp(name, "--seed")) {
-            if (cli_parse_hex32(v, o->seed)) goto usage;
+            if (cli_parse_hex32(v, o->seed))
+                return cli_refused("bench porep", name, "64 hex digits", v);
         } else if (!strcmp(name, "--sectors")) num = &o->sectors;
         else if (!strcmp(name, "--in-flight")) num = &o->in_flight;
         else if (!strcmp(name, "--synth-workers")) num = &o->cfg.synth_workers;
@@ -333,10 +338,15 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         else if (!strcmp(name, "--threads")) num = &o->cfg.device_threads;
         else if (!strcmp(name, "--finalize-workers")) num = &o->cfg.finalize_workers;
         else if (!strcmp(name, "--period-ms")) num = &o->period_ms;
-        else goto usage;
-        if (num && cli_parse_threads(v, num)) goto usage;
+        else return cli_unknown("bench porep", name, "bench porep --help");
+        if (num && cli_parse_threads(v, num))
+            return cli_refused("bench porep", name, "a number from 1 to 4096", v);
     }
-    if (!o->size) goto usage;
+    if (!o->size) {
+        fputs("zkpipe bench porep: --sector-size is required\n", stderr);
+        fputs(porep_usage, stderr);
+        return CLI_USAGE;
+    }
     if (!o->sectors) o->sectors = o->duration > 0 ? POREP_DURATION_SECTORS_MAX : 1;
     if (!o->n_phases) o->n_phases = 1; /* the engine's own limits */
     /* The engine starts with the most workers and the largest budget any
@@ -347,9 +357,6 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         if (o->phases[i].budget > o->cfg.budget_bytes) o->cfg.budget_bytes = o->phases[i].budget;
     }
     return -1;
-usage:
-    fputs(porep_usage, stderr);
-    return CLI_USAGE;
 }
 
 static void collect_(const zkpipe_job_result *r, porep_phase_ *ph, unsigned total, double t) {

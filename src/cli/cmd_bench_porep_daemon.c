@@ -39,8 +39,17 @@ static const char daemon_usage[] =
     "read from its metrics (GetMetrics) at the end. Exit code 1 when any sector fails.\n"
     "\n" CLI_OPTIONS_HELP CLI_EXIT_CODES_HELP;
 
-/* Calls in flight at once, one thread each. */
+/* Calls in flight at once, one thread each; and what --in-flight wants,
+ * which says the same. */
 #define DAEMON_IN_FLIGHT_MAX 64u
+#define DAEMON_IN_FLIGHT_WANT "a number from 1 to 64"
+
+/* bench porep's options for the engine it runs in process: through a
+ * daemon, the daemon's config sets what they set. */
+static const char *const engine_opts_[] = {
+    "--phases", "--budget", "--vram-budget", "--abc-on", "--synth-workers", "--synth-threads",
+    "--device", "--device-workers", "--threads", "--finalize-workers", "--timeline",
+    "--period-ms", "--results", "--check-subgroups"};
 
 typedef struct {
     const char *addr, *size, *params_dir, *json_path;
@@ -73,42 +82,49 @@ static int parse_(int argc, char **argv, dopts_ *o) {
             fputs(daemon_usage, stdout);
             return CLI_OK;
         }
+        const char *eq = strchr(a, '=');
+        size_t n = eq ? (size_t)(eq - a) : strlen(a);
+        for (size_t k = 0; k < sizeof engine_opts_ / sizeof *engine_opts_; k++)
+            if (strlen(engine_opts_[k]) == n && !strncmp(a, engine_opts_[k], n)) {
+                fprintf(stderr, "zkpipe bench porep: %s is the daemon's to set (its config), "
+                                "not an option of --daemon\n", engine_opts_[k]);
+                return CLI_USAGE;
+            }
         char name[32];
         int r = cli_opt_named("bench porep", argc, argv, &i, name, sizeof name,
-                              "see bench porep --daemon --help", &v);
-        if (r == 0) goto usage;
+                              "see bench porep --daemon ADDR --help", &v);
+        if (r == 0) return cli_unknown("bench porep", a, "bench porep --daemon ADDR --help");
         if (r < 0) return CLI_USAGE;
-        unsigned *num = NULL;
+        uint64_t num;
         if (!strcmp(name, "--daemon")) o->addr = v;
         else if (!strcmp(name, "--sector-size")) o->size = v;
         else if (!strcmp(name, "--params")) o->params_dir = v;
         else if (!strcmp(name, "--json")) o->json_path = v;
         else if (!strcmp(name, "--seed")) {
-            if (cli_parse_hex32(v, o->seed)) goto usage;
+            if (cli_parse_hex32(v, o->seed))
+                return cli_refused("bench porep", name, "64 hex digits", v);
         } else if (!strcmp(name, "--duration")) {
-            char *end;
-            o->duration = strtod(v, &end);
-            if (end == v || *end || !(o->duration > 0 && o->duration < 1e7)) goto usage;
-        } else if (!strcmp(name, "--sectors")) num = &o->sectors;
-        else if (!strcmp(name, "--in-flight")) num = &o->in_flight;
-        else {
-            fprintf(stderr, "zkpipe bench porep: %s is the daemon's to set (its config), not "
-                            "an option of --daemon\n", name);
-            return CLI_USAGE;
+            if (cli_parse_duration(v, &o->duration))
+                return cli_refused("bench porep", name, CLI_DURATION_WANT, v);
+        } else if (!strcmp(name, "--sectors")) {
+            if (cli_parse_threads(v, &o->sectors))
+                return cli_refused("bench porep", name, "a number from 1 to 4096", v);
+        } else if (!strcmp(name, "--in-flight")) {
+            if (cli_parse_u64(v, DAEMON_IN_FLIGHT_MAX, &num) || !num)
+                return cli_refused("bench porep", name, DAEMON_IN_FLIGHT_WANT, v);
+            o->in_flight = (unsigned)num;
+        } else {
+            return cli_unknown("bench porep", name, "bench porep --daemon ADDR --help");
         }
-        if (num && cli_parse_threads(v, num)) goto usage;
     }
-    if (!o->addr || !o->size) goto usage;
-    if (o->in_flight > DAEMON_IN_FLIGHT_MAX) {
-        fprintf(stderr, "zkpipe bench porep: --in-flight: at most %u calls at once\n",
-                DAEMON_IN_FLIGHT_MAX);
+    if (!o->addr || !o->size) {
+        fprintf(stderr, "zkpipe bench porep: %s is required\n",
+                !o->addr ? "--daemon" : "--sector-size");
+        fputs(daemon_usage, stderr);
         return CLI_USAGE;
     }
     if (!o->sectors) o->sectors = o->duration > 0 ? 1000 : 1;
     return -1;
-usage:
-    fputs(daemon_usage, stderr);
-    return CLI_USAGE;
 }
 
 static const char b64_[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -505,7 +505,7 @@ BENCH_PROVE_(bn254, bn254_g1, bn254_g2, bn254_fr, BN254_FR)
 BENCH_PROVE_(bls12_381, bls12_381_g1, bls12_381_g2, bls12_381_fr, BLS12_381_FR)
 
 int cli_bench_prove(int argc, char **argv) {
-    int curve = 1;
+    zkpipe_curve curve = ZKPIPE_CURVE_BLS12_381;
     prove_bench_opts_ o = {
         .log_n = POREP_LOG, .runs = 3, .zeros = 51, .ones = 48, .device = "auto", .cache = 1};
     for (int i = 0; i < argc; i++) {
@@ -521,9 +521,7 @@ int cli_bench_prove(int argc, char **argv) {
         if (r < 0) return CLI_USAGE;
         uint64_t num;
         if (!strcmp(opt, "--curve")) {
-            if (!strcmp(v, "bn254") || !strcmp(v, "bn128")) curve = 0;
-            else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12_381")) curve = 1;
-            else return cli_refused("bench", opt, "bn254 (bn128) or bls12381 (bls12_381)", v);
+            if (cli_parse_curve(v, &curve)) return cli_refused("bench", opt, CLI_CURVE_WANT, v);
         } else if (!strcmp(opt, "--log")) {
             if (cli_parse_u64(v, 28, &num) || num < 10)
                 return cli_refused("bench", opt, "a number from 10 to 28", v);
@@ -569,5 +567,5 @@ int cli_bench_prove(int argc, char **argv) {
                 o.zeros + o.ones);
         return CLI_USAGE;
     }
-    return curve ? bench_prove_bls12_381_(&o) : bench_prove_bn254_(&o);
+    return curve == ZKPIPE_CURVE_BN254 ? bench_prove_bn254_(&o) : bench_prove_bls12_381_(&o);
 }

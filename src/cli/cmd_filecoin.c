@@ -298,8 +298,34 @@ int cli_filecoin(int argc, char **argv) {
     if (argc >= 1 && !strcmp(argv[0], "c2")) return cli_filecoin_c2(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "verify")) return cli_filecoin_verify(argc - 1, argv + 1);
     int info = argc >= 1 && !strcmp(argv[0], "circuit-info");
-    if (!info && (argc < 2 || strcmp(argv[0], "params") != 0)) goto usage;
+    if (argc == 0) goto usage;
+    if (!info && strcmp(argv[0], "params") != 0) {
+        fprintf(stderr, "zkpipe filecoin: unknown subcommand \"%s\"\n", argv[0]);
+        goto usage;
+    }
+    if (!info && argc < 2) {
+        fputs("zkpipe filecoin: params needs inspect, from-zkey or locate\n", stderr);
+        goto usage;
+    }
+    /* The files each command takes; those that take none take --sector-size. */
+    static const struct {
+        const char *name, *files;
+        size_t nfiles;
+    } cmds[] = {{"inspect", "<file.params>", 1},
+                {"from-zkey", "<key.zkey> <out.params> <out.vk>", 3},
+                {"locate", "no file", 0},
+                {"circuit-info", "no file", 0}};
     const char *what = info ? "circuit-info" : argv[1];
+    size_t c = info ? 3 : 0;
+    while (c < 3 && strcmp(what, cmds[c].name) != 0) c++;
+    if (c == 3 && !info) {
+        fprintf(stderr, "zkpipe filecoin: params inspect, from-zkey or locate, not \"%s\"\n",
+                what);
+        goto usage;
+    }
+    const int sized = cmds[c].nfiles == 0;
+    char cmd[40]; /* "filecoin params from-zkey" at most */
+    snprintf(cmd, sizeof cmd, "filecoin %s%s", info ? "" : "params ", what);
     int nnz = 0;
     const char *pos[3] = {NULL, NULL, NULL};
     size_t npos = 0;
@@ -313,32 +339,39 @@ int cli_filecoin(int argc, char **argv) {
             fputs(filecoin_usage, stdout);
             return CLI_OK;
         }
-        if ((r = cli_opt("filecoin", argc, argv, &i, "--threads", "a number from 1 to 4096",
-                         &v))) {
-            if (r < 0 || cli_parse_threads(v, &nthreads)) goto usage;
-        } else if ((r = cli_opt("filecoin", argc, argv, &i, "--sector-size", "2KiB ... 64GiB",
-                                &v))) {
-            if (r < 0 || (strcmp(what, "locate") != 0 && !info)) goto usage;
+        if ((r = cli_opt(cmd, argc, argv, &i, "--threads", "a number from 1 to 4096", &v))) {
+            if (r < 0) return CLI_USAGE;
+            if (cli_parse_threads(v, &nthreads))
+                return cli_refused(cmd, "--threads", "a number from 1 to 4096", v);
+        } else if (sized &&
+                   (r = cli_opt(cmd, argc, argv, &i, "--sector-size", "2KiB ... 64GiB", &v))) {
+            if (r < 0) return CLI_USAGE;
             sector_size = v;
-        } else if (!strcmp(a, "--check") && !strcmp(what, "inspect")) {
+        } else if (!strcmp(a, "--check") && c == 0) {
             check = 1;
-        } else if (!strcmp(a, "--fit") && !strcmp(what, "inspect")) {
+        } else if (!strcmp(a, "--fit") && c == 0) {
             fit = 1;
         } else if (!strcmp(a, "--nnz") && info) {
             nnz = 1;
         } else if (a[0] == '-' && a[1]) {
-            goto usage;
-        } else if (npos < 3) {
-            pos[npos++] = a;
+            return cli_unknown(cmd, a, "filecoin --help");
         } else {
-            goto usage;
+            if (npos < 3) pos[npos] = a;
+            npos++;
         }
     }
-    if (!strcmp(what, "inspect") && npos == 1) return params_inspect_(pos[0], check, fit, nthreads);
-    if (!strcmp(what, "from-zkey") && npos == 3)
-        return params_from_zkey_(pos[0], pos[1], pos[2], nthreads);
-    if (!strcmp(what, "locate") && npos == 0 && sector_size) return params_locate_(sector_size);
-    if (info && npos == 0 && sector_size) return circuit_info_(sector_size, nnz);
+    if (npos != cmds[c].nfiles) {
+        fprintf(stderr, "zkpipe %s: wants %s, not %zu file(s)\n", cmd, cmds[c].files, npos);
+        goto usage;
+    }
+    if (sized && !sector_size) {
+        fprintf(stderr, "zkpipe %s: --sector-size is required\n", cmd);
+        goto usage;
+    }
+    if (c == 0) return params_inspect_(pos[0], check, fit, nthreads);
+    if (c == 1) return params_from_zkey_(pos[0], pos[1], pos[2], nthreads);
+    if (c == 2) return params_locate_(sector_size);
+    return circuit_info_(sector_size, nnz);
 usage:
     fputs(filecoin_usage, stderr);
     return CLI_USAGE;

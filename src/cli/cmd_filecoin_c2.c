@@ -107,31 +107,40 @@ int cli_filecoin_c2(int argc, char **argv) {
             return CLI_OK;
         }
         if ((r = cli_opt("filecoin c2", argc, argv, &i, "--out", "the proof file", &v))) {
-            if (r < 0) goto usage;
+            if (r < 0) return CLI_USAGE;
             out_path = v;
         } else if ((r = cli_opt("filecoin c2", argc, argv, &i, "--params", "a directory", &v))) {
-            if (r < 0) goto usage;
+            if (r < 0) return CLI_USAGE;
             dir = v;
         } else if ((r = cli_opt("filecoin c2", argc, argv, &i, "--threads",
                                 "a number from 1 to 4096", &v))) {
-            if (r < 0 || cli_parse_threads(v, &cfg.device_threads)) goto usage;
+            if (r < 0) return CLI_USAGE;
+            if (cli_parse_threads(v, &cfg.device_threads))
+                return cli_refused("filecoin c2", "--threads", "a number from 1 to 4096", v);
         } else if ((r = cli_opt("filecoin c2", argc, argv, &i, "--synth-workers",
                                 "a number from 1 to 4096", &v))) {
-            if (r < 0 || cli_parse_threads(v, &cfg.synth_workers)) goto usage;
+            if (r < 0) return CLI_USAGE;
+            if (cli_parse_threads(v, &cfg.synth_workers))
+                return cli_refused("filecoin c2", "--synth-workers", "a number from 1 to 4096", v);
         } else if ((r = cli_opt("filecoin c2", argc, argv, &i, "--budget", "a size", &v))) {
-            if (r < 0 || cli_parse_size(v, &cfg.budget_bytes) || cfg.budget_bytes == 0)
-                goto usage;
+            if (r < 0) return CLI_USAGE;
+            if (cli_parse_size(v, &cfg.budget_bytes) || cfg.budget_bytes == 0)
+                return cli_refused("filecoin c2", "--budget", "a size above 0, e.g. 8GiB", v);
         } else if (!strcmp(argv[i], "--check-subgroups")) {
             check_subgroups = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            goto usage;
+            return cli_unknown("filecoin c2", argv[i], "filecoin c2 --help");
         } else if (!c1_path) {
             c1_path = argv[i];
         } else {
-            goto usage;
+            fprintf(stderr, "zkpipe filecoin c2: one <c1.json>, not also \"%s\"\n", argv[i]);
+            return CLI_USAGE;
         }
     }
-    if (!c1_path || !out_path) goto usage;
+    if (!c1_path || !out_path) {
+        fprintf(stderr, "zkpipe filecoin c2: %s is required\n", !c1_path ? "<c1.json>" : "--out");
+        goto usage;
+    }
 
     zkp_output out;
     const char *out_paths[1] = {out_path}, *in_paths[1] = {c1_path};
@@ -283,15 +292,23 @@ int cli_filecoin_verify(int argc, char **argv) {
             return CLI_OK;
         }
         if ((r = cli_opt("filecoin verify", argc, argv, &i, "--params", "a directory", &v))) {
-            if (r < 0) goto usage;
+            if (r < 0) return CLI_USAGE;
             dir = v;
-        } else if ((argv[i][0] == '-' && argv[i][1]) || npos == 2) {
-            goto usage;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_unknown("filecoin verify", argv[i], "filecoin verify --help");
+        } else if (npos == 2) {
+            fprintf(stderr, "zkpipe filecoin verify: <c1.json> and <proof.bin>, not also \"%s\"\n",
+                    argv[i]);
+            return CLI_USAGE;
         } else {
             pos[npos++] = argv[i];
         }
     }
-    if (npos != 2) goto usage;
+    if (npos != 2) {
+        fprintf(stderr, "zkpipe filecoin verify: %s\n",
+                npos ? "<proof.bin> is required" : "<c1.json> and <proof.bin> are required");
+        goto usage;
+    }
     zkp_diag d = {{0}};
     zkp_fil_c1 c1;
     memset(&c1, 0, sizeof c1);

@@ -105,13 +105,16 @@ int cli_setup(int argc, char **argv) {
             fputs(setup_usage, stdout);
             return CLI_OK;
         }
+        if (argc >= 1)
+            fprintf(stderr, "zkpipe setup: dev is the one subcommand, not \"%s\"\n", argv[0]);
         goto usage;
     }
-    const char *circuit = NULL, *out_dir = NULL, *seed_hex = NULL, *v = NULL;
+    const char *circuit = NULL, *out_dir = NULL, *v = NULL;
     const char *filecoin = NULL, *sector_size = NULL, *device = "auto";
     uint64_t n_bytes = 0;
     unsigned nthreads = 0;
-    int quiet = 0, have_bytes = 0;
+    int quiet = 0, have_bytes = 0, seeded = 0;
+    uint8_t seed[32];
     for (int i = 1; i < argc; i++) {
         int r;
         if (cli_is_help(argv[i])) {
@@ -119,40 +122,63 @@ int cli_setup(int argc, char **argv) {
             return CLI_OK;
         }
         if ((r = cli_opt("setup", argc, argv, &i, "--circuit", "sha256", &v))) {
-            if (r < 0) goto usage;
+            if (r < 0) return CLI_USAGE;
+            if (strcmp(v, "sha256") != 0) return cli_refused("setup", "--circuit", "sha256", v);
             circuit = v;
         } else if ((r = cli_opt("setup", argc, argv, &i, "--bytes", "1 to 4096", &v))) {
-            if (r < 0 || cli_parse_u64(v, 4096, &n_bytes) || n_bytes == 0) goto usage;
+            if (r < 0) return CLI_USAGE;
+            if (cli_parse_u64(v, 4096, &n_bytes) || n_bytes == 0)
+                return cli_refused("setup", "--bytes", "a number from 1 to 4096", v);
             have_bytes = 1;
         } else if ((r = cli_opt("setup", argc, argv, &i, "--out", "a directory", &v))) {
-            if (r < 0) goto usage;
+            if (r < 0) return CLI_USAGE;
             out_dir = v;
         } else if ((r = cli_opt("setup", argc, argv, &i, "--seed", "64 hex digits", &v))) {
-            if (r < 0) goto usage;
-            seed_hex = v;
+            if (r < 0) return CLI_USAGE;
+            if (hex_seed_(v, seed)) return cli_refused("setup", "--seed", "64 hex digits", v);
+            seeded = 1;
         } else if ((r = cli_opt("setup", argc, argv, &i, "--threads", "a number from 1 to 4096",
                                 &v))) {
-            if (r < 0 || cli_parse_threads(v, &nthreads)) goto usage;
+            if (r < 0) return CLI_USAGE;
+            if (cli_parse_threads(v, &nthreads))
+                return cli_refused("setup", "--threads", "a number from 1 to 4096", v);
         } else if ((r = cli_opt("setup", argc, argv, &i, "--filecoin", "porep", &v))) {
-            if (r < 0 || strcmp(v, "porep") != 0) goto usage;
+            if (r < 0) return CLI_USAGE;
+            if (strcmp(v, "porep") != 0) return cli_refused("setup", "--filecoin", "porep", v);
             filecoin = v;
         } else if ((r = cli_opt("setup", argc, argv, &i, "--sector-size", "2KiB ... 64GiB",
                                 &v))) {
-            if (r < 0) goto usage;
+            if (r < 0) return CLI_USAGE;
             sector_size = v;
         } else if ((r = cli_opt("setup", argc, argv, &i, "--device", "cpu, cuda, cuda:N or auto",
                                 &v))) {
-            if (r < 0) goto usage;
+            if (r < 0) return CLI_USAGE;
             device = v;
         } else if (!strcmp(argv[i], "--quiet")) {
             quiet = 1;
         } else {
-            goto usage;
+            return cli_unknown("setup", argv[i], "setup --help");
         }
     }
-    if (!out_dir || !circuit == !filecoin || !filecoin != !sector_size ||
-        (circuit && (strcmp(circuit, "sha256") != 0 || !have_bytes)) || (filecoin && have_bytes))
+    /* One of the two circuits, with what it needs: a clash is named alone,
+     * something missing with the usage. */
+    const char *clash = circuit && filecoin      ? "--circuit and --filecoin: one or the other"
+                        : circuit && sector_size ? "--sector-size goes with --filecoin porep"
+                        : filecoin && have_bytes ? "--bytes goes with --circuit sha256"
+                                                 : NULL;
+    if (clash) {
+        fprintf(stderr, "zkpipe setup: %s\n", clash);
+        return CLI_USAGE;
+    }
+    const char *missing = !out_dir                   ? "--out is required"
+                          : !circuit && !filecoin    ? "--circuit or --filecoin is required"
+                          : circuit && !have_bytes   ? "--bytes is required with --circuit"
+                          : filecoin && !sector_size ? "--sector-size is required with --filecoin"
+                                                     : NULL;
+    if (missing) {
+        fprintf(stderr, "zkpipe setup: %s\n", missing);
         goto usage;
+    }
     const zkp_fil_seal_proof *porep = NULL;
     if (filecoin && !(porep = cli_fil_v1_proof(sector_size))) {
         fprintf(stderr, "zkpipe setup: --sector-size %s: not one of 2KiB, 8MiB, 512MiB, 32GiB, "
@@ -161,11 +187,6 @@ int cli_setup(int argc, char **argv) {
     }
     zkp_fil_porep_shape shape;
     if (porep) zkp_fil_porep_shape_of(&shape, porep);
-    uint8_t seed[32];
-    if (seed_hex && hex_seed_(seed_hex, seed)) {
-        fprintf(stderr, "zkpipe setup: --seed needs 64 hex digits\n");
-        return CLI_USAGE;
-    }
 
     char names[2][256], params_path[4096], vk_path[4096];
     int named = 1;
@@ -236,7 +257,7 @@ int cli_setup(int argc, char **argv) {
             what, (unsigned long long)r->n_rows, (unsigned long long)r->cs.num_inputs,
             (unsigned long long)r->cs.num_aux, gpu ? "GPU" : "CPU");
     progress_state ps = {!quiet && isatty(2), quiet, 0, cli_now()};
-    zkp_dev_params_options o = {.seed = seed_hex ? seed : NULL,
+    zkp_dev_params_options o = {.seed = seeded ? seed : NULL,
                                 .nthreads = nthreads,
                                 .progress = on_progress_,
                                 .progress_ctx = &ps,

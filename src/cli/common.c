@@ -25,6 +25,9 @@ int cli_parse_threads(const char *s, unsigned *out) {
 }
 
 int cli_parse_size(const char *s, uint64_t *out) {
+    /* strtod would also take leading spaces, a sign, "inf" and "nan" (which
+     * no comparison below refuses): a size starts with a digit or a point. */
+    if (!((*s >= '0' && *s <= '9') || *s == '.')) return -1;
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -82,10 +85,28 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out) {
     return 0;
 }
 
+int cli_parse_duration(const char *s, double *out) {
+    /* strtod would also take leading spaces, a sign and "inf". */
+    if (s == NULL || !((*s >= '0' && *s <= '9') || *s == '.')) return -1;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || !(v > 0 && v < 1e7)) return -1;
+    *out = v;
+    return 0;
+}
+
 int cli_parse_choice(const char *s, const char *one, const char *zero, int *out) {
     if (s == NULL) return -1;
     if (!strcmp(s, one)) *out = 1;
     else if (!strcmp(s, zero)) *out = 0;
+    else return -1;
+    return 0;
+}
+
+int cli_parse_curve(const char *s, zkpipe_curve *out) {
+    if (s == NULL) return -1;
+    if (!strcmp(s, "bn254") || !strcmp(s, "bn128")) *out = ZKPIPE_CURVE_BN254;
+    else if (!strcmp(s, "bls12381") || !strcmp(s, "bls12_381")) *out = ZKPIPE_CURVE_BLS12_381;
     else return -1;
     return 0;
 }
