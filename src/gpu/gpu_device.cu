@@ -150,8 +150,12 @@ zkpipe_status dev_alloc(zkp_gpu *g, void **p, size_t bytes, zkp_gpu_mem_category
         return cuda_fail(diag, e, what, __FILE__, __LINE__);
     }
     g->live[cat].fetch_add(bytes, std::memory_order_relaxed);
+    /* What is held now, not total: a failed cudaMalloc gave the cache back
+     * since total was booked, and the peak must not count those bytes
+     * beside the new ones. */
+    uint64_t now = g->live_total.load(std::memory_order_relaxed);
     uint64_t peak = g->peak_total.load(std::memory_order_relaxed);
-    while (total > peak && !g->peak_total.compare_exchange_weak(peak, total)) {
+    while (now > peak && !g->peak_total.compare_exchange_weak(peak, now)) {
     }
     return ZKPIPE_OK;
 }

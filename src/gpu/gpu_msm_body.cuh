@@ -18,8 +18,8 @@
  *     past every bucket, which sorts last and is skipped, or where each
  *     window has a set of its own, the key of its first bucket.
  *  4. cub::DeviceRadixSort orders the pairs by key, or by the magnitude
- *     bits alone where each window has a set of its own, so every bucket is
- *     one run of the sorted array.
+ *     bits alone where there are several bucket sets (step 3 writes the
+ *     windows set by set), so every bucket is one run of the sorted array.
  *  5. The sorted array is cut into segments of equal length L, one thread
  *     each, so the work per thread is the same whatever the bucket sizes.
  *     A thread adds its points into XYZZ accumulators run by run; a run
@@ -44,7 +44,9 @@
  * divides shift then reads copy w·c / shift in bucket set (w·c mod shift)/c,
  * so with enough copies all windows share one bucket set: the additions per
  * point stay one per window, but the per-window reductions collapse into
- * one, which lets c grow and the number of windows shrink. */
+ * one, which lets c grow and the number of windows shrink. Where the room
+ * holds fewer copies than that, each serves shift / c windows in as many
+ * sets: a few sets cost nearly what one does, against one per window. */
 #ifndef ZKP_GPU_GPU_MSM_BODY_CUH
 #define ZKP_GPU_GPU_MSM_BODY_CUH
 
@@ -79,6 +81,7 @@ constexpr unsigned SEG_THREADS = 128;
  * would otherwise take about 184 and leave room for two. */
 constexpr unsigned SEG_MIN_BLOCKS = 3;
 constexpr unsigned LEVEL_L = 8;         /* segment length of the slot rounds */
+constexpr size_t WHOLE_WAVES_MAX = 8;   /* step 5 sizes its segments to whole waves up to this */
 constexpr unsigned MAX_C = 24;
 constexpr unsigned SCALAR_WORDS = 8;    /* 4 64-bit limbs */
 
@@ -203,7 +206,7 @@ struct not_empty {
 struct layout {
     unsigned c, nwin, wide, wpc, sets;
     uint32_t buckets_per_set; /* 2^(c-1) */
-    uint32_t nb;              /* sets · buckets_per_set: the key of a zero digit, unless grouped */
+    uint32_t nb;              /* sets · buckets_per_set: the key of a zero digit in one set */
     size_t copy_stride;       /* points per copy of the bases */
     size_t first;
     /* Each window its own bucket set (no copies): the sort orders the
@@ -214,6 +217,14 @@ struct layout {
     ZKP_GPU_HD unsigned width(unsigned w) const { return w < wide ? c : c - 1; }
     ZKP_GPU_HD unsigned offset(unsigned w) const {
         return w < wide ? w * c : wide * c + (w - wide) * (c - 1);
+    }
+    /* Where window w's entries go among the nwin rows of m: set by set,
+     * so that a stable sort by magnitude alone keeps each set's runs
+     * apart (set s holds windows s, s + wpc, ..., the first nwin % wpc
+     * sets one more than the rest). */
+    ZKP_GPU_HD unsigned row(unsigned w) const {
+        const unsigned set = w % wpc, per = nwin / wpc, extra = nwin % wpc;
+        return set * per + (set < extra ? set : extra) + w / wpc;
     }
 };
 
@@ -251,12 +262,12 @@ __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint
         bool neg;
         const uint32_t mag = window_digit(lay, w, win, carry, neg), sign = neg ? NEG : 0;
         unsigned q = win / lay.wpc, set = win % lay.wpc;
-        size_t at = (size_t)win * m + j;
+        size_t at = (size_t)lay.row(win) * m + j;
         if (mag) {
             keys[at] = set * per_set + (mag - 1);
             vals[at] = (uint32_t)(q * lay.copy_stride + lay.first + i) | sign;
         } else {
-            keys[at] = lay.grouped ? set * per_set : lay.nb;
+            keys[at] = lay.sets > 1 ? set * per_set : lay.nb;
             vals[at] = EMPTY;
         }
     }
@@ -386,9 +397,11 @@ ZKP_GPU_HD void offset_sum(uint32_t u, const xyzz<F> *plain, uint32_t len, uint3
 }
 
 /* Level two's run length: long enough that its threads are few beside
- * level one's, short enough that each ends soon after them. */
+ * level one's, short enough that each ends soon after them. Its threads
+ * are a chain of dependent additions and doublings (about 60 for runs of
+ * 16 at 2^24, 38 for runs of 4), which nothing else hides. */
 ZKP_GPU_HD uint32_t offset_len(uint32_t per_set_chunks) {
-    return per_set_chunks < 16 ? per_set_chunks : 16;
+    return per_set_chunks < 4 ? per_set_chunks : 4;
 }
 
 template <class F>
@@ -562,7 +575,7 @@ static inline unsigned bits_of(uint32_t v) { return v ? 32 - __builtin_clz(v) : 
 
 /* The key bits step 4 orders. */
 static inline unsigned sort_bits(const layout &lay) {
-    return lay.grouped ? lay.c - 1 : bits_of(lay.nb);
+    return lay.sets > 1 ? lay.c - 1 : bits_of(lay.nb);
 }
 
 template <class F, int SBITS, int GROUP>
@@ -599,16 +612,21 @@ struct driver {
             zkp_gpu_bases probe = *b;
             plan bestp = choose<SBITS>(n, &probe);
             for (unsigned c = 12; c <= MAX_C; c++) {
-                probe.shift = c;
-                probe.copies = (SBITS + 1 + c - 1) / c;
-                if ((double)probe.copies * n * sizeof(aff_t) > (double)room ||
-                    (size_t)probe.copies * n >= ((size_t)1 << 31))
-                    continue;
-                plan p = choose<SBITS>(n, &probe);
-                if (p.lay.sets == 1 && p.cost < bestp.cost) {
-                    bestp = p;
-                    b->shift = c;
-                    b->copies = probe.copies;
+                /* A copy every wpc windows: nwin copies take one set, fewer
+                 * take wpc sets. */
+                const unsigned nwin = (SBITS + 1 + c - 1) / c;
+                for (unsigned wpc = 1; wpc < nwin; wpc++) {
+                    probe.shift = wpc * c;
+                    probe.copies = (nwin + wpc - 1) / wpc;
+                    if ((double)probe.copies * n * sizeof(aff_t) > (double)room ||
+                        (size_t)probe.copies * n >= ((size_t)1 << 31))
+                        continue;
+                    plan p = choose<SBITS>(n, &probe);
+                    if (p.cost < bestp.cost) {
+                        bestp = p;
+                        b->shift = probe.shift;
+                        b->copies = probe.copies;
+                    }
                 }
             }
         }
@@ -856,11 +874,11 @@ struct driver {
         ZKP_CUDA_LAUNCHED(diag, digits_kernel);
         tr.mark("digits");
 
-        /* Step 4. The radix sort is stable, and the keys come window by
-         * window, so where each window has a set of its own, ordering the
-         * magnitude's c - 1 bits alone leaves every bucket's entries
-         * together (by magnitude, then window): the H MSM's 25-bit keys
-         * (12 sets of 2^21) take three passes of 8 bits instead of four. */
+        /* Step 4. The radix sort is stable, and the keys come set by set,
+         * so where there are several sets, ordering the magnitude's c - 1
+         * bits alone leaves every bucket's entries together (by magnitude,
+         * then set): the H MSM's 25-bit keys (12 sets of 2^21) take three
+         * passes of 8 bits instead of four, and so do 2 sets of 2^23. */
         int end_bit = (int)sort_bits(lay);
         cub::DoubleBuffer<uint32_t> dk(keys.as<uint32_t>(), keys2.as<uint32_t>());
         cub::DoubleBuffer<uint32_t> dv(vals.as<uint32_t>(), vals2.as<uint32_t>());
@@ -878,6 +896,19 @@ struct driver {
         size_t L = total / want_threads;
         if (L < 8) L = 8;
         if (L > 1024) L = 1024;
+        /* Where segments of 1024 make few waves of blocks, the blocks start
+         * and end together, and a last wave partly full costs a whole one:
+         * the fewest waves of segments up to 1024 long, then the shortest
+         * segments that fill them. Over more waves the blocks no longer
+         * keep step, and shorter segments only add run ends. */
+        if (L == 1024) {
+            int per_sm = 0;
+            ZKP_CUDA_TRY(diag, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                   &per_sm, segment_kernel<F, true>, SEG_THREADS, 0));
+            size_t wave = (size_t)(per_sm > 0 ? per_sm : 1) * g->multiprocessors * SEG_THREADS;
+            size_t waves = (total + wave * L - 1) / (wave * L);
+            if (waves <= WHOLE_WAVES_MAX) L = (total + waves * wave - 1) / (waves * wave);
+        }
         size_t segs = (total + L - 1) / L;
         size_t slots_a = 2 * segs, slots_b = 2 * ((slots_a + LEVEL_L - 1) / LEVEL_L) + 2;
         size_t select_bytes = 0;
