@@ -228,6 +228,10 @@ expect_exit 2 "bench msm --device cuda:1x" "$ZKPIPE" bench msm --curve bn254 --l
 # A refused value is named, with what the option wants.
 expect_exit 2 "bench msm --log 40" "$ZKPIPE" bench msm --curve bn254 --log 40 --device cpu
 err_has "--log wants up to 32 sizes from 1 to 28, by commas, not \"40\"" "bench msm: the message names --log"
+expect_exit 2 "bench msm --log 4," "$ZKPIPE" bench msm --curve bn254 --log 4, --device cpu
+expect_exit 2 "bench msm --log +4" "$ZKPIPE" bench msm --curve bn254 --log +4 --device cpu
+expect_exit 2 "bench msm --log ' 4'" "$ZKPIPE" bench msm --curve bn254 --log " 4" --device cpu
+expect_exit 2 "bench msm --log 4,,5" "$ZKPIPE" bench msm --curve bn254 --log 4,,5 --device cpu
 expect_exit 2 "bench ntt --curve bls" "$ZKPIPE" bench ntt --curve bls --log 4 --device cpu
 err_has "--curve wants bn254 (bn128) or bls12381 (bls12_381), not \"bls\"" "bench ntt: the message names --curve"
 expect_exit 2 "bench msm --threads=0" "$ZKPIPE" bench msm --curve bn254 --log 4 --threads=0

@@ -231,17 +231,20 @@ BENCH_MSM_(bls12_381_g1, BLS12_381_FR)
 BENCH_NTT_(bn254_fr)
 BENCH_NTT_(bls12_381_fr)
 
+/* Sizes by commas, each a plain number: strtoul alone would also take a
+ * leading space or sign, and the loop a trailing comma. */
 static int parse_logs_(const char *s, kbench_ *b) {
     b->nlogs = 0;
-    while (*s) {
+    for (;;) {
+        if (*s < '0' || *s > '9') return -1;
         char *end;
         unsigned long v = strtoul(s, &end, 10);
-        if (end == s || v < 1 || v > 28 || b->nlogs == 32) return -1;
+        if (v < 1 || v > 28 || b->nlogs == 32) return -1;
         b->logs[b->nlogs++] = (unsigned)v;
-        s = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',') return -1;
+        if (!*end) return 0;
+        if (*end != ',') return -1;
+        s = end + 1;
     }
-    return b->nlogs ? 0 : -1;
 }
 
 int cli_bench_kernel(const char *what, int argc, char **argv) {
