@@ -15,8 +15,8 @@
  *     (-2^(c-1), 2^(c-1)], and every nonzero digit emits a key (its bucket:
  *     bucket set and magnitude) and a value (the point's index, its sign in
  *     the top bit). Zero digits emit a value that adds nothing, with a key
- *     past every bucket, which sorts last and is skipped, or where each
- *     window has a set of its own, the key of its first bucket.
+ *     past every bucket, which sorts last and is skipped, or where there
+ *     are several sets, the key of their set's first bucket.
  *  4. cub::DeviceRadixSort orders the pairs by key, or by the magnitude
  *     bits alone where there are several bucket sets (step 3 writes the
  *     windows set by set), so every bucket is one run of the sorted array.
@@ -209,9 +209,10 @@ struct layout {
     uint32_t nb;              /* sets · buckets_per_set: the key of a zero digit in one set */
     size_t copy_stride;       /* points per copy of the bases */
     size_t first;
-    /* Each window its own bucket set (no copies): the sort orders the
-     * magnitude bits alone (step 4), and a zero digit takes its window's
-     * first bucket, as a value that adds nothing. */
+    /* Each window its own bucket set (no copies): the windows may be
+     * narrower than c (choose). With several sets, grouped or not, the
+     * sort orders the magnitude bits alone (step 4), and a zero digit takes
+     * its set's first bucket, as a value that adds nothing. */
     bool grouped;
 
     ZKP_GPU_HD unsigned width(unsigned w) const { return w < wide ? c : c - 1; }
