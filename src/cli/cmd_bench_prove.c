@@ -453,9 +453,10 @@ static size_t page_round_(size_t bytes) { return (bytes + PAGE_ - 1) / PAGE_ * P
             if (g) {                                                                              \
                 zkp_gpu_stats gs;                                                                 \
                 zkp_gpu_stats_get(g, &gs);                                                        \
-                printf("GPU memory: %.2f GiB held (bases %.2f), peak %.2f; copied %.2f GiB up, "  \
-                       "%.3f GiB down\n",                                                         \
+                printf("GPU memory: %.2f GiB held (bases %.2f, freed buffers cached %.2f), "      \
+                       "peak %.2f; copied %.2f GiB up, %.3f GiB down\n",                          \
                        gs.live_total / 1073741824.0, gs.live_bytes[ZKP_GPU_MEM_BASES] / 1073741824.0, \
+                       gs.live_bytes[ZKP_GPU_MEM_CACHED] / 1073741824.0,                          \
                        gs.peak_total / 1073741824.0, gs.h2d_bytes / 1073741824.0,                 \
                        gs.d2h_bytes / 1073741824.0);                                              \
             }                                                                                     \
