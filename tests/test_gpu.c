@@ -386,6 +386,101 @@ TEST_CASE(gpu_host_msm_digits_rebuild_scalars) {
                      ZKPIPE_ERR_OUT_OF_RANGE);
 }
 
+/* An entry of the sort's input: its key's low sort_bits, then where it
+ * stood, which makes qsort's order the stable one. */
+typedef struct {
+    uint32_t low, key;
+    size_t at;
+} sort_entry_;
+
+static int sort_entry_cmp_(const void *a, const void *b) {
+    const sort_entry_ *x = a, *y = b;
+    if (x->low != y->low) return x->low < y->low ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int u32_cmp_(const void *a, const void *b) {
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Steps 3 and 4 of the MSM with the device's code run on the host: the
+ * entries' rows and keys, then a stable sort by the keys' low sort_bits
+ * bits, for layouts with one bucket set, a set per window, and a few sets
+ * that shifted copies serve. Every bucket's entries must come out as one
+ * run (the bucket step sums runs), and every key must name a bucket of
+ * the layout, or with one set the zero digits' key past them all. */
+TEST_CASE(gpu_host_msm_sorted_keys_keep_buckets_together) {
+    if (!zkp_gpu_built()) test_skip("this build has no CUDA backend");
+    static const msm_digits_fn_ groups[] = {bn254_g1_gpu_host_msm_digits,
+                                            bls12_381_g1_gpu_host_msm_digits,
+                                            bn254_g2_gpu_host_msm_digits,
+                                            bls12_381_g2_gpu_host_msm_digits};
+    /* m, copies, shift, and the sets each layout must come to: a set per
+     * window (no copies), 6 sets served by 3 copies, one set (a copy per
+     * window), 2 sets served by 6 copies (2^26 on an 80 GB device). */
+    static const struct {
+        size_t m;
+        unsigned copies, shift, sets_min, sets_max;
+    } shapes[] = {{(size_t)1 << 18, 1, 0, 12, 32},
+                  {(size_t)1 << 18, 3, 96, 6, 6},
+                  {(size_t)1 << 24, 12, 22, 1, 1},
+                  {(size_t)1 << 26, 6, 48, 2, 2}};
+    enum { N = 1024 };
+    sort_entry_ *e = malloc((size_t)N * ZKP_GPU_MSM_MAX_WINDOWS * sizeof *e);
+    uint32_t *runs = malloc((size_t)N * ZKP_GPU_MSM_MAX_WINDOWS * sizeof *runs);
+    ASSERT(e && runs);
+    for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+            unsigned nwin = 0, sets = 0, bits = 0;
+            for (size_t j = 0; j < N; j++) {
+                /* Zeros and small scalars, whose high windows are zero
+                 * digits, then random ones below 2^250 (below both r). */
+                uint64_t k[4] = {0, 0, 0, 0};
+                if (j % 4 == 1) k[0] = j;
+                else if (j % 4 != 0)
+                    for (int l = 0; l < 4; l++) k[l] = test_rng_u64() >> (l == 3 ? 6 : 0);
+                zkp_gpu_msm_digits dg;
+                ASSERT_OK(groups[gi](shapes[si].m, shapes[si].copies, shapes[si].shift, k, &dg));
+                if (j == 0) {
+                    nwin = dg.nwin, sets = dg.sets, bits = dg.sort_bits;
+                    ASSERT_MSG(sets >= shapes[si].sets_min && sets <= shapes[si].sets_max,
+                               "group %zu, shape %zu: %u sets", gi, si, sets);
+                    ASSERT(bits >= 1 && bits <= 31 && nwin <= 64);
+                }
+                ASSERT(dg.nwin == nwin && dg.sets == sets && dg.sort_bits == bits);
+                uint64_t rows_seen = 0;
+                for (unsigned w = 0; w < nwin; w++) {
+                    ASSERT(dg.row[w] < nwin && !(rows_seen >> dg.row[w] & 1));
+                    rows_seen |= (uint64_t)1 << dg.row[w];
+                    const size_t at = (size_t)dg.row[w] * N + j;
+                    e[at] = (sort_entry_){dg.key[w] & ((1u << bits) - 1), dg.key[w], at};
+                }
+            }
+            const size_t total = (size_t)nwin * N;
+            qsort(e, total, sizeof *e, sort_entry_cmp_);
+            /* One key per run, and no key in two runs. */
+            size_t nruns = 0;
+            for (size_t t = 0; t < total; t++)
+                if (t == 0 || e[t].key != e[t - 1].key) runs[nruns++] = e[t].key;
+            qsort(runs, nruns, sizeof *runs, u32_cmp_);
+            for (size_t t = 1; t < nruns; t++)
+                ASSERT_MSG(runs[t] != runs[t - 1], "group %zu, shape %zu: bucket %u in two runs",
+                           gi, si, runs[t]);
+            /* Every key a bucket of the sets: with several, the sort
+             * orders the magnitude's bits alone, sets·2^sort_bits keys;
+             * with one, 2^(sort_bits - 1) buckets and the zero digits'
+             * key just past them. */
+            const uint64_t top =
+                sets > 1 ? (uint64_t)sets << bits : ((uint64_t)1 << (bits - 1)) + 1;
+            ASSERT_MSG(runs[nruns - 1] < top, "group %zu, shape %zu: key %u of %llu", gi, si,
+                       runs[nruns - 1], (unsigned long long)top);
+        }
+    }
+    free(e);
+    free(runs);
+}
+
 TEST_CASE(gpu_without_device_says_why) {
     zkp_diag diag = {{0}};
     unsigned n = 99;

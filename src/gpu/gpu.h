@@ -373,12 +373,16 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op
  * the device computes them: window w is width[w] bits at bit offset[w],
  * |digit[w]| <= 2^(width[w] - 1), and the scalar is the sum of
  * digit[w]·2^offset[w]; ZKPIPE_ERR_OUT_OF_RANGE where a carry is left
- * over (a scalar the windows cannot hold). */
+ * over (a scalar the windows cannot hold). Window w's entry goes to row
+ * row[w] of the sort's input with bucket key key[w], and the sort orders
+ * the keys' low sort_bits bits. */
 #define ZKP_GPU_MSM_MAX_WINDOWS 128
 typedef struct {
-    unsigned nwin, sets;
+    unsigned nwin, sets, sort_bits;
     unsigned width[ZKP_GPU_MSM_MAX_WINDOWS], offset[ZKP_GPU_MSM_MAX_WINDOWS];
     int32_t digit[ZKP_GPU_MSM_MAX_WINDOWS];
+    unsigned row[ZKP_GPU_MSM_MAX_WINDOWS];
+    uint32_t key[ZKP_GPU_MSM_MAX_WINDOWS];
 } zkp_gpu_msm_digits;
 /* G_gpu_host_bucket_sums(buckets, sets, per_set, len, out): the MSM's
  * reduction of its bucket sets (step 6 of gpu_msm_body.cuh) with the

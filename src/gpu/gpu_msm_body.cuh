@@ -249,7 +249,16 @@ ZKP_GPU_HD uint32_t window_digit(const layout &lay, const uint32_t *w, unsigned 
     return neg ? (mask + 1) - v : v;
 }
 
-/* Step 3: the keys and values of the m points idx[0..m), window-major. */
+/* The bucket of window win's digit of magnitude mag: its set's, or for a
+ * zero digit (mag 0) the key that adds nothing (step 3). */
+ZKP_GPU_HD uint32_t digit_key(const layout &lay, unsigned win, uint32_t mag) {
+    const uint32_t first = (win % lay.wpc) * lay.buckets_per_set;
+    if (mag) return first + (mag - 1);
+    return lay.sets > 1 ? first : lay.nb;
+}
+
+/* Step 3: the keys and values of the m points idx[0..m), set by set
+ * (layout::row). */
 __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint32_t m, layout lay,
                               uint32_t *keys, uint32_t *vals) {
     uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -257,20 +266,14 @@ __global__ void digits_kernel(const uint32_t *scalars, const uint32_t *idx, uint
     uint32_t i = idx[j];
     uint32_t w[SCALAR_WORDS];
     load_scalar(scalars, i, w);
-    const uint32_t per_set = lay.buckets_per_set;
     uint32_t carry = 0;
     for (unsigned win = 0; win < lay.nwin; win++) {
         bool neg;
         const uint32_t mag = window_digit(lay, w, win, carry, neg), sign = neg ? NEG : 0;
-        unsigned q = win / lay.wpc, set = win % lay.wpc;
-        size_t at = (size_t)lay.row(win) * m + j;
-        if (mag) {
-            keys[at] = set * per_set + (mag - 1);
-            vals[at] = (uint32_t)(q * lay.copy_stride + lay.first + i) | sign;
-        } else {
-            keys[at] = lay.sets > 1 ? set * per_set : lay.nb;
-            vals[at] = EMPTY;
-        }
+        const unsigned q = win / lay.wpc;
+        const size_t at = (size_t)lay.row(win) * m + j;
+        keys[at] = digit_key(lay, win, mag);
+        vals[at] = mag ? (uint32_t)(q * lay.copy_stride + lay.first + i) | sign : EMPTY;
     }
 }
 
@@ -1045,6 +1048,7 @@ struct driver {
         static_assert((SBITS + 1 + 1) / 2 <= ZKP_GPU_MSM_MAX_WINDOWS, "windows of 2 bits fit");
         out->nwin = lay.nwin;
         out->sets = lay.sets;
+        out->sort_bits = sort_bits(lay);
         uint32_t w[SCALAR_WORDS];
         for (unsigned k = 0; k < SCALAR_WORDS / 2; k++) {
             w[2 * k] = (uint32_t)scalar[k];
@@ -1057,6 +1061,8 @@ struct driver {
             out->width[win] = lay.width(win);
             out->offset[win] = lay.offset(win);
             out->digit[win] = neg ? -(int32_t)mag : (int32_t)mag;
+            out->row[win] = lay.row(win);
+            out->key[win] = digit_key(lay, win, mag);
         }
         return carry == 0 ? ZKPIPE_OK : ZKPIPE_ERR_OUT_OF_RANGE;
     }
