@@ -68,6 +68,9 @@ int cli_fail(const char *cmd, zkpipe_status st, const zkp_diag *d, int code);
 /* Parses a positive decimal thread count (1..4096). 0 on success. */
 int cli_parse_threads(const char *s, unsigned *out);
 
+/* What cli_parse_threads takes, as an option's want and a refusal say it. */
+#define CLI_THREADS_WANT "a number from 1 to 4096"
+
 /* Parses a byte size: a decimal number with an optional unit (B, K/KiB/KB,
  * M/MiB/MB, G/GiB/GB; all binary). 0 on success. */
 int cli_parse_size(const char *s, uint64_t *out);

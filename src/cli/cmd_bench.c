@@ -204,11 +204,11 @@ static int bench_synthetic_(int argc, char **argv) {
         } else if ((r = cli_opt("bench", argc, argv, &i, "--seed", SEED_WANT_, &v))) {
             if (r < 0) return CLI_USAGE;
             if (parse_seed_(v, &p.seed)) return cli_refused("bench", "--seed", SEED_WANT_, v);
-        } else if ((r = cli_opt("bench", argc, argv, &i, "--threads", "a number from 1 to 4096",
+        } else if ((r = cli_opt("bench", argc, argv, &i, "--threads", CLI_THREADS_WANT,
                                 &v))) {
             if (r < 0) return CLI_USAGE;
             if (cli_parse_threads(v, &p.nthreads))
-                return cli_refused("bench", "--threads", "a number from 1 to 4096", v);
+                return cli_refused("bench", "--threads", CLI_THREADS_WANT, v);
         } else if (a[0] == '-' && a[1] == '-') {
             return cli_unknown("bench", a, "bench synthetic --help");
         } else if (!spec) {
@@ -403,7 +403,7 @@ static int bench_pipeline_main_(int argc, char **argv, char **wit, bench_synth_ 
         else if (!strcmp(a, "--period-ms")) num = &period;
         else return cli_unknown("bench", a, "bench pipeline --help");
         if (num && cli_parse_threads(v, num))
-            return cli_refused("bench", a, "a number from 1 to 4096", v);
+            return cli_refused("bench", a, CLI_THREADS_WANT, v);
     }
     if (seed_given && !synth_spec) {
         fprintf(stderr, "zkpipe bench: --seed is the seed of --synthetic, which is not given\n");

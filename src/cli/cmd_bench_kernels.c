@@ -279,7 +279,7 @@ int cli_bench_kernel(const char *what, int argc, char **argv) {
             b.runs = (unsigned)num;
         } else if (!strcmp(name, "--threads")) {
             if (cli_parse_threads(v, &b.nthreads))
-                return cli_refused("bench", name, "a number from 1 to 4096", v);
+                return cli_refused("bench", name, CLI_THREADS_WANT, v);
         } else if (!strcmp(name, "--check")) {
             if (cli_parse_u64(v, 63, &num))
                 return cli_refused("bench", name, "a number from 0 to 63", v);

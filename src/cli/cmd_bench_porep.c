@@ -340,7 +340,7 @@ static int parse_(int argc, char **argv, porep_opts_ *o) {
         else if (!strcmp(name, "--period-ms")) num = &o->period_ms;
         else return cli_unknown("bench porep", name, "bench porep --help");
         if (num && cli_parse_threads(v, num))
-            return cli_refused("bench porep", name, "a number from 1 to 4096", v);
+            return cli_refused("bench porep", name, CLI_THREADS_WANT, v);
     }
     if (!o->size) {
         fputs("zkpipe bench porep: --sector-size is required\n", stderr);

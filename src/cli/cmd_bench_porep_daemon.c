@@ -108,7 +108,7 @@ static int parse_(int argc, char **argv, dopts_ *o) {
                 return cli_refused("bench porep", name, CLI_DURATION_WANT, v);
         } else if (!strcmp(name, "--sectors")) {
             if (cli_parse_threads(v, &o->sectors))
-                return cli_refused("bench porep", name, "a number from 1 to 4096", v);
+                return cli_refused("bench porep", name, CLI_THREADS_WANT, v);
         } else if (!strcmp(name, "--in-flight")) {
             if (cli_parse_u64(v, DAEMON_IN_FLIGHT_MAX, &num) || !num)
                 return cli_refused("bench porep", name, DAEMON_IN_FLIGHT_WANT, v);

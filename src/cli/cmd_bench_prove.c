@@ -535,7 +535,7 @@ int cli_bench_prove(int argc, char **argv) {
             o.runs = (unsigned)num;
         } else if (!strcmp(opt, "--threads")) {
             if (cli_parse_threads(v, &o.nthreads))
-                return cli_refused("bench", opt, "a number from 1 to 4096", v);
+                return cli_refused("bench", opt, CLI_THREADS_WANT, v);
         } else if (!strcmp(opt, "--zeros") || !strcmp(opt, "--ones")) {
             if (cli_parse_u64(v, 100, &num))
                 return cli_refused("bench", opt, "a percentage from 0 to 100", v);

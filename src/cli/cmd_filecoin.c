@@ -339,10 +339,10 @@ int cli_filecoin(int argc, char **argv) {
             fputs(filecoin_usage, stdout);
             return CLI_OK;
         }
-        if ((r = cli_opt(cmd, argc, argv, &i, "--threads", "a number from 1 to 4096", &v))) {
+        if ((r = cli_opt(cmd, argc, argv, &i, "--threads", CLI_THREADS_WANT, &v))) {
             if (r < 0) return CLI_USAGE;
             if (cli_parse_threads(v, &nthreads))
-                return cli_refused(cmd, "--threads", "a number from 1 to 4096", v);
+                return cli_refused(cmd, "--threads", CLI_THREADS_WANT, v);
         } else if (sized &&
                    (r = cli_opt(cmd, argc, argv, &i, "--sector-size", "2KiB ... 64GiB", &v))) {
             if (r < 0) return CLI_USAGE;

@@ -113,15 +113,15 @@ int cli_filecoin_c2(int argc, char **argv) {
             if (r < 0) return CLI_USAGE;
             dir = v;
         } else if ((r = cli_opt("filecoin c2", argc, argv, &i, "--threads",
-                                "a number from 1 to 4096", &v))) {
+                                CLI_THREADS_WANT, &v))) {
             if (r < 0) return CLI_USAGE;
             if (cli_parse_threads(v, &cfg.device_threads))
-                return cli_refused("filecoin c2", "--threads", "a number from 1 to 4096", v);
+                return cli_refused("filecoin c2", "--threads", CLI_THREADS_WANT, v);
         } else if ((r = cli_opt("filecoin c2", argc, argv, &i, "--synth-workers",
-                                "a number from 1 to 4096", &v))) {
+                                CLI_THREADS_WANT, &v))) {
             if (r < 0) return CLI_USAGE;
             if (cli_parse_threads(v, &cfg.synth_workers))
-                return cli_refused("filecoin c2", "--synth-workers", "a number from 1 to 4096", v);
+                return cli_refused("filecoin c2", "--synth-workers", CLI_THREADS_WANT, v);
         } else if ((r = cli_opt("filecoin c2", argc, argv, &i, "--budget", "a size", &v))) {
             if (r < 0) return CLI_USAGE;
             if (cli_parse_size(v, &cfg.budget_bytes) || cfg.budget_bytes == 0)

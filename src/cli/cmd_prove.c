@@ -88,11 +88,11 @@ int cli_prove(int argc, char **argv) {
         if (cli_is_help(argv[i])) {
             fputs(prove_usage, stdout);
             return CLI_OK;
-        } else if ((r = cli_opt("prove", argc, argv, &i, "--threads", "a number from 1 to 4096",
+        } else if ((r = cli_opt("prove", argc, argv, &i, "--threads", CLI_THREADS_WANT,
                                 &v)) != 0) {
             if (r < 0) return CLI_USAGE;
             if (cli_parse_threads(v, &kopt.nthreads))
-                return cli_refused("prove", "--threads", "a number from 1 to 4096", v);
+                return cli_refused("prove", "--threads", CLI_THREADS_WANT, v);
         } else if ((r = cli_opt("prove", argc, argv, &i, "--device", "cpu, cuda, cuda:N or auto",
                                 &v)) != 0) {
             if (r < 0) return CLI_USAGE;

@@ -137,11 +137,11 @@ int cli_setup(int argc, char **argv) {
             if (r < 0) return CLI_USAGE;
             if (hex_seed_(v, seed)) return cli_refused("setup", "--seed", "64 hex digits", v);
             seeded = 1;
-        } else if ((r = cli_opt("setup", argc, argv, &i, "--threads", "a number from 1 to 4096",
+        } else if ((r = cli_opt("setup", argc, argv, &i, "--threads", CLI_THREADS_WANT,
                                 &v))) {
             if (r < 0) return CLI_USAGE;
             if (cli_parse_threads(v, &nthreads))
-                return cli_refused("setup", "--threads", "a number from 1 to 4096", v);
+                return cli_refused("setup", "--threads", CLI_THREADS_WANT, v);
         } else if ((r = cli_opt("setup", argc, argv, &i, "--filecoin", "porep", &v))) {
             if (r < 0) return CLI_USAGE;
             if (strcmp(v, "porep") != 0) return cli_refused("setup", "--filecoin", "porep", v);
