@@ -200,14 +200,15 @@ typedef zkpipe_status (*msm_digits_fn_)(size_t, unsigned, unsigned, const uint64
  * bucket sets' sums by Horner's rule. Against each sum times its weight,
  * 2^(sum of the widths below it), by scalar multiplication, with sets at
  * infinity among them, for the H MSM's 4 + 8 windows, a witness MSM's 16 +
- * 4 and one set of copies. */
+ * 4, one set of copies and two sets of copies of two widths. */
 #define HORNER_CASE_(G, GROUP)                                                                   \
     do {                                                                                         \
         enum { SETS = 20 };                                                                      \
         static const unsigned widths[][SETS + 1] = {                                             \
             {12, 22, 22, 22, 22, 21, 21, 21, 21, 21, 21, 21, 21},                                \
             {20, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 12, 12, 12, 12},\
-            {1, 24}};                                                                            \
+            {1, 24},                                                                             \
+            {2, 24, 23}};                                                                        \
         for (unsigned c = 0; c < sizeof widths / sizeof widths[0]; c++) {                        \
             const unsigned sets = widths[c][0], *width = widths[c] + 1;                          \
             G##_xyzz_t sums[SETS], got;                                                          \
@@ -320,7 +321,7 @@ TEST_CASE(gpu_host_msm_digits_rebuild_scalars) {
     static const uint64_t r[2][4] = {BN254_FR_MODULUS, BLS12_381_FR_MODULUS};
     static const size_t sizes[] = {1,         7,         1000,      65536,     331479,
                                    1297177,   1u << 20,  1u << 24,  1u << 26,  (1u << 27) - 1};
-    static const unsigned copies[][2] = {{1, 0}, {12, 22}, {11, 24}, {20, 13}, {3, 22}};
+    static const unsigned copies[][2] = {{1, 0}, {12, 22}, {11, 24}, {20, 13}, {3, 22}, {6, 47}};
     const unsigned iters = test_iters(8);
     for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
         const unsigned bits = groups[gi].bits, curve = groups[gi].curve;
@@ -364,6 +365,13 @@ TEST_CASE(gpu_host_msm_digits_rebuild_scalars) {
                     ASSERT(covered >= bits + 1);
                     if (dg.sets == dg.nwin) ASSERT_EQ_U64(covered, bits + 1);
                     ASSERT(memcmp(acc, k, sizeof k) == 0 && acc[4] == 0);
+                    if (sizes[si] == (1u << 26) && copies[ci][1] == 47) {
+                        /* Two sets, of 24-bit and 23-bit windows. */
+                        ASSERT_EQ_U64(dg.nwin, 11);
+                        ASSERT_EQ_U64(dg.sets, 2);
+                        ASSERT_EQ_U64(dg.width[0], 24);
+                        ASSERT_EQ_U64(dg.width[1], 23);
+                    }
                     if (curve == 1 && sizes[si] == (1u << 27) - 1 && copies[ci][0] == 1) {
                         ASSERT_EQ_U64(dg.nwin, 12);
                         ASSERT_EQ_U64(dg.width[3], 22);
@@ -418,14 +426,16 @@ TEST_CASE(gpu_host_msm_sorted_keys_keep_buckets_together) {
                                             bls12_381_g2_gpu_host_msm_digits};
     /* m, copies, shift, and the sets each layout must come to: a set per
      * window (no copies), 6 sets served by 3 copies, one set (a copy per
-     * window), 2 sets served by 6 copies (2^26 on an 80 GB device). */
+     * window), 2 sets served by 6 copies (2^26 on an 80 GB device), and 2
+     * sets of windows of two widths (24 and 23 bits a copy). */
     static const struct {
         size_t m;
         unsigned copies, shift, sets_min, sets_max;
     } shapes[] = {{(size_t)1 << 18, 1, 0, 12, 32},
                   {(size_t)1 << 18, 3, 96, 6, 6},
                   {(size_t)1 << 24, 12, 22, 1, 1},
-                  {(size_t)1 << 26, 6, 48, 2, 2}};
+                  {(size_t)1 << 26, 6, 48, 2, 2},
+                  {(size_t)1 << 26, 6, 47, 2, 2}};
     enum { N = 1024 };
     sort_entry_ *e = malloc((size_t)N * ZKP_GPU_MSM_MAX_WINDOWS * sizeof *e);
     uint32_t *runs = malloc((size_t)N * ZKP_GPU_MSM_MAX_WINDOWS * sizeof *runs);

@@ -315,8 +315,9 @@ static uint64_t TG(bases_bytes)(zkp_gpu *g) {
  * one and a half sets of points holds no copy. Room for four holds two or
  * three, fewer than the eleven or more that give every window the one
  * bucket set, so each copy serves several windows in as many sets, and the
- * MSM over them must match the CPU's. With the reserve lifted, a whole
- * layout's copies are made. */
+ * MSM over them must match the CPU's; so must the MSM over eight, whose
+ * windows may differ in width from set to set. With the reserve lifted, a
+ * whole layout's copies are made. */
 static void TG(reserve)(zkp_gpu *g) {
     const size_t n = (size_t)1 << 19, points = n * sizeof(AFF);
     AFF *bases = calloc(n, sizeof *bases);
@@ -343,6 +344,18 @@ static void TG(reserve)(zkp_gpu *g) {
                (unsigned long long)copies);
     TG(check)(g, "random, copies in several sets", b, bases, 0, scalars, n);
     TG(check)(g, "random, copies in several sets, at an offset", b, bases, n / 4, scalars, n / 2);
+    zkp_gpu_bases_free(b);
+    /* Room for 8 copies: BLS12-381's plan splits each copy's 35 bits into
+     * windows of 18 and 17 bits (two sets of two widths), BN254's 34 into
+     * two of 17. */
+    zkp_gpu_set_upload_reserve(g, room - 19 * (uint64_t)points / 2);
+    b = TG(upload)(g, bases, n);
+    zkp_gpu_set_upload_reserve(g, 0);
+    ASSERT_MSG(TG(bases_bytes)(g) - before == 8 * (uint64_t)points, "%s: %llu bytes in room for 8",
+               GM_STR(G), (unsigned long long)(TG(bases_bytes)(g) - before));
+    TG(check)(g, "random, copies of windows of two widths", b, bases, 0, scalars, n);
+    TG(check)(g, "random, copies of windows of two widths, at an offset", b, bases, n / 4, scalars,
+              n / 2);
     zkp_gpu_bases_free(b);
     b = TG(upload)(g, bases, n);
     ASSERT_MSG(TG(bases_bytes)(g) - before >= 11 * (uint64_t)points,

@@ -5,9 +5,9 @@
  * affine points each, in the CPU layout: array q holds 2^(q·shift)·P_i.
  * With copies = 1 they are the key's points as uploaded. With more copies
  * a window of the scalar above bit shift becomes a window of the same width
- * over a shifted copy, so the windows share shift / c sets of buckets (one,
- * with a copy per window) and the bucket reduction runs once per set
- * instead of once per window. */
+ * over a shifted copy, so the windows share the sets of buckets of one
+ * copy's windows (one, with a copy per window) and the bucket reduction
+ * runs once per set instead of once per window. */
 #ifndef ZKP_GPU_GPU_MSM_CUH
 #define ZKP_GPU_GPU_MSM_CUH
 

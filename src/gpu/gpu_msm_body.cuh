@@ -45,8 +45,11 @@
  * so with enough copies all windows share one bucket set: the additions per
  * point stay one per window, but the per-window reductions collapse into
  * one, which lets c grow and the number of windows shrink. Where the room
- * holds fewer copies than that, each serves shift / c windows in as many
- * sets: a few sets cost nearly what one does, against one per window. */
+ * holds fewer copies than that, each serves several windows in as many
+ * sets: a few sets cost nearly what one does, against one per window. The
+ * windows of some of those sets may be a bit narrower than the others
+ * (layout), so that a shift between multiples of c still covers the
+ * scalar with as few windows and fewer buckets. */
 #ifndef ZKP_GPU_GPU_MSM_BODY_CUH
 #define ZKP_GPU_GPU_MSM_BODY_CUH
 
@@ -198,11 +201,13 @@ struct not_empty {
 
 /* The layout of the windows over the bases: window w reads copy w / wpc
  * into bucket set w % wpc, so wpc = nwin when nothing is precomputed.
- * Windows 0 to wide - 1 are c bits wide and the rest c - 1, so that nwin
- * windows need cover no more bits than the scalar's signed digits take
- * (a window of c - 1 bits fills half of its set's buckets). Windows that
- * read copies are all c bits wide (wide = nwin): a copy stands for a fixed
- * shift, a whole number of windows. */
+ * Sets 0 to wide - 1 take windows of c bits and the others c - 1, so that
+ * the windows need cover no more bits than the scalar's signed digits take
+ * (a window of c - 1 bits fills half of its set's buckets). With copies, a
+ * copy stands for a fixed shift, the bits of its wpc windows; narrower
+ * windows in some sets let that shift fall between multiples of c (two
+ * windows of 24 and 23 bits a copy: 11 windows over 6 copies, as 24 and
+ * 24 do, with a quarter fewer buckets to reduce). */
 struct layout {
     unsigned c, nwin, wide, wpc, sets;
     uint32_t buckets_per_set; /* 2^(c-1) */
@@ -215,10 +220,12 @@ struct layout {
      * its set's first bucket, as a value that adds nothing. */
     bool grouped;
 
-    ZKP_GPU_HD unsigned width(unsigned w) const { return w < wide ? c : c - 1; }
-    ZKP_GPU_HD unsigned offset(unsigned w) const {
-        return w < wide ? w * c : wide * c + (w - wide) * (c - 1);
+    ZKP_GPU_HD unsigned width(unsigned w) const { return w % wpc < wide ? c : c - 1; }
+    /* The bits of the first s windows of a copy; span(wpc) is its shift. */
+    ZKP_GPU_HD unsigned span(unsigned s) const {
+        return s < wide ? s * c : wide * c + (s - wide) * (c - 1);
     }
+    ZKP_GPU_HD unsigned offset(unsigned w) const { return (w / wpc) * span(wpc) + span(w % wpc); }
     /* Where window w's entries go among the nwin rows of m: set by set,
      * so that a stable sort by magnitude alone keeps each set's runs
      * apart (set s holds windows s, s + wpc, ..., the first nwin % wpc
@@ -524,10 +531,35 @@ __global__ void __launch_bounds__(SEG_THREADS)
     }
 }
 
+/* The split of a copy's shift bits into wpc windows, the first wide of c
+ * bits and the others c - 1; false where windows of c and c - 1 bits
+ * cannot make exactly shift. Splits of two widths are for the dense MSMs
+ * the copies are made for (c from COPY_MIN_C): narrower ones would let an
+ * MSM over a few scalars that are not 0 or 1 plan on the copies through
+ * many small windows, and keep them from zkp_gpu_bases_trim for little. */
+constexpr unsigned COPY_MIN_C = 12;
+static bool copy_split(unsigned shift, unsigned c, unsigned *wpc, unsigned *wide) {
+    if (c < 2 || shift == 0) return false;
+    const unsigned k = (shift + c - 1) / c;
+    if (k * (c - 1) >= shift || (k * c != shift && c < COPY_MIN_C)) return false;
+    *wpc = k;
+    *wide = shift - k * (c - 1);
+    return true;
+}
+
+/* The number of windows of lay's widths (c, wpc and wide set) that cover
+ * bits. */
+static unsigned windows_covering(const layout &lay, unsigned bits) {
+    unsigned nwin = 0;
+    for (unsigned covered = 0; covered < bits; nwin++) covered += lay.width(nwin);
+    return nwin;
+}
+
 /* The windows for m points: their widths, and whether the precomputed
  * copies can serve them. The cost counts a bucket addition per point and
- * window, and about three per bucket for the reduction of each bucket
- * set. */
+ * window, about three per bucket for the reduction of each bucket set, and
+ * a read for each bucket that no digit reaches (the upper half of a set
+ * of narrower windows). */
 struct plan {
     layout lay;
     double cost;
@@ -541,24 +573,29 @@ static plan choose(size_t m, const zkp_gpu_bases *b) {
     plan best{};
     best.cost = -1;
     for (unsigned c = 2; c <= MAX_C; c++) {
-        unsigned nwin = (bits + c - 1) / c;
-        unsigned wpc = nwin;
-        if (b->copies > 1 && b->shift % c == 0 && (size_t)b->copies * (b->shift / c) >= nwin)
-            wpc = b->shift / c;
-        unsigned sets = wpc < nwin ? wpc : nwin;
-        double nbk = (double)sets * (double)(1u << (c - 1));
-        double cost = (double)nwin * (double)m + 3.0 * nbk;
+        layout lay{};
+        lay.c = c;
+        lay.nwin = (bits + c - 1) / c;
+        lay.wpc = lay.wide = lay.nwin;
+        unsigned wpc, wide;
+        if (b->copies > 1 && copy_split(b->shift, c, &wpc, &wide)) {
+            layout cp = lay;
+            cp.wpc = wpc;
+            cp.wide = wide;
+            cp.nwin = windows_covering(cp, bits);
+            if (wpc < cp.nwin && (cp.nwin + wpc - 1) / wpc <= b->copies) lay = cp;
+        }
+        lay.sets = lay.wpc < lay.nwin ? lay.wpc : lay.nwin;
+        double nbk = (double)lay.sets * (double)(1u << (c - 1)), live = 0;
+        for (unsigned s = 0; s < lay.sets; s++) live += (double)(1u << (lay.width(s) - 1));
+        double cost = (double)lay.nwin * (double)m + 3.0 * live + 0.2 * (nbk - live);
         /* Keep the keys and values within 32 bits each. */
         if (nbk >= 2147483648.0) continue;
         if (best.cost < 0 || cost < best.cost) {
             best.cost = cost;
-            best.lay.c = c;
-            best.lay.nwin = nwin;
-            best.lay.wide = nwin;
-            best.lay.wpc = wpc;
-            best.lay.sets = sets;
+            best.lay = lay;
             best.lay.copy_stride = b->n;
-            best.lay.grouped = wpc >= nwin;
+            best.lay.grouped = lay.wpc >= lay.nwin;
         }
     }
     /* Each window its own set: the same windows, as narrow as the bits
@@ -615,21 +652,28 @@ struct driver {
             }
             zkp_gpu_bases probe = *b;
             plan bestp = choose<SBITS>(n, &probe);
-            for (unsigned c = 12; c <= MAX_C; c++) {
-                /* A copy every wpc windows: nwin copies take one set, fewer
-                 * take wpc sets. */
-                const unsigned nwin = (SBITS + 1 + c - 1) / c;
-                for (unsigned wpc = 1; wpc < nwin; wpc++) {
-                    probe.shift = wpc * c;
-                    probe.copies = (nwin + wpc - 1) / wpc;
-                    if ((double)probe.copies * n * sizeof(aff_t) > (double)room ||
-                        (size_t)probe.copies * n >= ((size_t)1 << 31))
-                        continue;
-                    plan p = choose<SBITS>(n, &probe);
-                    if (p.cost < bestp.cost) {
-                        bestp = p;
-                        b->shift = probe.shift;
-                        b->copies = probe.copies;
+            for (unsigned c = COPY_MIN_C; c <= MAX_C; c++) {
+                /* A copy every wpc windows, the first wide of them c bits
+                 * and the rest c - 1: nwin copies take one set, fewer take
+                 * wpc sets. */
+                for (unsigned wpc = 1; wpc < (SBITS + 1 + c - 2) / (c - 1); wpc++) {
+                    for (unsigned wide = 1; wide <= wpc; wide++) {
+                        layout lay{};
+                        lay.c = c;
+                        lay.wpc = wpc;
+                        lay.wide = wide;
+                        const unsigned nwin = windows_covering(lay, SBITS + 1);
+                        probe.shift = lay.span(wpc);
+                        probe.copies = (nwin + wpc - 1) / wpc;
+                        if (wpc >= nwin || (double)probe.copies * n * sizeof(aff_t) > (double)room ||
+                            (size_t)probe.copies * n >= ((size_t)1 << 31))
+                            continue;
+                        plan p = choose<SBITS>(n, &probe);
+                        if (p.cost < bestp.cost) {
+                            bestp = p;
+                            b->shift = probe.shift;
+                            b->copies = probe.copies;
+                        }
                     }
                 }
             }
@@ -845,9 +889,9 @@ struct driver {
         if (tr.on) {
             char what[160];
             snprintf(what, sizeof what,
-                     "group %d n=%zu ones=%zu m=%u c=%u windows=%u (%u of c bits) sets=%u "
+                     "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u (%u of c bits) "
                      "copies=%u sort bits=%u",
-                     GROUP, n, k, m, lay.c, lay.nwin, lay.wide, lay.sets, b->copies,
+                     GROUP, n, k, m, lay.c, lay.nwin, lay.sets, lay.wide, b->copies,
                      sort_bits(lay));
             tr.print(what);
         }
