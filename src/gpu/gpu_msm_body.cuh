@@ -533,10 +533,9 @@ __global__ void __launch_bounds__(SEG_THREADS)
 
 /* The split of a copy's shift bits into wpc windows, the first wide of c
  * bits and the others c - 1; false where windows of c and c - 1 bits
- * cannot make exactly shift. Splits of two widths are for the dense MSMs
- * the copies are made for (c from COPY_MIN_C): narrower ones would let an
- * MSM over a few scalars that are not 0 or 1 plan on the copies through
- * many small windows, and keep them from zkp_gpu_bases_trim for little. */
+ * cannot make exactly shift. Splits of two widths take the widths the
+ * upload makes copies for (c from COPY_MIN_C), which also bounds the
+ * number of windows. */
 constexpr unsigned COPY_MIN_C = 12;
 static bool copy_split(unsigned shift, unsigned c, unsigned *wpc, unsigned *wide) {
     if (c < 2 || shift == 0) return false;
@@ -577,8 +576,13 @@ static plan choose(size_t m, const zkp_gpu_bases *b) {
         lay.c = c;
         lay.nwin = (bits + c - 1) / c;
         lay.wpc = lay.wide = lay.nwin;
+        /* Copies serve the dense MSMs they are made for. Where fewer than a
+         * quarter of the set's points have scalars other than 0 and 1 (a
+         * PoRep witness's B1 MSM: 1.2 M of 33.1 M), the plan leaves them
+         * idle: they would save that MSM only its few sets' reductions,
+         * and keep zkp_gpu_bases_trim from giving them back. */
         unsigned wpc, wide;
-        if (b->copies > 1 && copy_split(b->shift, c, &wpc, &wide)) {
+        if (b->copies > 1 && 4 * m >= b->n && copy_split(b->shift, c, &wpc, &wide)) {
             layout cp = lay;
             cp.wpc = wpc;
             cp.wide = wide;
