@@ -193,7 +193,7 @@ static void add_shifted_(uint64_t acc[5], int32_t d, unsigned off) {
     else (void)zkp_limbs_sub(acc, acc, v, 5);
 }
 
-typedef zkpipe_status (*msm_digits_fn_)(size_t, unsigned, unsigned, const uint64_t *,
+typedef zkpipe_status (*msm_digits_fn_)(size_t, size_t, unsigned, unsigned, const uint64_t *,
                                         zkp_gpu_msm_digits *);
 
 /* Step 7 of the GPU MSM on the host: the CPU's curve code combines the
@@ -350,7 +350,7 @@ TEST_CASE(gpu_host_msm_digits_rebuild_scalars) {
                         }
                     }
                     zkp_gpu_msm_digits dg;
-                    ASSERT_OK(groups[gi].fn(sizes[si], copies[ci][0], copies[ci][1], k, &dg));
+                    ASSERT_OK(groups[gi].fn(sizes[si], sizes[si], copies[ci][0], copies[ci][1], k, &dg));
                     ASSERT(dg.nwin >= 1 && dg.nwin <= ZKP_GPU_MSM_MAX_WINDOWS);
                     uint64_t acc[5] = {0, 0, 0, 0, 0};
                     unsigned covered = 0;
@@ -383,15 +383,53 @@ TEST_CASE(gpu_host_msm_digits_rebuild_scalars) {
     }
     zkp_gpu_msm_digits dg;
     const uint64_t one[4] = {1, 0, 0, 0};
-    ASSERT_EQ_STATUS(bn254_g1_gpu_host_msm_digits(0, 1, 0, one, &dg), ZKPIPE_ERR_INVALID_ARGUMENT);
-    ASSERT_EQ_STATUS(bn254_g1_gpu_host_msm_digits(10, 0, 0, one, &dg),
+    ASSERT_EQ_STATUS(bn254_g1_gpu_host_msm_digits(0, 0, 1, 0, one, &dg),
                      ZKPIPE_ERR_INVALID_ARGUMENT);
-    ASSERT_EQ_STATUS(bn254_g1_gpu_host_msm_digits(10, 2, 0, one, &dg),
+    ASSERT_EQ_STATUS(bn254_g1_gpu_host_msm_digits(10, 9, 1, 0, one, &dg),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(bn254_g1_gpu_host_msm_digits(10, 10, 0, 0, one, &dg),
+                     ZKPIPE_ERR_INVALID_ARGUMENT);
+    ASSERT_EQ_STATUS(bn254_g1_gpu_host_msm_digits(10, 10, 2, 0, one, &dg),
                      ZKPIPE_ERR_INVALID_ARGUMENT);
     /* 2^256 - 1 is no scalar: the H MSM's windows, 256 bits, cannot hold it. */
     const uint64_t ones[4] = {~0ULL, ~0ULL, ~0ULL, ~0ULL};
-    ASSERT_EQ_STATUS(bls12_381_g1_gpu_host_msm_digits((1u << 27) - 1, 1, 0, ones, &dg),
+    const size_t h = (1u << 27) - 1;
+    ASSERT_EQ_STATUS(bls12_381_g1_gpu_host_msm_digits(h, h, 1, 0, ones, &dg),
                      ZKPIPE_ERR_OUT_OF_RANGE);
+}
+
+/* Copies serve the dense MSMs they are made for: an MSM with scalars other
+ * than 0 and 1 at a quarter of its set's points or more plans on the
+ * copies, and one with fewer plans windows of its own, which leaves the
+ * copies unread for zkp_gpu_bases_trim to give back (a PoRep witness's B1
+ * MSM: 1.2 M such scalars over 33.1 M points, 11 copies 24 bits apart). */
+TEST_CASE(gpu_host_msm_sparse_scalars_plan_without_copies) {
+    if (!zkp_gpu_built()) test_skip("this build has no CUDA backend");
+    static const msm_digits_fn_ groups[] = {bn254_g1_gpu_host_msm_digits,
+                                            bls12_381_g1_gpu_host_msm_digits,
+                                            bn254_g2_gpu_host_msm_digits,
+                                            bls12_381_g2_gpu_host_msm_digits};
+    static const struct {
+        size_t n;
+        unsigned copies, shift;
+    } sets[] = {{33109527, 11, 24}, {(size_t)1 << 24, 12, 22}, {(size_t)1 << 26, 6, 47}};
+    const uint64_t k[4] = {0x0123456789abcdefULL, 0xfedcba9876543210ULL, 0x0f1e2d3c4b5a6978ULL,
+                           0x0123456789abcdefULL >> 8};
+    for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
+        for (size_t si = 0; si < sizeof sets / sizeof sets[0]; si++) {
+            const size_t n = sets[si].n, quarter = (n + 3) / 4;
+            const size_t ms[] = {n, quarter, quarter - 1, 1200000};
+            for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
+                zkp_gpu_msm_digits dg;
+                ASSERT_OK(groups[gi](ms[mi], n, sets[si].copies, sets[si].shift, k, &dg));
+                /* Windows that share sets read the copies. */
+                const int on_copies = dg.sets < dg.nwin;
+                ASSERT_MSG(on_copies == (ms[mi] >= quarter),
+                           "group %zu, set %zu, m %zu: %u sets of %u windows", gi, si, ms[mi],
+                           dg.sets, dg.nwin);
+            }
+        }
+    }
 }
 
 /* An entry of the sort's input: its key's low sort_bits, then where it
@@ -451,7 +489,8 @@ TEST_CASE(gpu_host_msm_sorted_keys_keep_buckets_together) {
                 else if (j % 4 != 0)
                     for (int l = 0; l < 4; l++) k[l] = test_rng_u64() >> (l == 3 ? 6 : 0);
                 zkp_gpu_msm_digits dg;
-                ASSERT_OK(groups[gi](shapes[si].m, shapes[si].copies, shapes[si].shift, k, &dg));
+                ASSERT_OK(groups[gi](shapes[si].m, shapes[si].m, shapes[si].copies, shapes[si].shift, k,
+                                     &dg));
                 if (j == 0) {
                     nwin = dg.nwin, sets = dg.sets, bits = dg.sort_bits;
                     ASSERT_MSG(sets >= shapes[si].sets_min && sets <= shapes[si].sets_max,

@@ -366,9 +366,10 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op
                                                    const uint64_t *a, const uint64_t *b, size_t n,
                                                    zkp_diag *diag);
 
-/* G_gpu_host_msm_digits(m, copies, shift, scalar, out): the windows that
- * group G's MSM plans for m scalars (1 to 2^32 - 1) over a set with copies
- * shifted copies shift bits apart (copies 1: none, shift unread), and the
+/* G_gpu_host_msm_digits(m, n, copies, shift, scalar, out): the windows that
+ * group G's MSM plans for m scalars other than 0 and 1 (1 to 2^32 - 1) over
+ * a set of n >= m points with copies shifted copies shift bits apart
+ * (copies 1: none, shift unread), and the
  * signed digits of scalar (4 limbs, below the group's r) under them, as
  * the device computes them: window w is width[w] bits at bit offset[w],
  * |digit[w]| <= 2^(width[w] - 1), and the scalar is the sum of
@@ -390,7 +391,7 @@ typedef struct {
  * XYZZ in curve/'s layout, in chunks of len buckets; per_set and len powers
  * of 2, len <= per_set, sets·per_set <= 2^24. */
 #define ZKP_GPU_MSM_HOST_DECLARE_(G)                                                             \
-    ZKP_WARN_UNUSED zkpipe_status G##_gpu_host_msm_digits(size_t m, unsigned copies,             \
+    ZKP_WARN_UNUSED zkpipe_status G##_gpu_host_msm_digits(size_t m, size_t n, unsigned copies,   \
                                                           unsigned shift, const uint64_t *scalar, \
                                                           zkp_gpu_msm_digits *out);              \
     ZKP_WARN_UNUSED zkpipe_status G##_gpu_host_bucket_sums(const void *buckets, unsigned sets,   \

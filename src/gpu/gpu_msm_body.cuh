@@ -1081,15 +1081,15 @@ struct driver {
         return ZKPIPE_OK;
     }
 
-    /* The plan for m scalars over a set of copies copies shift bits apart,
-     * and scalar's digits under it, on the host (gpu.h). */
-    static zkpipe_status host_digits(size_t m, unsigned copies, unsigned shift,
+    /* The plan for m scalars over a set of n points and copies copies
+     * shift bits apart, and scalar's digits under it, on the host (gpu.h). */
+    static zkpipe_status host_digits(size_t m, size_t n, unsigned copies, unsigned shift,
                                      const uint64_t *scalar, zkp_gpu_msm_digits *out) {
-        if (!scalar || !out || m == 0 || m >= ((size_t)1 << 32) || copies == 0 ||
+        if (!scalar || !out || m == 0 || m >= ((size_t)1 << 32) || n < m || copies == 0 ||
             (copies > 1 && (shift == 0 || shift > SBITS)))
             return ZKPIPE_ERR_INVALID_ARGUMENT;
         zkp_gpu_bases b{};
-        b.n = m;
+        b.n = n;
         b.copies = copies;
         b.shift = copies > 1 ? shift : 0;
         const layout lay = choose<SBITS>(m, &b).lay;
@@ -1194,9 +1194,9 @@ struct driver {
         return drv::host_bucket_sums((const drv::pt_t *)buckets, sets, per_set, len,               \
                                      (drv::pt_t *)out);                                            \
     }                                                                                              \
-    zkpipe_status G##_gpu_host_msm_digits(size_t m, unsigned copies, unsigned shift,               \
+    zkpipe_status G##_gpu_host_msm_digits(size_t m, size_t n, unsigned copies, unsigned shift,     \
                                           const uint64_t *scalar, zkp_gpu_msm_digits *out) {       \
-        return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::host_digits(m, copies, shift,    \
+        return zkp_cuda::msm::driver<zkp_cuda::F, SBITS, GROUP>::host_digits(m, n, copies, shift, \
                                                                              scalar, out);        \
     }                                                                                              \
     }

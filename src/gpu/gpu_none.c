@@ -229,9 +229,9 @@ zkpipe_status zkp_gpu_host_madd(int group, uint64_t *acc, const uint64_t *p) {
     return ZKPIPE_ERR_UNSUPPORTED;
 }
 #define MSM_HOST_NONE_(G)                                                                          \
-    zkpipe_status G##_gpu_host_msm_digits(size_t m, unsigned copies, unsigned shift,               \
+    zkpipe_status G##_gpu_host_msm_digits(size_t m, size_t n, unsigned copies, unsigned shift,     \
                                           const uint64_t *scalar, zkp_gpu_msm_digits *out) {       \
-        (void)m, (void)copies, (void)shift, (void)scalar, (void)out;                               \
+        (void)m, (void)n, (void)copies, (void)shift, (void)scalar, (void)out;                      \
         return ZKPIPE_ERR_UNSUPPORTED;                                                             \
     }                                                                                              \
     zkpipe_status G##_gpu_host_bucket_sums(const void *buckets, unsigned sets, uint32_t per_set,  \
