@@ -682,6 +682,10 @@ __global__ void coef_kernel(F *a, const F *c, size_t n) {
  * shares by shuffles. Field addition is exact, so the order of the sum
  * does not change the result. */
 constexpr unsigned SPMV_OWN = 32;
+/* Blocks of two warps: a block holds its place on the multiprocessor until
+ * its last warp ends, and a warp with a long row ends long after the
+ * others. */
+constexpr unsigned SPMV_THREADS = 64;
 
 template <class F, bool by_dict>
 __device__ __forceinline__ F spmv_entry(uint64_t k, const uint32_t *col, const void *vals,
@@ -1128,10 +1132,10 @@ static zkpipe_status abc_on_device(zkp_gpu *g, F *const dev[3], const abc_source
         const uint64_t *rp = (const uint64_t *)c->row_ptr[m]->ptr;
         const uint32_t *col = (const uint32_t *)c->col[m]->ptr;
         if (dict)
-            spmv_kernel<F, true><<<blocks_for(n, 256), 256, 0, g->compute>>>(
+            spmv_kernel<F, true><<<blocks_for(n, SPMV_THREADS), SPMV_THREADS, 0, g->compute>>>(
                 dev[m], rp, col, c->vals[m]->ptr, dict, w, n, rev_bits);
         else
-            spmv_kernel<F, false><<<blocks_for(n, 256), 256, 0, g->compute>>>(
+            spmv_kernel<F, false><<<blocks_for(n, SPMV_THREADS), SPMV_THREADS, 0, g->compute>>>(
                 dev[m], rp, col, c->vals[m]->ptr, nullptr, w, n, rev_bits);
         ZKP_CUDA_LAUNCHED(diag, spmv_kernel);
     }
