@@ -350,7 +350,8 @@ TEST_CASE(gpu_host_msm_digits_rebuild_scalars) {
                         }
                     }
                     zkp_gpu_msm_digits dg;
-                    ASSERT_OK(groups[gi].fn(sizes[si], sizes[si], copies[ci][0], copies[ci][1], k, &dg));
+                    const size_t m = sizes[si];
+                    ASSERT_OK(groups[gi].fn(m, m, copies[ci][0], copies[ci][1], k, &dg));
                     ASSERT(dg.nwin >= 1 && dg.nwin <= ZKP_GPU_MSM_MAX_WINDOWS);
                     uint64_t acc[5] = {0, 0, 0, 0, 0};
                     unsigned covered = 0;

@@ -369,14 +369,13 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_dev_field_op(zkp_gpu *g, int field, int op
 /* G_gpu_host_msm_digits(m, n, copies, shift, scalar, out): the windows that
  * group G's MSM plans for m scalars other than 0 and 1 (1 to 2^32 - 1) over
  * a set of n >= m points with copies shifted copies shift bits apart
- * (copies 1: none, shift unread), and the
- * signed digits of scalar (4 limbs, below the group's r) under them, as
- * the device computes them: window w is width[w] bits at bit offset[w],
- * |digit[w]| <= 2^(width[w] - 1), and the scalar is the sum of
- * digit[w]·2^offset[w]; ZKPIPE_ERR_OUT_OF_RANGE where a carry is left
- * over (a scalar the windows cannot hold). Window w's entry goes to row
- * row[w] of the sort's input with bucket key key[w], and the sort orders
- * the keys' low sort_bits bits. */
+ * (copies 1: none, shift unread), and the signed digits of scalar (4 limbs,
+ * below the group's r) under them, as the device computes them: window w is
+ * width[w] bits at bit offset[w], |digit[w]| <= 2^(width[w] - 1), and the
+ * scalar is the sum of digit[w]·2^offset[w]; ZKPIPE_ERR_OUT_OF_RANGE where
+ * a carry is left over (a scalar the windows cannot hold). Window w's entry
+ * goes to row row[w] of the sort's input with bucket key key[w], and the
+ * sort orders the keys' low sort_bits bits. */
 #define ZKP_GPU_MSM_MAX_WINDOWS 128
 typedef struct {
     unsigned nwin, sets, sort_bits;
