@@ -195,6 +195,11 @@ static void add_shifted_(uint64_t acc[5], int32_t d, unsigned off) {
 
 typedef zkpipe_status (*msm_digits_fn_)(size_t, size_t, unsigned, unsigned, const uint64_t *,
                                         zkp_gpu_msm_digits *);
+/* The four groups' host digits, for the cases that run them alike. */
+static const msm_digits_fn_ msm_digits_groups_[] = {
+    bn254_g1_gpu_host_msm_digits, bls12_381_g1_gpu_host_msm_digits, bn254_g2_gpu_host_msm_digits,
+    bls12_381_g2_gpu_host_msm_digits};
+#define MSM_DIGITS_GROUPS_ (sizeof msm_digits_groups_ / sizeof msm_digits_groups_[0])
 
 /* Step 7 of the GPU MSM on the host: the CPU's curve code combines the
  * bucket sets' sums by Horner's rule. Against each sum times its weight,
@@ -406,23 +411,20 @@ TEST_CASE(gpu_host_msm_digits_rebuild_scalars) {
  * MSM: 1.2 M such scalars over 33.1 M points, 11 copies 24 bits apart). */
 TEST_CASE(gpu_host_msm_sparse_scalars_plan_without_copies) {
     if (!zkp_gpu_built()) test_skip("this build has no CUDA backend");
-    static const msm_digits_fn_ groups[] = {bn254_g1_gpu_host_msm_digits,
-                                            bls12_381_g1_gpu_host_msm_digits,
-                                            bn254_g2_gpu_host_msm_digits,
-                                            bls12_381_g2_gpu_host_msm_digits};
     static const struct {
         size_t n;
         unsigned copies, shift;
     } sets[] = {{33109527, 11, 24}, {(size_t)1 << 24, 12, 22}, {(size_t)1 << 26, 6, 47}};
     const uint64_t k[4] = {0x0123456789abcdefULL, 0xfedcba9876543210ULL, 0x0f1e2d3c4b5a6978ULL,
                            0x0123456789abcdefULL >> 8};
-    for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
+    for (size_t gi = 0; gi < MSM_DIGITS_GROUPS_; gi++) {
+        const msm_digits_fn_ digits = msm_digits_groups_[gi];
         for (size_t si = 0; si < sizeof sets / sizeof sets[0]; si++) {
             const size_t n = sets[si].n, quarter = (n + 3) / 4;
             const size_t ms[] = {n, quarter, quarter - 1, 1200000};
             for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
                 zkp_gpu_msm_digits dg;
-                ASSERT_OK(groups[gi](ms[mi], n, sets[si].copies, sets[si].shift, k, &dg));
+                ASSERT_OK(digits(ms[mi], n, sets[si].copies, sets[si].shift, k, &dg));
                 /* Windows that share sets read the copies. */
                 const int on_copies = dg.sets < dg.nwin;
                 ASSERT_MSG(on_copies == (ms[mi] >= quarter),
@@ -459,10 +461,6 @@ static int u32_cmp_(const void *a, const void *b) {
  * the layout, or with one set the zero digits' key past them all. */
 TEST_CASE(gpu_host_msm_sorted_keys_keep_buckets_together) {
     if (!zkp_gpu_built()) test_skip("this build has no CUDA backend");
-    static const msm_digits_fn_ groups[] = {bn254_g1_gpu_host_msm_digits,
-                                            bls12_381_g1_gpu_host_msm_digits,
-                                            bn254_g2_gpu_host_msm_digits,
-                                            bls12_381_g2_gpu_host_msm_digits};
     /* m, copies, shift, and the sets each layout must come to: a set per
      * window (no copies), 6 sets served by 3 copies, one set (a copy per
      * window), 2 sets served by 6 copies (2^26 on an 80 GB device), and 2
@@ -479,7 +477,8 @@ TEST_CASE(gpu_host_msm_sorted_keys_keep_buckets_together) {
     sort_entry_ *e = malloc((size_t)N * ZKP_GPU_MSM_MAX_WINDOWS * sizeof *e);
     uint32_t *runs = malloc((size_t)N * ZKP_GPU_MSM_MAX_WINDOWS * sizeof *runs);
     ASSERT(e && runs);
-    for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
+    for (size_t gi = 0; gi < MSM_DIGITS_GROUPS_; gi++) {
+        const msm_digits_fn_ digits = msm_digits_groups_[gi];
         for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
             unsigned nwin = 0, sets = 0, bits = 0;
             for (size_t j = 0; j < N; j++) {
@@ -490,8 +489,8 @@ TEST_CASE(gpu_host_msm_sorted_keys_keep_buckets_together) {
                 else if (j % 4 != 0)
                     for (int l = 0; l < 4; l++) k[l] = test_rng_u64() >> (l == 3 ? 6 : 0);
                 zkp_gpu_msm_digits dg;
-                ASSERT_OK(groups[gi](shapes[si].m, shapes[si].m, shapes[si].copies, shapes[si].shift, k,
-                                     &dg));
+                ASSERT_OK(digits(shapes[si].m, shapes[si].m, shapes[si].copies, shapes[si].shift, k,
+                                 &dg));
                 if (j == 0) {
                     nwin = dg.nwin, sets = dg.sets, bits = dg.sort_bits;
                     ASSERT_MSG(sets >= shapes[si].sets_min && sets <= shapes[si].sets_max,
