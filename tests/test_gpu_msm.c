@@ -2,7 +2,8 @@
  * of both curves): random scalars from one point to 2^22 points (2^18 for
  * G2, whose CPU reference is slower), the edge inputs (no points, zero,
  * one and r - 1, equal scalars, one base repeated, bases at infinity, a
- * range past the end), and a case that prints the times at 2^20 .. 2^26.
+ * range past the end), MSMs in pieces, and a case that prints the times at
+ * 2^20 .. 2^26.
  *
  * The file includes itself once per group (TEST_GPU_MSM_GROUP set) to
  * define that group's helpers; the cases below call both. */
@@ -125,6 +126,18 @@ TEST_CASE(gpu_bases_upload_leaves_its_reserve_free) {
     test_gm_bls12_381_g1_reserve(g);
     test_gm_bn254_g2_reserve(g);
     test_gm_bls12_381_g2_reserve(g);
+    zkp_gpu_close(g);
+}
+
+/* Pieces, each a whole Pippenger over part of the points, their sums added:
+ * where ZKPIPE_GPU_MSM_PIECE caps them, and where a budget leaves no room
+ * for the MSM in one. */
+TEST_CASE(gpu_msm_in_pieces_matches_cpu) {
+    zkp_gpu *g = test_gpu_open();
+    test_gm_bn254_g1_pieces(g);
+    test_gm_bls12_381_g1_pieces(g);
+    test_gm_bn254_g2_pieces(g);
+    test_gm_bls12_381_g2_pieces(g);
     zkp_gpu_close(g);
 }
 
@@ -411,6 +424,62 @@ static void TG(trim)(zkp_gpu *g) {
     TG(check)(g, "random at an offset, after the trim", b, bases, n / 2, scalars, 4096);
     zkp_gpu_bases_free(b);
     ASSERT_EQ_U64(TG(bases_bytes)(g), before);
+    free(bases);
+    free(scalars);
+}
+
+/* 2^18 points, a seventh of the scalars 0 or 1 (the pieces cut the list of
+ * the others). With the pieces capped at 1,000 (4,097 points, the last
+ * piece short) and at 2^15 + 1, the MSMs match the CPU's. Then, on a
+ * context of its own with the points in a window (no copies, no upload
+ * scratch), the MSM runs once without a budget, which gives what it takes;
+ * under a budget that leaves that less half the least its sort's four
+ * arrays can be (16 bytes an entry, 11 windows or more), the MSM cannot
+ * run in one piece, and must still match the CPU's. */
+static void TG(pieces)(zkp_gpu *g) {
+    const size_t n = (size_t)1 << 18;
+    AFF *bases = calloc(n, sizeof *bases);
+    uint64_t *scalars = malloc(n * NL * sizeof *scalars);
+    ASSERT(bases && scalars);
+    TG(make_bases)(bases, n);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *k = scalars + NL * i;
+        if (i % 7) {
+            TG(rand_scalar)(k);
+            m++;
+        } else {
+            memset(k, 0, 32);
+            k[0] = (i / 7) & 1;
+        }
+    }
+    zkp_gpu_bases *b = TG(upload)(g, bases, n);
+    ASSERT(setenv("ZKPIPE_GPU_MSM_PIECE", "1000", 1) == 0);
+    TG(check)(g, "in pieces of 1,000", b, bases, 0, scalars, 4097);
+    ASSERT(setenv("ZKPIPE_GPU_MSM_PIECE", "32769", 1) == 0);
+    TG(check)(g, "in pieces of 2^15 + 1", b, bases, 0, scalars, n);
+    TG(check)(g, "in pieces of 2^15 + 1, at an offset", b, bases, n / 4, scalars, n / 2);
+    ASSERT(unsetenv("ZKPIPE_GPU_MSM_PIECE") == 0);
+    zkp_gpu_bases_free(b);
+
+    zkp_gpu *h = test_gpu_open();
+    zkp_diag diag = {{0}};
+    zkp_gpu_bases *w = NULL;
+    ASSERT_OK(GFN(gpu_bases_window)(h, &w, n, &diag));
+    ASSERT_OK(zkp_gpu_bases_fill(w, bases, n, &diag));
+    zkp_gpu_stats s;
+    zkp_gpu_stats_get(h, &s);
+    const uint64_t held = s.live_total, sort_least = 11 * 16 * (uint64_t)m;
+    JAC got;
+    ASSERT_OK(TG(gpu_msm)(h, &got, w, 0, scalars, n, 0, &diag));
+    zkp_gpu_stats_get(h, &s);
+    const uint64_t took = s.peak_total - held;
+    ASSERT_MSG(took > sort_least, "%s: the MSM took %llu bytes", GM_STR(G), (unsigned long long)took);
+    zkp_gpu_set_memory_budget(h, held + took - sort_least / 2);
+    TG(check)(h, "in pieces under a budget", w, bases, 0, scalars, n);
+    zkp_gpu_set_memory_budget(h, 0);
+    zkp_gpu_bases_free(w);
+    zkp_gpu_close(h);
     free(bases);
     free(scalars);
 }

@@ -274,7 +274,11 @@ ZKP_GPU_H_CSR_DECLARE_(bls12_381_fr)
  * takes them from a device buffer, from its scalar scalars_first on (the H
  * values, or a witness uploaded once for several MSMs). Zero scalars are
  * skipped and scalars equal to one are summed without bucket work.
- * ERR_OUT_OF_RANGE when first + n exceeds the base count.
+ * ERR_OUT_OF_RANGE when first + n exceeds the base count. An MSM whose
+ * scratch does not fit what the device has free, or what its budget
+ * leaves, runs over its points in pieces, each a whole MSM, rather than
+ * failing; the environment variable ZKPIPE_GPU_MSM_PIECE caps a piece's
+ * points (for tests).
  *
  * Bases too many to keep in device memory are streamed through a window:
  * G_gpu_bases_window(g, out, capacity, diag) makes an empty set with room

@@ -86,6 +86,10 @@ constexpr unsigned SEG_MIN_BLOCKS = 3;
 constexpr unsigned LEVEL_L = 8;         /* segment length of the slot rounds */
 constexpr size_t WHOLE_WAVES_MAX = 8;   /* step 5 sizes its segments to whole waves up to this */
 constexpr unsigned MAX_C = 24;
+/* The fewest points an MSM's piece is cut to (in_pieces): below it the
+ * buckets and slots, which do not shrink with the piece, outweigh the
+ * sort's arrays. */
+constexpr uint32_t MIN_PIECE = (uint32_t)1 << 16;
 constexpr unsigned SCALAR_WORDS = 8;    /* 4 64-bit limbs */
 
 __device__ __forceinline__ void load_scalar(const uint32_t *s, size_t i, uint32_t w[SCALAR_WORDS]) {
@@ -881,11 +885,12 @@ struct driver {
 
         pt_t result = pt_t::inf();
         layout lay{};
+        unsigned pieces = 0;
         if (m > 0) {
             plan pl = choose<SBITS>(m, b);
             lay = pl.lay;
             lay.first = first;
-            st = pippenger(g, &result, bases, scalars, rest.as<uint32_t>(), m, lay, tr, diag);
+            st = in_pieces(g, &result, bases, scalars, rest.as<uint32_t>(), m, lay, tr, &pieces, diag);
             if (st != ZKPIPE_OK) return st;
         }
         /* Windows read the copies only when a copy serves several of them. */
@@ -894,13 +899,66 @@ struct driver {
             char what[160];
             snprintf(what, sizeof what,
                      "group %d n=%zu ones=%zu m=%u c=%u windows=%u sets=%u (%u of c bits) "
-                     "copies=%u sort bits=%u",
+                     "copies=%u sort bits=%u pieces=%u",
                      GROUP, n, k, m, lay.c, lay.nwin, lay.sets, lay.wide, b->copies,
-                     sort_bits(lay));
+                     sort_bits(lay), pieces);
             tr.print(what);
         }
         result.add(total_ones);
         write_out(out, result);
+        return ZKPIPE_OK;
+    }
+
+    /* The points of the first piece. The sort's four arrays (16 bytes an
+     * entry) and the buckets are the least steps 3 to 6 take, and most of
+     * it where room runs short: while they fit in the device's usable free
+     * memory, all m go at once, as they did before pieces (a shortfall
+     * after them costs a halving); once they do not, pieces of three
+     * quarters of what fits leave room for the rest. Never 2^32 entries or
+     * more. ZKPIPE_GPU_MSM_PIECE caps it, below MIN_PIECE too, so that the
+     * tests run pieces on inputs of any size. */
+    static uint32_t first_piece(zkp_gpu *g, uint32_t m, const layout &lay) {
+        size_t room = 0;
+        zkp_diag unused;
+        if (usable_free_bytes(g, &room, &unused) != ZKPIPE_OK) room = SIZE_MAX;
+        const size_t buckets = (size_t)lay.nb * sizeof(pt_t);
+        const size_t fit = room > buckets ? (room - buckets) / ((size_t)lay.nwin * 16) : 0;
+        size_t piece = fit < m ? fit / 4 * 3 : m;
+        const size_t cap = (((size_t)1 << 32) - 1) / lay.nwin;
+        if (piece > cap) piece = cap;
+        if (piece < MIN_PIECE) piece = MIN_PIECE;
+        if (const char *e = getenv("ZKPIPE_GPU_MSM_PIECE")) {
+            const size_t want = strtoull(e, nullptr, 10);
+            if (want && want < piece) piece = want;
+        }
+        return piece < m ? (uint32_t)piece : m;
+    }
+
+    /* Steps 3 to 7 over idx[0..m) in pieces, each a whole Pippenger into
+     * buckets of its own, their sums added: an MSM whose scratch does not
+     * fit what the device has free, or its budget (a 2^27 H MSM sorts 26
+     * GB of keys and values beside a 44 GB key on an 80 GB card), runs in
+     * pieces rather than failing. A piece that still runs out of memory is
+     * halved and tried again, down to MIN_PIECE. */
+    static zkpipe_status in_pieces(zkp_gpu *g, pt_t *result, const aff_t *bases,
+                                   const uint32_t *scalars, const uint32_t *idx, uint32_t m,
+                                   const layout &lay, trace &tr, unsigned *pieces, zkp_diag *diag) {
+        uint32_t piece = first_piece(g, m, lay);
+        *result = pt_t::inf();
+        *pieces = 0;
+        for (uint32_t done = 0; done < m;) {
+            const uint32_t take = m - done < piece ? m - done : piece;
+            pt_t part;
+            zkpipe_status st = pippenger(g, &part, bases, scalars, idx + done, take, lay, tr, diag);
+            if (st == ZKPIPE_ERR_NO_MEMORY && take >= 2 * MIN_PIECE) {
+                piece = take / 2;
+                continue;
+            }
+            if (st != ZKPIPE_OK) return st;
+            result->add(part);
+            done += take;
+            (*pieces)++;
+        }
         return ZKPIPE_OK;
     }
 
