@@ -55,6 +55,12 @@ unsigned test_iters(unsigned base);
 /* Absolute path of a file under tests/ (the source tree); static buffer per call slot. */
 const char *test_data_path(const char *relative);
 
+/* Runs this test program again on one case, in a process of its own with
+ * env ("NAME=value") added to the environment, and returns its exit
+ * status (-1 where it did not exit). For a case whose effects outlive it in
+ * its process, such as a fault that leaves a GPU failing every later call. */
+int test_run_self(const char *case_name, const char *env);
+
 /* hex of a byte string into a caller buffer of 2*len+1 bytes. */
 void test_hex(char *out, const void *data, size_t len);
 

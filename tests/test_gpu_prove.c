@@ -21,6 +21,7 @@
 #include "setup/bp_key.h"
 #include "setup/dev_params.h"
 #include "synthetic/synthetic.h"
+#include "engine/engine_internal.h"
 #include "zkpipe/engine.h"
 #include "filecoin_support.h"
 
@@ -767,6 +768,81 @@ TEST_CASE(gpu_engine_frees_a_porep_keys_host_points) {
                (unsigned long long)part);
     ASSERT_OK(zkpipe_engine_destroy(&e));
     zkp_free(NULL, text, len, ZKP_MEM_AUX);
+}
+
+static zkpipe_job_result prove_job_(zkpipe_engine *e, uint32_t key, const char *wtns, size_t n) {
+    zkpipe_witness w[2] = {{wtns, NULL, 0}, {wtns, NULL, 0}};
+    ASSERT(n <= 2);
+    zkpipe_job_request r = {key, w, n, ZKPIPE_PRIORITY_NORMAL, NULL, 0, NULL, 0, NULL};
+    uint64_t id = 0;
+    ASSERT_OK(zkpipe_engine_submit(e, &id, &r));
+    zkpipe_job_result res;
+    ASSERT_OK(zkpipe_engine_await(e, id, 120000, &res));
+    return res;
+}
+
+/* A device that a fault took out of service, on an engine over `device`:
+ * the job that meets the fault fails, its message saying why (`why`);
+ * the status marks the device lost with the reason; each later job fails
+ * at once, before its partitions are synthesized, saying no device is in
+ * service; and the engine's books end empty. */
+static void engine_loses_its_device_(const char *device, const char *why) {
+    char zkey[512], wtns[512], err[256] = "";
+    fixture_path_(zkey, sizeof zkey, "poseidon_small_bn128", "circuit.zkey");
+    fixture_path_(wtns, sizeof wtns, "poseidon_small_bn128", "witness.wtns");
+    zkpipe_status st;
+    zkpipe_engine *e = gpu_engine_(device, err, sizeof err, &st);
+    ASSERT_MSG(st == ZKPIPE_OK, "%s", err);
+    uint32_t key;
+    ASSERT_OK(zkpipe_engine_register_key(e, &key, zkey));
+    zkpipe_job_result r = prove_job_(e, key, wtns, 1);
+    ASSERT_MSG(r.status == ZKPIPE_OK, "%s", r.error);
+    zkpipe_job_result_clear(&r);
+
+    zkp_g16_backend_test_fault(e->backends[0]);
+    r = prove_job_(e, key, wtns, 2);
+    printf("  the job that met the fault: %s\n", r.error);
+    ASSERT_EQ_STATUS(r.status, ZKPIPE_ERR_DEVICE);
+    ASSERT_MSG(strstr(r.error, why) != NULL, "\"%s\" does not say %s", r.error, why);
+    zkpipe_job_result_clear(&r);
+    zkpipe_engine_status s;
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT(s.devices[0].lost);
+    ASSERT_MSG(strstr(s.devices[0].lost_reason, why) != NULL, "reason: %s",
+               s.devices[0].lost_reason);
+
+    r = prove_job_(e, key, wtns, 2);
+    printf("  a job after it: %s\n", r.error);
+    ASSERT_EQ_STATUS(r.status, ZKPIPE_ERR_DEVICE);
+    ASSERT_MSG(strstr(r.error, "no device is in service") && strstr(r.error, why), "%s", r.error);
+    for (size_t i = 0; i < r.n_partitions; i++) ASSERT(r.partitions[i].times.synthesis == 0);
+    zkpipe_job_result_clear(&r);
+    ASSERT_OK(zkpipe_engine_get_status(e, &s));
+    ASSERT_EQ_U64(s.jobs_completed, 1);
+    ASSERT_EQ_U64(s.jobs_failed, 2);
+    ASSERT_EQ_U64(s.jobs_live + s.queued_device + s.running_device, 0);
+    ASSERT_EQ_U64(s.budget_reserved_bytes, s.keys[0].resident_bytes);
+    ASSERT_OK(zkpipe_engine_destroy(&e));
+}
+
+/* On the CPU, which has no device to fault, the test's fault marks the
+ * backend lost as a GPU's fault would: the engine's side of it. */
+TEST_CASE(gpu_engine_without_a_device_in_service_fails_jobs_at_once) {
+    engine_loses_its_device_("cpu", "injected");
+}
+
+/* A kernel that traps, on the GPU: the fault CUDA repeats to every later
+ * call of the process. The case runs in a process of its own, since the
+ * device stays failed until that process ends. */
+TEST_CASE(gpu_engine_takes_a_faulted_gpu_out_of_service) {
+    zkp_gpu_close(test_gpu_open());
+    if (getenv("ZKPIPE_TEST_FAULT_CHILD")) {
+        engine_loses_its_device_("cuda", "CUDA");
+        return;
+    }
+    ASSERT_EQ_INT(test_run_self("gpu_engine_takes_a_faulted_gpu_out_of_service",
+                                "ZKPIPE_TEST_FAULT_CHILD=1"),
+                  0);
 }
 
 TEST_CASE(gpu_refusals_without_a_gpu_are_clear) {

@@ -2,10 +2,15 @@
  * named ones, `zkp_tests --list` prints the registry. Exit status 0 when all
  * ran cases passed or skipped. CTest calls it once per case. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <setjmp.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "util/cpu.h"
@@ -126,6 +131,25 @@ const char *test_data_path(const char *relative) {
     char *b = bufs[slot++ % 4];
     snprintf(b, sizeof bufs[0], "%s/%s", ZKP_TEST_DATA_DIR, relative);
     return b;
+}
+
+int test_run_self(const char *case_name, const char *env) {
+    size_t n = 0;
+    while (environ[n]) n++;
+    char **envp = calloc(n + 2, sizeof *envp);
+    ASSERT(envp != NULL);
+    memcpy(envp, environ, n * sizeof *envp);
+    envp[n] = (char *)env;
+    char *argv[] = {(char *)"zkp_tests", (char *)case_name, NULL};
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid;
+    int e = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp);
+    free(envp);
+    ASSERT_MSG(e == 0, "cannot run the test program again: %s", strerror(e));
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) ASSERT(errno == EINTR);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 void test_hex(char *out, const void *data, size_t len) {

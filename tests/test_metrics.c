@@ -652,6 +652,10 @@ static void fill_status(zkpipe_engine_status *st) {
         dv->d2h_bytes = 2000 + g;
         dv->busy_seconds = 1.5 + g;
     }
+    /* The second is out of service, and its reason needs escaping. */
+    st->devices[1].lost = 1;
+    snprintf(st->devices[1].lost_reason, sizeof st->devices[1].lost_reason, "%s",
+             "CUDA: cudaDeviceSynchronize() failed: \"unspecified launch failure\"");
 }
 
 static void fill_view(zkp_server_view *v) {
@@ -685,7 +689,7 @@ static const char *const FAMILIES[] = {
     "draining",          "device_info",            "gpu_memory_total_bytes",
     "gpu_memory_budget_bytes", "gpu_memory_free_bytes", "gpu_memory_bytes",
     "gpu_busy_seconds_total",
-    "gpu_transfer_bytes_total", "request_payload_bytes",
+    "gpu_transfer_bytes_total", "request_payload_bytes", "device_lost",
 };
 
 static zkpipe_stage_times times_for(unsigned i) {
@@ -867,6 +871,8 @@ TEST_CASE(metrics_prometheus_format) {
            1.5);
     ASSERT(PROM_GET(&d, "zkpipe_gpu_transfer_bytes_total", NULL, 2, "device", "cuda:1 (Test GPU)",
                     "direction", "d2h") == 2001);
+    ASSERT(PROM_GET(&d, "zkpipe_device_lost", NULL, 1, "device", "cuda:0 (Test GPU)") == 0);
+    ASSERT(PROM_GET(&d, "zkpipe_device_lost", NULL, 1, "device", "cuda:1 (Test GPU)") == 1);
     ASSERT(PROM_GET(&d, "zkpipe_key_loads_total", NULL, 1, "key", "key11") == 5);
     ASSERT(PROM_GET(&d, "zkpipe_key_evictions_total", NULL, 1, "key", "key11") == 4);
     ASSERT(PROM_GET(&d, "zkpipe_jobs_live", NULL, 0, NULL, NULL) == 4);
@@ -1170,6 +1176,13 @@ TEST_CASE(metrics_status_json) {
     ASSERT_EQ_U64(ju64(zkp_json_at(keys, 2), "id"), 11);
     ASSERT_EQ_U64(ju64(zkp_json_at(keys, 2), "loads"), 5);
     ASSERT_EQ_U64(ju64(zkp_json_at(keys, 0), "resident_bytes"), 1u << 20);
+    const zkp_json *devs = jget(root, "devices");
+    ASSERT_EQ_U64(zkp_json_len(devs), 2);
+    ASSERT_EQ_INT(zkp_json_bool(jget(zkp_json_at(devs, 0), "lost")), 0);
+    ASSERT(zkp_json_get(zkp_json_at(devs, 0), "lost_reason") == NULL);
+    ASSERT_EQ_INT(zkp_json_bool(jget(zkp_json_at(devs, 1), "lost")), 1);
+    ASSERT_STR_EQ(jstr(zkp_json_at(devs, 1), "lost_reason"),
+                  "CUDA: cudaDeviceSynchronize() failed: \"unspecified launch failure\"");
 
     const zkp_json *by_key = jget(root, "jobs_by_key");
     ASSERT_EQ_U64(zkp_json_len(by_key), n_tricky + 1);

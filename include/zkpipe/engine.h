@@ -319,6 +319,12 @@ typedef struct {
     uint64_t h2d_bytes, d2h_bytes; /* copied so far */
     double busy_seconds;           /* inside device calls so far */
     uint64_t vram_budget_bytes;    /* engine.vram_budget; 0: none beyond the device */
+    /* 1 once a fault left the device failing every call (an illegal
+     * address in a kernel, an uncorrectable ECC error): it takes no more
+     * partitions until the process restarts, and lost_reason has the
+     * driver's message. */
+    int lost;
+    char lost_reason[256];
 } zkpipe_device_status;
 
 typedef enum {

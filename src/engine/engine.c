@@ -132,6 +132,16 @@ static void *dispatcher_main_(void *arg) {
             pthread_cond_wait(&e->admit_cv, &e->lk);
             continue;
         }
+        /* No device to prove it on: the job fails now, before its key
+         * loads and its partitions are synthesized for nothing. */
+        char none[400];
+        if (eng_no_device_locked(e, none, sizeof none)) {
+            char buf[480];
+            snprintf(buf, sizeof buf, "partition %zu: %.440s", j->next_admit, none);
+            eng_job_fail_locked(e, j, ZKPIPE_ERR_DEVICE, buf);
+            eng_job_check_final_locked(e, j);
+            continue;
+        }
         eng_key *k = j->key;
         zkpipe_priority prio = j->priority;
         j->admitting = 1;
@@ -1240,8 +1250,9 @@ static void devices_status_(zkpipe_engine *e, zkpipe_engine_status *out) {
     out->n_devices = e->cfg.devices;
     for (unsigned i = 0; i < e->cfg.devices; i++) {
         zkpipe_device_status *ds = &out->devices[i];
-        const zkp_g16_backend *b = e->backends[i];
+        zkp_g16_backend *b = e->backends[i];
         snprintf(ds->name, sizeof ds->name, "%s", zkp_g16_backend_name(b));
+        ds->lost = zkp_g16_backend_lost(b, ds->lost_reason, sizeof ds->lost_reason);
         zkp_gpu *g = zkp_g16_backend_gpu(b);
         if (!g) continue;
         ds->is_gpu = 1;

@@ -244,6 +244,10 @@ struct zkpipe_engine {
 
     pthread_mutex_t *dev_lock; /* one per device */
     zkp_g16_backend **backends; /* one per device */
+    /* Devices taken out of service (their backend lost): their workers
+     * take no partitions while another device is in service. */
+    unsigned char dev_out[ZKPIPE_ENGINE_STATUS_MAX_DEVICES];
+    unsigned devices_out;
     eng_worker *workers;
     size_t n_workers;
 };
@@ -302,6 +306,12 @@ zkpipe_status eng_reserve(zkpipe_engine *e, uint64_t bytes, zkpipe_priority prio
 
 /* workers.c */
 void *eng_worker_main(void *arg);
+/* Takes dev out of service where its backend was found lost (after a
+ * device stage failed there, or when a worker of it takes a partition),
+ * once, saying so on stderr (engine lock held). */
+void eng_device_out_if_lost_locked(zkpipe_engine *e, unsigned dev);
+/* Why no device is in service, into msg; 0 while one is (lock held). */
+int eng_no_device_locked(zkpipe_engine *e, char *msg, size_t len);
 /* Makes k ready on every GPU device that does not hold it yet, as the
  * first partition there would (each under its device's lock), and so
  * settles it (eng_key_settle_on_devices). k must be hot; it is pinned

@@ -170,6 +170,12 @@ static zkpipe_status synthesize_(zkpipe_engine *e, eng_part *p, zkp_diag *d) {
     return ZKPIPE_OK;
 }
 
+/* A failure the device gave, rather than the job's input or the memory
+ * budget: the kind after which the device is asked whether it still works. */
+static int device_error_(zkpipe_status st) {
+    return st == ZKPIPE_ERR_DEVICE || st == ZKPIPE_ERR_NO_DEVICE;
+}
+
 /* The key's first partition on GPU dev makes its bases resident there
  * (dev's lock held); once every device has them, what the host no longer
  * needs goes (eng_key_settle_on_devices). */
@@ -215,10 +221,22 @@ zkpipe_status eng_key_ready_on_devices(zkpipe_engine *e, eng_key *k, zkp_diag *d
     if (!hot) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "the key was evicted");
     zkpipe_status st = ZKPIPE_OK;
     for (unsigned dev = 0; dev < e->cfg.devices && st == ZKPIPE_OK; dev++) {
-        if (!zkp_g16_backend_is_gpu(e->backends[dev])) continue;
+        zkp_g16_backend *be = e->backends[dev];
+        if (!zkp_g16_backend_is_gpu(be) || zkp_g16_backend_lost(be, NULL, 0)) continue;
         pthread_mutex_lock(&e->dev_lock[dev]);
         if (!k->rkeys[dev]) st = ready_key_(e, dev, k, d);
         pthread_mutex_unlock(&e->dev_lock[dev]);
+        /* A device found lost is no failure of the key's: the others go
+         * on, unless none is left. */
+        if (device_error_(st) && zkp_g16_backend_probe(be)) {
+            char none[400];
+            pthread_mutex_lock(&e->lk);
+            eng_device_out_if_lost_locked(e, dev);
+            st = eng_no_device_locked(e, none, sizeof none)
+                     ? zkp_diag_fail(d, ZKPIPE_ERR_DEVICE, "%s", none)
+                     : ZKPIPE_OK;
+            pthread_mutex_unlock(&e->lk);
+        }
     }
     pthread_mutex_lock(&e->lk);
     k->pinned--;
@@ -230,6 +248,10 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
     if (cancelled_(p)) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "cancelled before prove_start");
     eng_key *k = p->job->key;
     zkp_g16_backend *be = e->backends[w->device];
+    char why[256];
+    if (zkp_g16_backend_lost(be, why, sizeof why))
+        return zkp_diag_fail(d, ZKPIPE_ERR_DEVICE, "%s is out of service: %s",
+                             zkp_g16_backend_name(be), why);
     pthread_mutex_lock(&e->lk);
     w->state = ZKPIPE_WORKER_WAITING;
     int key_ready = k->rkeys[w->device] != NULL;
@@ -262,6 +284,9 @@ static zkpipe_status device_(zkpipe_engine *e, eng_worker *w, eng_part *p, zkp_d
         st = zkp_g16_prove_start_abc(&p->pending, &k->pk, &p->witness, &p->abc, &o, d);
     else
         zkp_gpu_buf_free(early);
+    /* Whether the failure was the call's alone or the device's for good
+     * (eng_device_out_if_lost_locked reads the answer). */
+    if (device_error_(st)) (void)zkp_g16_backend_probe(be);
     /* Counted before the device is free again: only its holder may replace
      * the key's copy there, which could let the host's B2 points go. */
     pthread_mutex_lock(&e->lk);
@@ -326,6 +351,33 @@ typedef struct {
     int idx; /* e->running[idx] */
 } stage_desc_;
 
+void eng_device_out_if_lost_locked(zkpipe_engine *e, unsigned dev) {
+    char why[256];
+    if (e->dev_out[dev] || !zkp_g16_backend_lost(e->backends[dev], why, sizeof why)) return;
+    e->dev_out[dev] = 1;
+    e->devices_out++;
+    const unsigned left = e->cfg.devices - e->devices_out;
+    fprintf(stderr,
+            "zkpipe engine: %s is out of service: %s; %s (a restart of the process brings "
+            "it back)\n",
+            zkp_g16_backend_name(e->backends[dev]), why,
+            left ? "its partitions go to the other devices"
+                 : "no device is left, so jobs fail until then");
+    /* Its idle workers stand down, the others take what it queued, and the
+     * dispatcher fails what no device is left to prove. */
+    pthread_cond_broadcast(&e->device_cv);
+    pthread_cond_signal(&e->admit_cv);
+}
+
+int eng_no_device_locked(zkpipe_engine *e, char *msg, size_t len) {
+    if (e->devices_out < e->cfg.devices) return 0;
+    char why[256] = "";
+    (void)zkp_g16_backend_lost(e->backends[0], why, sizeof why);
+    snprintf(msg, len, "no device is in service (%s: %s)", zkp_g16_backend_name(e->backends[0]),
+             why);
+    return 1;
+}
+
 void *eng_worker_main(void *arg) {
     eng_worker *w = arg;
     zkpipe_engine *e = w->e;
@@ -345,9 +397,22 @@ void *eng_worker_main(void *arg) {
     }
     pthread_mutex_lock(&e->lk);
     for (;;) {
-        /* A synthesis worker past the limit takes nothing until it rises. */
-        int idle = w->role == ZKPIPE_WORKER_SYNTH && w->rank >= e->synth_limit;
+        /* A synthesis worker past the limit takes nothing until it rises;
+         * nor does the worker of a device out of service while another
+         * device can take the partition (with none, it fails them). */
+        int idle = (w->role == ZKPIPE_WORKER_SYNTH && w->rank >= e->synth_limit) ||
+                   (w->role == ZKPIPE_WORKER_DEVICE && e->dev_out[w->device] &&
+                    e->devices_out < e->cfg.devices);
         eng_part *p = idle ? NULL : eng_queue_pop(s.in);
+        if (p && w->role == ZKPIPE_WORKER_DEVICE && !e->dev_out[w->device]) {
+            /* The device's other worker may have found it lost meanwhile:
+             * then the partition goes back for another device. */
+            eng_device_out_if_lost_locked(e, w->device);
+            if (e->dev_out[w->device] && e->devices_out < e->cfg.devices) {
+                eng_queue_push(s.in, p);
+                continue;
+            }
+        }
         if (!p) {
             if (e->stop) break;
             w->state = ZKPIPE_WORKER_IDLE;
@@ -392,6 +457,8 @@ void *eng_worker_main(void *arg) {
         pthread_mutex_lock(&e->lk);
         e->running[s.idx]--;
         w->state = ZKPIPE_WORKER_IDLE;
+        if (device_error_(st) && w->role == ZKPIPE_WORKER_DEVICE)
+            eng_device_out_if_lost_locked(e, w->device);
         if (st == ZKPIPE_OK && !last) audit_(e, p, 0);
         if (st == ZKPIPE_OK && !last && cancelled_(p)) {
             /* The boundary check before the next queue. */
@@ -407,7 +474,12 @@ void *eng_worker_main(void *arg) {
         } else {
             p->state = s.out_state;
             eng_queue_push(s.out, p);
-            pthread_cond_signal(s.out_cv);
+            /* One signal could wake only an idle worker of a device out
+             * of service, which leaves the partition to the others. */
+            if (s.out == &e->device_q && e->devices_out)
+                pthread_cond_broadcast(s.out_cv);
+            else
+                pthread_cond_signal(s.out_cv);
         }
     }
     w->state = ZKPIPE_WORKER_IDLE;

@@ -17,7 +17,10 @@
  * (ZKPIPE_ERR_NO_MEMORY when the device is out of memory) with diag naming
  * the call and CUDA's message, frees what the failing call had allocated,
  * and leaves the context usable for the next call; no exception and no
- * abort crosses this boundary.
+ * abort crosses this boundary. The exception is a fault inside a kernel
+ * (an illegal address, a trap, an uncorrectable ECC error): CUDA then
+ * fails every later call on the device until the process ends, which
+ * zkp_gpu_check tells apart.
  *
  * Threads. A context belongs to one device. Calls on one context must not
  * overlap (the engine's device lock serialises them); distinct contexts,
@@ -89,6 +92,16 @@ ZKP_WARN_UNUSED zkpipe_status zkp_gpu_open(zkp_gpu **out, unsigned ordinal, zkp_
 void zkp_gpu_close(zkp_gpu *g); /* NULL is a no-op; frees every buffer of g */
 unsigned zkp_gpu_ordinal(const zkp_gpu *g);
 void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out);
+
+/* Whether g's device still works, asked after a call failed: ZKPIPE_OK
+ * where the failure refused only that call (no memory, a bad argument),
+ * ZKPIPE_ERR_DEVICE with the driver's message where a kernel's fault left
+ * the device failing every call until the process ends. It waits for the
+ * device's queued work. */
+ZKP_WARN_UNUSED zkpipe_status zkp_gpu_check(zkp_gpu *g, zkp_diag *diag);
+/* For the tests: queues a kernel that traps, a fault of the kind that
+ * leaves the device failing every later call of the process. */
+void zkp_gpu_test_fault(zkp_gpu *g);
 
 /* The most device memory g's buffers may hold together (0, the default:
  * what the device has). An allocation that would pass it fails with

@@ -349,6 +349,22 @@ void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out) {
     out->busy_seconds = (double)g->busy_ns.load() * 1e-9;
 }
 
+/* A refused call's error was read and cleared where it failed
+ * (cuda_fail), so whatever the device reports now is a kernel's fault,
+ * which CUDA repeats to every call from then on. */
+zkpipe_status zkp_gpu_check(zkp_gpu *g, zkp_diag *diag) {
+    zkpipe_status st = bind(g, diag);
+    if (st == ZKPIPE_OK) ZKP_CUDA_TRY(diag, cudaDeviceSynchronize());
+    return st;
+}
+
+static __global__ void trap_kernel() { __trap(); }
+
+void zkp_gpu_test_fault(zkp_gpu *g) {
+    if (cudaSetDevice((int)g->ordinal) != cudaSuccess) return;
+    trap_kernel<<<1, 1, 0, g->compute>>>();
+}
+
 zkpipe_status zkp_gpu_buf_alloc(zkp_gpu *g, zkp_gpu_buf **out, size_t bytes,
                                 zkp_gpu_mem_category cat, zkp_diag *diag) {
     *out = nullptr;

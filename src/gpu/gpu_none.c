@@ -42,6 +42,11 @@ void zkp_gpu_stats_get(const zkp_gpu *g, zkp_gpu_stats *out) {
     (void)g;
     *out = (zkp_gpu_stats){{0}, 0, 0, 0, 0, 0};
 }
+zkpipe_status zkp_gpu_check(zkp_gpu *g, zkp_diag *diag) {
+    (void)g;
+    return NO_CUDA_(diag);
+}
+void zkp_gpu_test_fault(zkp_gpu *g) { (void)g; }
 void zkp_gpu_set_memory_budget(zkp_gpu *g, uint64_t bytes) {
     (void)g;
     (void)bytes;

@@ -552,6 +552,7 @@ static zkpipe_status open_cuda(zkp_g16_backend **out, unsigned ordinal, zkp_diag
         free(be);
         return st;
     }
+    pthread_mutex_init(&be->lost_lock, NULL);
     zkp_gpu_info info;
     if (zkp_gpu_device_info(&info, ordinal, NULL) == ZKPIPE_OK)
         snprintf(be->name, sizeof be->name, "cuda:%u (%s)", ordinal, info.name);
@@ -566,6 +567,7 @@ static zkpipe_status open_cpu(zkp_g16_backend **out) {
     zkp_g16_backend *be = calloc(1, sizeof *be);
     if (!be) return ZKPIPE_ERR_NO_MEMORY;
     be->ops = &zkp_g16_cpu_ops;
+    pthread_mutex_init(&be->lost_lock, NULL);
     snprintf(be->name, sizeof be->name, "cpu");
     *out = be;
     return ZKPIPE_OK;
@@ -612,6 +614,7 @@ zkpipe_status zkp_g16_backend_open(zkp_g16_backend **out, const char *device, ch
 void zkp_g16_backend_close(zkp_g16_backend *be) {
     if (!be) return;
     zkp_gpu_close(be->gpu);
+    pthread_mutex_destroy(&be->lost_lock);
     free(be);
 }
 
@@ -619,6 +622,35 @@ const char *zkp_g16_backend_name(const zkp_g16_backend *be) { return be->name; }
 int zkp_g16_backend_is_gpu(const zkp_g16_backend *be) { return be->gpu != NULL; }
 zkp_gpu *zkp_g16_backend_gpu(const zkp_g16_backend *be) { return be->gpu; }
 void zkp_g16_backend_set_g2_on_cpu(zkp_g16_backend *be, int on) { be->g2_on_cpu = on != 0; }
+
+static void mark_lost_(zkp_g16_backend *be, const char *why) {
+    pthread_mutex_lock(&be->lost_lock);
+    if (!be->lost) snprintf(be->why_lost, sizeof be->why_lost, "%s", why);
+    be->lost = 1;
+    pthread_mutex_unlock(&be->lost_lock);
+}
+
+int zkp_g16_backend_probe(zkp_g16_backend *be) {
+    if (zkp_g16_backend_lost(be, NULL, 0)) return 1;
+    zkp_diag d = {{0}};
+    if (be->gpu && zkp_gpu_check(be->gpu, &d) != ZKPIPE_OK) mark_lost_(be, d.msg);
+    return zkp_g16_backend_lost(be, NULL, 0);
+}
+
+int zkp_g16_backend_lost(zkp_g16_backend *be, char *why, size_t why_len) {
+    pthread_mutex_lock(&be->lost_lock);
+    int lost = be->lost;
+    if (lost && why && why_len) snprintf(why, why_len, "%s", be->why_lost);
+    pthread_mutex_unlock(&be->lost_lock);
+    return lost;
+}
+
+void zkp_g16_backend_test_fault(zkp_g16_backend *be) {
+    if (be->gpu)
+        zkp_gpu_test_fault(be->gpu);
+    else
+        mark_lost_(be, "a fault injected by a test");
+}
 
 void zkp_g16_backend_set_streaming(zkp_g16_backend *be, size_t resident_limit, size_t chunk) {
     be->resident_limit = resident_limit;

@@ -48,6 +48,8 @@
 #ifndef ZKP_GROTH16_BACKEND_H
 #define ZKP_GROTH16_BACKEND_H
 
+#include <pthread.h>
+
 #include "gpu/gpu.h"
 #include "groth16/groth16.h"
 
@@ -115,6 +117,11 @@ struct zkp_g16_backend {
     int g2_on_cpu; /* a GPU leaves the B2 MSM to prove_finalize on the CPU */
     size_t resident_limit; /* bytes of a G1 set above which it streams; 0: no limit */
     size_t stream_chunk;   /* points per chunk of a streamed set */
+    /* Set once, when the device is found failing every call
+     * (zkp_g16_backend_probe), under lost_lock. */
+    pthread_mutex_t lost_lock;
+    int lost;
+    char why_lost[ZKP_DIAG_MAX];
 };
 
 struct zkp_g16_rkey {
@@ -153,6 +160,21 @@ void zkp_g16_backend_close(zkp_g16_backend *be); /* NULL is a no-op */
 const char *zkp_g16_backend_name(const zkp_g16_backend *be);
 int zkp_g16_backend_is_gpu(const zkp_g16_backend *be);
 zkp_gpu *zkp_g16_backend_gpu(const zkp_g16_backend *be); /* NULL on the CPU */
+
+/* Out of service. A fault in a GPU kernel (an illegal address, an
+ * uncorrectable ECC error, the driver resetting the device) fails that
+ * call and every later one on the device until the process ends, where any
+ * other failure refuses only the call that met it. After a call on be
+ * fails, zkp_g16_backend_probe asks the device which it was and, for a
+ * fault, marks be lost for good, keeping the driver's message; it returns
+ * 1 where be is lost. zkp_g16_backend_lost reads the mark (and the
+ * message, into why) without asking the device. The CPU is never lost. */
+int zkp_g16_backend_probe(zkp_g16_backend *be);
+int zkp_g16_backend_lost(zkp_g16_backend *be, char *why, size_t why_len);
+/* For the tests: on a GPU, queues a kernel that traps, a real fault that
+ * the next call meets; on the CPU, which has no device to fault, marks the
+ * backend lost as a probe would. */
+void zkp_g16_backend_test_fault(zkp_g16_backend *be);
 /* on: keys loaded from now on leave the B2 MSM to prove_finalize on the
  * CPU, as the CPU backend always does. */
 void zkp_g16_backend_set_g2_on_cpu(zkp_g16_backend *be, int on);

@@ -656,6 +656,10 @@ char *zkp_metrics_prometheus(zkp_metrics *m, const zkpipe_engine_status *st,
         const char *kv[] = {"device", st->devices[i].name};
         prom_sample(&b, "device_info", kv, 1, "1");
     }
+    prom_family(&b, "device_lost", "gauge",
+                "1 for a device out of service since a fault, until the process restarts.");
+    for (size_t i = 0; i < st->n_devices; i++)
+        prom_u64_1(&b, "device_lost", "device", st->devices[i].name, (uint64_t)st->devices[i].lost);
     prom_family(&b, "gpu_memory_total_bytes", "gauge", "Each GPU's memory, as its driver reports it.");
     for (size_t i = 0; i < st->n_devices; i++)
         if (st->devices[i].is_gpu)
@@ -855,6 +859,12 @@ char *zkp_metrics_status_json(zkp_metrics *m, const zkpipe_engine_status *st,
         json_str(&b, dv->name);
         json_key(&b, 0, "gpu");
         sb_puts(&b, dv->is_gpu ? "true" : "false");
+        json_key(&b, 0, "lost");
+        sb_puts(&b, dv->lost ? "true" : "false");
+        if (dv->lost) {
+            json_key(&b, 0, "lost_reason");
+            json_str(&b, dv->lost_reason);
+        }
         if (dv->is_gpu) {
             json_member_u64(&b, 0, "ordinal", dv->ordinal);
             json_member_u64(&b, 0, "memory_total_bytes", dv->vram_total_bytes);

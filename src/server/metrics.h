@@ -79,6 +79,10 @@ typedef struct {
  *   key_tier{key,tier}                      gauge, 1 for the key's tier
  *   key_resident_bytes{key}, key_loads_total{key}, key_evictions_total{key}
  *   jobs_live, uptime_seconds, draining
+ *   device_info{device}, device_lost{device}  gauge, each proving device
+ *   gpu_memory_total_bytes{device}, gpu_memory_free_bytes{device},
+ *   gpu_memory_budget_bytes{device}, gpu_memory_bytes{device,category},
+ *   gpu_busy_seconds_total{device}, gpu_transfer_bytes_total{device,direction}
  *   cluster_queue_depth{priority}           gauge    (cluster mode only, as are
  *   cluster_jobs_enqueued_total, cluster_claims_total,  the rest)
  *   cluster_results_total{outcome} (completed, failed, refused),
@@ -92,6 +96,7 @@ char *zkp_metrics_prometheus(zkp_metrics *m, const zkpipe_engine_status *st,
  * {"uptime_seconds":..,"draining":..,"jobs":{"live":..,"completed":..,...},
  *  "queues":{...},"workers":[{"role":..,"state":..},...],
  *  "memory":{"budget_bytes":..,...,"categories":{"key":{"live":..,"peak":..},...}},
+ *  "devices":[{"name":..,"gpu":..,"lost":..,"lost_reason" (when lost),...}],
  *  "keys":[{"name":..,"tier":..,...}],"jobs_by_key":[{"key":..,"kind":..,
  *  "completed":..,"failed":..,"cancelled":..}],
  *  "stages":{"queue_wait":{"count":..,"sum_seconds":..},...},
