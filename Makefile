@@ -13,7 +13,8 @@
 #                        ASan runs cover)
 #   make test-fuzz       build the libFuzzer targets (fuzz/fuzz_<name>.c, one per
 #                        parser, with ASan+UBSan, in build/fuzz with clang) and
-#                        run each for FUZZ_TIME seconds (default 15) over its
+#                        run each for FUZZ_TIME seconds (default 15), JOBS at a
+#                        time (fuzz/smoke.sh), over its
 #                        seeds in fuzz/corpus/<name>/; new inputs it finds go to
 #                        build/fuzz/corpus/, crashes to build/fuzz/artifacts/.
 #                        Needs clang and the libFuzzer runtime (Debian 12:
@@ -134,16 +135,7 @@ test-fuzz: fuzz-deps
 	cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-O1 \
 	  -DZKPIPE_ENABLE_CUDA=OFF -DZKPIPE_ENABLE_FUZZ=ON -DZKPIPE_ENABLE_TESTS=OFF -DZKPIPE_ENABLE_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build build/fuzz -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
-	@mkdir -p build/fuzz/artifacts; \
-	for t in $(FUZZ_TARGETS); do \
-	  mkdir -p build/fuzz/corpus/$$t; \
-	  log=build/fuzz/fuzz_$$t.log; \
-	  if ! ./build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -timeout=10 \
-	      -artifact_prefix=build/fuzz/artifacts/$$t- build/fuzz/corpus/$$t fuzz/corpus/$$t >$$log 2>&1; then \
-	    tail -n 60 $$log; echo "fuzz_$$t FAILED (log: $$log)" >&2; exit 1; \
-	  fi; \
-	  printf 'fuzz_%-15s %s\n' $$t "$$(grep -E '^Done [0-9]+ runs' $$log)"; \
-	done
+	./fuzz/smoke.sh $(FUZZ_TIME) $(JOBS) $(FUZZ_TARGETS)
 
 test: test-release test-sanitize test-tsan test-fuzz
 
