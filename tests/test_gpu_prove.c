@@ -784,8 +784,8 @@ static zkpipe_job_result prove_job_(zkpipe_engine *e, uint32_t key, const char *
 /* A device that a fault took out of service, on an engine over `device`:
  * the job that meets the fault fails, its message saying why (`why`);
  * the status marks the device lost with the reason; each later job fails
- * at once, before its partitions are synthesized, saying no device is in
- * service; and the engine's books end empty. */
+ * at once, before its partitions are synthesized, and so does a key load,
+ * saying no device is in service; and the engine's books end empty. */
 static void engine_loses_its_device_(const char *device, const char *why) {
     char zkey[512], wtns[512], err[256] = "";
     fixture_path_(zkey, sizeof zkey, "poseidon_small_bn128", "circuit.zkey");
@@ -817,6 +817,10 @@ static void engine_loses_its_device_(const char *device, const char *why) {
     ASSERT_MSG(strstr(r.error, "no device is in service") && strstr(r.error, why), "%s", r.error);
     for (size_t i = 0; i < r.n_partitions; i++) ASSERT(r.partitions[i].times.synthesis == 0);
     zkpipe_job_result_clear(&r);
+    /* Nor does a key load say it is ready where no device can take it. */
+    char msg[512] = "";
+    ASSERT_EQ_STATUS(zkpipe_engine_load_key_msg(e, key, msg, sizeof msg), ZKPIPE_ERR_DEVICE);
+    ASSERT_MSG(strstr(msg, "no device is in service") != NULL, "%s", msg);
     ASSERT_OK(zkpipe_engine_get_status(e, &s));
     ASSERT_EQ_U64(s.jobs_completed, 1);
     ASSERT_EQ_U64(s.jobs_failed, 2);

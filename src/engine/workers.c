@@ -214,10 +214,12 @@ static zkpipe_status ready_key_(zkpipe_engine *e, unsigned dev, eng_key *k, zkp_
 }
 
 zkpipe_status eng_key_ready_on_devices(zkpipe_engine *e, eng_key *k, zkp_diag *d) {
+    char none[400];
     pthread_mutex_lock(&e->lk);
-    int hot = k->tier == ZKPIPE_KEY_HOT;
-    if (hot) k->pinned++;
+    int hot = k->tier == ZKPIPE_KEY_HOT, no_device = eng_no_device_locked(e, none, sizeof none);
+    if (hot && !no_device) k->pinned++;
     pthread_mutex_unlock(&e->lk);
+    if (no_device) return zkp_diag_fail(d, ZKPIPE_ERR_DEVICE, "%s", none);
     if (!hot) return zkp_diag_fail(d, ZKPIPE_ERR_CANCELLED, "the key was evicted");
     zkpipe_status st = ZKPIPE_OK;
     for (unsigned dev = 0; dev < e->cfg.devices && st == ZKPIPE_OK; dev++) {
@@ -229,7 +231,6 @@ zkpipe_status eng_key_ready_on_devices(zkpipe_engine *e, eng_key *k, zkp_diag *d
         /* A device found lost is no failure of the key's: the others go
          * on, unless none is left. */
         if (device_error_(st) && zkp_g16_backend_probe(be)) {
-            char none[400];
             pthread_mutex_lock(&e->lk);
             eng_device_out_if_lost_locked(e, dev);
             st = eng_no_device_locked(e, none, sizeof none)
