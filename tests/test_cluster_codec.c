@@ -157,3 +157,20 @@ TEST_CASE(cluster_codec_result) {
     ASSERT(srv_cluster_encode_result(&r, &t, &len, why, sizeof why) == NULL);
     ASSERT(strstr(why, "exceeds"));
 }
+
+/* A member claims while one of its devices is in service, and stops once a
+ * fault has taken the last one out. */
+TEST_CASE(cluster_member_without_a_device_in_service_claims_nothing) {
+    zkpipe_engine_status *st = calloc(1, sizeof *st);
+    ASSERT(st != NULL);
+    ASSERT_EQ_INT(srv_cluster_can_prove(st), 1);
+    st->n_devices = 2;
+    ASSERT_EQ_INT(srv_cluster_can_prove(st), 1);
+    st->devices[1].lost = 1;
+    ASSERT_EQ_INT(srv_cluster_can_prove(st), 1);
+    st->devices[0].lost = 1;
+    ASSERT_EQ_INT(srv_cluster_can_prove(st), 0);
+    st->n_devices = 1;
+    ASSERT_EQ_INT(srv_cluster_can_prove(st), 0);
+    free(st);
+}

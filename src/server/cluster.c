@@ -70,6 +70,7 @@ struct srv_cluster {
     held *held; /* the claims running here */
     unsigned running;
     int stopping;
+    int said_no_device; /* the claimer's own: it logged that no device is in service */
     int wake_pipe[2]; /* written to stop the watcher */
     pthread_t claimer, watcher;
     int threads;
@@ -1058,6 +1059,9 @@ typedef struct {
     const char *hot[SRV_MAX_KEYS];
     char porep[SRV_POREP_KEYS_MAX][SRV_KEY_NAME_MAX + 1];
     zkp_queue_filter f;
+    /* Every device of the engine is out of service (zkpipe_device_status
+     * lost): a claim would only spend one of the job's attempts. */
+    int no_device;
 } filter_buf;
 
 /* The most device memory a partition of a claimed job may take: that of
@@ -1086,6 +1090,12 @@ static uint64_t vram_room_(const zkpipe_engine_status *st) {
         if (cap > resident && cap - resident > best) best = cap - resident;
     }
     return !gpu ? 0 : best ? best : 1;
+}
+
+int srv_cluster_can_prove(const zkpipe_engine_status *st) {
+    for (size_t i = 0; i < st->n_devices; i++)
+        if (!st->devices[i].lost) return 1;
+    return st->n_devices == 0;
 }
 
 static void filter_(srv_cluster *c, filter_buf *fb) {
@@ -1121,6 +1131,7 @@ static void filter_(srv_cluster *c, filter_buf *fb) {
     /* 0 means no limit to the queue: a full budget admits 1 byte. */
     fb->f.max_cost_bytes = have ? (st->budget_available_bytes ? st->budget_available_bytes : 1) : 0;
     fb->f.max_vram_bytes = have ? vram_room_(st) : 0;
+    fb->no_device = have && !srv_cluster_can_prove(st);
     free(st);
 }
 
@@ -1172,8 +1183,14 @@ static void *claimer_(void *arg) {
         if (st == ZKPIPE_OK && room && !draining) {
             filter_buf fb;
             filter_(c, &fb);
-            run_arg *ra = calloc(1, sizeof *ra);
-            if (!ra) {
+            if (fb.no_device && !c->said_no_device)
+                log_(c, "no device is in service here: this member claims no more jobs (a "
+                        "restart of the daemon brings the devices back)");
+            c->said_no_device = fb.no_device;
+            run_arg *ra = NULL;
+            if (fb.no_device) {
+                /* Nothing to prove with: the heartbeat and the reaper go on. */
+            } else if ((ra = calloc(1, sizeof *ra)) == NULL) {
                 st = zkp_diag_fail(&dg, ZKPIPE_ERR_NO_MEMORY, "out of memory");
             } else {
                 ra->c = c;

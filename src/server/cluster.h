@@ -85,4 +85,9 @@ uint8_t *srv_cluster_encode_result(const zkpipe_job_result *r, const zkpipe_stag
 int srv_cluster_decode_result(const uint8_t *buf, size_t len, zkpipe_job_result *out,
                               zkpipe_stage_times *times, char *why, size_t why_len);
 
+/* Whether a member whose engine reports st can prove anything: 0 once a
+ * fault has taken every one of its devices out of service, when a claim
+ * would only spend one of the job's attempts. */
+int srv_cluster_can_prove(const zkpipe_engine_status *st);
+
 #endif
