@@ -379,6 +379,12 @@ int eng_no_device_locked(zkpipe_engine *e, char *msg, size_t len) {
     return 1;
 }
 
+/* A worker of dev takes no partitions: dev is out of service and another
+ * device is not (with none left, its workers take them to fail them). */
+static int stands_down_locked_(const zkpipe_engine *e, unsigned dev) {
+    return e->dev_out[dev] && e->devices_out < e->cfg.devices;
+}
+
 void *eng_worker_main(void *arg) {
     eng_worker *w = arg;
     zkpipe_engine *e = w->e;
@@ -402,14 +408,13 @@ void *eng_worker_main(void *arg) {
          * nor does the worker of a device out of service while another
          * device can take the partition (with none, it fails them). */
         int idle = (w->role == ZKPIPE_WORKER_SYNTH && w->rank >= e->synth_limit) ||
-                   (w->role == ZKPIPE_WORKER_DEVICE && e->dev_out[w->device] &&
-                    e->devices_out < e->cfg.devices);
+                   (w->role == ZKPIPE_WORKER_DEVICE && stands_down_locked_(e, w->device));
         eng_part *p = idle ? NULL : eng_queue_pop(s.in);
         if (p && w->role == ZKPIPE_WORKER_DEVICE && !e->dev_out[w->device]) {
             /* The device's other worker may have found it lost meanwhile:
              * then the partition goes back for another device. */
             eng_device_out_if_lost_locked(e, w->device);
-            if (e->dev_out[w->device] && e->devices_out < e->cfg.devices) {
+            if (stands_down_locked_(e, w->device)) {
                 eng_queue_push(s.in, p);
                 continue;
             }
